@@ -1,0 +1,299 @@
+/* The fitted-model handle: registry lookup, parameter checks, schema, save and load. */
+#include "treelab/tl_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TL_MODEL_FORMAT 1
+
+const tl_model_type *tl_model_find(const char *name, tl_err *err)
+{
+    for (size_t i = 0; tl_model_registry[i]; i++)
+        if (strcmp(tl_model_registry[i]->name, name) == 0)
+            return tl_model_registry[i];
+    char names[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; tl_model_registry[i] && used + 1 < sizeof names; i++) {
+        int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                         tl_model_registry[i]->name);
+        if (w > 0)
+            used += (size_t)w;
+    }
+    tl_err_set(err, TL_EINVAL, "unknown algorithm '%s'; valid algorithms: %s", name,
+               used ? names : "(none)");
+    return NULL;
+}
+
+tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err)
+{
+    const tl_model_type *type = tl_model_find(algo, err);
+    if (!type)
+        return NULL;
+    if (tl_params_check(type->params, params, err)) {
+        tl_err_prefix(err, "%s: ", algo);
+        return NULL;
+    }
+    tl_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    m->type = type;
+    tl_params_init(&m->params);
+    if ((params && tl_params_copy(&m->params, params, err)) ||
+        !(m->state = type->alloc(params, err))) {
+        tl_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void tl_model_free(tl_model *m)
+{
+    if (!m)
+        return;
+    if (m->state)
+        m->type->free(m->state);
+    tl_params_clear(&m->params);
+    tl_schema_clear(&m->schema);
+    free(m);
+}
+
+int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                 const tl_fit_ctx *ctx, tl_err *err)
+{
+    unsigned task = tl_dataset_is_classification(d) ? TL_TASK_CLASSIFICATION : TL_TASK_REGRESSION;
+    if (!(m->type->tasks & task))
+        return tl_err_set(err, TL_EUNSUPPORTED, "%s does not do %s", m->type->name,
+                          task == TL_TASK_CLASSIFICATION ? "classification" : "regression");
+    size_t *all = NULL;
+    if (!rows) {
+        all = malloc((d->n_rows ? d->n_rows : 1) * sizeof *all);
+        if (!all)
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        for (size_t i = 0; i < d->n_rows; i++)
+            all[i] = i;
+        rows = all;
+        n = d->n_rows;
+    }
+    int rc = TL_OK;
+    if (n == 0)
+        rc = tl_err_set(err, TL_EINVAL, "cannot fit %s on zero rows", m->type->name);
+    tl_fit_ctx none = {0};
+    if (!rc) {
+        tl_schema_clear(&m->schema);
+        rc = tl_schema_copy(&m->schema, &d->schema, err);
+    }
+    if (!rc)
+        rc = m->type->fit(m->state, d, rows, n, ctx ? ctx : &none, err);
+    m->fitted = rc == TL_OK;
+    free(all);
+    return rc;
+}
+
+size_t tl_model_out_width(const tl_model *m)
+{
+    return m->schema.target.kind == TL_ATTR_NOMINAL ? m->schema.target.n_levels : 1;
+}
+
+int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                     double *out, tl_err *err)
+{
+    if (!m->fitted)
+        return tl_err_set(err, TL_EINVAL, "the %s model has not been fitted", m->type->name);
+    if (d->schema.n_attrs != m->schema.n_attrs)
+        return tl_err_set(err, TL_EINVAL, "data has %zu attributes, the model expects %zu",
+                          d->schema.n_attrs, m->schema.n_attrs);
+    size_t *all = NULL;
+    if (!rows) {
+        all = malloc((d->n_rows ? d->n_rows : 1) * sizeof *all);
+        if (!all)
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        for (size_t i = 0; i < d->n_rows; i++)
+            all[i] = i;
+        rows = all;
+        n = d->n_rows;
+    }
+    int rc = m->type->predict(m->state, d, rows, n, out, err);
+    free(all);
+    return rc;
+}
+
+int tl_model_predict_label(const tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                           double *out, tl_err *err)
+{
+    size_t k = tl_model_out_width(m);
+    if (k == 1)
+        return tl_model_predict(m, d, rows, n, out, err);
+    size_t nn = rows ? n : d->n_rows;
+    double *p = malloc((nn ? nn : 1) * k * sizeof *p);
+    if (!p)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = tl_model_predict(m, d, rows, n, p, err);
+    for (size_t i = 0; !rc && i < nn; i++) {
+        size_t best = 0;
+        for (size_t c = 1; c < k; c++)
+            if (p[i * k + c] > p[i * k + best])
+                best = c;
+        out[i] = (double)best;
+    }
+    free(p);
+    return rc;
+}
+
+static void put_attr(FILE *f, int indent, const char *group, const tl_attr_info *a)
+{
+    tl_store_open_group(f, indent, group);
+    tl_store_put_string(f, indent + 1, "name", a->name);
+    tl_store_put_string(f, indent + 1, "kind", a->kind == TL_ATTR_NOMINAL ? "nominal" : "numeric");
+    tl_store_put_strings(f, indent + 1, "levels", (const char *const *)a->levels,
+                         a->kind == TL_ATTR_NOMINAL ? a->n_levels : 0);
+    tl_store_close_group(f, indent);
+}
+
+int tl_model_save(const tl_model *m, const char *path, tl_err *err)
+{
+    if (!m->fitted)
+        return tl_err_set(err, TL_EINVAL, "the %s model has not been fitted", m->type->name);
+    /* Write beside the target and rename, so a failed save never leaves half a model. */
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return tl_err_set(err, TL_EIO, "%s: cannot write the model file", path);
+    fprintf(f, "# treelab model (libconfig syntax)\n");
+    tl_store_put_int(f, 0, "format", TL_MODEL_FORMAT);
+    tl_store_put_string(f, 0, "treelab_version", TREELAB_VERSION);
+    tl_store_put_string(f, 0, "algorithm", m->type->name);
+    tl_store_open_group(f, 0, "params");
+    for (size_t i = 0; i < m->params.n; i++)
+        tl_store_put_string(f, 1, m->params.keys[i], m->params.values[i]);
+    tl_store_close_group(f, 0);
+    fprintf(f, "schema = {\n  attributes = (\n");
+    for (size_t j = 0; j < m->schema.n_attrs; j++) {
+        fprintf(f, "    {\n");
+        const tl_attr_info *a = &m->schema.attrs[j];
+        tl_store_put_string(f, 3, "name", a->name);
+        tl_store_put_string(f, 3, "kind", a->kind == TL_ATTR_NOMINAL ? "nominal" : "numeric");
+        tl_store_put_strings(f, 3, "levels", (const char *const *)a->levels,
+                             a->kind == TL_ATTR_NOMINAL ? a->n_levels : 0);
+        fprintf(f, "    }%s\n", j + 1 < m->schema.n_attrs ? "," : "");
+    }
+    fprintf(f, "  );\n");
+    put_attr(f, 1, "target", &m->schema.target);
+    tl_store_close_group(f, 0);
+    tl_store_open_group(f, 0, "state");
+    int rc = m->type->save(m->state, f, 1, err);
+    tl_store_close_group(f, 0);
+    if (fclose(f) != 0 && !rc)
+        rc = tl_err_set(err, TL_EIO, "%s: write failed", path);
+    if (!rc && rename(tmp, path) != 0)
+        rc = tl_err_set(err, TL_EIO, "%s: cannot rename the model file into place", path);
+    if (rc)
+        remove(tmp);
+    return rc;
+}
+
+static int dup_into(char **dst, const char *s, tl_err *err)
+{
+    *dst = malloc(strlen(s) + 1);
+    if (!*dst)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    strcpy(*dst, s);
+    return TL_OK;
+}
+
+static int load_attr(const tl_store *s, const char *prefix, tl_attr_info *a, tl_err *err)
+{
+    char p[256];
+    const char *name, *kind;
+    snprintf(p, sizeof p, "%s.name", prefix);
+    if (tl_store_string(s, p, &name, err) || dup_into(&a->name, name, err))
+        return TL_EPARSE;
+    snprintf(p, sizeof p, "%s.kind", prefix);
+    if (tl_store_string(s, p, &kind, err))
+        return TL_EPARSE;
+    a->kind = strcmp(kind, "nominal") == 0 ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC;
+    snprintf(p, sizeof p, "%s.levels", prefix);
+    size_t n;
+    if (tl_store_len(s, p, &n, err))
+        return TL_EPARSE;
+    if (n) {
+        a->levels = calloc(n, sizeof *a->levels);
+        if (!a->levels)
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        a->n_levels = n;
+        for (size_t i = 0; i < n; i++) {
+            const char *lv;
+            if (tl_store_string_at(s, p, i, &lv, err) || dup_into(&a->levels[i], lv, err))
+                return TL_EPARSE;
+        }
+    }
+    return TL_OK;
+}
+
+static int load_schema(const tl_store *s, tl_schema *sc, tl_err *err)
+{
+    size_t n;
+    if (tl_store_len(s, "schema.attributes", &n, err))
+        return TL_EPARSE;
+    sc->attrs = calloc(n ? n : 1, sizeof *sc->attrs);
+    if (!sc->attrs)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    sc->n_attrs = n;
+    for (size_t j = 0; j < n; j++) {
+        char p[64];
+        snprintf(p, sizeof p, "schema.attributes.[%zu]", j);
+        if (load_attr(s, p, &sc->attrs[j], err))
+            return TL_EPARSE;
+    }
+    return load_attr(s, "schema.target", &sc->target, err);
+}
+
+tl_model *tl_model_load(const char *path, tl_err *err)
+{
+    tl_store *s = tl_store_read(path, err);
+    if (!s)
+        return NULL;
+    tl_model *m = NULL;
+    tl_params params;
+    tl_params_init(&params);
+    const char *algo;
+    long format;
+    if (tl_store_int(s, "format", &format, err) || tl_store_string(s, "algorithm", &algo, err))
+        goto fail;
+    if (format != TL_MODEL_FORMAT) {
+        tl_err_set(err, TL_EPARSE, "model format %ld is not supported (this treelab reads %d)",
+                   format, TL_MODEL_FORMAT);
+        goto fail;
+    }
+    if (tl_store_params(s, "params", &params, err))
+        goto fail;
+    m = tl_model_new(algo, &params, err);
+    if (!m || load_schema(s, &m->schema, err) || m->type->load(m->state, s, err))
+        goto fail;
+    m->fitted = 1;
+    tl_params_clear(&params);
+    tl_store_free(s);
+    return m;
+fail:
+    tl_err_prefix(err, "%s: ", path);
+    tl_model_free(m);
+    tl_params_clear(&params);
+    tl_store_free(s);
+    return NULL;
+}
+
+int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err)
+{
+    if (!m->fitted)
+        return tl_err_set(err, TL_EINVAL, "the %s model has not been fitted", m->type->name);
+    return m->type->show(m->state, &m->schema, fmt, f, err);
+}
+
+void tl_model_get_info(const tl_model *m, tl_model_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (m->fitted && m->type->info)
+        m->type->info(m->state, out);
+}

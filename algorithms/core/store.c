@@ -1,0 +1,331 @@
+/* Model files in libconfig syntax: writers with exact doubles, readers by dotted path. */
+#include "treelab/tl_store.h"
+#include "treelab/tl_params.h"
+
+#include <libconfig.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tl_store {
+    config_t cfg;
+};
+
+static void indent_to(FILE *f, int indent)
+{
+    for (int i = 0; i < indent; i++)
+        fputs("  ", f);
+}
+
+/* %.17g round-trips a double; libconfig needs a '.' or exponent to see a float. */
+static void put_double_value(FILE *f, double v)
+{
+    char buf[40];
+    if (!isfinite(v)) {
+        /* libconfig has no NaN or inf: store a sentinel that reads back as a huge value */
+        snprintf(buf, sizeof buf, "%s", isnan(v) ? "1.0e308" : (v > 0 ? "1.7e308" : "-1.7e308"));
+    } else {
+        snprintf(buf, sizeof buf, "%.17g", v);
+        if (!strpbrk(buf, ".eE"))
+            strcat(buf, ".0");
+    }
+    fputs(buf, f);
+}
+
+static void put_string_value(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        switch (*s) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\r': fputs("\\r", f); break;
+        default: fputc(*s, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void tl_store_put_int(FILE *f, int indent, const char *name, long v)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = %ld%s;\n", name, v, (v > 2147483647L || v < -2147483647L) ? "L" : "");
+}
+
+void tl_store_put_double(FILE *f, int indent, const char *name, double v)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = ", name);
+    put_double_value(f, v);
+    fputs(";\n", f);
+}
+
+void tl_store_put_string(FILE *f, int indent, const char *name, const char *v)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = ", name);
+    put_string_value(f, v ? v : "");
+    fputs(";\n", f);
+}
+
+/* Arrays may be empty; libconfig reads `[]` as an empty array. Long arrays wrap lines. */
+void tl_store_put_doubles(FILE *f, int indent, const char *name, const double *v, size_t n)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = [", name);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputs(i % 8 ? ", " : ",\n    ", f);
+        put_double_value(f, v[i]);
+    }
+    fputs("];\n", f);
+}
+
+void tl_store_put_ints(FILE *f, int indent, const char *name, const long *v, size_t n)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = [", name);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%ld", i ? (i % 16 ? ", " : ",\n    ") : "", v[i]);
+    fputs("];\n", f);
+}
+
+void tl_store_put_int_array(FILE *f, int indent, const char *name, const int *v, size_t n)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = [", name);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%d", i ? (i % 16 ? ", " : ",\n    ") : "", v[i]);
+    fputs("];\n", f);
+}
+
+void tl_store_put_strings(FILE *f, int indent, const char *name, const char *const *v, size_t n)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = [", name);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputs(", ", f);
+        put_string_value(f, v[i]);
+    }
+    fputs("];\n", f);
+}
+
+void tl_store_open_group(FILE *f, int indent, const char *name)
+{
+    indent_to(f, indent);
+    fprintf(f, "%s = {\n", name);
+}
+
+void tl_store_close_group(FILE *f, int indent)
+{
+    indent_to(f, indent);
+    fputs("};\n", f);
+}
+
+tl_store *tl_store_read(const char *path, tl_err *err)
+{
+    tl_store *s = malloc(sizeof *s);
+    if (!s) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    config_init(&s->cfg);
+    config_set_options(&s->cfg, CONFIG_OPTION_AUTOCONVERT);
+    if (config_read_file(&s->cfg, path) != CONFIG_TRUE) {
+        if (config_error_type(&s->cfg) == CONFIG_ERR_FILE_IO)
+            tl_err_set(err, TL_EIO, "%s: cannot read the file", path);
+        else
+            tl_err_set(err, TL_EPARSE, "%s:%d: %s", path, config_error_line(&s->cfg),
+                       config_error_text(&s->cfg));
+        config_destroy(&s->cfg);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void tl_store_free(tl_store *s)
+{
+    if (!s)
+        return;
+    config_destroy(&s->cfg);
+    free(s);
+}
+
+static config_setting_t *lookup(const tl_store *s, const char *path, tl_err *err)
+{
+    config_setting_t *st = config_lookup((config_t *)&s->cfg, path);
+    if (!st)
+        tl_err_set(err, TL_EPARSE, "model file: missing setting '%s'", path);
+    return st;
+}
+
+static int bad_type(tl_err *err, const char *path, const char *want)
+{
+    return tl_err_set(err, TL_EPARSE, "model file: setting '%s' should be %s", path, want);
+}
+
+int tl_store_has(const tl_store *s, const char *path)
+{
+    return config_lookup((config_t *)&s->cfg, path) != NULL;
+}
+
+int tl_store_int(const tl_store *s, const char *path, long *out, tl_err *err)
+{
+    config_setting_t *st = lookup(s, path, err);
+    if (!st)
+        return TL_EPARSE;
+    int t = config_setting_type(st);
+    if (t == CONFIG_TYPE_INT)
+        *out = config_setting_get_int(st);
+    else if (t == CONFIG_TYPE_INT64)
+        *out = (long)config_setting_get_int64(st);
+    else if (t == CONFIG_TYPE_BOOL)
+        *out = config_setting_get_bool(st);
+    else
+        return bad_type(err, path, "an integer");
+    return TL_OK;
+}
+
+static int number_of(const config_setting_t *st, double *out)
+{
+    switch (config_setting_type(st)) {
+    case CONFIG_TYPE_FLOAT: *out = config_setting_get_float(st); return 1;
+    case CONFIG_TYPE_INT: *out = config_setting_get_int(st); return 1;
+    case CONFIG_TYPE_INT64: *out = (double)config_setting_get_int64(st); return 1;
+    default: return 0;
+    }
+}
+
+int tl_store_double(const tl_store *s, const char *path, double *out, tl_err *err)
+{
+    config_setting_t *st = lookup(s, path, err);
+    if (!st)
+        return TL_EPARSE;
+    if (!number_of(st, out))
+        return bad_type(err, path, "a number");
+    return TL_OK;
+}
+
+int tl_store_string(const tl_store *s, const char *path, const char **out, tl_err *err)
+{
+    config_setting_t *st = lookup(s, path, err);
+    if (!st)
+        return TL_EPARSE;
+    const char *v = config_setting_get_string(st);
+    if (!v)
+        return bad_type(err, path, "a string");
+    *out = v;
+    return TL_OK;
+}
+
+static config_setting_t *aggregate(const tl_store *s, const char *path, tl_err *err)
+{
+    config_setting_t *st = lookup(s, path, err);
+    if (!st)
+        return NULL;
+    if (!config_setting_is_aggregate(st)) {
+        bad_type(err, path, "a list or an array");
+        return NULL;
+    }
+    return st;
+}
+
+int tl_store_len(const tl_store *s, const char *path, size_t *out, tl_err *err)
+{
+    config_setting_t *st = aggregate(s, path, err);
+    if (!st)
+        return TL_EPARSE;
+    *out = (size_t)config_setting_length(st);
+    return TL_OK;
+}
+
+static config_setting_t *sized(const tl_store *s, const char *path, size_t n, tl_err *err)
+{
+    config_setting_t *st = aggregate(s, path, err);
+    if (st && (size_t)config_setting_length(st) != n) {
+        tl_err_set(err, TL_EPARSE, "model file: '%s' has %d elements, expected %zu", path,
+                   config_setting_length(st), n);
+        return NULL;
+    }
+    return st;
+}
+
+int tl_store_doubles(const tl_store *s, const char *path, double *out, size_t n, tl_err *err)
+{
+    config_setting_t *st = sized(s, path, n, err);
+    if (!st)
+        return TL_EPARSE;
+    for (size_t i = 0; i < n; i++)
+        if (!number_of(config_setting_get_elem(st, (unsigned)i), &out[i]))
+            return bad_type(err, path, "an array of numbers");
+    return TL_OK;
+}
+
+int tl_store_ints(const tl_store *s, const char *path, long *out, size_t n, tl_err *err)
+{
+    config_setting_t *st = sized(s, path, n, err);
+    if (!st)
+        return TL_EPARSE;
+    for (size_t i = 0; i < n; i++) {
+        config_setting_t *e = config_setting_get_elem(st, (unsigned)i);
+        int t = config_setting_type(e);
+        if (t == CONFIG_TYPE_INT)
+            out[i] = config_setting_get_int(e);
+        else if (t == CONFIG_TYPE_INT64)
+            out[i] = (long)config_setting_get_int64(e);
+        else
+            return bad_type(err, path, "an array of integers");
+    }
+    return TL_OK;
+}
+
+int tl_store_int_array(const tl_store *s, const char *path, int *out, size_t n, tl_err *err)
+{
+    config_setting_t *st = sized(s, path, n, err);
+    if (!st)
+        return TL_EPARSE;
+    for (size_t i = 0; i < n; i++) {
+        config_setting_t *e = config_setting_get_elem(st, (unsigned)i);
+        if (config_setting_type(e) != CONFIG_TYPE_INT)
+            return bad_type(err, path, "an array of integers");
+        out[i] = config_setting_get_int(e);
+    }
+    return TL_OK;
+}
+
+int tl_store_string_at(const tl_store *s, const char *path, size_t i, const char **out, tl_err *err)
+{
+    config_setting_t *st = aggregate(s, path, err);
+    if (!st)
+        return TL_EPARSE;
+    if (i >= (size_t)config_setting_length(st))
+        return tl_err_set(err, TL_EPARSE, "model file: '%s' has no element %zu", path, i);
+    const char *v = config_setting_get_string_elem(st, (unsigned)i);
+    if (!v)
+        return bad_type(err, path, "an array of strings");
+    *out = v;
+    return TL_OK;
+}
+
+int tl_store_params(const tl_store *s, const char *group, tl_params *out, tl_err *err)
+{
+    tl_params_init(out);
+    config_setting_t *g = config_lookup((config_t *)&s->cfg, group);
+    if (!g)
+        return TL_OK;
+    if (!config_setting_is_group(g))
+        return bad_type(err, group, "a group");
+    for (int i = 0; i < config_setting_length(g); i++) {
+        config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
+        const char *v = config_setting_get_string(e);
+        if (!v)
+            return bad_type(err, config_setting_name(e), "a string");
+        if (tl_params_set(out, config_setting_name(e), v, err))
+            return err ? err->code : TL_ENOMEM;
+    }
+    return TL_OK;
+}

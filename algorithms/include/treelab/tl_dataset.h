@@ -1,0 +1,85 @@
+/* Column-oriented dataset: typed attributes, missing cells, a nominal or numeric target. */
+#ifndef TL_DATASET_H
+#define TL_DATASET_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "treelab/tl_error.h"
+
+typedef enum { TL_ATTR_NUMERIC = 0, TL_ATTR_NOMINAL = 1 } tl_attr_kind;
+
+/* Code of a missing nominal cell. Numeric missing cells are NaN. */
+#define TL_MISSING_CODE (-1)
+
+/* An attribute's header: name, kind and, for nominal ones, the level dictionary. */
+typedef struct tl_attr_info {
+    char *name;
+    tl_attr_kind kind;
+    size_t n_levels; /* nominal only */
+    char **levels;   /* nominal only: level names, code i is levels[i] */
+} tl_attr_info;
+
+/* What a model needs to know about its training data to be saved, shown and applied to new
+ * data: the attributes (target excluded) and the target. */
+typedef struct tl_schema {
+    size_t n_attrs;
+    tl_attr_info *attrs;
+    tl_attr_info target; /* nominal: classification; numeric: regression */
+} tl_schema;
+
+/* One column of data; exactly one of num / code is set, by the attribute's kind. */
+typedef struct tl_column {
+    double *num; /* numeric: n_rows values, NaN for missing */
+    int *code;   /* nominal: n_rows codes in [0, n_levels), TL_MISSING_CODE for missing */
+} tl_column;
+
+typedef struct tl_dataset {
+    char *name;          /* @relation, or the file's base name */
+    char *path;          /* file it was read from (may be NULL) */
+    size_t n_rows;
+    tl_schema schema;
+    tl_column *cols;     /* schema.n_attrs columns */
+    tl_column y;         /* the target: y.code (classification) or y.num (regression) */
+    double *weight;      /* n_rows row weights, or NULL when every row weighs 1 */
+    size_t n_dropped;    /* rows dropped at load because the target was missing */
+} tl_dataset;
+
+/* Load ARFF (.arff) or CSV (anything else). target: attribute name, or NULL for the last
+ * column. Returns a new dataset (free with tl_dataset_free) or NULL with err set; parse
+ * errors name the file, line and column. Rows with a missing target are dropped (counted in
+ * n_dropped, with a warning through tl_log). */
+tl_dataset *tl_dataset_load(const char *path, const char *target, tl_err *err);
+tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *err);
+tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *err);
+
+void tl_dataset_free(tl_dataset *d);
+
+/* 1 when the target is nominal. */
+int tl_dataset_is_classification(const tl_dataset *d);
+/* Number of classes (0 for regression). */
+size_t tl_dataset_n_classes(const tl_dataset *d);
+/* Weight of row i (1 when the dataset has no weights). */
+double tl_dataset_weight(const tl_dataset *d, size_t i);
+/* 1 when attribute j of row i is missing. */
+int tl_dataset_is_missing(const tl_dataset *d, size_t j, size_t i);
+/* Missing cells in the attributes (target excluded). */
+size_t tl_dataset_missing_cells(const tl_dataset *d);
+
+/* Keep only the named attributes (in the order given); the target stays. Returns TL_OK or
+ * TL_EINVAL naming the unknown attribute and listing the valid ones. */
+int tl_dataset_select(tl_dataset *d, const char *const *names, size_t n, tl_err *err);
+
+/* Recode d's nominal columns to the level codes of schema (matched by attribute and level
+ * name), so a model fitted on other data can be applied. An attribute missing from d or of
+ * another kind is an error; a level the schema does not know becomes missing (warned). */
+int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *err);
+
+/* Deep copies / frees of a schema. Returns TL_OK or TL_ENOMEM. */
+int tl_schema_copy(tl_schema *dst, const tl_schema *src, tl_err *err);
+void tl_schema_clear(tl_schema *s);
+
+/* SHA-256 of a file as 64 lowercase hex characters plus NUL in out. */
+int tl_file_sha256(const char *path, char out[65], tl_err *err);
+
+#endif

@@ -1,0 +1,47 @@
+/* Error reporting: fallible functions return an int code and fill a tl_err. */
+#ifndef TL_ERROR_H
+#define TL_ERROR_H
+
+#include <stddef.h>
+
+enum {
+    TL_OK = 0,
+    TL_EINVAL = 1,       /* bad argument, parameter or configuration (user error) */
+    TL_EPARSE = 2,       /* malformed input file (user error) */
+    TL_EIO = 3,          /* cannot open / read / write a file (user error) */
+    TL_EUNSUPPORTED = 4, /* valid input we do not handle (user error) */
+    TL_ENOMEM = 5,       /* allocation failed (internal) */
+    TL_EINTERNAL = 6,    /* a bug or a numerical failure (internal) */
+    TL_EINTERRUPTED = 7  /* stopped on request (Ctrl-C) */
+};
+
+#define TL_ERR_MSG_MAX 1024
+
+typedef struct tl_err {
+    int code;
+    char msg[TL_ERR_MSG_MAX];
+    const char *src_file; /* where in treelab's source the error arose */
+    int src_line;
+} tl_err;
+
+/* The one function that creates errors (a single breakpoint for debugging).
+ * Returns code so callers can write `return tl_err_set(...)`. err may be NULL. */
+int tl_err_set_at(tl_err *err, int code, const char *src_file, int src_line,
+                  const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#define tl_err_set(err, code, ...) tl_err_set_at((err), (code), __FILE__, __LINE__, __VA_ARGS__)
+
+/* Prefix an existing message with context ("file.cfg: ..."), keeping the code. */
+int tl_err_prefix(tl_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reset to TL_OK with an empty message. */
+void tl_err_clear(tl_err *err);
+
+/* A short name for a code ("parse error", ...). */
+const char *tl_err_code_name(int code);
+
+/* 1 for errors caused by the user's input, 0 for internal ones (CLI exit status 1 vs 2). */
+int tl_err_is_user(int code);
+
+#endif

@@ -1,0 +1,94 @@
+/* Learners: a GSL-style type per learner, a registry, and a fitted-model handle. */
+#ifndef TL_MODEL_H
+#define TL_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "treelab/tl_dataset.h"
+#include "treelab/tl_error.h"
+#include "treelab/tl_params.h"
+#include "treelab/tl_store.h"
+
+enum { TL_TASK_CLASSIFICATION = 1u, TL_TASK_REGRESSION = 2u };
+
+/* What a fit may use besides the training rows. */
+typedef struct tl_fit_ctx {
+    unsigned long seed;       /* for any randomness inside fit (GSL mt19937) */
+    const size_t *valid_rows; /* validation rows named by the protocol, or NULL */
+    size_t n_valid;
+} tl_fit_ctx;
+
+/* Size of a fitted model, for reports (zeros where it has no meaning). */
+typedef struct tl_model_info {
+    size_t leaves, depth, nodes;
+} tl_model_info;
+
+typedef enum { TL_SHOW_TEXT = 0, TL_SHOW_DOT = 1, TL_SHOW_RULES = 2 } tl_show_format;
+
+/* A learner. One exported `const tl_model_type *const tl_model_NAME` per file. */
+typedef struct tl_model_type {
+    const char *name;    /* the word used in configs and on the command line */
+    const char *summary; /* one line for --help */
+    unsigned tasks;      /* TL_TASK_* bits */
+    const tl_param_spec *params;
+    /* An unfitted model from parameters already checked against params. NULL + err. */
+    void *(*alloc)(const tl_params *p, tl_err *err);
+    void (*free)(void *state);
+    /* Fit on rows[0..n) of d (the model may be refitted). */
+    int (*fit)(void *state, const tl_dataset *d, const size_t *rows, size_t n,
+               const tl_fit_ctx *ctx, tl_err *err);
+    /* Classification: out is n x n_classes probabilities, row-major. Regression: n values. */
+    int (*predict)(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                   double *out, tl_err *err);
+    /* Write the fitted state as libconfig settings (the caller opens the `state` group). */
+    int (*save)(const void *state, FILE *f, int indent, tl_err *err);
+    /* Read the fitted state from the `state.` settings of s into an allocated model. */
+    int (*load)(void *state, const tl_store *s, tl_err *err);
+    /* Describe the fitted model in the given format (TL_EUNSUPPORTED if it has none). */
+    int (*show)(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
+                tl_err *err);
+    void (*info)(const void *state, tl_model_info *out);
+    /* Optional (may be NULL): a per-epoch training trace, as a table of n_rows x n_cols
+     * doubles with column names; owned by the model. */
+    int (*trace)(const void *state, const char *const **col_names, size_t *n_cols,
+                 const double **values, size_t *n_rows);
+} tl_model_type;
+
+/* NULL-terminated list of every learner. */
+extern const tl_model_type *const tl_model_registry[];
+
+/* The learner called name, or NULL with TL_EINVAL listing the valid names. */
+const tl_model_type *tl_model_find(const char *name, tl_err *err);
+
+/* A model: its type, parameters, the schema it was fitted on and its state. */
+typedef struct tl_model {
+    const tl_model_type *type;
+    tl_params params;
+    tl_schema schema;
+    int fitted;
+    void *state;
+} tl_model;
+
+/* Look up algo, check params against its table, allocate. NULL + err on failure. */
+tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err);
+void tl_model_free(tl_model *m);
+
+/* Fit on rows (NULL: every row) of d. Checks the task is supported. */
+int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                 const tl_fit_ctx *ctx, tl_err *err);
+/* See tl_model_type.predict; rows NULL means every row. */
+int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                     double *out, tl_err *err);
+/* Hard predictions: the class code (arg max, lowest code on ties) or the value. */
+int tl_model_predict_label(const tl_model *m, const tl_dataset *d, const size_t *rows,
+                           size_t n, double *out, tl_err *err);
+/* Output width of predict: number of classes, or 1 for regression. */
+size_t tl_model_out_width(const tl_model *m);
+
+int tl_model_save(const tl_model *m, const char *path, tl_err *err);
+tl_model *tl_model_load(const char *path, tl_err *err);
+int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err);
+void tl_model_get_info(const tl_model *m, tl_model_info *out);
+
+#endif

@@ -1,0 +1,52 @@
+/* Learner parameters: a table of specs per learner, and a bag of user-set values. */
+#ifndef TL_PARAMS_H
+#define TL_PARAMS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "treelab/tl_error.h"
+
+typedef enum { TL_PARAM_INT, TL_PARAM_DOUBLE, TL_PARAM_BOOL, TL_PARAM_CHOICE, TL_PARAM_STRING } tl_param_type;
+
+/* One parameter of a learner. Tables end with an entry whose name is NULL. */
+typedef struct tl_param_spec {
+    const char *name;
+    tl_param_type type;
+    const char *def;     /* default, as text ("0.25", "true", "gini") */
+    double min, max;     /* inclusive range for INT and DOUBLE */
+    const char *choices; /* CHOICE: the allowed words separated by '|' */
+    const char *help;
+} tl_param_spec;
+
+/* User-set values, kept as text in the order set. */
+typedef struct tl_params {
+    size_t n;
+    char **keys;
+    char **values;
+} tl_params;
+
+void tl_params_init(tl_params *p);
+void tl_params_clear(tl_params *p);
+/* Set (or replace) key = value. Returns TL_OK or TL_ENOMEM. */
+int tl_params_set(tl_params *p, const char *key, const char *value, tl_err *err);
+/* Parse "key=value" (as given to --set). */
+int tl_params_set_kv(tl_params *p, const char *kv, tl_err *err);
+int tl_params_copy(tl_params *dst, const tl_params *src, tl_err *err);
+/* The value set for key, or NULL. */
+const char *tl_params_find(const tl_params *p, const char *key);
+
+/* Check every set value against spec: unknown keys (the error lists the valid names), wrong
+ * types, out-of-range numbers and unknown choices (listing the allowed ones) are TL_EINVAL. */
+int tl_params_check(const tl_param_spec *spec, const tl_params *p, tl_err *err);
+
+/* Typed getters: the set value or the spec's default. Call after tl_params_check. */
+long tl_params_int(const tl_param_spec *spec, const tl_params *p, const char *name);
+double tl_params_double(const tl_param_spec *spec, const tl_params *p, const char *name);
+int tl_params_bool(const tl_param_spec *spec, const tl_params *p, const char *name);
+const char *tl_params_string(const tl_param_spec *spec, const tl_params *p, const char *name);
+
+/* Help text for a table, one parameter per line, for `--help`. */
+void tl_params_print_help(const tl_param_spec *spec, FILE *f);
+
+#endif

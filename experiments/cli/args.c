@@ -1,0 +1,99 @@
+/* Option parsing shared by the commands. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int list_opts(const tl_cli_opt *opts, int has_set, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (; opts && opts->name; opts++) {
+        int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", opts->name);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
+    }
+    if (has_set && used + 8 < size)
+        used += (size_t)snprintf(buf + used, size - used, "%s--set", used ? ", " : "");
+    if (used + 8 < size)
+        snprintf(buf + used, size - used, "%s--help", used ? ", " : "");
+    return 0;
+}
+
+int tl_cli_parse(int argc, char **argv, const tl_cli_opt *opts, const char **pos, int max_pos,
+                 int *n_pos, tl_params *set, int *help, tl_err *err)
+{
+    *n_pos = 0;
+    *help = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            *help = 1;
+            return TL_OK;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            /* --opt=value is accepted as well as --opt value */
+            char name[128];
+            const char *eq = strchr(a, '=');
+            size_t len = eq ? (size_t)(eq - a) : strlen(a);
+            if (len >= sizeof name)
+                len = sizeof name - 1;
+            memcpy(name, a, len);
+            name[len] = '\0';
+            const char *value = eq ? eq + 1 : NULL;
+            if (set && !strcmp(name, "--set")) {
+                if (!value) {
+                    if (i + 1 >= argc)
+                        return tl_err_set(err, TL_EINVAL, "--set needs key=value");
+                    value = argv[++i];
+                }
+                int rc = tl_params_set_kv(set, value, err);
+                if (rc)
+                    return rc;
+                continue;
+            }
+            const tl_cli_opt *o = opts;
+            for (; o && o->name; o++)
+                if (!strcmp(o->name, name))
+                    break;
+            if (!o || !o->name) {
+                char names[512];
+                list_opts(opts, set != NULL, names, sizeof names);
+                return tl_err_set(err, TL_EINVAL, "unknown option '%s'; valid options: %s", name,
+                                  names);
+            }
+            if (o->takes_value) {
+                if (!value) {
+                    if (i + 1 >= argc)
+                        return tl_err_set(err, TL_EINVAL, "option %s needs a value", name);
+                    value = argv[++i];
+                }
+                *o->value = value;
+            } else {
+                if (value)
+                    return tl_err_set(err, TL_EINVAL, "option %s takes no value", name);
+                *o->value = "1";
+            }
+            continue;
+        }
+        if (*n_pos >= max_pos)
+            return tl_err_set(err, TL_EINVAL, "unexpected argument '%s'", a);
+        pos[(*n_pos)++] = a;
+    }
+    return TL_OK;
+}
+
+int tl_cli_long(const char *opt, const char *v, long min, long max, long *out, tl_err *err)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || errno)
+        return tl_err_set(err, TL_EINVAL, "%s: expected an integer, got '%s'", opt, v);
+    if (x < min || x > max)
+        return tl_err_set(err, TL_EINVAL, "%s: %ld is out of range [%ld, %ld]", opt, x, min, max);
+    *out = x;
+    return TL_OK;
+}

@@ -1,0 +1,9 @@
+/* The command table. Adding a command: one cmd_NAME.c plus one line here. */
+#include "cli.h"
+
+extern const tl_cli_command tl_cmd_info;
+
+const tl_cli_command *const tl_cli_commands[] = {
+    &tl_cmd_info,
+    NULL
+};

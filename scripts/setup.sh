@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Install the Debian packages treelab needs (only those missing), then configure and build
+# into build/ (and build-asan/ with --sanitize). Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake pkg-config git libgsl-dev libopenblas-dev libconfig-dev
+          libcmocka-dev gnuplot-nox)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+build() { # dir, extra cmake args...
+  local dir=$1; shift
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs" >&2
+}
+build build
+if [ "${1:-}" = "--sanitize" ]; then
+  build build-asan -DTREELAB_SANITIZE=ON
+fi

@@ -1,0 +1,35 @@
+/* Helpers shared by the cmocka tests. */
+#ifndef TL_TEST_UTIL_H
+#define TL_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "treelab/tl_dataset.h"
+
+/* Absolute path of a file in the source tree ("experiments/datasets/iris.arff"). The
+ * returned buffer is static and overwritten by the next call. */
+const char *tl_test_path(const char *rel);
+
+/* Load a dataset from the source tree, failing the test with the message on error. */
+tl_dataset *tl_test_load(const char *rel, const char *target);
+
+/* Run the treelab CLI with a shell command line fragment; stdout and stderr captured into
+ * the given buffers (may be NULL). Returns the exit status. */
+int tl_test_cli(const char *args, char *out, size_t out_size, char *errbuf, size_t err_size);
+
+/* Write text to a fresh temporary file and return its path (static buffer). suffix like
+ * ".csv" keeps the loader's format detection. */
+const char *tl_test_tmpfile(const char *suffix, const char *text);
+
+#define assert_close(a, b, tol)                                                                \
+    do {                                                                                       \
+        double tl_a_ = (a), tl_b_ = (b);                                                       \
+        if (!(fabs(tl_a_ - tl_b_) <= (tol)))                                                   \
+            fail_msg("%s = %.12g, expected %.12g (tol %g)", #a, tl_a_, tl_b_, (double)(tol));  \
+    } while (0)
+
+#endif
