@@ -1,6 +1,14 @@
-/* The learners treelab knows, by config name. Adding a learner: one file plus one line here. */
+/* The learners treelab knows, by config name. Adding a learner: one file exporting
+ * `const tl_model_type *const tl_model_NAME`, plus its two lines here. */
 #include "treelab/tl_model.h"
 
-const tl_model_type *const tl_model_registry[] = {
+/* The registry holds the handles' addresses: those are constant expressions, the handles'
+ * values are not. */
+static const tl_model_type *const *const registry[] = {
     NULL
 };
+
+const tl_model_type *tl_model_at(size_t i)
+{
+    return i < sizeof registry / sizeof *registry && registry[i] ? *registry[i] : NULL;
+}
