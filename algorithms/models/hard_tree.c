@@ -139,3 +139,32 @@ void tl_hard_tree_info(const void *state, tl_model_info *out)
     out->depth = tl_tree_depth(h->tree, 0);
     out->nodes = h->tree->n_nodes;
 }
+
+static const tl_hard_tree *as_hard_tree(const tl_model *m)
+{
+    return m && m->fitted && m->type->free == tl_hard_tree_free ? m->state : NULL;
+}
+
+const tl_tree *tl_model_tree(const tl_model *m)
+{
+    const tl_hard_tree *h = as_hard_tree(m);
+    return h ? h->tree : NULL;
+}
+
+const tl_grow_params *tl_model_grow_params(const tl_model *m)
+{
+    const tl_hard_tree *h = as_hard_tree(m);
+    return h ? &h->grow : NULL;
+}
+
+int tl_model_ccp(const tl_model *m, const tl_ccp_path **path, const tl_ccp_cv **cv,
+                 double *chosen_alpha)
+{
+    const tl_hard_tree *h = as_hard_tree(m);
+    if (!h)
+        return 0;
+    *path = h->path.n ? &h->path : NULL;
+    *cv = h->cv.n ? &h->cv : NULL;
+    *chosen_alpha = h->chosen_alpha;
+    return 1;
+}

@@ -229,6 +229,16 @@ int tl_ccp_cv_run(const tl_dataset *d, const size_t *rows, size_t n, const tl_gr
                   size_t folds, unsigned long seed, tl_ccp_cv *out, tl_err *err);
 void tl_ccp_cv_free(tl_ccp_cv *cv);
 
+/* ---- hard-tree models (id3, cart, c45) seen as trees ---- */
+/* The fitted tree of a hard-tree model, or NULL for other learners (or before fit). */
+const tl_tree *tl_model_tree(const tl_model *m);
+/* The grow parameters of a hard-tree model, as resolved at its last fit, or NULL. */
+const tl_grow_params *tl_model_grow_params(const tl_model *m);
+/* What the last fit learned about cost-complexity pruning: path and cv are NULL when the
+ * model did not choose alpha by cross-validation. Returns 0 for other learners. */
+int tl_model_ccp(const tl_model *m, const tl_ccp_path **path, const tl_ccp_cv **cv,
+                 double *chosen_alpha);
+
 /* ---- export ---- */
 /* Text in Weka's style (`attr <= 2.5: bad (15.0/2.0)`), Graphviz DOT, or if-then rules. */
 int tl_tree_show(const tl_tree *t, const tl_schema *schema, tl_show_format fmt, FILE *f,
