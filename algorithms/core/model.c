@@ -8,14 +8,14 @@
 
 const tl_model_type *tl_model_find(const char *name, tl_err *err)
 {
-    for (size_t i = 0; tl_model_registry[i]; i++)
-        if (strcmp(tl_model_registry[i]->name, name) == 0)
-            return tl_model_registry[i];
+    for (size_t i = 0; tl_model_at(i); i++)
+        if (strcmp(tl_model_at(i)->name, name) == 0)
+            return tl_model_at(i);
     char names[512] = "";
     size_t used = 0;
-    for (size_t i = 0; tl_model_registry[i] && used + 1 < sizeof names; i++) {
+    for (size_t i = 0; tl_model_at(i) && used + 1 < sizeof names; i++) {
         int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         tl_model_registry[i]->name);
+                         tl_model_at(i)->name);
         if (w > 0)
             used += (size_t)w;
     }

@@ -1,9 +1,17 @@
-/* The learners treelab knows, by config name. Adding a learner: one file plus one line here. */
+/* The learners treelab knows, by config name. Adding a learner: one file exporting
+ * `const tl_model_type *const tl_model_NAME`, plus its two lines here. */
 #include "treelab/tl_model.h"
 
-extern const tl_model_type tl_model_gaussian_nb_type;
+extern const tl_model_type *const tl_model_gaussian_nb;
 
-const tl_model_type *const tl_model_registry[] = {
-    &tl_model_gaussian_nb_type,
+/* The registry holds the handles' addresses: those are constant expressions, the handles'
+ * values are not. */
+static const tl_model_type *const *const registry[] = {
+    &tl_model_gaussian_nb,
     NULL
 };
+
+const tl_model_type *tl_model_at(size_t i)
+{
+    return i < sizeof registry / sizeof *registry && registry[i] ? *registry[i] : NULL;
+}

@@ -55,8 +55,8 @@ typedef struct tl_model_type {
                  const double **values, size_t *n_rows);
 } tl_model_type;
 
-/* NULL-terminated list of every learner. */
-extern const tl_model_type *const tl_model_registry[];
+/* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */
+const tl_model_type *tl_model_at(size_t i);
 
 /* The learner called name, or NULL with TL_EINVAL listing the valid names. */
 const tl_model_type *tl_model_find(const char *name, tl_err *err);
