@@ -456,9 +456,7 @@ static void gnb_info(const void *state, tl_model_info *out)
     memset(out, 0, sizeof *out);
 }
 
-/* Exported as a struct too: C does not accept the value of another file's const pointer in a
- * static initialiser, so the registry takes this struct's address. */
-const tl_model_type tl_model_gaussian_nb_type = {
+static const tl_model_type gnb_type = {
     .name = "gaussian_nb",
     .summary = "Gaussian naive Bayes (scikit-learn's GaussianNB; Laplace-smoothed nominal attributes)",
     .tasks = TL_TASK_CLASSIFICATION,
@@ -474,4 +472,4 @@ const tl_model_type tl_model_gaussian_nb_type = {
     .trace = NULL,
 };
 
-const tl_model_type *const tl_model_gaussian_nb = &tl_model_gaussian_nb_type;
+const tl_model_type *const tl_model_gaussian_nb = &gnb_type;
