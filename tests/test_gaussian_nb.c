@@ -272,13 +272,41 @@ static void test_save_load_hand(void **state)
     tl_dataset_free(d);
 }
 
-/* Compare with tests/fixtures/gnb_NAME.csv written by scripts/peers/sklearn_gnb.py. */
-static void against_sklearn(const char *dataset, const char *fixture, int weighted)
+/* Compare n x k probabilities with the remaining lines of a fixture (comma-separated rows) to
+ * 1e-9 absolute; prints the largest difference. */
+static void compare_rows(FILE *f, const double *p, size_t n, size_t k, const char *what)
 {
-    char rel[256];
-    snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", dataset);
+    char line[4096];
+    double worst = 0;
+    size_t i = 0;
+    for (; fgets(line, sizeof line, f); i++) {
+        assert_true(i < n);
+        char *s = line;
+        for (size_t c = 0; c < k; c++) {
+            double want = strtod(s, &s);
+            s++;
+            if (fabs(p[i * k + c] - want) > worst)
+                worst = fabs(p[i * k + c] - want);
+            assert_close(p[i * k + c], want, 1e-9);
+        }
+    }
+    assert_int_equal(i, n);
+    print_message("%s: %zu rows, largest difference %.3g\n", what, n, worst);
+}
+
+/* Compare with tests/fixtures/gnb_NAME.csv written by scripts/peers/sklearn_gnb.py. */
+typedef struct sk_case {
+    const char *dataset, *fixture;
+    int weighted;
+} sk_case;
+
+static void test_sklearn(void **state)
+{
+    const sk_case *sc = *state;
+    char rel[256], line[4096];
+    snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", sc->dataset);
     tl_dataset *d = tl_test_load(rel, NULL);
-    if (weighted) {
+    if (sc->weighted) {
         d->weight = malloc(d->n_rows * sizeof *d->weight);
         for (size_t i = 0; i < d->n_rows; i++)
             d->weight[i] = 1.0 + (double)(i % 3);
@@ -288,59 +316,23 @@ static void against_sklearn(const char *dataset, const char *fixture, int weight
     double *p = malloc(n * k * sizeof *p);
     tl_err err;
     assert_int_equal(tl_model_predict(m, d, NULL, 0, p, &err), TL_OK);
-    snprintf(rel, sizeof rel, "tests/fixtures/gnb_%s.csv", fixture);
+    snprintf(rel, sizeof rel, "tests/fixtures/gnb_%s.csv", sc->fixture);
     FILE *f = fopen(tl_test_path(rel), "r");
     assert_non_null(f);
-    char line[4096];
     assert_non_null(fgets(line, sizeof line, f)); /* comment */
     assert_non_null(fgets(line, sizeof line, f)); /* class names */
-    double worst = 0;
-    size_t i = 0;
-    for (; fgets(line, sizeof line, f); i++) {
-        assert_true(i < n);
-        char *s = line;
-        for (size_t c = 0; c < k; c++) {
-            double want = strtod(s, &s);
-            s++;
-            double diff = fabs(p[i * k + c] - want);
-            if (diff > worst)
-                worst = diff;
-            assert_close(p[i * k + c], want, 1e-9);
-        }
-    }
-    assert_int_equal(i, n);
-    print_message("%s: %zu rows, largest difference from sklearn %.3g\n", fixture, n, worst);
+    compare_rows(f, p, n, k, rel);
     fclose(f);
-    if (!weighted)
+    if (!sc->weighted)
         round_trip(m, d);
     free(p);
     tl_model_free(m);
     tl_dataset_free(d);
 }
 
-static void test_sklearn_iris(void **state)
-{
-    (void)state;
-    against_sklearn("iris", "iris", 0);
-}
-
-static void test_sklearn_iris_weighted(void **state)
-{
-    (void)state;
-    against_sklearn("iris", "iris_weighted", 1);
-}
-
-static void test_sklearn_wine(void **state)
-{
-    (void)state;
-    against_sklearn("wine", "wine", 0);
-}
-
-static void test_sklearn_breast_cancer(void **state)
-{
-    (void)state;
-    against_sklearn("breast_cancer", "breast_cancer", 0);
-}
+static const sk_case sk_iris = {"iris", "iris", 0}, sk_iris_w = {"iris", "iris_weighted", 1},
+                     sk_wine = {"wine", "wine", 0},
+                     sk_breast = {"breast_cancer", "breast_cancer", 0};
 
 /* All-nominal data with missing cells against Weka's NaiveBayes (tests/fixtures/weka_nb_*.csv,
  * scripts/peers/weka_nb.sh). Weka also Laplace-smooths the class priors; the fixture records
@@ -368,16 +360,7 @@ static void against_weka(const char *dataset)
     double *p = malloc(n * k * sizeof *p);
     tl_err err;
     assert_int_equal(tl_model_predict(m, d, NULL, 0, p, &err), TL_OK);
-    size_t i = 0;
-    for (; fgets(line, sizeof line, f); i++) {
-        assert_true(i < n);
-        s = line;
-        for (size_t c = 0; c < k; c++) {
-            assert_close(p[i * k + c], strtod(s, &s), 1e-9);
-            s++;
-        }
-    }
-    assert_int_equal(i, n);
+    compare_rows(f, p, n, k, rel);
     fclose(f);
     round_trip(m, d);
     free(p);
@@ -408,10 +391,10 @@ int main(void)
         cmocka_unit_test(test_weights_equal_duplicates),
         cmocka_unit_test(test_regression_refused),
         cmocka_unit_test(test_save_load_hand),
-        cmocka_unit_test(test_sklearn_iris),
-        cmocka_unit_test(test_sklearn_iris_weighted),
-        cmocka_unit_test(test_sklearn_wine),
-        cmocka_unit_test(test_sklearn_breast_cancer),
+        cmocka_unit_test_prestate(test_sklearn, (void *)&sk_iris),
+        cmocka_unit_test_prestate(test_sklearn, (void *)&sk_iris_w),
+        cmocka_unit_test_prestate(test_sklearn, (void *)&sk_wine),
+        cmocka_unit_test_prestate(test_sklearn, (void *)&sk_breast),
         cmocka_unit_test(test_weka_vote),
         cmocka_unit_test(test_weka_weather),
     };
