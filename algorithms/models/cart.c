@@ -26,7 +26,8 @@ static void *alloc(const tl_params *p, tl_err *err)
     if (!h)
         return NULL;
     const char *crit = tl_params_string(params, p, "criterion");
-    h->grow.criterion = strcmp(crit, "auto") ? tl_criterion_find(crit, err) : NULL;
+    h->criterion_auto = !strcmp(crit, "auto");
+    h->grow.criterion = h->criterion_auto ? NULL : tl_criterion_find(crit, err);
     h->grow.numeric = tl_splitter_find("numeric_threshold", err);
     h->grow.nominal = tl_splitter_find("nominal_subset", err);
     h->prune.alpha = tl_params_double(params, p, "ccp_alpha");
@@ -45,19 +46,16 @@ static int fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
     tl_hard_tree *h = state;
     int regression = !tl_dataset_is_classification(d);
     const tl_criterion_type *mse = tl_criterion_find("mse", err);
-    if (h->grow.criterion && regression && h->grow.criterion != mse)
+    if (h->criterion_auto)
+        h->grow.criterion = regression ? mse : tl_criterion_find("gini", err);
+    if (regression && h->grow.criterion != mse)
         return tl_err_set(err, TL_EINVAL,
                           "cart: criterion %s needs a nominal target; use mse for a numeric one",
                           h->grow.criterion->name);
     if (h->grow.criterion == mse && !regression)
         return tl_err_set(err, TL_EINVAL, "cart: criterion mse needs a numeric target");
-    const tl_criterion_type *chosen = h->grow.criterion;
-    if (!chosen)
-        h->grow.criterion = regression ? mse : tl_criterion_find("gini", err);
     h->prune.criterion = h->grow.criterion;
-    int rc = tl_hard_tree_fit(state, d, rows, n, ctx, err);
-    h->grow.criterion = chosen; /* "auto" stays auto for the next fit */
-    return rc;
+    return tl_hard_tree_fit(state, d, rows, n, ctx, err);
 }
 
 static const tl_model_type cart = {

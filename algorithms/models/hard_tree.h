@@ -10,6 +10,7 @@ typedef struct tl_hard_tree {
     tl_grow_params grow;
     const tl_pruner_type *pruner; /* applied after growing */
     tl_prune_ctx prune;           /* the pruner's parameters (data fields filled at fit) */
+    int criterion_auto;           /* CART's "auto": chosen from the target at each fit */
     /* cost-complexity selection by cross-validation (CART's prune = "cv") */
     int ccp_cv;
     int ccp_1se;

@@ -214,7 +214,8 @@ int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, doub
 /* Cross-validated choice of alpha (Breiman's ch. 3.4): for each fold a tree is grown on the
  * other folds, pruned at the geometric midpoint of every alpha interval of the full-data
  * path, and scored on the fold. Errors are misclassification rates (classification) or
- * mean squared errors (regression), with the standard error of the mean loss. */
+ * mean squared errors (regression), with the standard error of the mean loss. rows NULL:
+ * every row of d. */
 typedef struct tl_ccp_cv {
     size_t n;          /* = path->n */
     double *beta;      /* alpha tried for subtree i: sqrt(alpha_i alpha_{i+1}); the last: alpha */
