@@ -26,6 +26,7 @@ struct tl_grow_ctx {
     unsigned char *has_cand;
     tl_tree *t;
     double root_w;
+    int root_only; /* stop once the root's candidates are known */
 };
 
 /* The rows of one node: `base` in any order, and per numeric attribute a sorted block. */
@@ -203,17 +204,16 @@ static int split_node(tl_grow_ctx *g, size_t node, rowset *rs, const tl_split *s
     t->kind[node] = (unsigned char)s->kind;
     t->threshold[node] = s->threshold;
     t->mask[node] = s->left_mask;
+    size_t first = tl_tree_add_nodes(t, nb, node, err);
+    if (first == SIZE_MAX)
+        return TL_ENOMEM;
+    t->first_child[node] = first;
+    t->n_children[node] = nb; /* before tl_tree_branch, which checks codes against it */
     for (size_t i = 0; i < rs->n; i++) {
         uint32_t r = rs->base[i];
         g->branch[r] = tl_tree_branch(t, node, d, r);
         n_missing += g->branch[r] < 0;
     }
-    size_t first = tl_tree_add_nodes(t, nb, node, err);
-    if (first == SIZE_MAX)
-        return TL_ENOMEM;
-    t = g->t; /* arrays may have moved */
-    t->first_child[node] = first;
-    t->n_children[node] = nb;
 
     size_t *counts = calloc(nb + 1, sizeof *counts);
     double *known_w = calloc(nb, sizeof *known_w);
@@ -347,6 +347,10 @@ static int build(tl_grow_ctx *g, size_t node, rowset *rs, size_t depth, tl_err *
             ident[i] = i;
         order = ident;
     }
+    if (g->root_only) {
+        free(ident);
+        return TL_OK;
+    }
     const tl_split *best = choose(g, order, n_attrs);
     tl_split chosen;
     if (best)
@@ -373,8 +377,9 @@ static int build(tl_grow_ctx *g, size_t node, rowset *rs, size_t depth, tl_err *
     return rc;
 }
 
-tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
-                 tl_err *err)
+/* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
+static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
+                     tl_split *cand, int *valid, tl_err *err)
 {
     tl_grow_ctx g;
     memset(&g, 0, sizeof g);
@@ -444,7 +449,12 @@ tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_gro
         rc = TL_ENOMEM;
         goto done;
     }
+    g.root_only = cand != NULL;
     rc = build(&g, 0, &root, 0, err);
+    for (size_t j = 0; cand && !rc && j < n_attrs; j++) {
+        cand[j] = g.cand[j];
+        valid[j] = g.has_cand[j];
+    }
 done:
     free(g.w);
     free(g.branch);
@@ -459,9 +469,25 @@ done:
     free(g.has_cand);
     free(blocks);
     free(root.sorted);
-    if (rc) {
+    if (rc || cand) {
         tl_tree_free(g.t);
         return NULL;
     }
     return g.t;
+}
+
+tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
+                 tl_err *err)
+{
+    return grow(d, rows, n, p, NULL, NULL, err);
+}
+
+int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size_t n,
+                            const tl_grow_params *p, tl_split *cand, int *valid, tl_err *err)
+{
+    tl_err_clear(err);
+    for (size_t j = 0; j < d->schema.n_attrs; j++)
+        valid[j] = 0;
+    grow(d, rows, n, p, cand, valid, err);
+    return err ? err->code : TL_OK;
 }

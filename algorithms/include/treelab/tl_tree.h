@@ -157,6 +157,12 @@ void tl_grow_params_init(tl_grow_params *p);
 tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
                  tl_err *err);
 
+/* The best test per attribute at the root of rows (what the grower compares before its
+ * first split): cand[j] and valid[j] for every attribute j (valid 0: no admissible test).
+ * For teaching (the gains table of a textbook) and for tests. */
+int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size_t n,
+                            const tl_grow_params *p, tl_split *cand, int *valid, tl_err *err);
+
 /* What splitters may use from the grow context. */
 const tl_dataset *tl_grow_data(const tl_grow_ctx *g);
 const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
