@@ -40,14 +40,17 @@ const char *tlp_tint(size_t color, double white, char buf[8])
 
 void tlp_str(FILE *fp, const char *s)
 {
-    fputc('\'', fp);
+    fputc('"', fp);
     for (; s && *s; s++) {
-        if (*s == '\'')
-            fputc('\'', fp);
-        if (*s != '\n')
+        if (*s == '\n')
+            fputs("\\n", fp);
+        else {
+            if (*s == '"' || *s == '\\')
+                fputc('\\', fp);
             fputc(*s, fp);
+        }
     }
-    fputc('\'', fp);
+    fputc('"', fp);
 }
 
 void tlp_field(FILE *fp, const char *s)
@@ -115,7 +118,6 @@ static void preamble(const tlp_fig *f, const char *what)
     fputs("# It writes the PNG first, then replots the same figure as SVG at the end.\n\n", gp);
     fputs("set encoding utf8\n", gp);
     terminal(gp, "png", f->base);
-    fputs("set datafile missing 'NaN'\n", gp);
     fputs("# Okabe-Ito colour-blind-safe palette; line type i is model colour i-1\n", gp);
     for (size_t i = 0; i < TL_PLOT_N_COLORS; i++)
         fprintf(gp, "set linetype %zu lc rgb '%s' lw 2 pt %d ps 1.4\n", i + 1, palette[i],
@@ -187,4 +189,28 @@ int tlp_finish(tlp_fig *f, tl_err *err)
         tl_warn("%s not found: plotting skipped; data and script written to %s.dat and %s.gp",
                 tlp_gnuplot_program, f->stem, f->stem);
     return TL_OK;
+}
+
+void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n)
+{
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        if (labels[i] && strlen(labels[i]) > longest)
+            longest = strlen(labels[i]);
+    fprintf(gp, "set %stics (", axis);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", " : "", gp);
+        tlp_str(gp, labels[i]);
+        fprintf(gp, " %zu", i);
+    }
+    fputs(")", gp);
+    /* long names along x are turned so that neighbours do not collide */
+    if (!strcmp(axis, "x") && longest * n > 60)
+        fputs(" rotate by 30 right", gp);
+    fputs("\n", gp);
+}
+
+int tlp_cell_font(size_t cells_across)
+{
+    return cells_across <= 4 ? 20 : cells_across <= 7 ? 16 : cells_across <= 10 ? 12 : 9;
 }

@@ -30,7 +30,7 @@ void tlp_abort(tlp_fig *f);
 /* Close an extra file, TL_EIO naming it when a write failed. */
 int tlp_close_extra(FILE *fp, const tlp_fig *f, const char *suffix, tl_err *err);
 
-/* Write s as a gnuplot single-quoted string (quotes doubled); NULL as ''. */
+/* Write s as a gnuplot double-quoted string (newline as \n, quote and backslash escaped). */
 void tlp_str(FILE *fp, const char *s);
 /* Write s as a double-quoted data-file field (inner double quotes become single quotes). */
 void tlp_field(FILE *fp, const char *s);
@@ -68,5 +68,10 @@ void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *yla
  * before `plot` (may be NULL). */
 int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *what,
                        const char *extra, tl_err *err);
+
+/* Category tics "set xtics ('a' 0, 'b' 1, ...)" for axis "x" or "y"; long x labels rotated. */
+void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n);
+/* Font size for text printed in heatmap cells, by the number of cells across. */
+int tlp_cell_font(size_t cells_across);
 
 #endif

@@ -130,7 +130,8 @@ typedef struct tl_plot_grid {
     size_t sel_x, sel_y;
 } tl_plot_grid;
 
-/* STEM.dat columns: ix, iy, value (NaN cells written as NaN and left blank). */
+/* STEM.dat columns: ix, iy, value, "cell text", text colour as 0xRRGGBB (NaN cells: NaN,
+ * "" and left blank). */
 int tl_plot_grid_write(const tl_plot_grid *g, const char *stem, tl_err *err);
 
 /* ---- accuracy per fold ---- */
