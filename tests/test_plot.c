@@ -416,13 +416,62 @@ static void test_missing_and_failing_gnuplot(void **state)
     assert_int_equal(tl_plot_learning_curve(&s, 0, NULL, stem("x"), &err), TL_EINVAL);
 }
 
+/* `treelab plot KIND FILE -o STEM` from CSV files, one row per value. */
+static void test_cli(void **state)
+{
+    (void)state;
+    char out[4096], errbuf[4096], args[1024];
+    const char *csv = tl_test_tmpfile(".csv", "alpha,leaves,risk,cv_error,cv_se\n"
+                                              "0,21,0.02,0.16,0.02\n0.01,8,0.06,0.12,0.017\n"
+                                              "0.02,5,0.09,0.125,0.017\n0.3,1,0.6,0.61,0.03\n");
+    snprintf(args, sizeof args, "plot pruning '%s' -o '%s'", csv, stem("cli_pruning"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 0);
+    double r[8][MAXC];
+    assert_int_equal(block(file("cli_pruning", ".dat"), 0, r, 8), 4);
+    assert_close(r[2][4], 0.125, 0);
+    assert_int_equal(block(file("cli_pruning", ".dat"), 1, r, 8), 2); /* min 8, 1-SE 5 */
+    assert_close(r[1][0], 0.02, 0);
+    assert_png("cli_pruning");
+
+    csv = tl_test_tmpfile(".csv", "true,predicted,count\na,a,5\na,b,1\nb,b,7\nb,a,2\n");
+    snprintf(args, sizeof args, "plot confusion '%s' -o '%s'", csv, stem("cli_conf"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 0);
+    assert_int_equal(block(file("cli_conf", ".dat"), 0, r, 8), 4);
+    assert_close(r[2][2], 2, 0); /* true b, predicted a */
+    assert_close(r[2][3], 2.0 / 9, 1e-15);
+
+    csv = tl_test_tmpfile(".csv", "model,fraction,mean,sd\nnb,0.5,0.8,0.1\ntree,0.5,0.7,0.1\n"
+                                  "nb,1,0.85,0.05\ntree,1,0.9,0.02\n");
+    snprintf(args, sizeof args, "plot learning-curve '%s' -o '%s'", csv, stem("cli_lc"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 0);
+    assert_int_equal(block(file("cli_lc", ".dat"), 1, r, 8), 2); /* tree */
+    assert_close(r[1][1], 0.9, 0);
+    assert_close(r[1][2], 0.88, 1e-15);
+
+    csv = tl_test_tmpfile(".csv", "x,y,value\n2,1,0.9\n5,1,0.95\n2,3,0.92\n5,3,0.91\n");
+    snprintf(args, sizeof args, "plot grid '%s' -o '%s' --xname min_split --yname depth", csv,
+             stem("cli_grid"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 0);
+    assert_non_null(strstr(slurp(file("cli_grid", ".gp")), "selected: min_split = 5, depth = 1"));
+
+    csv = tl_test_tmpfile(".csv", "model,rank\na,1.5\nb,1.5\nc,3\n");
+    snprintf(args, sizeof args, "plot cd '%s' -o '%s'", csv, stem("cli_cd"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "--cd"));
+    snprintf(args, sizeof args, "plot confusion '%s' -o '%s'", csv, stem("cli_bad"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "no column 'true'"));
+    assert_int_equal(tl_test_cli("plot --help", out, sizeof out, errbuf, sizeof errbuf), 0);
+    assert_non_null(strstr(out, "alpha,leaves,risk[,cv_error,cv_se]"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pruning),        cmocka_unit_test(test_curves),
         cmocka_unit_test(test_heatmaps),       cmocka_unit_test(test_folds_and_cd),
         cmocka_unit_test(test_boundaries),     cmocka_unit_test(test_tree_dot),
-        cmocka_unit_test(test_missing_and_failing_gnuplot),
+        cmocka_unit_test(test_missing_and_failing_gnuplot), cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,8 +2,10 @@
 #include "cli.h"
 
 extern const tl_cli_command tl_cmd_info;
+extern const tl_cli_command tl_cmd_plot;
 
 const tl_cli_command *const tl_cli_commands[] = {
     &tl_cmd_info,
+    &tl_cmd_plot,
     NULL
 };
