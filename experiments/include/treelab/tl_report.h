@@ -3,6 +3,7 @@
 #define TL_REPORT_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "treelab/tl_error.h"
 #include "treelab/tl_runner.h"
@@ -42,5 +43,17 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
  * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt. Output is
  * byte-identical for the same cells whatever their order in the file. */
 int tl_report_render(const char *dir, tl_err *err);
+
+/* Fit every model on every whole dataset and write trees/DATASET__MODEL.txt and .dot
+ * (tl_model_show; a learner without a tree gets a one-line note in the .txt) and, for learners
+ * with a trace, trace/DATASET__MODEL.csv, as x->reports asks. */
+int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                     tl_err *err);
+
+/* Write dir/manifest (config path and SHA-256, seed, datasets' paths and SHA-256, treelab
+ * version and commit, GSL, libconfig and OpenBLAS versions, start and end time) followed by
+ * the config file as given, and a copy of the config as dir/config.cfg. */
+int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                       time_t start, time_t end, int resumed, tl_err *err);
 
 #endif
