@@ -72,7 +72,12 @@ int tl_dataset_select(tl_dataset *d, const char *const *names, size_t n, tl_err 
 
 /* Recode d's nominal columns to the level codes of schema (matched by attribute and level
  * name), so a model fitted on other data can be applied. An attribute missing from d or of
- * another kind is an error; a level the schema does not know becomes missing (warned). */
+ * another kind is an error; a level the schema does not know becomes missing (warned).
+ * Afterwards d's attributes are exactly the schema's, in its order (others are dropped), so
+ * attribute j means the same in both. When d's target has the schema's target name and both
+ * are nominal, the target is recoded too: the schema's classes first, in its order, then any
+ * class only d has (warned), so d may have more classes than the schema. On error d is
+ * unchanged except after TL_ENOMEM. */
 int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *err);
 
 /* Deep copies / frees of a schema. Returns TL_OK or TL_ENOMEM. */
