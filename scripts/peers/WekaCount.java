@@ -1,0 +1,4 @@
+// Peer check of experiments/datasets/README.md: rows, attributes, classes and missing cells
+// of each ARFF as Weka reads it (class = last attribute). Run: scripts/peers/weka_counts.sh
+import weka.core.*; import weka.core.converters.ConverterUtils.DataSource;
+public class WekaCount { public static void main(String[] a) throws Exception { for (String f : a) { Instances d = DataSource.read(f); d.setClassIndex(d.numAttributes()-1); int miss=0; for (int i=0;i<d.numInstances();i++) for (int j=0;j<d.numAttributes()-1;j++) if (d.instance(i).isMissing(j)) miss++; int cm=0; for (int i=0;i<d.numInstances();i++) if (d.instance(i).classIsMissing()) cm++; System.out.println(f+" rows="+(d.numInstances()-cm)+" attrs="+(d.numAttributes()-1)+" classes="+(d.classAttribute().isNominal()?d.numClasses():0)+" missing="+miss+" classmissing="+cm); } } }
