@@ -100,8 +100,22 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
                       tl_err *err)
 {
     *selected = -1;
-    if (m->select.param && select_value(m, d, rows, n, seed, selected, err))
+    size_t *all = NULL;
+    if (!rows && m->select.param) {
+        /* nested selection needs the rows spelled out for its inner folds */
+        if (!(all = malloc((d->n_rows ? d->n_rows : 1) * sizeof *all))) {
+            tl_err_set(err, TL_ENOMEM, "out of memory");
+            return NULL;
+        }
+        for (size_t i = 0; i < d->n_rows; i++)
+            all[i] = i;
+        rows = all, n = d->n_rows;
+    }
+    int rc = m->select.param ? select_value(m, d, rows, n, seed, selected, err) : TL_OK;
+    if (rc) {
+        free(all);
         return NULL;
+    }
     tl_model *model = new_model(m, m->select.param,
                                 *selected >= 0 ? m->select.values[*selected] : NULL, err);
     tl_fit_ctx ctx = {seed, valid, n_valid};
@@ -109,6 +123,7 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
         tl_model_free(model);
         model = NULL;
     }
+    free(all);
     return model;
 }
 

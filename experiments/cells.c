@@ -58,9 +58,10 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
         return err->code;
     fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", TREELAB_VERSION,
             TREELAB_COMMIT);
+    fprintf(f, "# name %s\n", x->name);
     fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);
     write_protocol(f, &x->protocol);
-    fprintf(f, "# baseline %zu\n", x->baseline);
+    fprintf(f, "# baseline %zu\n# reports %u\n", x->baseline, x->reports);
     for (size_t i = 0; i < x->n_datasets; i++) {
         const tl_dataset *d = data[i];
         if (!d->path || tl_file_sha256(d->path, sha, NULL))
@@ -162,7 +163,9 @@ static int parse_header(const char *line, tl_cells_meta *m)
         sscanf(line, "# config_sha256 %64s", m->config_sha) == 1 ||
         sscanf(line, "# config %1023[^\n]", m->config) == 1 || sscanf(line, "# seed %lu", &m->seed) == 1 ||
         sscanf(line, "# protocol %255[^\n]", m->protocol) == 1 ||
-        sscanf(line, "# baseline %zu", &m->baseline) == 1 || !strncmp(line, "# treelab", 9))
+        sscanf(line, "# name %255[^\n]", m->name) == 1 ||
+        sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
+        sscanf(line, "# reports %u", &m->reports) == 1 || !strncmp(line, "# treelab", 9))
         return 0;
     if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
         if (i != m->n_fractions || grow((void **)&m->fractions, i, sizeof *m->fractions))

@@ -11,10 +11,11 @@
 /* What the cells file's header records (enough to render every report without the config
  * or the data). */
 typedef struct tl_cells_meta {
-    char config[1024], config_sha[65], producer[256];
+    char name[256], config[1024], config_sha[65], producer[256];
     unsigned long seed;
     char protocol[256]; /* "cv folds 10 repeats 10 stratified 1", ... */
     size_t n_datasets, n_models, baseline;
+    unsigned reports;   /* TL_REPORT_* bits */
     char **dataset;     /* names */
     char **dataset_sha; /* SHA-256 of the data files ("-" when in memory) */
     size_t *n_classes;  /* 0 for regression */
