@@ -44,6 +44,8 @@ int tl_cfg_fail(const tl_cfg_ctx *c, const config_setting_t *s, const char *fmt,
     va_end(ap);
     setting_path(s, path, sizeof path);
     int line = s ? config_setting_source_line(s) : 0;
+    if (line <= 0)
+        line = 1; /* the root group has no line of its own: point at the top of the file */
     return tl_err_set(c->err, TL_EINVAL, "%s:%d: %s%s%s", c->file, line, path,
                       path[0] ? ": " : "", msg);
 }
