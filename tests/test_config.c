@@ -177,7 +177,7 @@ static void test_errors(void **state)
                  " { algorithm = \"cart\"; } );\n", 4, "model name 'cart' is used twice", NULL);
     expect_error("seed = 1;\n" IRIS NB, 1, "missing required key 'name'", NULL);
     /* a syntax error: libconfig's message with the line */
-    expect_error("name = \"t\"\nseed = 1;\n", 2, "syntax error", NULL);
+    expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error", NULL);
 }
 
 static void test_unreadable_file(void **state)
