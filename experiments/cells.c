@@ -5,15 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 void tl_cells_meta_clear(tl_cells_meta *m)
 {
     if (!m)
@@ -180,8 +171,8 @@ static int parse_header(const char *line, tl_cells_meta *m)
             grow((void **)&m->classes, i, sizeof *m->classes))
             return -1;
         m->n_datasets++;
-        m->dataset[i] = dup_str(line + off);
-        m->dataset_sha[i] = dup_str(sha);
+        m->dataset[i] = strdup(line + off);
+        m->dataset_sha[i] = strdup(sha);
         if (!m->dataset[i] || !m->dataset_sha[i] ||
             !(m->classes[i] = calloc(k ? k : 1, sizeof **m->classes)))
             return -1;
@@ -191,12 +182,12 @@ static int parse_header(const char *line, tl_cells_meta *m)
     if (sscanf(line, "# class %zu %zu %n", &i, &k, &off) == 2 && off) {
         if (i >= m->n_datasets || k >= m->n_classes[i] || m->classes[i][k])
             return -1;
-        return (m->classes[i][k] = dup_str(line + off)) ? 0 : -1;
+        return (m->classes[i][k] = strdup(line + off)) ? 0 : -1;
     }
     if (sscanf(line, "# model %zu %n", &i, &off) == 1 && off) {
         if (i != m->n_models || grow((void **)&m->model, i, sizeof *m->model))
             return -1;
-        return (m->model[m->n_models++] = dup_str(line + off)) ? 0 : -1;
+        return (m->model[m->n_models++] = strdup(line + off)) ? 0 : -1;
     }
     return -1;
 }

@@ -9,11 +9,7 @@
 
 char *tl_cfg_strdup(const char *s)
 {
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
+    return strdup(s);
 }
 
 /* Dotted path of s ("models.[2].params.max_depth"), built from the root down. */
