@@ -27,10 +27,13 @@ const tl_model_type *tl_model_find(const char *name, tl_err *err)
 tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err)
 {
     const tl_model_type *type = tl_model_find(algo, err);
-    if (!type)
-        return NULL;
+    return type ? tl_model_new_type(type, params, err) : NULL;
+}
+
+tl_model *tl_model_new_type(const tl_model_type *type, const tl_params *params, tl_err *err)
+{
     if (tl_params_check(type->params, params, err)) {
-        tl_err_prefix(err, "%s: ", algo);
+        tl_err_prefix(err, "%s: ", type->name);
         return NULL;
     }
     tl_model *m = calloc(1, sizeof *m);

@@ -72,6 +72,8 @@ typedef struct tl_model {
 
 /* Look up algo, check params against its table, allocate. NULL + err on failure. */
 tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err);
+/* The same for a learner given by its type (one outside the registry, e.g. a test's). */
+tl_model *tl_model_new_type(const tl_model_type *type, const tl_params *params, tl_err *err);
 void tl_model_free(tl_model *m);
 
 /* Fit on rows (NULL: every row) of d. Checks the task is supported. */

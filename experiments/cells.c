@@ -1,0 +1,256 @@
+/* The cells file: a self-describing header, then one line per finished cell (%.17g). */
+#include "treelab/tl_report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tl_cells_meta_clear(tl_cells_meta *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->n_datasets; i++) {
+        free(m->dataset[i]);
+        free(m->dataset_sha[i]);
+        for (size_t c = 0; m->classes[i] && c < m->n_classes[i]; c++)
+            free(m->classes[i][c]);
+        free(m->classes[i]);
+    }
+    for (size_t j = 0; j < m->n_models; j++)
+        free(m->model[j]);
+    free(m->dataset);
+    free(m->dataset_sha);
+    free(m->n_classes);
+    free(m->classes);
+    free(m->model);
+    free(m->fractions);
+    memset(m, 0, sizeof *m);
+}
+
+static void write_protocol(FILE *f, const tl_protocol *p)
+{
+    if (p->kind == TL_PROTO_CV)
+        fprintf(f, "# protocol cv folds %zu repeats %zu stratified %d\n", p->folds, p->repeats,
+                p->stratified);
+    else if (p->kind == TL_PROTO_HOLDOUT)
+        fprintf(f, "# protocol holdout train %.17g validation %.17g test %.17g repeats %zu "
+                   "stratified %d\n", p->train, p->valid, p->test, p->repeats, p->stratified);
+    else
+        fprintf(f, "# protocol learning_curve repeats %zu stratified %d\n", p->repeats,
+                p->stratified);
+    for (size_t i = 0; i < p->n_fractions; i++)
+        fprintf(f, "# fraction %zu %.17g\n", i, p->fractions[i]);
+}
+
+int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data, tl_err *err)
+{
+    char sha[65];
+    if (tl_file_sha256(x->config_path, sha, err))
+        return err->code;
+    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", TREELAB_VERSION,
+            TREELAB_COMMIT);
+    fprintf(f, "# name %s\n", x->name);
+    fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);
+    write_protocol(f, &x->protocol);
+    fprintf(f, "# baseline %zu\n# reports %u\n", x->baseline, x->reports);
+    for (size_t i = 0; i < x->n_datasets; i++) {
+        const tl_dataset *d = data[i];
+        if (!d->path || tl_file_sha256(d->path, sha, NULL))
+            strcpy(sha, "-");
+        size_t k = tl_dataset_n_classes(d);
+        fprintf(f, "# dataset %zu %zu %s %s\n", i, k, sha, x->datasets[i].name);
+        for (size_t c = 0; c < k; c++)
+            fprintf(f, "# class %zu %zu %s\n", i, c, d->schema.target.levels[c]);
+    }
+    for (size_t j = 0; j < x->n_models; j++)
+        fprintf(f, "# model %zu %s\n", j, x->models[j].name);
+    return TL_OK;
+}
+
+static void put_g(FILE *f, double v)
+{
+    fprintf(f, "\t%.17g", v);
+}
+
+void tl_cells_write(FILE *f, const tl_cell *c)
+{
+    fprintf(f, "%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%ld", c->dataset, c->model, c->repeat, c->fold,
+            c->n_train, c->n_test, c->selected);
+    const double v[] = {c->leaves, c->depth, c->fit_s, c->predict_s,
+                        c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa, c->cm.f1_macro,
+                        c->cm.f1_weighted, c->cm.log_loss,
+                        c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        put_g(f, v[i]);
+    fprintf(f, "\t%zu", c->classification ? c->k : 0);
+    for (size_t i = 0; c->classification && i < c->k * c->k; i++)
+        put_g(f, c->confusion[i]);
+    fputc('\n', f);
+}
+
+/* Parse one cell line; 0 on success. */
+static int parse_cell(char *line, tl_cell *c)
+{
+    char *p = line, *end;
+    size_t u[6];
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < 6; i++) {
+        u[i] = (size_t)strtoull(p, &end, 10);
+        if (end == p)
+            return -1;
+        p = end;
+    }
+    c->dataset = u[0], c->model = u[1], c->repeat = u[2], c->fold = u[3];
+    c->n_train = u[4], c->n_test = u[5];
+    c->selected = strtol(p, &end, 10);
+    if (end == p)
+        return -1;
+    p = end;
+    double *dst[] = {&c->leaves, &c->depth, &c->fit_s, &c->predict_s,
+                     &c->cm.accuracy, &c->cm.balanced_accuracy, &c->cm.kappa, &c->cm.f1_macro,
+                     &c->cm.f1_weighted, &c->cm.log_loss,
+                     &c->rm.mse, &c->rm.rmse, &c->rm.mae, &c->rm.r2};
+    for (size_t i = 0; i < sizeof dst / sizeof *dst; i++) {
+        *dst[i] = strtod(p, &end);
+        if (end == p)
+            return -1;
+        p = end;
+    }
+    c->k = (size_t)strtoull(p, &end, 10);
+    if (end == p || c->k > 10000)
+        return -1;
+    p = end;
+    c->classification = c->k > 0;
+    if (c->k) {
+        if (!(c->confusion = malloc(c->k * c->k * sizeof *c->confusion)))
+            return -1;
+        for (size_t i = 0; i < c->k * c->k; i++) {
+            c->confusion[i] = strtod(p, &end);
+            if (end == p)
+                return tl_cell_clear(c), -1;
+            p = end;
+        }
+    }
+    return 0;
+}
+
+static int grow(void **arr, size_t n, size_t size)
+{
+    void *a = realloc(*arr, (n + 1) * size);
+    if (!a)
+        return -1;
+    *arr = a;
+    memset((char *)a + n * size, 0, size);
+    return 0;
+}
+
+/* One header line into meta; 0 on success. */
+static int parse_header(const char *line, tl_cells_meta *m)
+{
+    size_t i, k;
+    int off = 0;
+    char sha[65];
+    if (sscanf(line, "# producer %255[^\n]", m->producer) == 1 ||
+        sscanf(line, "# config_sha256 %64s", m->config_sha) == 1 ||
+        sscanf(line, "# config %1023[^\n]", m->config) == 1 || sscanf(line, "# seed %lu", &m->seed) == 1 ||
+        sscanf(line, "# protocol %255[^\n]", m->protocol) == 1 ||
+        sscanf(line, "# name %255[^\n]", m->name) == 1 ||
+        sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
+        sscanf(line, "# reports %u", &m->reports) == 1 || !strncmp(line, "# treelab", 9))
+        return 0;
+    if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
+        if (i != m->n_fractions || grow((void **)&m->fractions, i, sizeof *m->fractions))
+            return -1;
+        m->fractions[m->n_fractions++] = strtod(line + off, NULL);
+        return 0;
+    }
+    if (sscanf(line, "# dataset %zu %zu %64s %n", &i, &k, sha, &off) == 3 && off) {
+        if (i != m->n_datasets || grow((void **)&m->dataset, i, sizeof *m->dataset) ||
+            grow((void **)&m->dataset_sha, i, sizeof *m->dataset_sha) ||
+            grow((void **)&m->n_classes, i, sizeof *m->n_classes) ||
+            grow((void **)&m->classes, i, sizeof *m->classes))
+            return -1;
+        m->n_datasets++;
+        m->dataset[i] = strdup(line + off);
+        m->dataset_sha[i] = strdup(sha);
+        if (!m->dataset[i] || !m->dataset_sha[i] ||
+            !(m->classes[i] = calloc(k ? k : 1, sizeof **m->classes)))
+            return -1;
+        m->n_classes[i] = k;
+        return 0;
+    }
+    if (sscanf(line, "# class %zu %zu %n", &i, &k, &off) == 2 && off) {
+        if (i >= m->n_datasets || k >= m->n_classes[i] || m->classes[i][k])
+            return -1;
+        return (m->classes[i][k] = strdup(line + off)) ? 0 : -1;
+    }
+    if (sscanf(line, "# model %zu %n", &i, &off) == 1 && off) {
+        if (i != m->n_models || grow((void **)&m->model, i, sizeof *m->model))
+            return -1;
+        return (m->model[m->n_models++] = strdup(line + off)) ? 0 : -1;
+    }
+    return -1;
+}
+
+/* Check the parsed file is consistent: every class named, cells inside the tables. */
+static int check(const tl_cells_meta *m, const tl_cell *c, size_t n)
+{
+    for (size_t i = 0; i < m->n_datasets; i++)
+        for (size_t k = 0; k < m->n_classes[i]; k++)
+            if (!m->classes[i][k])
+                return -1;
+    for (size_t i = 0; i < n; i++)
+        if (c[i].dataset >= m->n_datasets || c[i].model >= m->n_models ||
+            c[i].k != m->n_classes[c[i].dataset])
+            return -1;
+    return m->n_models && m->baseline < m->n_models ? 0 : -1;
+}
+
+int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
+                  long *valid_bytes, tl_err *err)
+{
+    memset(meta, 0, sizeof *meta);
+    *cells = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return tl_err_set(err, TL_EIO, "%s: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long good = 0, lineno = 0;
+    int rc = TL_OK;
+    while (!rc && (len = getline(&line, &cap, f)) > 0) {
+        lineno++;
+        if (line[len - 1] != '\n')
+            break; /* a write cut short: drop it */
+        line[len - 1] = '\0';
+        if (line[0] == '#') {
+            if (parse_header(line, meta))
+                rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad header line", path, lineno);
+        } else if (grow((void **)cells, *n, sizeof **cells)) {
+            rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+        } else if (parse_cell(line, &(*cells)[*n])) {
+            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad cell line", path, lineno);
+        } else {
+            ++*n;
+        }
+        good += len;
+    }
+    free(line);
+    fclose(f);
+    if (!rc && check(meta, *cells, *n))
+        rc = tl_err_set(err, TL_EPARSE, "%s: the cells do not match the header", path);
+    if (rc) {
+        for (size_t i = 0; i < *n; i++)
+            tl_cell_clear(&(*cells)[i]);
+        free(*cells);
+        *cells = NULL;
+        *n = 0;
+        tl_cells_meta_clear(meta);
+        return rc;
+    }
+    if (valid_bytes)
+        *valid_bytes = good;
+    return TL_OK;
+}

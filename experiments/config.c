@@ -1,0 +1,348 @@
+/* Experiment files (libconfig): top-level keys, datasets, protocol, reports and baseline. */
+#include "config_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const tl_experiment_top_keys =
+    "name|seed|datasets|models|grids|protocol|baseline|reports|plots";
+
+static const char *const plot_names =
+    "accuracy|learning_curve|grid|confusion|critical_difference|trace|pruning";
+
+void tl_experiment_free(tl_experiment *x)
+{
+    if (!x)
+        return;
+    for (size_t i = 0; x->datasets && i < x->n_datasets; i++) {
+        tl_exp_dataset *d = &x->datasets[i];
+        free(d->name);
+        free(d->path);
+        free(d->target);
+        tl_cfg_strv_free(d->attrs, d->n_attrs);
+    }
+    free(x->datasets);
+    for (size_t i = 0; x->models && i < x->n_models; i++) {
+        tl_exp_model *m = &x->models[i];
+        free(m->name);
+        tl_params_clear(&m->params);
+        free(m->select.param);
+        tl_cfg_strv_free(m->select.values, m->select.n_values);
+    }
+    free(x->models);
+    free(x->protocol.fractions);
+    tl_cfg_strv_free(x->plots, x->n_plots);
+    free(x->name);
+    free(x->config_path);
+    free(x);
+}
+
+/* Directory part of path ("." when none), into buf. */
+static void dir_of(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, size, ".");
+    else
+        snprintf(buf, size, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+}
+
+/* The rule: absolute paths as given; a relative path is taken from the config file's
+ * directory when the file exists there, else from the current directory. */
+static char *resolve_path(const char *config_path, const char *p)
+{
+    char dir[2048], buf[4096];
+    if (p[0] != '/') {
+        dir_of(config_path, dir, sizeof dir);
+        snprintf(buf, sizeof buf, "%s/%s", dir, p);
+        if (access(buf, R_OK) == 0)
+            return tl_cfg_strdup(buf);
+    }
+    if (access(p, R_OK) == 0)
+        return tl_cfg_strdup(p);
+    return NULL;
+}
+
+static char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    char *s = tl_cfg_strdup(b);
+    char *dot = s ? strrchr(s, '.') : NULL;
+    if (dot && dot != s)
+        *dot = '\0';
+    return s;
+}
+
+static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const char *config_path,
+                        tl_exp_dataset *d)
+{
+    const char *path = NULL, *name = NULL, *target = NULL;
+    int rc = TL_OK;
+    d->line = config_setting_source_line(e);
+    if (config_setting_type(e) == CONFIG_TYPE_STRING) {
+        path = config_setting_get_string(e);
+    } else if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
+        if ((rc = tl_cfg_check_keys(c, e, "path|name|target|attributes")) ||
+            (rc = tl_cfg_string(c, e, "path", 1, &path)) ||
+            (rc = tl_cfg_string(c, e, "name", 0, &name)) ||
+            (rc = tl_cfg_string(c, e, "target", 0, &target)) ||
+            (rc = tl_cfg_strings(c, e, "attributes", &d->attrs, &d->n_attrs)))
+            return rc;
+    } else {
+        return tl_cfg_fail(c, e, "expected a path string or a group { path = ...; }");
+    }
+    d->path = resolve_path(config_path, path);
+    if (!d->path) {
+        char dir[2048];
+        dir_of(config_path, dir, sizeof dir);
+        return tl_cfg_fail(c, config_setting_type(e) == CONFIG_TYPE_GROUP
+                                  ? config_setting_get_member(e, "path") : e,
+                           "dataset file '%s' not found (looked in '%s' and the current "
+                           "directory)", path, dir);
+    }
+    d->name = name ? tl_cfg_strdup(name) : base_name(path);
+    if (target && !(d->target = tl_cfg_strdup(target)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    if (!d->name)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    if (!d->name[0] || strchr(d->name, '/'))
+        return tl_cfg_fail(c, e, "dataset name '%s' must be non-empty without '/'", d->name);
+    return TL_OK;
+}
+
+static int read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x)
+{
+    int t = config_setting_type(s);
+    if (t != CONFIG_TYPE_LIST && t != CONFIG_TYPE_ARRAY)
+        return tl_cfg_fail(c, s, "expected a list ( ... ) of datasets");
+    size_t n = (size_t)config_setting_length(s);
+    if (n == 0)
+        return tl_cfg_fail(c, s, "no datasets");
+    if (!(x->datasets = calloc(n, sizeof *x->datasets)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        x->n_datasets = i + 1;
+        int rc = read_dataset(c, e, x->config_path, &x->datasets[i]);
+        if (rc)
+            return rc;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(x->datasets[j].name, x->datasets[i].name))
+                return tl_cfg_fail(c, e, "dataset name '%s' is used twice (line %d); give one "
+                                   "a `name`", x->datasets[i].name, x->datasets[j].line);
+    }
+    return TL_OK;
+}
+
+static int read_fractions(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
+{
+    const config_setting_t *f = config_setting_get_member(p, "fractions");
+    if (!f)
+        return tl_cfg_fail(c, p, "missing required key 'fractions'");
+    int t = config_setting_type(f);
+    size_t n = (size_t)config_setting_length(f);
+    if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || n == 0)
+        return tl_cfg_fail(c, f, "expected a non-empty array of fractions [0.2, 0.4, ...]");
+    if (!(pr->fractions = calloc(n, sizeof *pr->fractions)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    pr->n_fractions = n;
+    for (size_t i = 0; i < n; i++) {
+        const config_setting_t *e = config_setting_get_elem(f, (unsigned)i);
+        int et = config_setting_type(e);
+        double v = et == CONFIG_TYPE_FLOAT ? config_setting_get_float(e) : -1;
+        if (et != CONFIG_TYPE_FLOAT || !(v > 0 && v < 1) || (i && v <= pr->fractions[i - 1]))
+            return tl_cfg_fail(c, e, "fractions must be increasing numbers in (0, 1)");
+        pr->fractions[i] = v;
+    }
+    return TL_OK;
+}
+
+static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
+{
+    const char *kind = "cv";
+    long folds = 10, repeats = 1;
+    int rc;
+    pr->stratified = 1;
+    if (config_setting_type(p) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, p, "expected a group { kind = \"cv\"; ... }");
+    if ((rc = tl_cfg_string(c, p, "kind", 0, &kind)))
+        return rc;
+    if (!strcmp(kind, "cv")) {
+        pr->kind = TL_PROTO_CV;
+        if ((rc = tl_cfg_check_keys(c, p, "kind|folds|repeats|stratified")) ||
+            (rc = tl_cfg_long(c, p, "folds", 0, 2, 1000, &folds)))
+            return rc;
+    } else if (!strcmp(kind, "holdout")) {
+        pr->kind = TL_PROTO_HOLDOUT;
+        pr->train = 0.6, pr->valid = 0.2, pr->test = 0.2;
+        if ((rc = tl_cfg_check_keys(c, p, "kind|train|validation|test|repeats|stratified")) ||
+            (rc = tl_cfg_double(c, p, "train", 0, 0, 1, &pr->train)) ||
+            (rc = tl_cfg_double(c, p, "validation", 0, 0, 1, &pr->valid)) ||
+            (rc = tl_cfg_double(c, p, "test", 0, 0, 1, &pr->test)))
+            return rc;
+        if (fabs(pr->train + pr->valid + pr->test - 1) > 1e-9 || pr->train <= 0 || pr->test <= 0)
+            return tl_cfg_fail(c, p, "train + validation + test must be 1, with train and test "
+                               "above 0 (got %g + %g + %g)", pr->train, pr->valid, pr->test);
+    } else if (!strcmp(kind, "learning_curve")) {
+        pr->kind = TL_PROTO_LEARNING_CURVE;
+        if ((rc = tl_cfg_check_keys(c, p, "kind|fractions|repeats|stratified")) ||
+            (rc = read_fractions(c, p, pr)))
+            return rc;
+    } else {
+        return tl_cfg_fail(c, config_setting_get_member(p, "kind"),
+                           "unknown protocol '%s'; allowed: cv, holdout, learning_curve", kind);
+    }
+    if ((rc = tl_cfg_long(c, p, "repeats", 0, 1, 1000, &repeats)) ||
+        (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)))
+        return rc;
+    pr->folds = pr->kind == TL_PROTO_CV ? (size_t)folds : 1;
+    pr->repeats = (size_t)repeats;
+    return TL_OK;
+}
+
+static int read_reports(const tl_cfg_ctx *c, const config_setting_t *root, tl_experiment *x)
+{
+    char **v = NULL;
+    size_t n = 0;
+    int rc = tl_cfg_strings(c, root, "reports", &v, &n);
+    if (rc)
+        return rc;
+    if (!v) {
+        x->reports = TL_REPORT_ALL;
+        return TL_OK;
+    }
+    static const char *const names[] = {"confusion", "trees", "trace"};
+    x->reports = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        size_t k = 0;
+        while (k < 3 && strcmp(v[i], names[k]))
+            k++;
+        if (k == 3)
+            rc = tl_cfg_fail(c, config_setting_get_elem(config_setting_get_member(root, "reports"),
+                                                        (unsigned)i),
+                             "unknown report '%s'; allowed: confusion, trees, trace (metrics, "
+                             "summary and manifest are always written)", v[i]);
+        else
+            x->reports |= 1u << k;
+    }
+    tl_cfg_strv_free(v, n);
+    return rc;
+}
+
+static int read_plots(const tl_cfg_ctx *c, const config_setting_t *root, tl_experiment *x)
+{
+    int rc = tl_cfg_strings(c, root, "plots", &x->plots, &x->n_plots);
+    for (size_t i = 0; !rc && i < x->n_plots; i++) {
+        const char *p = plot_names;
+        size_t len = strlen(x->plots[i]);
+        int ok = 0;
+        for (; *p; p += strcspn(p, "|") + (p[strcspn(p, "|")] ? 1 : 0))
+            ok |= strcspn(p, "|") == len && !strncmp(p, x->plots[i], len);
+        if (!ok)
+            rc = tl_cfg_fail(c, config_setting_get_elem(config_setting_get_member(root, "plots"),
+                                                        (unsigned)i),
+                             "unknown plot '%s'; allowed: %s", x->plots[i], plot_names);
+    }
+    return rc;
+}
+
+static int read_baseline(const tl_cfg_ctx *c, const config_setting_t *root, tl_experiment *x)
+{
+    const char *name = NULL;
+    int rc = tl_cfg_string(c, root, "baseline", 0, &name);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < x->n_models; i++) {
+        if (name ? !strcmp(x->models[i].name, name)
+                 : !strcmp(x->models[i].type->name, "gaussian_nb")) {
+            x->baseline = i;
+            return TL_OK;
+        }
+    }
+    if (name)
+        return tl_cfg_fail(c, config_setting_get_member(root, "baseline"),
+                           "baseline '%s' is not the name of a model", name);
+    x->baseline = 0; /* no naive Bayes model: the first model is the reference */
+    return TL_OK;
+}
+
+static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_experiment *x)
+{
+    const char *name = NULL;
+    long seed = 1;
+    int rc;
+    if ((rc = tl_cfg_check_keys(c, root, tl_experiment_top_keys)) ||
+        (rc = tl_cfg_string(c, root, "name", 1, &name)) ||
+        (rc = tl_cfg_long(c, root, "seed", 0, 0, 4294967295L, &seed)))
+        return rc;
+    if (!name[0] || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+        return tl_cfg_fail(c, config_setting_get_member(root, "name"),
+                           "'%s' cannot name a results folder", name);
+    if (!(x->name = tl_cfg_strdup(name)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    x->seed = (unsigned long)seed;
+    const config_setting_t *ds = config_setting_get_member(root, "datasets");
+    const config_setting_t *ms = config_setting_get_member(root, "models");
+    const config_setting_t *pr = config_setting_get_member(root, "protocol");
+    if (!ds)
+        return tl_cfg_fail(c, root, "missing required key 'datasets'");
+    if (!ms)
+        return tl_cfg_fail(c, root, "missing required key 'models'");
+    if ((rc = read_datasets(c, ds, x)) ||
+        (rc = tl_cfg_read_models(c, ms, config_setting_get_member(root, "grids"), x)))
+        return rc;
+    if (pr)
+        rc = read_protocol(c, pr, &x->protocol);
+    else
+        x->protocol.kind = TL_PROTO_CV, x->protocol.folds = 10, x->protocol.repeats = 1,
+        x->protocol.stratified = 1;
+    if (rc || (rc = read_reports(c, root, x)) || (rc = read_plots(c, root, x)))
+        return rc;
+    return read_baseline(c, root, x);
+}
+
+tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *extra,
+                                  tl_err *err)
+{
+    config_t cfg;
+    config_init(&cfg);
+    tl_experiment *x = calloc(1, sizeof *x);
+    if (!x || !(x->config_path = tl_cfg_strdup(path))) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if (access(path, R_OK) != 0) {
+        tl_err_set(err, TL_EIO, "%s: cannot read the experiment file", path);
+        goto fail;
+    }
+    if (config_read_file(&cfg, path) != CONFIG_TRUE) {
+        tl_err_set(err, TL_EPARSE, "%s:%d: %s", path, config_error_line(&cfg),
+                   config_error_text(&cfg));
+        goto fail;
+    }
+    tl_cfg_ctx c = {path, extra, err};
+    if (read_root(&c, config_root_setting(&cfg), x))
+        goto fail;
+    config_destroy(&cfg);
+    return x;
+fail:
+    config_destroy(&cfg);
+    tl_experiment_free(x);
+    return NULL;
+}
+
+tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err)
+{
+    const tl_exp_dataset *e = &x->datasets[i];
+    tl_dataset *d = tl_dataset_load(e->path, e->target, err);
+    if (d && e->attrs && tl_dataset_select(d, (const char *const *)e->attrs, e->n_attrs, err)) {
+        tl_dataset_free(d);
+        d = NULL;
+    }
+    if (!d)
+        tl_err_prefix(err, "%s:%d: dataset '%s': ", x->config_path, e->line, e->name);
+    return d;
+}

@@ -1,0 +1,212 @@
+/* Experiment files: the models list, nested parameter selection and parameter grids. */
+#include "config_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const tl_model_type *find_type(const tl_cfg_ctx *c, const config_setting_t *s,
+                                      const char *algo)
+{
+    for (size_t i = 0; c->extra && c->extra[i]; i++)
+        if (!strcmp(c->extra[i]->name, algo))
+            return c->extra[i];
+    tl_err e;
+    tl_err_clear(&e);
+    const tl_model_type *t = tl_model_find(algo, &e);
+    if (!t) {
+        char extra[200] = "";
+        for (size_t i = 0, used = 0; c->extra && c->extra[i] && used < sizeof extra; i++)
+            used += (size_t)snprintf(extra + used, sizeof extra - used, ", %s", c->extra[i]->name);
+        tl_cfg_fail(c, s, "%s%s", e.msg, extra);
+    }
+    return t;
+}
+
+/* Parameters as text from the scalar settings of group g (any scalar type). */
+static int read_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_params *p)
+{
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, g, "expected a group { name = value; ... }");
+    for (int i = 0; i < config_setting_length(g); i++) {
+        const config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
+        char text[256];
+        int rc = tl_cfg_scalar_text(c, e, text, sizeof text);
+        if (rc || (rc = tl_params_set(p, config_setting_name(e), text, c->err)))
+            return rc;
+    }
+    return TL_OK;
+}
+
+/* Check params against the learner's table; the message gets the setting's place. */
+static int check_params(const tl_cfg_ctx *c, const config_setting_t *s, const tl_exp_model *m)
+{
+    tl_err e;
+    tl_err_clear(&e);
+    if (tl_params_check(m->type->params, &m->params, &e) == TL_OK)
+        return TL_OK;
+    return tl_cfg_fail(c, s, "model '%s' (%s): %s", m->name, m->type->name, e.msg);
+}
+
+/* Values of an array or list of scalars, as text. */
+static int read_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***out, size_t *n)
+{
+    int t = config_setting_type(s);
+    size_t len = (size_t)config_setting_length(s);
+    if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || len == 0)
+        return tl_cfg_fail(c, s, "expected a non-empty array of values [v1, v2, ...]");
+    char **v = calloc(len, sizeof *v);
+    if (!v)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    *out = v;
+    *n = len;
+    for (size_t i = 0; i < len; i++) {
+        char text[256];
+        int rc = tl_cfg_scalar_text(c, config_setting_get_elem(s, (unsigned)i), text, sizeof text);
+        if (rc)
+            return rc;
+        if (!(v[i] = tl_cfg_strdup(text)))
+            return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    }
+    return TL_OK;
+}
+
+static int read_select(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_model *m)
+{
+    const char *param = NULL;
+    long folds = 3;
+    int rc;
+    if (config_setting_type(s) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, s, "expected a group { param = \"...\"; values = [...]; }");
+    if ((rc = tl_cfg_check_keys(c, s, "param|values|folds")) ||
+        (rc = tl_cfg_string(c, s, "param", 1, &param)) ||
+        (rc = tl_cfg_long(c, s, "folds", 0, 2, 100, &folds)))
+        return rc;
+    const config_setting_t *vs = config_setting_get_member(s, "values");
+    if (!vs)
+        return tl_cfg_fail(c, s, "missing required key 'values'");
+    if (!(m->select.param = tl_cfg_strdup(param)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    m->select.folds = (size_t)folds;
+    if ((rc = read_values(c, vs, &m->select.values, &m->select.n_values)))
+        return rc;
+    /* every candidate must be valid before any work starts */
+    tl_exp_model probe = *m;
+    tl_params_init(&probe.params);
+    rc = tl_params_copy(&probe.params, &m->params, c->err);
+    for (size_t i = 0; !rc && i < m->select.n_values; i++)
+        if (!(rc = tl_params_set(&probe.params, param, m->select.values[i], c->err)))
+            rc = check_params(c, vs, &probe);
+    tl_params_clear(&probe.params);
+    return rc;
+}
+
+static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_model *m)
+{
+    const char *name = NULL, *algo = NULL;
+    int rc;
+    m->line = config_setting_source_line(e);
+    if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, e, "expected a group { name = ...; algorithm = ...; }");
+    if ((rc = tl_cfg_check_keys(c, e, "name|algorithm|params|select")) ||
+        (rc = tl_cfg_string(c, e, "algorithm", 1, &algo)) ||
+        (rc = tl_cfg_string(c, e, "name", 0, &name)))
+        return rc;
+    if (!(m->type = find_type(c, config_setting_get_member(e, "algorithm"), algo)))
+        return c->err->code;
+    if (!(m->name = tl_cfg_strdup(name ? name : algo)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    if (!m->name[0] || strchr(m->name, '/'))
+        return tl_cfg_fail(c, e, "model name '%s' must be non-empty without '/'", m->name);
+    const config_setting_t *ps = config_setting_get_member(e, "params");
+    if (ps && (rc = read_params(c, ps, &m->params)))
+        return rc;
+    if ((rc = check_params(c, ps ? ps : e, m)))
+        return rc;
+    const config_setting_t *sel = config_setting_get_member(e, "select");
+    return sel ? read_select(c, sel, m) : TL_OK;
+}
+
+/* Append a copy of base with params[key] = value, named "base[key=value]". */
+static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x,
+                          size_t base, const char *key, const char *value)
+{
+    tl_exp_model *ms = realloc(x->models, (x->n_models + 1) * sizeof *ms);
+    if (!ms)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    x->models = ms;
+    tl_exp_model *b = &ms[base], *m = &ms[x->n_models];
+    memset(m, 0, sizeof *m);
+    x->n_models++;
+    m->type = b->type;
+    m->line = config_setting_source_line(s);
+    size_t len = strlen(b->name) + strlen(key) + strlen(value) + 4;
+    if (!(m->name = malloc(len)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    snprintf(m->name, len, "%s[%s=%s]", b->name, key, value);
+    int rc = tl_params_copy(&m->params, &b->params, c->err);
+    if (!rc)
+        rc = tl_params_set(&m->params, key, value, c->err);
+    return rc ? rc : check_params(c, s, m);
+}
+
+static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experiment *x)
+{
+    const char *model = NULL, *param = NULL;
+    int rc;
+    if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, g, "expected a group { model = ...; param = ...; values = [...]; }");
+    if ((rc = tl_cfg_check_keys(c, g, "model|param|values")) ||
+        (rc = tl_cfg_string(c, g, "model", 1, &model)) ||
+        (rc = tl_cfg_string(c, g, "param", 1, &param)))
+        return rc;
+    const config_setting_t *vs = config_setting_get_member(g, "values");
+    if (!vs)
+        return tl_cfg_fail(c, g, "missing required key 'values'");
+    size_t base = 0;
+    while (base < x->n_models && strcmp(x->models[base].name, model))
+        base++;
+    if (base == x->n_models)
+        return tl_cfg_fail(c, config_setting_get_member(g, "model"),
+                           "no model named '%s' (a grid sweeps a parameter of a listed model)",
+                           model);
+    char **values = NULL;
+    size_t n = 0;
+    rc = read_values(c, vs, &values, &n);
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = add_grid_model(c, vs, x, base, param, values[i]);
+    tl_cfg_strv_free(values, n);
+    return rc;
+}
+
+int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
+                       const config_setting_t *grids, tl_experiment *x)
+{
+    int t = config_setting_type(models);
+    if (t != CONFIG_TYPE_LIST || config_setting_length(models) == 0)
+        return tl_cfg_fail(c, models, "expected a non-empty list ( { ... }, ... ) of models");
+    size_t n = (size_t)config_setting_length(models);
+    if (!(x->models = calloc(n, sizeof *x->models)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        x->n_models = i + 1;
+        int rc = read_model(c, config_setting_get_elem(models, (unsigned)i), &x->models[i]);
+        if (rc)
+            return rc;
+    }
+    if (grids) {
+        if (config_setting_type(grids) != CONFIG_TYPE_LIST)
+            return tl_cfg_fail(c, grids, "expected a list ( { ... }, ... ) of grids");
+        for (int i = 0; i < config_setting_length(grids); i++) {
+            int rc = read_grid(c, config_setting_get_elem(grids, (unsigned)i), x);
+            if (rc)
+                return rc;
+        }
+    }
+    for (size_t i = 0; i < x->n_models; i++)
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(x->models[i].name, x->models[j].name))
+                return tl_err_set(c->err, TL_EINVAL, "%s:%d: model name '%s' is used twice "
+                                  "(line %d); give one a `name`", c->file, x->models[i].line,
+                                  x->models[i].name, x->models[j].line);
+    return TL_OK;
+}

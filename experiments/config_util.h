@@ -1,0 +1,48 @@
+/* Internal helpers shared by config.c and config_models.c (libconfig access with errors that
+ * name the file, line and key). Not a public interface. */
+#ifndef TL_CONFIG_UTIL_H
+#define TL_CONFIG_UTIL_H
+
+#include <libconfig.h>
+
+#include "treelab/tl_experiment.h"
+
+/* Reading context: the file name for messages and learners looked up before the registry. */
+typedef struct tl_cfg_ctx {
+    const char *file;
+    const tl_model_type *const *extra;
+    tl_err *err; /* where every error goes */
+} tl_cfg_ctx;
+
+/* Error "FILE:LINE: KEY: message" at setting s (its line and dotted path). */
+int tl_cfg_fail(const tl_cfg_ctx *c, const config_setting_t *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Check that group s has only keys from allowed ('|'-separated); the error lists them. */
+int tl_cfg_check_keys(const tl_cfg_ctx *c, const config_setting_t *s, const char *allowed);
+
+/* Typed member lookups. A missing optional member leaves *out alone and returns TL_OK; a
+ * missing required one or a wrong type is TL_EINVAL naming the key. */
+int tl_cfg_string(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, int required,
+                  const char **out);
+int tl_cfg_long(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, int required,
+                long min, long max, long *out);
+int tl_cfg_double(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, int required,
+                  double min, double max, double *out);
+int tl_cfg_bool(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, int *out);
+/* Array/list member of strings: a new NULL-free array of n copies (free with tl_cfg_strv_free). */
+int tl_cfg_strings(const tl_cfg_ctx *c, const config_setting_t *g, const char *key,
+                   char ***out, size_t *n);
+void tl_cfg_strv_free(char **v, size_t n);
+
+/* A scalar setting as parameter text (shortest %g that reads back exactly for floats,
+ * "true"/"false" for booleans). TL_EINVAL for a group, list or array. */
+int tl_cfg_scalar_text(const tl_cfg_ctx *c, const config_setting_t *s, char *buf, size_t size);
+
+char *tl_cfg_strdup(const char *s);
+
+/* Models section (config_models.c): models, their select groups, grids. */
+int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
+                       const config_setting_t *grids, tl_experiment *x);
+
+#endif

@@ -1,0 +1,60 @@
+/* Reports rendered from a results folder's stored cells. */
+#ifndef TL_REPORT_H
+#define TL_REPORT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "treelab/tl_error.h"
+#include "treelab/tl_runner.h"
+
+/* What the cells file's header records (enough to render every report without the config
+ * or the data). */
+typedef struct tl_cells_meta {
+    char name[256], config[1024], config_sha[65], producer[256];
+    unsigned long seed;
+    char protocol[256]; /* "cv folds 10 repeats 10 stratified 1", ... */
+    size_t n_datasets, n_models, baseline;
+    unsigned reports;   /* TL_REPORT_* bits */
+    char **dataset;     /* names */
+    char **dataset_sha; /* SHA-256 of the data files ("-" when in memory) */
+    size_t *n_classes;  /* 0 for regression */
+    char ***classes;    /* class names per dataset */
+    char **model;       /* display names */
+    double *fractions;  /* learning curves: training fraction per fold index, else NULL */
+    size_t n_fractions;
+} tl_cells_meta;
+
+void tl_cells_meta_clear(tl_cells_meta *m);
+
+/* Write the header of a cells file for x and its loaded data. */
+int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data,
+                          tl_err *err);
+/* Write one cell as a line (%.17g, read back exactly). */
+void tl_cells_write(FILE *f, const tl_cell *c);
+
+/* Read a cells file: its header into meta and every complete cell line into a new array
+ * (*cells, *n, free each with tl_cell_clear and the array with free). A last line without
+ * its newline (a write cut short) is ignored; *valid_bytes gets the length of the complete
+ * part (may be NULL). TL_EIO / TL_EPARSE on failure. */
+int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
+                  long *valid_bytes, tl_err *err);
+
+/* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
+ * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt. Output is
+ * byte-identical for the same cells whatever their order in the file. */
+int tl_report_render(const char *dir, tl_err *err);
+
+/* Fit every model on every whole dataset and write trees/DATASET__MODEL.txt and .dot
+ * (tl_model_show; a learner without a tree gets a one-line note in the .txt) and, for learners
+ * with a trace, trace/DATASET__MODEL.csv, as x->reports asks. */
+int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                     tl_err *err);
+
+/* Write dir/manifest (config path and SHA-256, seed, datasets' paths and SHA-256, treelab
+ * version and commit, GSL, libconfig and OpenBLAS versions, start and end time) followed by
+ * the config file as given, and a copy of the config as dir/config.cfg. */
+int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                       time_t start, time_t end, int resumed, tl_err *err);
+
+#endif

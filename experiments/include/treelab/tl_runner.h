@@ -1,0 +1,67 @@
+/* Running an experiment: cells (dataset x model x repeat x fold) on threads, stored durably. */
+#ifndef TL_RUNNER_H
+#define TL_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "treelab/tl_experiment.h"
+#include "treelab/tl_metrics.h"
+
+/* The outcome of one cell. For learning curves `fold` is the index of the training
+ * fraction; hold-out has fold 0. */
+typedef struct tl_cell {
+    size_t dataset, model, repeat, fold;
+    size_t n_train, n_test;
+    long selected;          /* index of the value chosen by nested selection, or -1 */
+    double leaves, depth;
+    double fit_s, predict_s;
+    int classification;
+    tl_class_metrics cm;    /* classification */
+    tl_reg_metrics rm;      /* regression */
+    size_t k;               /* classes (0 for regression) */
+    double *confusion;      /* k x k weighted counts, row = truth; owned */
+} tl_cell;
+
+void tl_cell_clear(tl_cell *c);
+
+/* Evaluate one model: fit on train (validation rows in the fit context), predict test, score.
+ * With m->select set, an inner stratified CV over train first picks the value with the best
+ * mean accuracy (lowest MSE for regression; ties to the earlier value). seed feeds the fit
+ * and the inner folds. out is filled (indices left to the caller). Returns TL_OK or the
+ * learner's error. */
+int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train, size_t n_train,
+                 const size_t *valid, size_t n_valid, const size_t *test, size_t n_test,
+                 unsigned long seed, tl_cell *out, tl_err *err);
+
+/* Fit m on rows (nested selection included); the caller frees the model. NULL + err. */
+tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                      const size_t *valid, size_t n_valid, unsigned long seed, long *selected,
+                      tl_err *err);
+
+/* Progress: cells finished (including those found on resume), the total, seconds elapsed. */
+typedef void (*tl_progress_fn)(size_t done, size_t total, double elapsed, void *user);
+
+typedef struct tl_run_opts {
+    const char *out_dir;         /* results folder (created; must not exist unless resume) */
+    size_t jobs;                 /* threads (0 or 1: one) */
+    int resume;                  /* continue the cells found in out_dir */
+    size_t max_cells;            /* stop after computing this many new cells (0: no limit) */
+    volatile sig_atomic_t *cancel; /* set (e.g. by SIGINT) to stop after the running cells */
+    tl_progress_fn progress;
+    void *progress_user;
+} tl_run_opts;
+
+/* Run every cell of x and write the results folder (see README of results/ and issue 5):
+ * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then
+ * metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, manifest.
+ * data: the loaded datasets (x->n_datasets of them), or NULL to load them here. The numbers
+ * do not depend on jobs. Returns TL_OK; TL_EINVAL when out_dir exists without resume or
+ * holds another config's cells; TL_EINTERRUPTED when cancelled or max_cells was reached (the
+ * finished cells are kept and `resume` completes them); or the first learner error. */
+int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o, tl_err *err);
+
+/* Name of the cells file inside a results folder. */
+#define TL_CELLS_FILE "cells.txt"
+
+#endif

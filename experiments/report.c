@@ -1,0 +1,231 @@
+/* Rendering a results folder from its cells: metrics, timings, confusion, learning curves. */
+#include "report_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        tl_err_set(err, TL_EIO, "%s: %s", path, strerror(errno));
+    return f;
+}
+
+int tl_rep_close(FILE *f, int rc, tl_err *err)
+{
+    if (fclose(f) && !rc)
+        return tl_err_set(err, TL_EIO, "writing a report: %s", strerror(errno));
+    return rc;
+}
+
+size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first)
+{
+    size_t i = 0;
+    while (i < r->n && (r->cells[i].dataset < d || (r->cells[i].dataset == d && r->cells[i].model < m)))
+        i++;
+    *first = i;
+    size_t j = i;
+    while (j < r->n && r->cells[j].dataset == d && r->cells[j].model == m)
+        j++;
+    return j - i;
+}
+
+double tl_rep_primary(const tl_cell *c)
+{
+    return c->classification ? c->cm.accuracy : -c->rm.rmse;
+}
+
+void tl_rep_num(FILE *f, double v)
+{
+    if (isnan(v))
+        fputs("nan", f);
+    else
+        fprintf(f, "%.6f", v);
+}
+
+static int cmp_cell(const void *pa, const void *pb)
+{
+    const tl_cell *a = pa, *b = pb;
+    const size_t ka[] = {a->dataset, a->model, a->repeat, a->fold};
+    const size_t kb[] = {b->dataset, b->model, b->repeat, b->fold};
+    for (int i = 0; i < 4; i++)
+        if (ka[i] != kb[i])
+            return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+}
+
+static int any_task(const tl_rep *r, int classification)
+{
+    for (size_t d = 0; d < r->meta.n_datasets; d++)
+        if ((r->meta.n_classes[d] > 0) == classification)
+            return 1;
+    return 0;
+}
+
+static int write_metrics(const tl_rep *r, tl_err *err)
+{
+    FILE *f = tl_rep_open(r, "metrics.csv", err), *t = f ? tl_rep_open(r, "timings.csv", err) : NULL;
+    if (!t) {
+        if (f)
+            fclose(f);
+        return err->code;
+    }
+    int cls = any_task(r, 1), reg = any_task(r, 0);
+    fputs("dataset,model,repeat,fold,n_train,n_test", f);
+    if (cls)
+        fputs(",accuracy,balanced_accuracy,kappa,f1_macro,f1_weighted,log_loss", f);
+    if (reg)
+        fputs(",mse,rmse,mae,r2", f);
+    fputs(",leaves,depth\n", f);
+    fputs("dataset,model,repeat,fold,fit_seconds,predict_seconds\n", t);
+    for (size_t i = 0; i < r->n; i++) {
+        const tl_cell *c = &r->cells[i];
+        const char *dn = r->meta.dataset[c->dataset], *mn = r->meta.model[c->model];
+        fprintf(f, "%s,%s,%zu,%zu,%zu,%zu", dn, mn, c->repeat, c->fold, c->n_train, c->n_test);
+        const double cv[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa,
+                             c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss};
+        const double rv[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
+        for (size_t j = 0; cls && j < 6; j++) {
+            fputc(',', f);
+            if (c->classification)
+                tl_rep_num(f, cv[j]);
+        }
+        for (size_t j = 0; reg && j < 4; j++) {
+            fputc(',', f);
+            if (!c->classification)
+                tl_rep_num(f, rv[j]);
+        }
+        fprintf(f, ",%.0f,%.0f\n", c->leaves, c->depth);
+        fprintf(t, "%s,%s,%zu,%zu,%.6f,%.6f\n", dn, mn, c->repeat, c->fold, c->fit_s,
+                c->predict_s);
+    }
+    return tl_rep_close(t, tl_rep_close(f, TL_OK, err), err);
+}
+
+static int write_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
+{
+    size_t first, n = tl_rep_range(r, d, m, &first), k = r->meta.n_classes[d];
+    if (!n || !k)
+        return TL_OK;
+    char name[2048];
+    snprintf(name, sizeof name, "confusion/%s__%s.csv", r->meta.dataset[d], r->meta.model[m]);
+    tl_confusion c = {0, NULL};
+    double *pr = malloc(3 * k * sizeof *pr);
+    int rc = pr ? tl_confusion_init(&c, k, err) : tl_err_set(err, TL_ENOMEM, "out of memory");
+    FILE *f = rc ? NULL : tl_rep_open(r, name, err);
+    if (!rc && !f)
+        rc = err->code;
+    if (!rc) {
+        for (size_t i = first; i < first + n; i++)
+            for (size_t j = 0; j < k * k; j++)
+                c.m[j] += r->cells[i].confusion[j];
+        tl_confusion_per_class(&c, pr, pr + k, pr + 2 * k);
+        char *const *cl = r->meta.classes[d];
+        fputs("truth\\predicted", f);
+        for (size_t j = 0; j < k; j++)
+            fprintf(f, ",%s", cl[j]);
+        fputc('\n', f);
+        for (size_t i = 0; i < k; i++) {
+            fputs(cl[i], f);
+            for (size_t j = 0; j < k; j++)
+                fprintf(f, ",%.10g", c.m[i * k + j]);
+            fputc('\n', f);
+        }
+        fputs("\nclass,precision,recall,f1\n", f);
+        for (size_t i = 0; i < k; i++)
+            fprintf(f, "%s,%.4f,%.4f,%.4f\n", cl[i], pr[i], pr[k + i], pr[2 * k + i]);
+        rc = tl_rep_close(f, rc, err);
+    }
+    tl_confusion_free(&c);
+    free(pr);
+    return rc;
+}
+
+/* learning_curve.csv: mean and sd of the primary score per training fraction. */
+static int write_learning_curve(const tl_rep *r, tl_err *err)
+{
+    if (!r->meta.n_fractions)
+        return TL_OK;
+    FILE *f = tl_rep_open(r, "learning_curve.csv", err);
+    if (!f)
+        return err->code;
+    fputs("dataset,model,fraction,n_train_mean,score,score_mean,score_sd\n", f);
+    for (size_t d = 0; d < r->meta.n_datasets; d++)
+        for (size_t m = 0; m < r->meta.n_models; m++)
+            for (size_t fr = 0; fr < r->meta.n_fractions; fr++) {
+                double s = 0, s2 = 0, nt = 0;
+                size_t first, n = tl_rep_range(r, d, m, &first), cnt = 0;
+                for (size_t i = first; i < first + n; i++) {
+                    const tl_cell *c = &r->cells[i];
+                    if (c->fold != fr)
+                        continue;
+                    double v = c->classification ? c->cm.accuracy : c->rm.rmse;
+                    s += v, s2 += v * v, nt += (double)c->n_train, cnt++;
+                }
+                if (!cnt)
+                    continue;
+                double mean = s / (double)cnt;
+                double sd = cnt > 1 ? sqrt(fmax(0, (s2 - (double)cnt * mean * mean) / (double)(cnt - 1))) : 0;
+                fprintf(f, "%s,%s,%.4f,%.1f,%s,%.6f,%.6f\n", r->meta.dataset[d], r->meta.model[m],
+                        r->meta.fractions[fr], nt / (double)cnt,
+                        r->meta.n_classes[d] ? "accuracy" : "rmse", mean, sd);
+            }
+    return tl_rep_close(f, TL_OK, err);
+}
+
+static int write_selections(const tl_rep *r, tl_err *err)
+{
+    size_t i = 0;
+    while (i < r->n && r->cells[i].selected < 0)
+        i++;
+    if (i == r->n)
+        return TL_OK;
+    FILE *f = tl_rep_open(r, "selections.csv", err);
+    if (!f)
+        return err->code;
+    fputs("dataset,model,repeat,fold,selected_index\n", f);
+    for (i = 0; i < r->n; i++)
+        if (r->cells[i].selected >= 0)
+            fprintf(f, "%s,%s,%zu,%zu,%ld\n", r->meta.dataset[r->cells[i].dataset],
+                    r->meta.model[r->cells[i].model], r->cells[i].repeat, r->cells[i].fold,
+                    r->cells[i].selected);
+    return tl_rep_close(f, TL_OK, err);
+}
+
+int tl_report_render(const char *dir, tl_err *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
+    tl_rep r;
+    memset(&r, 0, sizeof r);
+    r.dir = dir;
+    int rc = tl_cells_read(path, &r.meta, &r.cells, &r.n, NULL, err);
+    if (rc)
+        return rc;
+    qsort(r.cells, r.n, sizeof *r.cells, cmp_cell);
+    snprintf(path, sizeof path, "%s/confusion", dir);
+    int confusion = any_task(&r, 1) && (r.meta.reports & TL_REPORT_CONFUSION);
+    if (confusion)
+        mkdir(path, 0777);
+    rc = write_metrics(&r, err);
+    for (size_t d = 0; !rc && confusion && d < r.meta.n_datasets; d++)
+        for (size_t m = 0; !rc && m < r.meta.n_models; m++)
+            rc = write_confusion(&r, d, m, err);
+    if (!rc)
+        rc = write_learning_curve(&r, err);
+    if (!rc)
+        rc = write_selections(&r, err);
+    if (!rc)
+        rc = tl_rep_summary(&r, err);
+    for (size_t i = 0; i < r.n; i++)
+        tl_cell_clear(&r.cells[i]);
+    free(r.cells);
+    tl_cells_meta_clear(&r.meta);
+    return rc;
+}

@@ -1,0 +1,221 @@
+/* summary.md and summary.csv: means and sds, paired t-tests against the baseline, ranks. */
+#include "report_util.h"
+
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "treelab/tl_stats.h"
+
+#define ALPHA 0.05
+
+static const char *const cls_names[] = {"accuracy", "balanced_accuracy", "kappa", "f1_macro",
+                                        "f1_weighted", "log_loss", "leaves", "depth"};
+static const char *const reg_names[] = {"mse", "rmse", "mae", "r2", "leaves", "depth"};
+
+static double metric(const tl_cell *c, size_t j)
+{
+    if (c->classification) {
+        const double v[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa, c->cm.f1_macro,
+                            c->cm.f1_weighted, c->cm.log_loss, c->leaves, c->depth};
+        return v[j];
+    }
+    const double v[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2, c->leaves, c->depth};
+    return v[j];
+}
+
+/* One (dataset, model) pair: means, sds and the comparison with the baseline. */
+typedef struct pair_stats {
+    size_t n;
+    double mean[8], sd[8];
+    double p;     /* corrected t-test p-value against the baseline (NaN: not tested) */
+    int result;   /* +1 win, 0 tie, -1 loss, 2 is the baseline, 3 not tested */
+} pair_stats;
+
+static int pair(const tl_rep *r, size_t d, size_t m, double *buf, pair_stats *ps, tl_err *err)
+{
+    size_t first, n = tl_rep_range(r, d, m, &first), bfirst;
+    size_t bn = tl_rep_range(r, d, r->meta.baseline, &bfirst);
+    size_t nm = r->meta.n_classes[d] ? 8 : 6;
+    ps->n = n;
+    for (size_t j = 0; j < nm; j++) {
+        for (size_t i = 0; i < n; i++)
+            buf[i] = metric(&r->cells[first + i], j);
+        ps->mean[j] = n ? gsl_stats_mean(buf, 1, n) : NAN;
+        ps->sd[j] = n > 1 ? gsl_stats_sd(buf, 1, n) : 0;
+    }
+    ps->p = NAN;
+    ps->result = m == r->meta.baseline ? 2 : 3;
+    /* learning-curve cells mix training sizes: no single paired test applies */
+    if (ps->result == 2 || n != bn || n < 2 || r->meta.n_fractions)
+        return TL_OK;
+    double ntr = 0, nte = 0, *b = buf + n;
+    for (size_t i = 0; i < n; i++) {
+        buf[i] = tl_rep_primary(&r->cells[first + i]);
+        b[i] = tl_rep_primary(&r->cells[bfirst + i]);
+        ntr += (double)r->cells[bfirst + i].n_train;
+        nte += (double)r->cells[bfirst + i].n_test;
+    }
+    tl_ttest t;
+    tl_err e;
+    if (tl_corrected_ttest(buf, b, n, nte / ntr, &t, &e) != TL_OK)
+        return TL_OK; /* e.g. every difference zero: reported as not tested */
+    ps->p = t.p;
+    ps->result = isnan(t.p) ? 0 : t.p < ALPHA ? (t.mean_diff > 0 ? 1 : -1) : 0;
+    (void)err;
+    return TL_OK;
+}
+
+static const char *result_word(int r)
+{
+    return r == 1 ? "win" : r == -1 ? "loss" : r == 0 ? "tie" : r == 2 ? "baseline" : "n/a";
+}
+
+static void md_header(FILE *f, const tl_rep *r)
+{
+    const tl_cells_meta *m = &r->meta;
+    fprintf(f, "# Experiment %s\n\n", m->name);
+    fprintf(f, "Produced by %s from `%s` (sha256 %s), seed %lu, protocol: %s.\n\n",
+            m->producer, m->config, m->config_sha, m->seed, m->protocol);
+    fputs("| dataset | sha256 |\n| --- | --- |\n", f);
+    for (size_t d = 0; d < m->n_datasets; d++)
+        fprintf(f, "| %s | %s |\n", m->dataset[d], m->dataset_sha[d]);
+    fprintf(f, "\nBaseline: **%s**. Wins / ties / losses: corrected resampled t-test (Nadeau & "
+               "Bengio 2003) on %s at %.2f, paired over the same folds.\n",
+            m->model[m->baseline], "accuracy (RMSE for regression)", ALPHA);
+}
+
+static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
+{
+    int cls = r->meta.n_classes[d] > 0;
+    size_t nm = cls ? 8 : 6;
+    const char *const *names = cls ? cls_names : reg_names;
+    fprintf(f, "\n## %s (%s)\n\n| model | n |", r->meta.dataset[d],
+            cls ? "classification" : "regression");
+    for (size_t j = 0; j < nm; j++)
+        fprintf(f, " %s |", names[j]);
+    fputs(" vs baseline (p) |\n| --- | ---: |", f);
+    for (size_t j = 0; j < nm; j++)
+        fputs(" ---: |", f);
+    fputs(" --- |\n", f);
+    for (size_t m = 0; m < r->meta.n_models; m++) {
+        fprintf(f, "| %s | %zu |", r->meta.model[m], ps[m].n);
+        for (size_t j = 0; j < nm; j++)
+            fprintf(f, " %.4f ± %.4f |", ps[m].mean[j], ps[m].sd[j]);
+        if (isnan(ps[m].p))
+            fprintf(f, " %s |\n", result_word(ps[m].result));
+        else
+            fprintf(f, " %s (%.4f) |\n", result_word(ps[m].result), ps[m].p);
+    }
+}
+
+static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, int any_cls,
+                     int any_reg)
+{
+    int cls = r->meta.n_classes[d] > 0;
+    for (size_t m = 0; m < r->meta.n_models; m++) {
+        fprintf(f, "%s,%s,%zu", r->meta.dataset[d], r->meta.model[m], ps[m].n);
+        for (size_t j = 0; any_cls && j < 6; j++)
+            cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
+        for (size_t j = 0; any_reg && j < 4; j++)
+            !cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
+        size_t o = cls ? 6 : 4;
+        fprintf(f, ",%.6f,%.6f,%.6f,%.6f,", ps[m].mean[o], ps[m].sd[o], ps[m].mean[o + 1],
+                ps[m].sd[o + 1]);
+        if (!isnan(ps[m].p))
+            fprintf(f, "%.6f", ps[m].p);
+        fprintf(f, ",%s\n", result_word(ps[m].result));
+    }
+}
+
+static void csv_header(FILE *f, int any_cls, int any_reg)
+{
+    fputs("dataset,model,n", f);
+    for (size_t j = 0; any_cls && j < 6; j++)
+        fprintf(f, ",%s_mean,%s_sd", cls_names[j], cls_names[j]);
+    for (size_t j = 0; any_reg && j < 4; j++)
+        fprintf(f, ",%s_mean,%s_sd", reg_names[j], reg_names[j]);
+    fputs(",leaves_mean,leaves_sd,depth_mean,depth_sd,p_vs_baseline,vs_baseline\n", f);
+}
+
+/* Across datasets: W/T/L totals, average ranks, Friedman and Nemenyi when they apply. */
+static void md_overall(FILE *f, const tl_rep *r, const pair_stats *all)
+{
+    size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
+    fputs("\n## Across datasets\n\n", f);
+    double *scores = malloc(nd * nm * sizeof *scores), *ranks = malloc(nm * sizeof *ranks);
+    tl_friedman fr;
+    tl_err e;
+    int have_ranks = scores && ranks && nd >= 2 && nm >= 2 && !r->meta.n_fractions;
+    for (size_t d = 0; have_ranks && d < nd; d++)
+        for (size_t m = 0; m < nm; m++) {
+            const pair_stats *p = &all[d * nm + m];
+            /* larger is better: accuracy, or minus the RMSE */
+            scores[d * nm + m] = r->meta.n_classes[d] ? p->mean[0] : -p->mean[1];
+        }
+    if (have_ranks && tl_friedman_test(scores, nd, nm, ranks, &fr, &e) != TL_OK)
+        have_ranks = 0;
+    fprintf(f, "| model | wins | ties | losses |%s\n| --- | ---: | ---: | ---: |%s\n",
+            have_ranks ? " average rank |" : "", have_ranks ? " ---: |" : "");
+    for (size_t m = 0; m < nm; m++) {
+        int w = 0, t = 0, l = 0;
+        for (size_t d = 0; d < nd; d++) {
+            int res = all[d * nm + m].result;
+            w += res == 1, t += res == 0, l += res == -1;
+        }
+        fprintf(f, "| %s | %d | %d | %d |", r->meta.model[m], w, t, l);
+        if (have_ranks)
+            fprintf(f, " %.3f |", ranks[m]);
+        fputc('\n', f);
+    }
+    double cd;
+    if (have_ranks) {
+        fprintf(f, "\nFriedman chi² = %.4f (p = %.4g); Iman-Davenport F = %.4f (p = %.4g); "
+                   "%zu datasets, %zu models (Demšar 2006).\n", fr.chi2, fr.p_chi2, fr.ff,
+                fr.p_ff, nd, nm);
+        if (tl_nemenyi_cd(nm, nd, ALPHA, &cd, &e) == TL_OK)
+            fprintf(f, "Nemenyi critical difference at %.2f: %.4f (average ranks further apart "
+                       "differ significantly).\n", ALPHA, cd);
+    } else {
+        fputs("\nAverage ranks, Friedman and Nemenyi need at least 2 datasets and 2 models "
+              "(and are not computed for learning curves).\n", f);
+    }
+    free(scores);
+    free(ranks);
+}
+
+int tl_rep_summary(const tl_rep *r, tl_err *err)
+{
+    size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
+    pair_stats *all = calloc(nd * nm, sizeof *all);
+    double *buf = malloc(2 * (r->n ? r->n : 1) * sizeof *buf);
+    FILE *md = NULL, *csv = NULL;
+    int rc = all && buf ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t d = 0; !rc && d < nd; d++)
+        for (size_t m = 0; !rc && m < nm; m++)
+            rc = pair(r, d, m, buf, &all[d * nm + m], err);
+    if (!rc && !(md = tl_rep_open(r, "summary.md", err)))
+        rc = err->code;
+    if (!rc && !(csv = tl_rep_open(r, "summary.csv", err)))
+        rc = err->code;
+    if (!rc) {
+        int any_cls = 0, any_reg = 0;
+        for (size_t d = 0; d < nd; d++)
+            any_cls |= r->meta.n_classes[d] > 0, any_reg |= r->meta.n_classes[d] == 0;
+        md_header(md, r);
+        csv_header(csv, any_cls, any_reg);
+        for (size_t d = 0; d < nd; d++) {
+            md_dataset(md, r, d, &all[d * nm]);
+            csv_rows(csv, r, d, &all[d * nm], any_cls, any_reg);
+        }
+        md_overall(md, r, all);
+    }
+    if (md)
+        rc = tl_rep_close(md, rc, err);
+    if (csv)
+        rc = tl_rep_close(csv, rc, err);
+    free(all);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,235 @@
+/* The runner: byte-identical results for any --jobs and on re-runs, resume after an
+ * interruption, refusal to overwrite, and summary numbers on a hand-checkable case. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl_test_util.h"
+#include "treelab/tl_report.h"
+#include "treelab/tl_runner.h"
+
+/* A test-only learner: predicts the training majority class (lowest code on ties); has no
+ * tree to show and a two-row trace. Not in the registry: passed to the config reader. */
+typedef struct { size_t k; double p[16]; } maj_state;
+static const tl_param_spec maj_params[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static void *maj_alloc(const tl_params *p, tl_err *err) { (void)p; (void)err; return calloc(1, sizeof(maj_state)); }
+static void maj_free(void *s) { free(s); }
+static int maj_fit(void *st, const tl_dataset *d, const size_t *rows, size_t n,
+                   const tl_fit_ctx *ctx, tl_err *err)
+{
+    (void)ctx;
+    (void)err;
+    maj_state *s = st;
+    s->k = tl_dataset_n_classes(d);
+    double c[16] = {0};
+    size_t best = 0;
+    for (size_t i = 0; i < n; i++)
+        c[d->y.code[rows[i]]] += 1;
+    for (size_t j = 1; j < s->k; j++)
+        best = c[j] > c[best] ? j : best;
+    for (size_t j = 0; j < s->k; j++)
+        s->p[j] = j == best;
+    return TL_OK;
+}
+static int maj_predict(const void *st, const tl_dataset *d, const size_t *rows, size_t n,
+                       double *out, tl_err *err)
+{
+    (void)d, (void)rows, (void)err;
+    const maj_state *s = st;
+    for (size_t i = 0; i < n; i++)
+        memcpy(out + i * s->k, s->p, s->k * sizeof *out);
+    return TL_OK;
+}
+static int maj_show(const void *st, const tl_schema *sc, tl_show_format f, FILE *o, tl_err *err)
+{
+    (void)st, (void)sc, (void)f, (void)o;
+    return tl_err_set(err, TL_EUNSUPPORTED, "a majority model has no tree");
+}
+static void maj_info(const void *st, tl_model_info *out) { (void)st; out->leaves = 1, out->depth = 0, out->nodes = 1; }
+static const char *const trace_cols[] = {"epoch", "loss"};
+static const double trace_vals[] = {1, 0.5, 2, 0.25};
+static int maj_trace(const void *st, const char *const **c, size_t *nc, const double **v, size_t *nr)
+{
+    (void)st;
+    *c = trace_cols, *nc = 2, *v = trace_vals, *nr = 2;
+    return TL_OK;
+}
+static const tl_model_type majority = {"majority", "test majority", TL_TASK_CLASSIFICATION,
+                                       maj_params, maj_alloc, maj_free, maj_fit, maj_predict,
+                                       NULL, NULL, maj_show, maj_info, maj_trace};
+static const tl_model_type *const extra[] = {&majority, NULL};
+
+static char *slurp(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    s[fread(s, 1, (size_t)n, f)] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void rm(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static const char *config(void)
+{
+    return tl_test_tmpfile(".cfg",
+        "name = \"r\"; seed = 5;\n"
+        "datasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\",\n"
+        "  { path = \"" TL_SOURCE_DIR "/experiments/datasets/watermelon-3.0.csv\"; target = \"ripe\";\n"
+        "    attributes = [\"density\", \"sugar\"]; name = \"melon\"; } );\n"
+        "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
+        "  { name = \"maj\"; algorithm = \"majority\"; },\n"
+        "  { name = \"nb_sel\"; algorithm = \"gaussian_nb\";\n"
+        "    select = { param = \"var_smoothing\"; values = [1e-9, 0.5]; folds = 2; }; } );\n"
+        "protocol = { kind = \"cv\"; folds = 3; repeats = 2; };\n");
+}
+
+/* Run x into dir; returns the code. */
+static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume, size_t max)
+{
+    tl_err err;
+    tl_err_clear(&err);
+    tl_run_opts o = {dir, jobs, resume, max, NULL, NULL, NULL};
+    int rc = tl_run(x, NULL, &o, &err);
+    if (rc && rc != TL_EINTERRUPTED && rc != TL_EINVAL)
+        fail_msg("%s", err.msg);
+    return rc;
+}
+
+static void same_file(const char *a, const char *b, const char *name)
+{
+    char *x = slurp(a, name), *y = slurp(b, name);
+    assert_string_equal(x, y);
+    free(x);
+    free(y);
+}
+
+static void test_jobs_and_reruns_identical(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_experiment *x = tl_experiment_load(config(), extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    const char *a = "/tmp/tl_run_a", *b = "/tmp/tl_run_b", *c = "/tmp/tl_run_c";
+    rm(a), rm(b), rm(c);
+    assert_int_equal(run(x, a, 1, 0, 0), TL_OK);
+    assert_int_equal(run(x, b, 2, 0, 0), TL_OK);
+    assert_int_equal(run(x, c, 1, 0, 0), TL_OK);
+    static const char *const files[] = {"metrics.csv", "summary.csv", "summary.md",
+                                        "confusion/iris__nb.csv", "selections.csv"};
+    for (size_t i = 0; i < 5; i++) {
+        same_file(a, b, files[i]);
+        same_file(a, c, files[i]);
+    }
+    /* 2 datasets x 3 models x 2 repeats x 3 folds, plus the header */
+    char *m = slurp(a, "metrics.csv");
+    size_t lines = 0;
+    for (char *p = m; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 37);
+    free(m);
+    /* a learner without a tree gets a note; its trace is written */
+    char *t = slurp(a, "trees/iris__maj.txt");
+    assert_non_null(strstr(t, "no tree to show"));
+    free(t);
+    t = slurp(a, "trace/iris__maj.csv");
+    assert_string_equal(t, "epoch,loss\n1.000000,0.500000\n2.000000,0.250000\n");
+    free(t);
+    /* the manifest records config, seed, data checksums and versions */
+    t = slurp(a, "manifest");
+    assert_non_null(strstr(t, "seed: 5\n"));
+    assert_non_null(strstr(t, "commit: "));
+    assert_non_null(strstr(t, "gsl: "));
+    assert_non_null(strstr(t, "---- config as given ----\nname = \"r\""));
+    free(t);
+    /* never overwritten silently */
+    assert_int_equal(run(x, a, 1, 0, 0), TL_EINVAL);
+    /* re-rendering from the stored cells gives the same files */
+    assert_int_equal(tl_report_render(c, &err), TL_OK);
+    same_file(a, c, "summary.md");
+    rm(a), rm(b), rm(c);
+    tl_experiment_free(x);
+}
+
+static void test_resume(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_experiment *x = tl_experiment_load(config(), extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    const char *full = "/tmp/tl_run_full", *part = "/tmp/tl_run_part";
+    rm(full), rm(part);
+    assert_int_equal(run(x, full, 2, 0, 0), TL_OK);
+    /* stop after 7 cells, then cut the last line short as a kill during a write would */
+    assert_int_equal(run(x, part, 2, 0, 7), TL_EINTERRUPTED);
+    char *cells = slurp(part, TL_CELLS_FILE);
+    size_t n = 0;
+    for (char *p = cells; *p; p++)
+        n += *p == '\n' && p[1] && p[1] != '#';
+    assert_int_equal(n, 7);
+    free(cells);
+    FILE *f = fopen("/tmp/tl_run_part/" TL_CELLS_FILE, "a");
+    fputs("0\t1\t0\t2\t100\t5", f);
+    fclose(f);
+    assert_int_equal(run(x, part, 1, 1, 0), TL_OK);
+    same_file(full, part, "metrics.csv");
+    same_file(full, part, "summary.md");
+    rm(full), rm(part);
+    tl_experiment_free(x);
+}
+
+/* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
+ * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
+ * (0.8 + 0) / 2 = 0.4 in every fold. */
+static void test_hand_checked_summary(void **state)
+{
+    (void)state;
+    const char *data = tl_test_tmpfile(".csv", "x,y\n1,a\n2,a\n3,a\n4,a\n5,b\n6,b\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "name = \"h\"; datasets = ( { path = \"%s\"; name = \"tiny\"; } );\n"
+             "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; repeats = 3; }; reports = [\"confusion\"];\n",
+             data);
+    tl_err err;
+    tl_experiment *x = tl_experiment_load(tl_test_tmpfile(".cfg", text), extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    rm("/tmp/tl_run_h");
+    assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
+    char *s = slurp("/tmp/tl_run_h", "summary.csv");
+    assert_non_null(strstr(s, "\ntiny,maj,6,0.666667,0.000000,0.500000,0.000000,0.000000,0.000000,"
+                              "0.400000,0.000000,0.533333,0.000000,"));
+    free(s);
+    s = slurp("/tmp/tl_run_h", "confusion/tiny__maj.csv");
+    assert_string_equal(s, "truth\\predicted,a,b\na,12,0\nb,6,0\n\nclass,precision,recall,f1\n"
+                           "a,0.6667,1.0000,0.8000\nb,0.0000,0.0000,0.0000\n");
+    free(s);
+    rm("/tmp/tl_run_h");
+    tl_experiment_free(x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jobs_and_reruns_identical),
+        cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_hand_checked_summary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
