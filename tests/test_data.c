@@ -577,6 +577,36 @@ static void test_conform(void **state)
     tl_dataset_free(train);
 }
 
+static void test_target_to_nominal(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/two-feature-boundary.csv", NULL);
+    tl_err err;
+    assert_false(tl_dataset_is_classification(d));
+    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_OK);
+    assert_true(tl_dataset_is_classification(d));
+    assert_int_equal(tl_dataset_n_classes(d), 2);
+    assert_string_equal(d->schema.target.levels[0], "0");
+    assert_string_equal(d->schema.target.levels[1], "1");
+    size_t ones = 0;
+    for (size_t i = 0; i < d->n_rows; i++)
+        ones += d->y.code[i] == 1;
+    assert_int_equal(ones, 6);
+    assert_int_equal(d->y.code[0], 0); /* first row: 7,1,0 */
+    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_OK); /* already nominal */
+    tl_dataset_free(d);
+    d = load_text(".csv", "a,y\n1,2.5\n2,-1\n3,2.5\n", NULL);
+    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_OK);
+    assert_string_equal(d->schema.target.levels[0], "-1");
+    assert_string_equal(d->schema.target.levels[1], "2.5");
+    assert_int_equal(d->y.code[0], 1);
+    tl_dataset_free(d);
+    d = load_text(".csv", "a,y\n1,3\n2,3\n", NULL);
+    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "only one value"));
+    tl_dataset_free(d);
+}
+
 /* ---- SHA-256 ---- */
 
 static void expect_sha(const char *text, const char *hex)
@@ -629,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_known_values),
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_conform),
+        cmocka_unit_test(test_target_to_nominal),
         cmocka_unit_test(test_sha256),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,19 +83,6 @@ static int is_missing(const tl_colbuild *c, size_t i)
     return c->kind == TL_ATTR_NUMERIC ? isnan(c->num[i]) : c->code[i] == TL_MISSING_CODE;
 }
 
-/* "a, b, c" cut to fit, for messages that list the valid names. */
-static void list_names(const tl_build *b, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t j = 0; j < b->n_cols && used + 1 < size; j++) {
-        int w = snprintf(buf + used, size - used, "%s%s", j ? ", " : "", b->cols[j].name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-}
-
 static int find_target(const tl_build *b, const char *target, size_t *t, tl_err *err)
 {
     if (!target) {
@@ -107,8 +94,9 @@ static int find_target(const tl_build *b, const char *target, size_t *t, tl_err 
             *t = j;
             return TL_OK;
         }
-    char names[700];
-    list_names(b, names, sizeof names);
+    char names[700] = "";
+    for (size_t j = 0; j < b->n_cols; j++)
+        tl_join_append(names, sizeof names, b->cols[j].name);
     return tl_parse_err(err, TL_EINVAL, b->path, b->cols[0].line, b->cols[0].col,
                         "unknown target '%s'; valid attributes: %s", target, names);
 }

@@ -83,6 +83,10 @@ void tl_build_free(tl_build *b);
  * classes or more. NULL with err set on failure. */
 tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, tl_err *err);
 
+/* Append ", s" (just s when buf is empty) to the NUL-terminated list in buf, cutting the
+ * list to fit size: for messages that list the valid names. */
+void tl_join_append(char *buf, size_t size, const char *s);
+
 /* The file's base name without its extension (a new string, or NULL). */
 char *tl_base_name(const char *path);
 

@@ -102,6 +102,13 @@ int tl_parse_number(const char *s, size_t len, double *out)
     return 0;
 }
 
+void tl_join_append(char *buf, size_t size, const char *s)
+{
+    size_t used = strlen(buf);
+    if (used + 1 < size)
+        snprintf(buf + used, size - used, "%s%s", used ? ", " : "", s);
+}
+
 char *tl_base_name(const char *path)
 {
     const char *b = strrchr(path, '/');
