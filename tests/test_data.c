@@ -394,6 +394,26 @@ static void test_very_long_lines(void **state)
     assert_int_equal(d->y.code[1], 1);
     tl_dataset_free(d);
     free(text);
+    /* a wide CSV: 100000 columns (header and rows of about 0.6 MB) */
+    const size_t wide = 100000;
+    text = malloc(wide * 20 + 100);
+    assert_non_null(text);
+    n = 0;
+    for (size_t j = 0; j < wide; j++)
+        n += (size_t)sprintf(text + n, "%sc%zu", j ? "," : "", j);
+    for (int r = 0; r < 2; r++) {
+        text[n++] = '\n';
+        for (size_t j = 0; j < wide; j++)
+            n += (size_t)sprintf(text + n, "%s%d", j ? "," : "", j + 1 == wide ? r : 1);
+    }
+    text[n] = '\0';
+    d = load_text(".csv", text, NULL);
+    assert_int_equal(d->schema.n_attrs, wide - 1);
+    assert_string_equal(d->schema.attrs[wide - 2].name, "c99998");
+    tl_dataset_free(d);
+    memcpy(text + 3, "c0", 2); /* "c0,c0,c2,..." */
+    expect_fail(".csv", text, NULL, TL_EPARSE, 1, 4, "duplicate attribute name 'c0'");
+    free(text);
 }
 
 /* ---- bundled datasets (mirrors experiments/datasets/README.md) ---- */

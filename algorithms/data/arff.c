@@ -170,12 +170,10 @@ static int read_attribute(arff_cur *c, tl_build *b, tl_err *err)
                             "expected an attribute name after @attribute");
     if (read_token(c, "{", 1, err))
         return err->code;
-    tl_colbuild *cols = realloc(b->cols, (b->n_cols + 1) * sizeof *cols);
-    if (!cols)
-        return oom(c, err);
-    b->cols = cols;
-    size_t j = b->n_cols++;
-    memset(&cols[j], 0, sizeof cols[j]);
+    if (tl_build_add_col(b, err))
+        return err->code;
+    size_t j = b->n_cols - 1;
+    tl_colbuild *cols = b->cols;
     if (tl_build_name(b, j, c->tok, c->tok_len, c->line, c->tok_col, err))
         return err->code;
     skip_ws(c);
