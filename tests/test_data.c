@@ -86,6 +86,31 @@ static void test_csv_basic_types_and_levels(void **state)
     tl_dataset_free(d);
 }
 
+/* Numbers read back exactly as strtod reads them, on both sides of the fast path. */
+static void test_number_parsing(void **state)
+{
+    (void)state;
+    static const char *const nums[] = {
+        "0.1", "-0.0", "+3", ".5", "1.", "123456789012345", "1234567890123456",
+        "0.0000000000000000000001", "0.00000000000000000000001", "9007199254740993",
+        "3.14159265358979323846", "1e-5", "-2.5E+3", "0x10", "17.99", "0.07039", "007"};
+    const size_t n = sizeof nums / sizeof nums[0];
+    char text[1024] = "v,c\n";
+    for (size_t i = 0; i < n; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s,%c\n", nums[i],
+                 i % 2 ? 'a' : 'b');
+    tl_dataset *d = load_text(".csv", text, NULL);
+    assert_int_equal(d->n_rows, n);
+    assert_int_equal(d->schema.attrs[0].kind, TL_ATTR_NUMERIC);
+    for (size_t i = 0; i < n; i++) {
+        double want = strtod(nums[i], NULL), got = d->cols[0].num[i];
+        if (memcmp(&want, &got, sizeof want) != 0)
+            fail_msg("%s read as %.17g, strtod gives %.17g", nums[i], got, want);
+    }
+    assert_true(signbit(d->cols[0].num[1]));
+    tl_dataset_free(d);
+}
+
 static void test_csv_quotes(void **state)
 {
     (void)state;
@@ -662,6 +687,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_basic_types_and_levels),
+        cmocka_unit_test(test_number_parsing),
         cmocka_unit_test(test_csv_quotes),
         cmocka_unit_test(test_csv_delimiters),
         cmocka_unit_test(test_csv_bom_crlf_blank_lines),
