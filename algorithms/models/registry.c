@@ -2,9 +2,16 @@
  * `const tl_model_type *const tl_model_NAME`, plus its two lines here. */
 #include "treelab/tl_model.h"
 
+extern const tl_model_type *const tl_model_id3;
+extern const tl_model_type *const tl_model_cart;
+extern const tl_model_type *const tl_model_gaussian_nb;
+
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
 static const tl_model_type *const *const registry[] = {
+    &tl_model_id3,
+    &tl_model_cart,
+    &tl_model_gaussian_nb,
     NULL
 };
 

@@ -1,9 +1,15 @@
 /* The command table. Adding a command: one cmd_NAME.c plus one line here. */
 #include "cli.h"
 
-extern const tl_cli_command tl_cmd_info;
+extern const tl_cli_command tl_cmd_info, tl_cmd_fit, tl_cmd_predict, tl_cmd_show, tl_cmd_path,
+    tl_cmd_plot;
 
 const tl_cli_command *const tl_cli_commands[] = {
     &tl_cmd_info,
+    &tl_cmd_fit,
+    &tl_cmd_predict,
+    &tl_cmd_show,
+    &tl_cmd_path,
+    &tl_cmd_plot,
     NULL
 };

@@ -90,6 +90,13 @@ int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err);
 int tl_schema_copy(tl_schema *dst, const tl_schema *src, tl_err *err);
 void tl_schema_clear(tl_schema *s);
 
+/* Assign rows[0..n) to k folds: fold[i] in [0, k) for rows[i]. Stratified by class for
+ * classification (each class shuffled, then dealt round-robin, continuing across classes
+ * so fold sizes differ by at most one), a plain shuffle dealt round-robin for regression.
+ * Deterministic for a seed (GSL mt19937). TL_EINVAL when k < 2 or k > n. */
+int tl_folds_assign(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
+                    unsigned long seed, size_t *fold, tl_err *err);
+
 /* SHA-256 of a file as 64 lowercase hex characters plus NUL in out. */
 int tl_file_sha256(const char *path, char out[65], tl_err *err);
 

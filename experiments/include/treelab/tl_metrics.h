@@ -37,6 +37,10 @@ void tl_confusion_add(tl_confusion *c, const int *truth, const int *pred, const 
 /* Per-class precision, recall and F1 (arrays of k; NaN-free: 0 when undefined). */
 void tl_confusion_per_class(const tl_confusion *c, double *precision, double *recall, double *f1);
 
+/* The scores of tl_class_metrics_compute from a (possibly weighted, e.g. summed over folds)
+ * confusion matrix; log_loss is NaN. Returns TL_OK, TL_EINVAL for k = 0, or TL_ENOMEM. */
+int tl_confusion_scores(const tl_confusion *c, tl_class_metrics *out, tl_err *err);
+
 /* Scores of one evaluation. proba is n x k (row-major) or NULL (log_loss = NaN). */
 int tl_class_metrics_compute(const int *truth, const int *pred, const double *proba, size_t n,
                              size_t k, tl_class_metrics *out, tl_err *err);

@@ -32,4 +32,7 @@ int tl_friedman_test(const double *scores, size_t n_datasets, size_t n_models,
  * k = 2..20 models (Demsar's table). TL_EINVAL outside that range. */
 int tl_nemenyi_cd(size_t n_models, size_t n_datasets, double alpha, double *cd, tl_err *err);
 
+/* The q_alpha behind tl_nemenyi_cd (studentized range / sqrt(2)); same range checks. */
+int tl_nemenyi_q(size_t n_models, double alpha, double *q, tl_err *err);
+
 #endif

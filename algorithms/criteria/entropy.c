@@ -1,0 +1,32 @@
+/* Entropy in bits: ID3's information gain. */
+#include <math.h>
+
+#include "treelab/tl_tree.h"
+
+double tl_entropy_bits(const double *stats, size_t k);
+
+/* Shared with gain_ratio.c: -sum p log2 p over the non-empty classes. */
+double tl_entropy_bits(const double *stats, size_t k)
+{
+    double w = 0, h = 0;
+    for (size_t c = 0; c < k; c++)
+        w += stats[c];
+    if (w <= 0)
+        return 0;
+    for (size_t c = 0; c < k; c++)
+        if (stats[c] > 0) {
+            double p = stats[c] / w;
+            h -= p * log2(p);
+        }
+    return h;
+}
+
+static const tl_criterion_type entropy = {
+    .name = "entropy",
+    .tasks = TL_TASK_CLASSIFICATION,
+    .impurity = tl_entropy_bits,
+    .rank = NULL,
+    .average_gain_filter = 0,
+};
+
+const tl_criterion_type *const tl_criterion_entropy = &entropy;

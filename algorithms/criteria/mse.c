@@ -1,0 +1,20 @@
+/* Mean squared error around the node mean (regression): from (w, sum, sum of squares). */
+#include "treelab/tl_tree.h"
+
+static double mse(const double *stats, size_t k)
+{
+    (void)k;
+    if (stats[0] <= 0)
+        return 0;
+    double mean = stats[1] / stats[0];
+    double v = stats[2] / stats[0] - mean * mean;
+    return v > 0 ? v : 0;
+}
+
+static const tl_criterion_type mse_type = {
+    .name = "mse",
+    .tasks = TL_TASK_REGRESSION,
+    .impurity = mse,
+};
+
+const tl_criterion_type *const tl_criterion_mse = &mse_type;

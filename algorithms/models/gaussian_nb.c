@@ -1,0 +1,475 @@
+/* Gaussian naive Bayes (scikit-learn's GaussianNB) with Laplace-smoothed nominal attributes. */
+#include "treelab/tl_model.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 2 pi, spelt out: M_PI is not ISO C. */
+#define TL_TWO_PI 6.283185307179586476925286766559
+
+static const tl_param_spec gnb_params[] = {
+    {"var_smoothing", TL_PARAM_DOUBLE, "1e-9", 0, 1, NULL,
+     "share of the largest attribute variance added to every variance (scikit-learn's)"},
+    {"priors", TL_PARAM_STRING, "", 0, 0, NULL,
+     "class priors as a comma-separated list in class order (empty: from the training weights)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+typedef struct gnb {
+    double var_smoothing;
+    size_t n_user_priors;
+    double *user_priors;
+    /* fitted (saved) */
+    size_t k, p, n_lev_total;
+    int *kind;          /* p: TL_ATTR_* */
+    int *n_levels;      /* p: 0 for numeric attributes */
+    double epsilon;     /* added to every variance */
+    double *prior;      /* k */
+    double *mean, *var; /* k x p; unused (0 / 1) for nominal attributes */
+    double *level_prob; /* k x n_lev_total: class c's block holds every nominal attribute */
+    /* derived from the saved values by derive(), so a loaded model predicts identically */
+    size_t *lev_off;    /* p: where attribute j's levels start in a class block */
+    double *log_prior, *log_norm, *log_level;
+} gnb;
+
+static void gnb_clear_fit(gnb *g)
+{
+    free(g->kind);
+    free(g->n_levels);
+    free(g->prior);
+    free(g->mean);
+    free(g->var);
+    free(g->level_prob);
+    free(g->lev_off);
+    free(g->log_prior);
+    free(g->log_norm);
+    free(g->log_level);
+    g->kind = NULL;
+    g->n_levels = NULL;
+    g->prior = g->mean = g->var = g->level_prob = NULL;
+    g->lev_off = NULL;
+    g->log_prior = g->log_norm = g->log_level = NULL;
+    g->k = g->p = g->n_lev_total = 0;
+}
+
+static void gnb_free(void *state)
+{
+    gnb *g = state;
+    if (!g)
+        return;
+    gnb_clear_fit(g);
+    free(g->user_priors);
+    free(g);
+}
+
+/* Parse "0.2,0.3,0.5": non-negative numbers summing to 1 (as scikit-learn demands). */
+static int parse_priors(gnb *g, const char *text, tl_err *err)
+{
+    size_t n = 1;
+    for (const char *s = text; *s; s++)
+        n += *s == ',';
+    if (!(g->user_priors = malloc(n * sizeof *g->user_priors)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    const char *s = text;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        double v = strtod(s, &end);
+        while (*end == ' ')
+            end++;
+        if (end == s || errno || !isfinite(v) || v < 0 || (*end != ',' && *end != '\0'))
+            return tl_err_set(err, TL_EINVAL,
+                              "gaussian_nb: priors '%s': expected non-negative numbers "
+                              "separated by commas", text);
+        g->user_priors[i] = v;
+        sum += v;
+        s = end + 1;
+    }
+    if (fabs(sum - 1.0) > 1e-6)
+        return tl_err_set(err, TL_EINVAL, "gaussian_nb: priors '%s' sum to %g, not 1", text, sum);
+    g->n_user_priors = n;
+    return TL_OK;
+}
+
+static void *gnb_alloc(const tl_params *p, tl_err *err)
+{
+    gnb *g = calloc(1, sizeof *g);
+    if (!g) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    g->var_smoothing = tl_params_double(gnb_params, p, "var_smoothing");
+    const char *pri = tl_params_string(gnb_params, p, "priors");
+    if (pri && *pri && parse_priors(g, pri, err)) {
+        gnb_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* Allocate the fitted arrays for k classes and the given attribute layout (kind, n_levels
+ * already set); fills lev_off and n_lev_total. */
+static int alloc_fit(gnb *g, tl_err *err)
+{
+    size_t k = g->k, p = g->p;
+    g->lev_off = calloc(p ? p : 1, sizeof *g->lev_off);
+    g->n_lev_total = 0;
+    for (size_t j = 0; g->lev_off && j < p; j++) {
+        g->lev_off[j] = g->n_lev_total;
+        g->n_lev_total += (size_t)g->n_levels[j];
+    }
+    size_t kp = k * (p ? p : 1), kl = k * (g->n_lev_total ? g->n_lev_total : 1);
+    g->prior = calloc(k, sizeof *g->prior);
+    g->log_prior = calloc(k, sizeof *g->log_prior);
+    g->mean = calloc(kp, sizeof *g->mean);
+    g->var = calloc(kp, sizeof *g->var);
+    g->log_norm = calloc(kp, sizeof *g->log_norm);
+    g->level_prob = calloc(kl, sizeof *g->level_prob);
+    g->log_level = calloc(kl, sizeof *g->log_level);
+    if (!g->lev_off || !g->prior || !g->log_prior || !g->mean || !g->var || !g->log_norm ||
+        !g->level_prob || !g->log_level)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    return TL_OK;
+}
+
+/* The logarithms predict uses, computed the same way after fit and after load. */
+static void derive(gnb *g)
+{
+    for (size_t c = 0; c < g->k; c++) {
+        g->log_prior[c] = log(g->prior[c]); /* -inf for a zero prior: that class gets 0 */
+        for (size_t j = 0; j < g->p; j++)
+            if (g->kind[j] == TL_ATTR_NUMERIC)
+                g->log_norm[c * g->p + j] = -0.5 * log(TL_TWO_PI * g->var[c * g->p + j]);
+        for (size_t l = 0; l < g->n_lev_total; l++)
+            g->log_level[c * g->n_lev_total + l] = log(g->level_prob[c * g->n_lev_total + l]);
+    }
+}
+
+/* scikit-learn takes epsilon from the unweighted (ddof = 0) variance of all training rows;
+ * missing cells are left out. */
+static double largest_variance(const tl_dataset *d, const size_t *rows, size_t n)
+{
+    double best = 0;
+    for (size_t j = 0; j < d->schema.n_attrs; j++) {
+        if (d->schema.attrs[j].kind != TL_ATTR_NUMERIC)
+            continue;
+        const double *x = d->cols[j].num;
+        double sum = 0, ss = 0;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!isnan(x[rows[i]])) {
+                sum += x[rows[i]];
+                m++;
+            }
+        if (!m)
+            continue;
+        double mu = sum / (double)m;
+        for (size_t i = 0; i < n; i++)
+            if (!isnan(x[rows[i]]))
+                ss += (x[rows[i]] - mu) * (x[rows[i]] - mu);
+        if (ss / (double)m > best)
+            best = ss / (double)m;
+    }
+    return best;
+}
+
+/* Weighted mean and biased variance of numeric attribute j over rows of class c (c < 0: all
+ * classes). Returns the weight of the known values. */
+static double weighted_moments(const tl_dataset *d, const size_t *rows, size_t n, size_t j, int c,
+                               double *mean, double *var)
+{
+    const double *x = d->cols[j].num;
+    double sw = 0, swx = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = rows[i];
+        if ((c < 0 || d->y.code[r] == c) && !isnan(x[r])) {
+            double w = tl_dataset_weight(d, r);
+            sw += w;
+            swx += w * x[r];
+        }
+    }
+    if (sw <= 0)
+        return 0;
+    *mean = swx / sw;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = rows[i];
+        if ((c < 0 || d->y.code[r] == c) && !isnan(x[r]))
+            ss += tl_dataset_weight(d, r) * (x[r] - *mean) * (x[r] - *mean);
+    }
+    *var = ss / sw;
+    return sw;
+}
+
+static void fit_numeric(gnb *g, const tl_dataset *d, const size_t *rows, size_t n, size_t j)
+{
+    double pooled_mean = 0, pooled_var = 0;
+    weighted_moments(d, rows, n, j, -1, &pooled_mean, &pooled_var);
+    for (size_t c = 0; c < g->k; c++) {
+        double mu = pooled_mean, v = pooled_var;
+        /* A class with no known value falls back to all classes' estimate. */
+        weighted_moments(d, rows, n, j, (int)c, &mu, &v);
+        v += g->epsilon;
+        /* only when every attribute is constant and var_smoothing is 0 */
+        if (!(v > 0))
+            v = DBL_MIN;
+        g->mean[c * g->p + j] = mu;
+        g->var[c * g->p + j] = v;
+    }
+}
+
+/* Weka's NaiveBayes: P(level | class) = (count + 1) / (known weight of the class + levels). */
+static void fit_nominal(gnb *g, const tl_dataset *d, const size_t *rows, size_t n, size_t j)
+{
+    size_t L = (size_t)g->n_levels[j], off = g->lev_off[j];
+    for (size_t c = 0; c < g->k; c++)
+        for (size_t l = 0; l < L; l++)
+            g->level_prob[c * g->n_lev_total + off + l] = 1.0;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = rows[i];
+        int code = d->cols[j].code[r];
+        if (code != TL_MISSING_CODE)
+            g->level_prob[(size_t)d->y.code[r] * g->n_lev_total + off + (size_t)code] +=
+                tl_dataset_weight(d, r);
+    }
+    for (size_t c = 0; c < g->k; c++) {
+        double *pr = &g->level_prob[c * g->n_lev_total + off], total = 0;
+        for (size_t l = 0; l < L; l++)
+            total += pr[l];
+        for (size_t l = 0; l < L; l++)
+            pr[l] /= total;
+    }
+}
+
+static int fit_priors(gnb *g, const tl_dataset *d, const size_t *rows, size_t n, tl_err *err)
+{
+    if (g->n_user_priors) {
+        if (g->n_user_priors != g->k)
+            return tl_err_set(err, TL_EINVAL, "gaussian_nb: %zu priors given for %zu classes",
+                              g->n_user_priors, g->k);
+        memcpy(g->prior, g->user_priors, g->k * sizeof *g->prior);
+        return TL_OK;
+    }
+    double total = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = tl_dataset_weight(d, rows[i]);
+        g->prior[d->y.code[rows[i]]] += w;
+        total += w;
+    }
+    if (!(total > 0))
+        return tl_err_set(err, TL_EINVAL, "gaussian_nb: the training rows weigh nothing");
+    for (size_t c = 0; c < g->k; c++)
+        g->prior[c] /= total;
+    return TL_OK;
+}
+
+static int gnb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                   const tl_fit_ctx *ctx, tl_err *err)
+{
+    (void)ctx;
+    gnb *g = state;
+    gnb_clear_fit(g);
+    g->k = tl_dataset_n_classes(d);
+    g->p = d->schema.n_attrs;
+    if (g->k == 0)
+        return tl_err_set(err, TL_EUNSUPPORTED, "gaussian_nb needs a nominal target");
+    g->kind = calloc(g->p ? g->p : 1, sizeof *g->kind);
+    g->n_levels = calloc(g->p ? g->p : 1, sizeof *g->n_levels);
+    if (!g->kind || !g->n_levels)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < g->p; j++) {
+        g->kind[j] = (int)d->schema.attrs[j].kind;
+        g->n_levels[j] = g->kind[j] == TL_ATTR_NOMINAL ? (int)d->schema.attrs[j].n_levels : 0;
+    }
+    int rc = alloc_fit(g, err);
+    if (!rc)
+        rc = fit_priors(g, d, rows, n, err);
+    if (rc)
+        return rc;
+    g->epsilon = g->var_smoothing * largest_variance(d, rows, n);
+    for (size_t j = 0; j < g->p; j++) {
+        if (g->kind[j] == TL_ATTR_NUMERIC) {
+            fit_numeric(g, d, rows, n, j);
+        } else {
+            for (size_t c = 0; c < g->k; c++)
+                g->var[c * g->p + j] = 1.0;
+            fit_nominal(g, d, rows, n, j);
+        }
+    }
+    derive(g);
+    return TL_OK;
+}
+
+/* Joint log-likelihood of row r for every class; missing cells are left out of the product. */
+static int joint_log_lik(const gnb *g, const tl_dataset *d, size_t r, double *jll, tl_err *err)
+{
+    for (size_t c = 0; c < g->k; c++)
+        jll[c] = g->log_prior[c];
+    for (size_t j = 0; j < g->p; j++) {
+        if (g->kind[j] == TL_ATTR_NUMERIC) {
+            double x = d->cols[j].num[r];
+            if (isnan(x))
+                continue;
+            for (size_t c = 0; c < g->k; c++) {
+                double z = x - g->mean[c * g->p + j];
+                jll[c] += g->log_norm[c * g->p + j] - 0.5 * z * z / g->var[c * g->p + j];
+            }
+        } else {
+            int code = d->cols[j].code[r];
+            if (code == TL_MISSING_CODE)
+                continue;
+            if (code < 0 || code >= g->n_levels[j])
+                return tl_err_set(err, TL_EINVAL, "gaussian_nb: attribute %zu has level code %d,"
+                                  " the model knows %d levels", j + 1, code, g->n_levels[j]);
+            for (size_t c = 0; c < g->k; c++)
+                jll[c] += g->log_level[c * g->n_lev_total + g->lev_off[j] + (size_t)code];
+        }
+    }
+    return TL_OK;
+}
+
+static int check_layout(const gnb *g, const tl_dataset *d, tl_err *err)
+{
+    for (size_t j = 0; j < g->p; j++)
+        if ((int)d->schema.attrs[j].kind != g->kind[j])
+            return tl_err_set(err, TL_EINVAL, "gaussian_nb: attribute '%s' is %s in the data but"
+                              " was %s in training", d->schema.attrs[j].name,
+                              g->kind[j] == TL_ATTR_NUMERIC ? "nominal" : "numeric",
+                              g->kind[j] == TL_ATTR_NUMERIC ? "numeric" : "nominal");
+    return TL_OK;
+}
+
+static int gnb_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                       double *out, tl_err *err)
+{
+    const gnb *g = state;
+    int rc = check_layout(g, d, err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        double *jll = out + i * g->k;
+        if ((rc = joint_log_lik(g, d, rows[i], jll, err)))
+            break;
+        double top = -INFINITY;
+        for (size_t c = 0; c < g->k; c++)
+            if (jll[c] > top)
+                top = jll[c];
+        if (!isfinite(top)) { /* every class impossible: fall back to the priors */
+            memcpy(jll, g->prior, g->k * sizeof *jll);
+            continue;
+        }
+        /* log-sum-exp, written as scikit-learn's exp(jll - logsumexp(jll)) */
+        double s = 0;
+        for (size_t c = 0; c < g->k; c++)
+            s += exp(jll[c] - top);
+        double lse = top + log(s);
+        for (size_t c = 0; c < g->k; c++)
+            jll[c] = exp(jll[c] - lse);
+    }
+    return rc;
+}
+
+static int gnb_save(const void *state, FILE *f, int indent, tl_err *err)
+{
+    (void)err;
+    const gnb *g = state;
+    tl_store_put_int(f, indent, "classes", (long)g->k);
+    tl_store_put_int(f, indent, "attributes", (long)g->p);
+    tl_store_put_int_array(f, indent, "kinds", g->kind, g->p);
+    tl_store_put_int_array(f, indent, "levels", g->n_levels, g->p);
+    tl_store_put_double(f, indent, "epsilon", g->epsilon);
+    tl_store_put_doubles(f, indent, "prior", g->prior, g->k);
+    tl_store_put_doubles(f, indent, "mean", g->mean, g->k * g->p);
+    tl_store_put_doubles(f, indent, "var", g->var, g->k * g->p);
+    tl_store_put_doubles(f, indent, "level_prob", g->level_prob, g->k * g->n_lev_total);
+    return TL_OK;
+}
+
+static int gnb_load(void *state, const tl_store *s, tl_err *err)
+{
+    gnb *g = state;
+    gnb_clear_fit(g);
+    long k, p;
+    if (tl_store_int(s, "state.classes", &k, err) || tl_store_int(s, "state.attributes", &p, err))
+        return TL_EPARSE;
+    if (k < 1 || p < 0)
+        return tl_err_set(err, TL_EPARSE, "gaussian_nb: bad sizes %ld classes, %ld attributes",
+                          k, p);
+    g->k = (size_t)k;
+    g->p = (size_t)p;
+    g->kind = calloc(g->p ? g->p : 1, sizeof *g->kind);
+    g->n_levels = calloc(g->p ? g->p : 1, sizeof *g->n_levels);
+    if (!g->kind || !g->n_levels)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (tl_store_int_array(s, "state.kinds", g->kind, g->p, err) ||
+        tl_store_int_array(s, "state.levels", g->n_levels, g->p, err))
+        return TL_EPARSE;
+    for (size_t j = 0; j < g->p; j++)
+        if (g->n_levels[j] < 0 || (g->kind[j] == TL_ATTR_NOMINAL) != (g->n_levels[j] > 0))
+            return tl_err_set(err, TL_EPARSE, "gaussian_nb: attribute %zu has a bad layout", j + 1);
+    int rc = alloc_fit(g, err);
+    if (rc)
+        return rc;
+    if (tl_store_double(s, "state.epsilon", &g->epsilon, err) ||
+        tl_store_doubles(s, "state.prior", g->prior, g->k, err) ||
+        tl_store_doubles(s, "state.mean", g->mean, g->k * g->p, err) ||
+        tl_store_doubles(s, "state.var", g->var, g->k * g->p, err) ||
+        tl_store_doubles(s, "state.level_prob", g->level_prob, g->k * g->n_lev_total, err))
+        return TL_EPARSE;
+    derive(g);
+    return TL_OK;
+}
+
+static int gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
+                    tl_err *err)
+{
+    const gnb *g = state;
+    if (fmt != TL_SHOW_TEXT)
+        return tl_err_set(err, TL_EUNSUPPORTED, "gaussian_nb can only be shown as text");
+    if (schema->n_attrs != g->p || schema->target.n_levels != g->k)
+        return tl_err_set(err, TL_EINVAL, "gaussian_nb: the schema does not fit the model");
+    fprintf(f, "Gaussian naive Bayes: %zu classes, %zu attributes, variance epsilon %.6g\n", g->k,
+            g->p, g->epsilon);
+    for (size_t c = 0; c < g->k; c++) {
+        fprintf(f, "class %s: prior %.6f\n", schema->target.levels[c], g->prior[c]);
+        for (size_t j = 0; j < g->p; j++) {
+            const tl_attr_info *a = &schema->attrs[j];
+            if (g->kind[j] == TL_ATTR_NUMERIC) {
+                fprintf(f, "  %s: mean %.6g sd %.6g\n", a->name, g->mean[c * g->p + j],
+                        sqrt(g->var[c * g->p + j]));
+                continue;
+            }
+            fprintf(f, "  %s:", a->name);
+            for (size_t l = 0; l < (size_t)g->n_levels[j]; l++)
+                fprintf(f, "%s %s %.6f", l ? "," : "", a->levels[l],
+                        g->level_prob[c * g->n_lev_total + g->lev_off[j] + l]);
+            fputc('\n', f);
+        }
+    }
+    return TL_OK;
+}
+
+static void gnb_info(const void *state, tl_model_info *out)
+{
+    (void)state;
+    memset(out, 0, sizeof *out);
+}
+
+static const tl_model_type gnb_type = {
+    .name = "gaussian_nb",
+    .summary = "Gaussian naive Bayes (scikit-learn's GaussianNB; Laplace-smoothed nominal attributes)",
+    .tasks = TL_TASK_CLASSIFICATION,
+    .params = gnb_params,
+    .alloc = gnb_alloc,
+    .free = gnb_free,
+    .fit = gnb_fit,
+    .predict = gnb_predict,
+    .save = gnb_save,
+    .load = gnb_load,
+    .show = gnb_show,
+    .info = gnb_info,
+    .trace = NULL,
+};
+
+const tl_model_type *const tl_model_gaussian_nb = &gnb_type;

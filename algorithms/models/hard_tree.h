@@ -1,0 +1,50 @@
+/* What ID3, CART and C4.5 share: a grown tree plus the model-interface functions around it.
+ * Private to algorithms/models/. */
+#ifndef TL_HARD_TREE_H
+#define TL_HARD_TREE_H
+
+#include "treelab/tl_model.h"
+#include "treelab/tl_tree.h"
+
+typedef struct tl_hard_tree {
+    tl_grow_params grow;
+    const tl_pruner_type *pruner; /* applied after growing */
+    tl_prune_ctx prune;           /* the pruner's parameters (data fields filled at fit) */
+    int criterion_auto;           /* CART's "auto": chosen from the target at each fit */
+    /* cost-complexity selection by cross-validation (CART's prune = "cv") */
+    int ccp_cv;
+    int ccp_1se;
+    size_t ccp_folds;
+    /* the fitted tree, and what the fit learned about pruning (for reports) */
+    tl_tree *tree;
+    tl_ccp_path path;
+    tl_ccp_cv cv;
+    double chosen_alpha;
+} tl_hard_tree;
+
+/* Parameters every hard tree takes (stopping rules); the learner's table includes them. */
+#define TL_HARD_TREE_STOP_PARAMS                                                               \
+    {"max_depth", TL_PARAM_INT, "0", 0, 1e6, NULL, "largest depth, 0 for no limit"},           \
+    {"min_samples_split", TL_PARAM_DOUBLE, "2", 0, 1e12, NULL,                                 \
+     "least weight a node needs to be split"},                                                 \
+    {"min_samples_leaf", TL_PARAM_DOUBLE, "1", 0, 1e12, NULL,                                  \
+     "least weight each branch of a split must hold"},                                         \
+    {"min_impurity_decrease", TL_PARAM_DOUBLE, "0", 0, 1e12, NULL,                             \
+     "least weighted impurity decrease a split must bring (as scikit-learn)"}
+
+/* A zeroed state with the stopping rules of p read into grow. NULL + err. */
+tl_hard_tree *tl_hard_tree_alloc(const tl_param_spec *spec, const tl_params *p, tl_err *err);
+/* Grow on rows, then prune (cost-complexity CV when ccp_cv is set). */
+int tl_hard_tree_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                     const tl_fit_ctx *ctx, tl_err *err);
+
+void tl_hard_tree_free(void *state);
+int tl_hard_tree_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                         double *out, tl_err *err);
+int tl_hard_tree_save(const void *state, FILE *f, int indent, tl_err *err);
+int tl_hard_tree_load(void *state, const tl_store *s, tl_err *err);
+int tl_hard_tree_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
+                      tl_err *err);
+void tl_hard_tree_info(const void *state, tl_model_info *out);
+
+#endif

@@ -1,0 +1,197 @@
+/* Tree export: Weka-style text (J48's layout and numbers), Graphviz DOT, if-then rules. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "treelab/tl_tree.h"
+
+/* Java's Double.toString of a value rounded to 2 decimals, as J48 prints weights. */
+static void fmt_weight(char *buf, size_t size, double v)
+{
+    snprintf(buf, size, "%.2f", round(v * 100) / 100);
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    char *end = buf + strlen(buf) - 1;
+    while (end > dot + 1 && *end == '0')
+        *end-- = '\0';
+}
+
+/* Weka's Utils.doubleToString(v, 6): at most 6 decimals, no trailing zeros. */
+static void fmt_threshold(char *buf, size_t size, double v)
+{
+    snprintf(buf, size, "%.6f", v);
+    char *dot = strchr(buf, '.');
+    if (!dot)
+        return;
+    char *end = buf + strlen(buf) - 1;
+    while (end > dot && *end == '0')
+        *end-- = '\0';
+    if (*end == '.')
+        *end = '\0';
+    if (!strcmp(buf, "-0"))
+        strcpy(buf, "0");
+}
+
+/* "attr <= 2.5", "attr = level", "attr in {a, b}" for branch b of node. */
+static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t b, char *buf,
+                      size_t size)
+{
+    const tl_attr_info *a = &s->attrs[t->attr[node]];
+    char num[64];
+    switch ((tl_split_kind)t->kind[node]) {
+    case TL_SPLIT_NUMERIC:
+        fmt_threshold(num, sizeof num, t->threshold[node]);
+        snprintf(buf, size, "%s %s %s", a->name, b == 0 ? "<=" : ">", num);
+        return;
+    case TL_SPLIT_MULTIWAY:
+        snprintf(buf, size, "%s = %s", a->name, b < a->n_levels ? a->levels[b] : "?");
+        return;
+    case TL_SPLIT_SUBSET: {
+        size_t used = (size_t)snprintf(buf, size, "%s in {", a->name);
+        int first = 1;
+        for (size_t l = 0; l < a->n_levels && used < size; l++) {
+            int left = (int)((t->mask[node] >> l) & 1u);
+            if ((b == 0) != left)
+                continue;
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", first ? "" : ", ", a->levels[l]);
+            first = 0;
+        }
+        if (used < size)
+            snprintf(buf + used, size - used, "}");
+        return;
+    }
+    }
+}
+
+/* "bad (15.27/2.27)" for a class leaf, "4.5 (2.0)" for a regression leaf. */
+static void leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *buf, size_t size)
+{
+    double pred[256];
+    double w = tl_tree_node_weight(t, node);
+    char wbuf[64], ebuf[64];
+    fmt_weight(wbuf, sizeof wbuf, w);
+    if (t->regression) {
+        tl_tree_node_predict(t, node, pred);
+        snprintf(buf, size, "%.6g (%s)", pred[0], wbuf);
+        return;
+    }
+    size_t best = 0;
+    if (t->k <= 256) {
+        tl_tree_node_predict(t, node, pred);
+        for (size_t c = 1; c < t->k; c++)
+            if (pred[c] > pred[best])
+                best = c;
+    }
+    double e = tl_tree_node_error(t, node);
+    const char *label = best < s->target.n_levels ? s->target.levels[best] : "?";
+    fmt_weight(ebuf, sizeof ebuf, e);
+    if (round(e * 100) > 0)
+        snprintf(buf, size, "%s (%s/%s)", label, wbuf, ebuf);
+    else
+        snprintf(buf, size, "%s (%s)", label, wbuf);
+}
+
+static void text(const tl_tree *t, const tl_schema *s, size_t node, int depth, FILE *f)
+{
+    char cond[1024], leaf[512];
+    for (size_t b = 0; b < t->n_children[node]; b++) {
+        size_t ch = t->first_child[node] + b;
+        for (int i = 0; i < depth; i++)
+            fputs("|   ", f);
+        condition(t, s, node, b, cond, sizeof cond);
+        if (t->attr[ch] < 0) {
+            leaf_label(t, s, ch, leaf, sizeof leaf);
+            fprintf(f, "%s: %s\n", cond, leaf);
+        } else {
+            fprintf(f, "%s\n", cond);
+            text(t, s, ch, depth + 1, f);
+        }
+    }
+}
+
+static void dot_escape(const char *in, FILE *f)
+{
+    for (; *in; in++) {
+        if (*in == '"' || *in == '\\')
+            fputc('\\', f);
+        fputc(*in, f);
+    }
+}
+
+static void dot(const tl_tree *t, const tl_schema *s, FILE *f)
+{
+    char buf[1024];
+    fprintf(f, "digraph tree {\n  node [shape=box, fontname=\"Helvetica\"];\n"
+               "  edge [fontname=\"Helvetica\"];\n");
+    for (size_t n = 0; n < t->n_nodes; n++) {
+        fprintf(f, "  n%zu [label=\"", n);
+        if (t->attr[n] < 0) {
+            leaf_label(t, s, n, buf, sizeof buf);
+            dot_escape(buf, f);
+            fprintf(f, "\", style=rounded];\n");
+        } else {
+            dot_escape(s->attrs[t->attr[n]].name, f);
+            fprintf(f, "\"];\n");
+        }
+    }
+    for (size_t n = 0; n < t->n_nodes; n++)
+        for (size_t b = 0; t->attr[n] >= 0 && b < t->n_children[n]; b++) {
+            condition(t, s, n, b, buf, sizeof buf);
+            const char *cut = buf + strlen(s->attrs[t->attr[n]].name) + 1; /* drop the name */
+            fprintf(f, "  n%zu -> n%zu [label=\"", n, t->first_child[n] + b);
+            dot_escape(cut, f);
+            fprintf(f, "\"];\n");
+        }
+    fprintf(f, "}\n");
+}
+
+/* One rule per leaf: the conditions on its path. */
+static void rules(const tl_tree *t, const tl_schema *s, size_t node, size_t *path, size_t *br,
+                  size_t depth, FILE *f)
+{
+    if (t->attr[node] < 0) {
+        char cond[1024], leaf[512];
+        fputs("IF ", f);
+        if (!depth)
+            fputs("true", f);
+        for (size_t i = 0; i < depth; i++) {
+            condition(t, s, path[i], br[i], cond, sizeof cond);
+            fprintf(f, "%s%s", i ? " AND " : "", cond);
+        }
+        leaf_label(t, s, node, leaf, sizeof leaf);
+        fprintf(f, " THEN %s = %s\n", s->target.name, leaf);
+        return;
+    }
+    for (size_t b = 0; b < t->n_children[node]; b++) {
+        path[depth] = node;
+        br[depth] = b;
+        rules(t, s, t->first_child[node] + b, path, br, depth + 1, f);
+    }
+}
+
+int tl_tree_show(const tl_tree *t, const tl_schema *s, tl_show_format fmt, FILE *f, tl_err *err)
+{
+    if (fmt == TL_SHOW_DOT) {
+        dot(t, s, f);
+        return TL_OK;
+    }
+    if (fmt == TL_SHOW_RULES) {
+        size_t depth = tl_tree_depth(t, 0) + 1;
+        size_t *path = malloc(2 * depth * sizeof *path);
+        if (!path)
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        rules(t, s, 0, path, path + depth, 0, f);
+        free(path);
+        return TL_OK;
+    }
+    if (t->attr[0] < 0) {
+        char leaf[512];
+        leaf_label(t, s, 0, leaf, sizeof leaf);
+        fprintf(f, ": %s\n", leaf);
+        return TL_OK;
+    }
+    text(t, s, 0, 0, f);
+    return TL_OK;
+}

@@ -1,0 +1,230 @@
+/* Tree storage: parallel node arrays with contiguous children, and whole-tree operations. */
+#include "treelab/tl_tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int grow_arrays(tl_tree *t, size_t cap)
+{
+#define TL_GROW(field)                                                                         \
+    do {                                                                                       \
+        void *p_ = realloc(t->field, cap * sizeof *t->field);                                  \
+        if (!p_)                                                                               \
+            return -1;                                                                         \
+        t->field = p_;                                                                         \
+    } while (0)
+    TL_GROW(attr);
+    TL_GROW(kind);
+    TL_GROW(threshold);
+    TL_GROW(mask);
+    TL_GROW(first_child);
+    TL_GROW(n_children);
+    TL_GROW(parent);
+#undef TL_GROW
+    double *s = realloc(t->stats, cap * t->k * sizeof *s);
+    if (!s)
+        return -1;
+    t->stats = s;
+    t->cap = cap;
+    return 0;
+}
+
+tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err)
+{
+    tl_tree *t = calloc(1, sizeof *t);
+    if (!t) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    t->k = k;
+    t->regression = regression;
+    if (grow_arrays(t, cap ? cap : 16)) {
+        tl_tree_free(t);
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    return t;
+}
+
+void tl_tree_free(tl_tree *t)
+{
+    if (!t)
+        return;
+    free(t->attr);
+    free(t->kind);
+    free(t->threshold);
+    free(t->mask);
+    free(t->first_child);
+    free(t->n_children);
+    free(t->parent);
+    free(t->stats);
+    free(t);
+}
+
+size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
+{
+    if (t->n_nodes + n > t->cap) {
+        size_t cap = t->cap * 2;
+        while (cap < t->n_nodes + n)
+            cap *= 2;
+        if (grow_arrays(t, cap)) {
+            tl_err_set(err, TL_ENOMEM, "out of memory");
+            return SIZE_MAX;
+        }
+    }
+    size_t first = t->n_nodes;
+    for (size_t i = first; i < first + n; i++) {
+        t->attr[i] = -1;
+        t->kind[i] = 0;
+        t->threshold[i] = 0;
+        t->mask[i] = 0;
+        t->first_child[i] = 0;
+        t->n_children[i] = 0;
+        t->parent[i] = parent;
+    }
+    memset(t->stats + first * t->k, 0, n * t->k * sizeof *t->stats);
+    t->n_nodes += n;
+    return first;
+}
+
+size_t tl_tree_leaves(const tl_tree *t, size_t node)
+{
+    if (t->attr[node] < 0)
+        return 1;
+    size_t n = 0;
+    for (size_t c = 0; c < t->n_children[node]; c++)
+        n += tl_tree_leaves(t, t->first_child[node] + c);
+    return n;
+}
+
+size_t tl_tree_depth(const tl_tree *t, size_t node)
+{
+    if (t->attr[node] < 0)
+        return 0;
+    size_t d = 0;
+    for (size_t c = 0; c < t->n_children[node]; c++) {
+        size_t dc = tl_tree_depth(t, t->first_child[node] + c);
+        if (dc > d)
+            d = dc;
+    }
+    return d + 1;
+}
+
+void tl_tree_make_leaf(tl_tree *t, size_t node)
+{
+    t->attr[node] = -1;
+    t->n_children[node] = 0;
+}
+
+double tl_tree_node_weight(const tl_tree *t, size_t node)
+{
+    const double *s = t->stats + node * t->k;
+    if (t->regression)
+        return s[0];
+    double w = 0;
+    for (size_t c = 0; c < t->k; c++)
+        w += s[c];
+    return w;
+}
+
+void tl_tree_node_predict(const tl_tree *t, size_t node, double *out)
+{
+    /* an empty branch (no training weight reached it) predicts as its parent */
+    while (tl_tree_node_weight(t, node) <= 0 && t->parent[node] != SIZE_MAX)
+        node = t->parent[node];
+    const double *s = t->stats + node * t->k;
+    double w = tl_tree_node_weight(t, node);
+    if (t->regression) {
+        out[0] = w > 0 ? s[1] / w : 0;
+        return;
+    }
+    for (size_t c = 0; c < t->k; c++)
+        out[c] = w > 0 ? s[c] / w : 1.0 / (double)t->k;
+}
+
+double tl_tree_node_error(const tl_tree *t, size_t node)
+{
+    const double *s = t->stats + node * t->k;
+    if (t->regression)
+        return s[0] > 0 ? fmax(0, s[2] - s[1] * s[1] / s[0]) : 0;
+    double w = 0, best = 0;
+    for (size_t c = 0; c < t->k; c++) {
+        w += s[c];
+        if (s[c] > best)
+            best = s[c];
+    }
+    return w - best;
+}
+
+int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t row)
+{
+    size_t a = (size_t)t->attr[node];
+    switch ((tl_split_kind)t->kind[node]) {
+    case TL_SPLIT_NUMERIC: {
+        double x = d->cols[a].num[row];
+        return isnan(x) ? -1 : (x <= t->threshold[node] ? 0 : 1);
+    }
+    case TL_SPLIT_MULTIWAY: {
+        int c = d->cols[a].code[row];
+        return c < 0 || (size_t)c >= t->n_children[node] ? -1 : c;
+    }
+    case TL_SPLIT_SUBSET: {
+        int c = d->cols[a].code[row];
+        return c < 0 ? -1 : ((t->mask[node] >> c) & 1u) ? 0 : 1;
+    }
+    }
+    return -1;
+}
+
+/* Copy the subtree at node of src into dst as node dst_node (already allocated). */
+static int copy_subtree(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node,
+                        tl_err *err)
+{
+    dst->attr[dst_node] = src->attr[node];
+    dst->kind[dst_node] = src->kind[node];
+    dst->threshold[dst_node] = src->threshold[node];
+    dst->mask[dst_node] = src->mask[node];
+    memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
+    if (src->attr[node] < 0)
+        return TL_OK;
+    size_t nc = src->n_children[node];
+    size_t first = tl_tree_add_nodes(dst, nc, dst_node, err);
+    if (first == SIZE_MAX)
+        return TL_ENOMEM;
+    dst->first_child[dst_node] = first;
+    dst->n_children[dst_node] = nc;
+    for (size_t c = 0; c < nc; c++)
+        if (copy_subtree(dst, first + c, src, src->first_child[node] + c, err))
+            return TL_ENOMEM;
+    return TL_OK;
+}
+
+static tl_tree *copy_reachable(const tl_tree *t, tl_err *err)
+{
+    tl_tree *c = tl_tree_alloc(t->k, t->regression, t->n_nodes ? t->n_nodes : 1, err);
+    if (!c)
+        return NULL;
+    if (tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX || copy_subtree(c, 0, t, 0, err)) {
+        tl_tree_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+tl_tree *tl_tree_copy(const tl_tree *t, tl_err *err)
+{
+    return copy_reachable(t, err);
+}
+
+int tl_tree_compact(tl_tree *t, tl_err *err)
+{
+    tl_tree *c = copy_reachable(t, err);
+    if (!c)
+        return TL_ENOMEM;
+    tl_tree tmp = *t;
+    *t = *c;
+    *c = tmp;
+    tl_tree_free(c);
+    return TL_OK;
+}

@@ -1,0 +1,321 @@
+/* `treelab plot KIND FILE -o STEM`: one-off figures from CSV files (see the usage text). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plot_table.h"
+#include "treelab/tl_plot.h"
+
+static const char usage[] =
+    "usage: treelab plot KIND FILE -o STEM [options]\n"
+    "\n"
+    "Draw one figure from a CSV file (header row; columns in any order; extra columns are\n"
+    "ignored). Writes STEM.dat, STEM.gp (a gnuplot script you can restyle), STEM.png\n"
+    "(1200x800) and STEM.svg; without gnuplot only the data and script are written.\n"
+    "\n"
+    "kinds and their columns:\n"
+    "  pruning         alpha,leaves,risk[,cv_error,cv_se]   (as `treelab path` prints)\n"
+    "                  --x leaves puts the number of leaves on x (default: alpha, log axis)\n"
+    "  learning-curve  model,fraction,mean[,sd]   one line per model, sd as a band\n"
+    "  curve           series,x,y[,band]   generic lines; --xlabel, --ylabel, --log-x\n"
+    "  confusion       true,predicted,count   one row per cell\n"
+    "  grid            x,y,value[,selected]   parameter grid; the row with selected=1 (else\n"
+    "                  the largest value) is outlined; --xname, --yname name the parameters\n"
+    "  folds           dataset,model,value   one row per fold\n"
+    "  cd              model,rank   average ranks; --cd VALUE required, --datasets N\n"
+    "  tree            FILE is DOT text (treelab show MODEL --format dot); rendered with\n"
+    "                  Graphviz when installed\n"
+    "\n"
+    "options:\n"
+    "  -o, --output STEM   output path without extension (required)\n"
+    "  --title TEXT        figure title\n";
+
+typedef struct plot_opts {
+    const char *out, *title, *x, *xlabel, *ylabel, *logx, *xname, *yname, *cd, *datasets;
+} plot_opts;
+
+static int cols(const plot_table *t, const char *const *names, int *idx, size_t n, tl_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        int required = names[i][0] != '?';
+        idx[i] = plot_table_col(t, names[i] + !required, required, err);
+        if (required && idx[i] < 0)
+            return err->code;
+    }
+    return TL_OK;
+}
+
+/* Numeric column i of the table into a fresh array (NULL when the column is absent). */
+static double *num_col(const plot_table *t, int col, int *rc, tl_err *err)
+{
+    if (col < 0 || *rc)
+        return NULL;
+    double *v = malloc((t->n_rows ? t->n_rows : 1) * sizeof *v);
+    if (!v)
+        *rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    else if ((*rc = plot_table_nums(t, col, v, err))) {
+        free(v);
+        v = NULL;
+    }
+    return v;
+}
+
+static int do_pruning(const plot_table *t, const plot_opts *o, tl_err *err)
+{
+    static const char *const names[] = {"alpha", "leaves", "risk", "?cv_error", "?cv_se"};
+    int c[5], rc = cols(t, names, c, 5, err);
+    double *v[5] = {0};
+    for (int i = 0; i < 5; i++)
+        v[i] = num_col(t, c[i], &rc, err);
+    if (!rc) {
+        tl_plot_cp_path p = {t->n_rows, v[0], v[1], v[2], v[3], v[4], o->title,
+                             o->x && !strcmp(o->x, "leaves")};
+        rc = tl_plot_pruning(&p, o->out, err);
+    }
+    for (int i = 0; i < 5; i++)
+        free(v[i]);
+    return rc;
+}
+
+/* Rows grouped by the label in column gcol into series (learning-curve, curve). */
+static int do_series(const plot_table *t, const plot_opts *o, const char *const *names,
+                     int learning, tl_err *err)
+{
+    int c[4], rc = cols(t, names, c, 4, err);
+    double *x = num_col(t, c[1], &rc, err), *y = num_col(t, c[2], &rc, err),
+           *b = num_col(t, c[3], &rc, err);
+    size_t n = t->n_rows, ns = 0;
+    const char **labels = calloc(n + 1, sizeof *labels);
+    tl_plot_series *s = calloc(n + 1, sizeof *s);
+    double *buf = malloc((3 * n + 1) * sizeof *buf);
+    if (!rc && (!labels || !s || !buf))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (!rc) {
+        size_t *count = (size_t *)calloc(n + 1, sizeof *count), used = 0;
+        for (size_t i = 0; i < n; i++)
+            count[plot_table_intern(labels, &ns, plot_table_cell(t, i, c[0]))]++;
+        for (size_t k = 0; k < ns; k++) { /* each series' points contiguous in buf */
+            s[k] = (tl_plot_series){labels[k], k, 0, buf + used, buf + n + used,
+                                    b ? buf + 2 * n + used : NULL, 0, 0};
+            used += count[k];
+        }
+        for (size_t i = 0; i < n; i++) {
+            tl_plot_series *p = &s[plot_table_intern(labels, &ns, plot_table_cell(t, i, c[0]))];
+            ((double *)p->x)[p->n] = x[i];
+            ((double *)p->y)[p->n] = y[i];
+            if (b)
+                ((double *)p->band)[p->n] = b[i];
+            p->n++;
+        }
+        free(count);
+        if (learning)
+            rc = tl_plot_learning_curve(s, ns, o->title, o->out, err);
+        else {
+            tl_plot_curve cv = {o->title, o->xlabel ? o->xlabel : "x",
+                                o->ylabel ? o->ylabel : "y", NULL, o->logx != NULL, s, ns,
+                                NULL, 0, NAN, NULL};
+            rc = tl_plot_curve_write(&cv, o->out, err);
+        }
+    }
+    free(x), free(y), free(b), free(labels), free(s), free(buf);
+    return rc;
+}
+
+static int do_confusion(const plot_table *t, const plot_opts *o, tl_err *err)
+{
+    static const char *const names[] = {"true", "predicted", "count"};
+    int c[3], rc = cols(t, names, c, 3, err);
+    double *cnt = num_col(t, c[2], &rc, err);
+    size_t n = t->n_rows, k = 0;
+    const char **cls = calloc(2 * n + 1, sizeof *cls);
+    double *m = calloc(4 * n * n + 1, sizeof *m);
+    if (!rc && (!cls || !m))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (!rc) {
+        for (size_t i = 0; i < n; i++) {
+            plot_table_intern(cls, &k, plot_table_cell(t, i, c[0]));
+            plot_table_intern(cls, &k, plot_table_cell(t, i, c[1]));
+        }
+        for (size_t i = 0; i < n; i++)
+            m[plot_table_intern(cls, &k, plot_table_cell(t, i, c[0])) * k +
+              plot_table_intern(cls, &k, plot_table_cell(t, i, c[1]))] += cnt[i];
+        tl_plot_confusion cm = {k, m, cls, o->title};
+        rc = tl_plot_confusion_write(&cm, o->out, err);
+    }
+    free(cnt), free(cls), free(m);
+    return rc;
+}
+
+static int do_grid(const plot_table *t, const plot_opts *o, tl_err *err)
+{
+    static const char *const names[] = {"x", "y", "value", "?selected"};
+    int c[4], rc = cols(t, names, c, 4, err);
+    double *v = num_col(t, c[2], &rc, err), *sel = num_col(t, c[3], &rc, err);
+    size_t n = t->n_rows, nx = 0, ny = 0;
+    const char **xs = calloc(n + 1, sizeof *xs), **ys = calloc(n + 1, sizeof *ys);
+    double *g = malloc((n * n + 1) * sizeof *g);
+    if (!rc && (!xs || !ys || !g))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (!rc) {
+        for (size_t i = 0; i < n; i++) {
+            plot_table_intern(xs, &nx, plot_table_cell(t, i, c[0]));
+            plot_table_intern(ys, &ny, plot_table_cell(t, i, c[1]));
+        }
+        for (size_t i = 0; i < nx * ny; i++)
+            g[i] = NAN;
+        size_t best = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t ix = plot_table_intern(xs, &nx, plot_table_cell(t, i, c[0]));
+            size_t iy = plot_table_intern(ys, &ny, plot_table_cell(t, i, c[1]));
+            g[iy * nx + ix] = v[i];
+            if (sel ? sel[i] == 1 : (isnan(v[best]) || v[i] > v[best]))
+                best = i;
+        }
+        tl_plot_grid gr = {nx, ny, g, xs, ys, o->xname ? o->xname : "x",
+                           o->yname ? o->yname : "y", NULL, o->title, n > 0,
+                           n ? plot_table_intern(xs, &nx, plot_table_cell(t, best, c[0])) : 0,
+                           n ? plot_table_intern(ys, &ny, plot_table_cell(t, best, c[1])) : 0};
+        rc = tl_plot_grid_write(&gr, o->out, err);
+    }
+    free(v), free(sel), free(xs), free(ys), free(g);
+    return rc;
+}
+
+static int do_folds(const plot_table *t, const plot_opts *o, tl_err *err)
+{
+    static const char *const names[] = {"dataset", "model", "value"};
+    int c[3], rc = cols(t, names, c, 3, err);
+    double *v = num_col(t, c[2], &rc, err);
+    size_t n = t->n_rows, nd = 0, nm = 0;
+    const char **ds = calloc(n + 1, sizeof *ds), **ms = calloc(n + 1, sizeof *ms);
+    size_t *cnt = calloc(n * n + 1, sizeof *cnt);
+    if (!rc && (!ds || !ms || !cnt))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    double *vals = NULL;
+    if (!rc) {
+        size_t nf = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t g = plot_table_intern(ds, &nd, plot_table_cell(t, i, c[0])) * n +
+                       plot_table_intern(ms, &nm, plot_table_cell(t, i, c[1]));
+            if (++cnt[g] > nf)
+                nf = cnt[g];
+        }
+        vals = malloc((nd * nm * nf + 1) * sizeof *vals);
+        if (!vals)
+            rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+        for (size_t i = 0; !rc && i < nd * nm * nf; i++)
+            vals[i] = NAN;
+        memset(cnt, 0, (n * n + 1) * sizeof *cnt);
+        for (size_t i = 0; !rc && i < n; i++) {
+            size_t d = plot_table_intern(ds, &nd, plot_table_cell(t, i, c[0]));
+            size_t m = plot_table_intern(ms, &nm, plot_table_cell(t, i, c[1]));
+            vals[(d * nm + m) * nf + cnt[d * n + m]++] = v[i];
+        }
+        tl_plot_folds f = {nd, nm, nf, ds, ms, NULL, vals, o->title, NULL};
+        if (!rc)
+            rc = tl_plot_folds_write(&f, o->out, err);
+    }
+    free(v), free(ds), free(ms), free(cnt), free(vals);
+    return rc;
+}
+
+static int do_cd(const plot_table *t, const plot_opts *o, tl_err *err)
+{
+    static const char *const names[] = {"model", "rank"};
+    int c[2], rc = cols(t, names, c, 2, err);
+    if (!rc && !o->cd)
+        rc = tl_err_set(err, TL_EINVAL, "cd: --cd VALUE (the critical difference) is required");
+    double *r = num_col(t, c[1], &rc, err);
+    const char **ms = calloc(t->n_rows + 1, sizeof *ms);
+    if (!rc && !ms)
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    long nd = 0;
+    if (!rc && o->datasets)
+        rc = tl_cli_long("--datasets", o->datasets, 1, 1000000, &nd, err);
+    if (!rc) {
+        for (size_t i = 0; i < t->n_rows; i++)
+            ms[i] = plot_table_cell(t, i, c[0]);
+        tl_plot_cd cd = {t->n_rows, ms, r, strtod(o->cd, NULL), (size_t)nd, o->title};
+        rc = tl_plot_cd_write(&cd, o->out, err);
+    }
+    free(r), free(ms);
+    return rc;
+}
+
+static int do_tree(const char *path, const plot_opts *o, tl_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return tl_err_set(err, TL_EIO, "cannot read %s", path);
+    char *text = calloc(1, 1 << 22);
+    size_t n = text ? fread(text, 1, (1 << 22) - 1, f) : 0;
+    fclose(f);
+    if (!text)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    text[n] = '\0';
+    int rc = tl_plot_tree_dot(text, o->out, err);
+    free(text);
+    return rc;
+}
+
+static int run(int argc, char **argv, tl_err *err)
+{
+    plot_opts o = {0};
+    const char *out_short = NULL;
+    const tl_cli_opt opts[] = {
+        {"-o", 1, &out_short},      {"--output", 1, &o.out},   {"--title", 1, &o.title},
+        {"--x", 1, &o.x},           {"--xlabel", 1, &o.xlabel}, {"--ylabel", 1, &o.ylabel},
+        {"--log-x", 0, &o.logx},    {"--xname", 1, &o.xname},  {"--yname", 1, &o.yname},
+        {"--cd", 1, &o.cd},         {"--datasets", 1, &o.datasets}, {NULL, 0, NULL}};
+    const char *pos[2];
+    int n_pos, help, rc = tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err);
+    if (rc)
+        return rc;
+    if (help) {
+        fputs(usage, stdout);
+        return TL_OK;
+    }
+    if (!o.out)
+        o.out = out_short;
+    if (n_pos != 2 || !o.out)
+        return tl_err_set(err, TL_EINVAL, "expected KIND FILE -o STEM (see treelab plot --help)");
+    const char *kind = pos[0];
+    if (!strcmp(kind, "tree"))
+        return do_tree(pos[1], &o, err);
+    if (o.x && strcmp(o.x, "alpha") && strcmp(o.x, "leaves"))
+        return tl_err_set(err, TL_EINVAL, "--x: expected alpha or leaves, got '%s'", o.x);
+    plot_table t;
+    static const char *const lc_names[] = {"model", "fraction", "mean", "?sd"};
+    static const char *const curve_names[] = {"series", "x", "y", "?band"};
+    int known = 1;
+    if ((rc = plot_table_read(pos[1], &t, err)))
+        return rc;
+    if (!strcmp(kind, "pruning"))
+        rc = do_pruning(&t, &o, err);
+    else if (!strcmp(kind, "learning-curve"))
+        rc = do_series(&t, &o, lc_names, 1, err);
+    else if (!strcmp(kind, "curve"))
+        rc = do_series(&t, &o, curve_names, 0, err);
+    else if (!strcmp(kind, "confusion"))
+        rc = do_confusion(&t, &o, err);
+    else if (!strcmp(kind, "grid"))
+        rc = do_grid(&t, &o, err);
+    else if (!strcmp(kind, "folds"))
+        rc = do_folds(&t, &o, err);
+    else if (!strcmp(kind, "cd"))
+        rc = do_cd(&t, &o, err);
+    else
+        known = 0;
+    plot_table_free(&t);
+    if (!known)
+        return tl_err_set(err, TL_EINVAL, "unknown plot kind '%s'; valid kinds: pruning, "
+                                          "learning-curve, curve, confusion, grid, folds, cd, "
+                                          "tree",
+                          kind);
+    return rc;
+}
+
+const tl_cli_command tl_cmd_plot = {"plot", "draw a figure from a CSV file (gnuplot)", usage,
+                                    run};

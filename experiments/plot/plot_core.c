@@ -1,0 +1,216 @@
+/* Figure plumbing: output files, the common gnuplot preamble and trailer, palette, quoting. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plot_internal.h"
+#include "treelab/tl_log.h"
+
+/* Okabe & Ito (2008), ordered so the first colours are the most distinct on white; yellow,
+ * the weakest on white, comes last. */
+static const char *const palette[TL_PLOT_N_COLORS] = {
+    "#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000", "#F0E442",
+};
+/* A marker shape per colour, so series stay apart in grey-scale print too. */
+static const int point_types[TL_PLOT_N_COLORS] = {7, 5, 9, 13, 11, 6, 4, 8};
+
+const char *tl_plot_color(size_t i)
+{
+    return palette[i % TL_PLOT_N_COLORS];
+}
+
+int tlp_lt(size_t color)
+{
+    return (int)(color % TL_PLOT_N_COLORS) + 1;
+}
+
+const char *tlp_tint(size_t color, double white, char buf[8])
+{
+    unsigned rgb = 0;
+    sscanf(tl_plot_color(color) + 1, "%x", &rgb);
+    unsigned out = 0;
+    for (int shift = 16; shift >= 0; shift -= 8) {
+        double c = (double)((rgb >> shift) & 0xffu);
+        out |= (unsigned)lround(c + (255.0 - c) * white) << shift;
+    }
+    snprintf(buf, 8, "#%06X", out & 0xffffffu);
+    return buf;
+}
+
+void tlp_str(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; s && *s; s++) {
+        if (*s == '\n')
+            fputs("\\n", fp);
+        else {
+            if (*s == '"' || *s == '\\')
+                fputc('\\', fp);
+            fputc(*s, fp);
+        }
+    }
+    fputc('"', fp);
+}
+
+void tlp_field(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; s && *s; s++)
+        fputc(*s == '"' ? '\'' : *s == '\n' ? ' ' : *s, fp);
+    fputc('"', fp);
+}
+
+void tlp_num(FILE *fp, double v)
+{
+    if (isfinite(v))
+        fprintf(fp, "%.17g", v);
+    else
+        fputs("NaN", fp);
+}
+
+static int open_file(FILE **fp, const char *stem, const char *suffix, tl_err *err)
+{
+    char path[TLP_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s%s", stem, suffix);
+    *fp = fopen(path, "w");
+    if (!*fp)
+        return tl_err_set(err, TL_EIO, "cannot write %s: %s", path, strerror(errno));
+    return TL_OK;
+}
+
+FILE *tlp_open_extra(const tlp_fig *f, const char *suffix, tl_err *err)
+{
+    FILE *fp = NULL;
+    open_file(&fp, f->stem, suffix, err);
+    return fp;
+}
+
+int tlp_close_extra(FILE *fp, const tlp_fig *f, const char *suffix, tl_err *err)
+{
+    int bad = ferror(fp);
+    bad |= fclose(fp) != 0;
+    if (bad)
+        return tl_err_set(err, TL_EIO, "error writing %s%s", f->stem, suffix);
+    return TL_OK;
+}
+
+/* The terminal line, shared by the PNG and SVG outputs so both look alike. */
+static void terminal(FILE *gp, const char *kind, const char *base)
+{
+    if (!strcmp(kind, "png"))
+        fputs("set terminal pngcairo size 1200,800 noenhanced font 'Sans,16' linewidth 1.5\n",
+              gp);
+    else
+        fputs("set terminal svg size 1200,800 noenhanced font 'Sans,16' linewidth 1.5 "
+              "background rgb 'white'\n",
+              gp);
+    fprintf(gp, "set output '%s.%s'\n", base, kind);
+}
+
+static void preamble(const tlp_fig *f, const char *what)
+{
+    FILE *gp = f->gp;
+    fprintf(gp, "# treelab figure: %s\n", what);
+    fprintf(gp, "# Data: %s*.dat beside this script. Restyle freely, then re-render with\n",
+            f->base);
+    fprintf(gp, "#   cd '%s' && gnuplot '%s.gp'\n", f->dir, f->base);
+    fputs("# It writes the PNG first, then replots the same figure as SVG at the end.\n\n", gp);
+    fputs("set encoding utf8\n", gp);
+    terminal(gp, "png", f->base);
+    fputs("# Okabe-Ito colour-blind-safe palette; line type i is model colour i-1\n", gp);
+    for (size_t i = 0; i < TL_PLOT_N_COLORS; i++)
+        fprintf(gp, "set linetype %zu lc rgb '%s' lw 2 pt %d ps 1.4\n", i + 1, palette[i],
+                point_types[i]);
+    fputs("set style fill transparent solid 0.20 noborder\n", gp);
+    fputs("set border lw 1 lc rgb '#444444'\n", gp);
+    fputs("set key opaque box lc rgb '#bbbbbb'\n", gp);
+    fputs("set tics nomirror out\n\n", gp);
+}
+
+int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err)
+{
+    memset(f, 0, sizeof *f);
+    if (!stem || !*stem)
+        return tl_err_set(err, TL_EINVAL, "plot: no output stem given");
+    if (strlen(stem) >= sizeof f->stem)
+        return tl_err_set(err, TL_EINVAL, "plot: output stem too long");
+    strcpy(f->stem, stem);
+    const char *slash = strrchr(f->stem, '/');
+    if (slash) {
+        size_t len = (size_t)(slash - f->stem);
+        memcpy(f->dir, f->stem, len ? len : 1); /* "/x" lives in "/" */
+        f->dir[len ? len : 1] = '\0';
+        f->base = slash + 1;
+    } else {
+        strcpy(f->dir, ".");
+        f->base = f->stem;
+    }
+    if (!*f->base)
+        return tl_err_set(err, TL_EINVAL, "plot: output stem '%s' names a directory", stem);
+    int rc = open_file(&f->dat, stem, ".dat", err);
+    if (!rc)
+        rc = open_file(&f->gp, stem, ".gp", err);
+    if (rc) {
+        tlp_abort(f);
+        return rc;
+    }
+    preamble(f, what);
+    return TL_OK;
+}
+
+void tlp_abort(tlp_fig *f)
+{
+    if (f->dat)
+        fclose(f->dat);
+    if (f->gp)
+        fclose(f->gp);
+    f->dat = f->gp = NULL;
+}
+
+int tlp_finish(tlp_fig *f, tl_err *err)
+{
+    fputs("\n# The same figure as SVG\n", f->gp);
+    terminal(f->gp, "svg", f->base);
+    fputs("replot\nunset output\n", f->gp);
+    int bad_dat = ferror(f->dat) | (fclose(f->dat) != 0);
+    int bad_gp = ferror(f->gp) | (fclose(f->gp) != 0);
+    f->dat = f->gp = NULL;
+    if (bad_dat || bad_gp)
+        return tl_err_set(err, TL_EIO, "error writing %s.%s", f->stem, bad_dat ? "dat" : "gp");
+    char script[TLP_PATH_MAX + 4];
+    snprintf(script, sizeof script, "%s.gp", f->base);
+    char *argv[] = {(char *)tlp_gnuplot_program, script, NULL};
+    int missing = 0;
+    int rc = tlp_run(f->dir, argv, &missing, err);
+    if (rc)
+        return tl_err_prefix(err, "plotting %s: ", f->stem);
+    if (missing)
+        tl_warn("%s not found: plotting skipped; data and script written to %s.dat and %s.gp",
+                tlp_gnuplot_program, f->stem, f->stem);
+    return TL_OK;
+}
+
+void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n)
+{
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        if (labels[i] && strlen(labels[i]) > longest)
+            longest = strlen(labels[i]);
+    fprintf(gp, "set %stics (", axis);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", " : "", gp);
+        tlp_str(gp, labels[i]);
+        fprintf(gp, " %zu", i);
+    }
+    fputs(")", gp);
+    /* long names along x are turned so that neighbours do not collide */
+    if (!strcmp(axis, "x") && longest * n > 60)
+        fputs(" rotate by 30 right", gp);
+    fputs("\n", gp);
+}
+
+int tlp_cell_font(size_t cells_across)
+{
+    return cells_across <= 4 ? 20 : cells_across <= 7 ? 16 : cells_across <= 10 ? 12 : 9;
+}

@@ -1,0 +1,176 @@
+/* Generic curves with shaded bands and markers; learning curves are one use of them. */
+#include <math.h>
+#include <stdio.h>
+
+#include "plot_internal.h"
+
+void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *ylabel)
+{
+    const char *cmd[3] = {"title", "xlabel", "ylabel"};
+    const char *val[3] = {title, xlabel, ylabel};
+    for (int i = 0; i < 3; i++) {
+        if (!val[i])
+            continue;
+        fprintf(gp, "set %s ", cmd[i]);
+        tlp_str(gp, val[i]);
+        fputs(i == 0 ? " font ',20'\n" : "\n", gp);
+    }
+}
+
+void tlp_key(FILE *gp)
+{
+    /* Headroom above the data keeps the key from covering any curve. */
+    fputs("set grid lc rgb '#dddddd'\n"
+          "set offsets 0, 0, graph 0.30, 0\n"
+          "set key inside top left vertical Left reverse opaque box lc rgb '#bbbbbb' "
+          "samplen 3 spacing 1.1\n",
+          gp);
+}
+
+void tlp_markers_block(FILE *dat, const tl_plot_marker *m, size_t n)
+{
+    fputs("# markers: x y label linetype\n", dat);
+    for (size_t i = 0; i < n; i++) {
+        tlp_num(dat, m[i].x);
+        fputc(' ', dat);
+        tlp_num(dat, m[i].y);
+        fputc(' ', dat);
+        tlp_field(dat, m[i].label);
+        fprintf(dat, " %d\n", tlp_lt(m[i].color));
+    }
+    fputs("\n\n", dat);
+}
+
+void tlp_markers_plot(FILE *gp, const char *base, size_t index, const tl_plot_marker *m,
+                      size_t n)
+{
+    /* one clause per marker so that each is explained in the key, not by text that could
+     * cover the curves */
+    for (size_t i = 0; i < n; i++) {
+        fprintf(gp, ", \\\n  '%s.dat' index %zu every ::%zu::%zu using 1:2 with points pt 6 "
+                    "ps 3.5 lw 3 lc %d title ",
+                base, index, i, i, tlp_lt(m[i].color));
+        tlp_str(gp, m[i].label);
+    }
+}
+
+void tlp_hline(FILE *gp, double y, const char *label)
+{
+    if (!isfinite(y))
+        return;
+    fprintf(gp, ", \\\n  %.10g with lines dt 2 lw 1.5 lc rgb '#666666' title ", y);
+    tlp_str(gp, label);
+}
+
+static int check(const tl_plot_curve *c, tl_err *err)
+{
+    if (!c || !c->series || c->n_series == 0)
+        return tl_err_set(err, TL_EINVAL, "curve plot: no series");
+    for (size_t s = 0; s < c->n_series; s++) {
+        const tl_plot_series *p = &c->series[s];
+        if (p->n == 0 || !p->x || !p->y)
+            return tl_err_set(err, TL_EINVAL, "curve plot: series %zu (%s) has no points", s,
+                              p->name ? p->name : "unnamed");
+        for (size_t i = 0; c->xlog && i < p->n; i++)
+            if (!(p->x[i] > 0))
+                return tl_err_set(err, TL_EINVAL,
+                                  "curve plot: x = %g in series '%s' on a log axis", p->x[i],
+                                  p->name ? p->name : "");
+    }
+    if (c->n_markers && !c->markers)
+        return tl_err_set(err, TL_EINVAL, "curve plot: markers missing");
+    return TL_OK;
+}
+
+static void series_block(FILE *dat, const tl_plot_series *p)
+{
+    fputs("# ", dat);
+    fputs(p->name ? p->name : "", dat);
+    fputs("\n# x y lower upper\n", dat);
+    for (size_t i = 0; i < p->n; i++) {
+        double b = p->band ? p->band[i] : 0.0;
+        tlp_num(dat, p->x[i]);
+        fputc(' ', dat);
+        tlp_num(dat, p->y[i]);
+        fputc(' ', dat);
+        tlp_num(dat, p->y[i] - b);
+        fputc(' ', dat);
+        tlp_num(dat, p->y[i] + b);
+        fputc('\n', dat);
+    }
+    fputs("\n\n", dat);
+}
+
+static void series_plot(FILE *gp, const char *base, const tl_plot_series *p, size_t index,
+                        int first)
+{
+    const char *axes = p->y2 ? " axes x1y2" : "";
+    int lt = tlp_lt(p->color);
+    if (p->band)
+        fprintf(gp, "%s  '%s.dat' index %zu using 1:3:4 with filledcurves lt %d%s notitle",
+                first ? "" : ", \\\n", base, index, lt, axes), first = 0;
+    fprintf(gp, "%s  '%s.dat' index %zu using 1:2 with linespoints lt %d%s%s title ",
+            first ? "" : ", \\\n", base, index, lt, p->dashed ? " dt 2" : "", axes);
+    tlp_str(gp, p->name);
+}
+
+/* extra: gnuplot commands placed before `plot` (axis ranges of a specific figure). */
+int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *what,
+                       const char *extra, tl_err *err)
+{
+    int rc = check(c, err);
+    if (rc)
+        return rc;
+    tlp_fig f;
+    if ((rc = tlp_open(&f, stem, what, err)))
+        return rc;
+    int any_y2 = 0;
+    for (size_t s = 0; s < c->n_series; s++) {
+        series_block(f.dat, &c->series[s]);
+        any_y2 |= c->series[s].y2;
+    }
+    if (c->n_markers)
+        tlp_markers_block(f.dat, c->markers, c->n_markers);
+
+    tlp_labels(f.gp, c->title, c->xlabel, c->ylabel);
+    if (c->xlog)
+        fputs("set logscale x\nset format x '%g'\n", f.gp);
+    if (any_y2) {
+        fputs("set y2tics\nset ytics nomirror\n", f.gp);
+        if (c->y2label) {
+            fputs("set y2label ", f.gp);
+            tlp_str(f.gp, c->y2label);
+            fputc('\n', f.gp);
+        }
+    }
+    tlp_key(f.gp);
+    if (extra)
+        fputs(extra, f.gp);
+    fputs("plot \\\n", f.gp);
+    for (size_t s = 0; s < c->n_series; s++)
+        series_plot(f.gp, f.base, &c->series[s], s, s == 0);
+    if (c->n_markers)
+        tlp_markers_plot(f.gp, f.base, c->n_series, c->markers, c->n_markers);
+    tlp_hline(f.gp, c->hline, c->hline_label);
+    fputc('\n', f.gp);
+    return tlp_finish(&f, err);
+}
+
+int tl_plot_curve_write(const tl_plot_curve *c, const char *stem, tl_err *err)
+{
+    return tlp_curve_write_ex(c, stem, c && c->title ? c->title : "curve", NULL, err);
+}
+
+int tl_plot_learning_curve(const tl_plot_series *models, size_t n_models, const char *title,
+                           const char *stem, tl_err *err)
+{
+    tl_plot_curve c = {
+        .title = title ? title : "Learning curve",
+        .xlabel = "training set size (fraction of the training data)",
+        .ylabel = "test accuracy (mean ± sd)",
+        .series = models,
+        .n_series = n_models,
+        .hline = NAN,
+    };
+    return tlp_curve_write_ex(&c, stem, "learning curve", "set xrange [0:1]\n", err);
+}

@@ -1,0 +1,77 @@
+/* Shared plumbing of the figure writers: output files, script preamble, running programs. */
+#ifndef TL_PLOT_INTERNAL_H
+#define TL_PLOT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "treelab/tl_plot.h"
+
+#define TLP_PATH_MAX 4096
+
+/* One figure being written: STEM.dat and STEM.gp, plus the stem split into dir and base. */
+typedef struct tlp_fig {
+    FILE *dat, *gp;
+    char stem[TLP_PATH_MAX];
+    char dir[TLP_PATH_MAX]; /* "." when the stem has no directory */
+    const char *base;       /* points into stem */
+} tlp_fig;
+
+/* Open STEM.dat and STEM.gp and write the script preamble (comment naming `what`, pngcairo
+ * terminal, palette as line types 1..8, common style). TL_EIO/TL_EINVAL on failure (nothing
+ * left open). */
+int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err);
+/* Open an extra data file STEM<suffix> (e.g. "_points.dat") for writing; NULL + TL_EIO. */
+FILE *tlp_open_extra(const tlp_fig *f, const char *suffix, tl_err *err);
+/* Write the SVG trailer, close both files (checking write errors) and run gnuplot in the
+ * stem's directory. A missing gnuplot is a warning and TL_OK. */
+int tlp_finish(tlp_fig *f, tl_err *err);
+/* Close whatever is open after an error. */
+void tlp_abort(tlp_fig *f);
+/* Close an extra file, TL_EIO naming it when a write failed. */
+int tlp_close_extra(FILE *fp, const tlp_fig *f, const char *suffix, tl_err *err);
+
+/* Write s as a gnuplot double-quoted string (newline as \n, quote and backslash escaped). */
+void tlp_str(FILE *fp, const char *s);
+/* Write s as a double-quoted data-file field (inner double quotes become single quotes). */
+void tlp_field(FILE *fp, const char *s);
+/* Write a number with %.17g; NaN and infinities as NaN (gnuplot's missing value). */
+void tlp_num(FILE *fp, double v);
+/* Line type (1-based) of palette colour i. */
+int tlp_lt(size_t color);
+/* "#RRGGBB" of colour i mixed with white (share of white in [0,1]) into buf[8]. */
+const char *tlp_tint(size_t color, double white, char buf[8]);
+
+/* Run argv[0] with argv (no shell) in dir, stdin/stdout on /dev/null, stderr captured.
+ * *missing = 1 (and TL_OK) when the program cannot be found or executed. A non-zero exit is
+ * TL_EINTERNAL with the tail of stderr; on success, stderr text is passed to tl_warn. */
+int tlp_run(const char *dir, char *const argv[], int *missing, tl_err *err);
+
+extern const char *tlp_gnuplot_program;
+extern const char *tlp_dot_program;
+
+/* Helpers shared by the curve-like figures (plot_curve.c). */
+/* Data block of markers: x, y, "label", line type of the marker's colour. */
+void tlp_markers_block(FILE *dat, const tl_plot_marker *m, size_t n);
+/* The plot clauses (leading ", \\\n") drawing block `index` of BASE.dat as markers m[0..n),
+ * each with its label in the key. */
+void tlp_markers_plot(FILE *gp, const char *base, size_t index, const tl_plot_marker *m,
+                      size_t n);
+/* The plot clause (leading ", \\\n") of a dashed horizontal reference line at y, labelled in
+ * the key (NaN: nothing). */
+void tlp_hline(FILE *gp, double y, const char *label);
+/* Grid and key for curves: the key sits in headroom above the data, top left. */
+void tlp_key(FILE *gp);
+/* title/xlabel/ylabel lines (NULL skips). */
+void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *ylabel);
+
+/* tl_plot_curve_write with a description for the script header and extra commands placed
+ * before `plot` (may be NULL). */
+int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *what,
+                       const char *extra, tl_err *err);
+
+/* Category tics "set xtics ('a' 0, 'b' 1, ...)" for axis "x" or "y"; long x labels rotated. */
+void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n);
+/* Font size for text printed in heatmap cells, by the number of cells across. */
+int tlp_cell_font(size_t cells_across);
+
+#endif

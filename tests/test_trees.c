@@ -1,0 +1,281 @@
+/* ID3 and CART: the seed examples, and agreement with scikit-learn's DecisionTreeClassifier. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl_test_util.h"
+#include "treelab/tl_model.h"
+#include "treelab/tl_tree.h"
+
+static tl_model *fit(const char *algo, tl_dataset *d, const char *const *kv)
+{
+    tl_params p;
+    tl_err err;
+    tl_params_init(&p);
+    for (; kv && *kv; kv++)
+        if (tl_params_set_kv(&p, *kv, &err))
+            fail_msg("%s", err.msg);
+    tl_model *m = tl_model_new(algo, &p, &err);
+    tl_params_clear(&p);
+    if (!m)
+        fail_msg("%s: %s", algo, err.msg);
+    tl_fit_ctx ctx = {1, NULL, 0};
+    if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
+        fail_msg("fit %s: %s", algo, err.msg);
+    return m;
+}
+
+static char *show(const tl_model *m, tl_show_format fmt)
+{
+    static char buf[1 << 16];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    tl_err err;
+    if (tl_model_show(m, fmt, f, &err))
+        fail_msg("show: %s", err.msg);
+    fclose(f);
+    return buf;
+}
+
+static void drop_id(tl_dataset *d)
+{
+    const char *names[16];
+    size_t n = 0;
+    for (size_t j = 0; j < d->schema.n_attrs; j++)
+        if (strcmp(d->schema.attrs[j].name, "id"))
+            names[n++] = d->schema.attrs[j].name;
+    tl_err err;
+    if (tl_dataset_select(d, names, n, &err))
+        fail_msg("%s", err.msg);
+}
+
+static void test_id3_watermelon_root_is_texture(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/watermelon-2.0.csv", NULL);
+    drop_id(d);
+    tl_model *m = fit("id3", d, NULL);
+    const tl_tree *t = tl_model_tree(m);
+    assert_string_equal(d->schema.attrs[t->attr[0]].name, "texture");
+    assert_int_equal(t->kind[0], TL_SPLIT_MULTIWAY);
+    /* texture = clear: the three-way tie at 0.458 goes to the first in file order, root */
+    size_t clear = t->first_child[0];
+    assert_string_equal(d->schema.attrs[t->attr[clear]].name, "root");
+    /* the full-data ID3 tree classifies its training data */
+    double pred[17];
+    tl_err err;
+    assert_int_equal(tl_model_predict_label(m, d, NULL, 0, pred, &err), TL_OK);
+    for (size_t i = 0; i < d->n_rows; i++)
+        assert_int_equal((int)pred[i], d->y.code[i]);
+    /* nominal attributes are not reused on a path */
+    for (size_t n = 0; n < t->n_nodes; n++)
+        for (size_t a = t->parent[n]; t->attr[n] >= 0 && a != SIZE_MAX; a = t->parent[a])
+            assert_int_not_equal(t->attr[n], t->attr[a]);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+static void test_cart_engagement_depth2(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/engagement-regression.csv", NULL);
+    const char *kv[] = {"max_depth=2", NULL};
+    tl_model *m = fit("cart", d, kv);
+    const tl_tree *t = tl_model_tree(m);
+    assert_close(t->threshold[0], 35, 0);
+    size_t l = t->first_child[0], r = l + 1;
+    assert_close(t->threshold[l], 15, 0);
+    assert_close(t->threshold[r], 65, 0);
+    const double leaves[] = {7, 6, 4.0 / 3.0, 4.5};
+    const size_t nodes[] = {t->first_child[l], t->first_child[l] + 1, t->first_child[r],
+                            t->first_child[r] + 1};
+    for (size_t i = 0; i < 4; i++) {
+        double v;
+        tl_tree_node_predict(t, nodes[i], &v);
+        assert_close(v, leaves[i], 1e-12);
+    }
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+static void test_cart_two_feature_boundary(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/two-feature-boundary.arff", NULL);
+    const char *kv[] = {"max_depth=2", NULL};
+    tl_model *m = fit("cart", d, kv);
+    const tl_tree *t = tl_model_tree(m);
+    assert_int_equal(t->attr[0], 0);
+    assert_close(t->threshold[0], 5, 0);
+    size_t l = t->first_child[0], r = l + 1;
+    assert_int_equal(t->attr[l], 1);
+    assert_close(t->threshold[l], 8, 0);
+    assert_int_equal(t->attr[r], 1);
+    assert_close(t->threshold[r], 2.5, 0);
+    double pred[12];
+    assert_int_equal(tl_model_predict_label(m, d, NULL, 0, pred, NULL), TL_OK);
+    for (size_t i = 0; i < 12; i++)
+        assert_int_equal((int)pred[i], d->y.code[i]);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+static void test_cart_app_recommendation(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/app-recommendation.csv", NULL);
+    tl_model *m = fit("cart", d, NULL);
+    const char *text = show(m, TL_SHOW_TEXT);
+    assert_non_null(strstr(text, "age <= 20: Atom Count (3.0)\n"
+                                 "age > 20\n"
+                                 "|   platform in {iPhone}: Check Mate Mate (2.0)\n"
+                                 "|   platform in {Android}: Beehive Finder (1.0)\n"));
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+/* ---- scikit-learn agreement (tests/fixtures/sklearn_cart_*.txt, scripts/peers/sklearn_cart.py) */
+typedef struct {
+    size_t leaves, depth, n_pred, n_alpha;
+    double cv_accuracy;
+    int pred[1024];
+    double alpha[256];
+    size_t n_folds_lines, fold_len[10];
+    int folds[10][1024]; /* scikit-learn's test fold of every row, per repeat */
+} sk_fixture;
+
+static void read_fixture(const char *name, sk_fixture *fx)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/fixtures/sklearn_cart_%s.txt", name);
+    FILE *f = fopen(tl_test_path(rel), "r");
+    if (!f)
+        fail_msg("cannot open %s", rel);
+    memset(fx, 0, sizeof *fx);
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        char *save, *key = strtok_r(line, " \n", &save), *tok;
+        if (!key || key[0] == '#')
+            continue;
+        int is_folds = !strcmp(key, "folds");
+        while ((tok = strtok_r(NULL, " \n", &save))) {
+            if (!strcmp(key, "leaves"))
+                fx->leaves = strtoul(tok, NULL, 10);
+            else if (!strcmp(key, "depth"))
+                fx->depth = strtoul(tok, NULL, 10);
+            else if (!strcmp(key, "cv_accuracy"))
+                fx->cv_accuracy = strtod(tok, NULL);
+            else if (!strcmp(key, "predictions"))
+                fx->pred[fx->n_pred++] = atoi(tok);
+            else if (!strcmp(key, "folds") && fx->n_folds_lines < 10)
+                fx->folds[fx->n_folds_lines][fx->fold_len[fx->n_folds_lines]++] = atoi(tok);
+            else if (!strcmp(key, "ccp_alphas"))
+                fx->alpha[fx->n_alpha++] = strtod(tok, NULL);
+        }
+        if (is_folds)
+            fx->n_folds_lines++;
+    }
+    free(line);
+    fclose(f);
+}
+
+/* Mean accuracy over the repeated 10-fold CVs of the fixture, on scikit-learn's own folds. */
+static double cv_accuracy(tl_dataset *d, const char *algo, const sk_fixture *fx)
+{
+    size_t repeats = fx->n_folds_lines;
+    size_t n = d->n_rows, *rows = malloc(n * sizeof *rows), *fold = malloc(n * sizeof *fold);
+    size_t *train = malloc(n * sizeof *train), *test = malloc(n * sizeof *test);
+    double *pred = malloc(n * sizeof *pred), correct = 0;
+    for (size_t i = 0; i < n; i++)
+        rows[i] = i;
+    tl_err err;
+    for (size_t r = 0; r < repeats; r++) {
+        assert_int_equal(fx->fold_len[r], n);
+        for (size_t i = 0; i < n; i++)
+            fold[i] = (size_t)fx->folds[r][i];
+        for (size_t f = 0; f < 10; f++) {
+            size_t ntr = 0, nte = 0;
+            for (size_t i = 0; i < n; i++) {
+                if (fold[i] == f)
+                    test[nte++] = i;
+                else
+                    train[ntr++] = i;
+            }
+            tl_model *m = tl_model_new(algo, NULL, &err);
+            tl_fit_ctx ctx = {r, NULL, 0};
+            assert_int_equal(tl_model_fit(m, d, train, ntr, &ctx, &err), TL_OK);
+            assert_int_equal(tl_model_predict_label(m, d, test, nte, pred, &err), TL_OK);
+            for (size_t i = 0; i < nte; i++)
+                correct += (int)pred[i] == d->y.code[test[i]];
+            tl_model_free(m);
+        }
+    }
+    free(rows);
+    free(fold);
+    free(train);
+    free(test);
+    free(pred);
+    return correct / (double)(n * repeats);
+}
+
+static void check_against_sklearn(const char *name)
+{
+    sk_fixture *fx = malloc(sizeof *fx);
+    read_fixture(name, fx);
+    char rel[256];
+    snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
+    tl_dataset *d = tl_test_load(rel, NULL);
+    tl_model *m = fit("cart", d, NULL);
+    tl_model_info info;
+    tl_model_get_info(m, &info);
+    assert_int_equal(info.leaves, fx->leaves);
+    assert_int_equal(info.depth, fx->depth);
+    double *pred = malloc(d->n_rows * sizeof *pred);
+    assert_int_equal(fx->n_pred, d->n_rows);
+    assert_int_equal(tl_model_predict_label(m, d, NULL, 0, pred, NULL), TL_OK);
+    for (size_t i = 0; i < d->n_rows; i++)
+        assert_int_equal((int)pred[i], fx->pred[i]);
+    tl_ccp_path path;
+    const tl_tree *t = tl_model_tree(m);
+    assert_int_equal(tl_ccp_path_compute(t, tl_criterion_find("gini", NULL), 0, &path, NULL), TL_OK);
+    assert_int_equal(path.n, fx->n_alpha);
+    for (size_t i = 0; i < path.n; i++)
+        assert_close(path.alpha[i], fx->alpha[i], 1e-9);
+    assert_int_equal(path.leaves[0], fx->leaves);
+    assert_int_equal(path.leaves[path.n - 1], 1);
+    /* 10 x 10-fold CV on scikit-learn's folds: within one point (ties between equally good
+     * splits may go another way on a fold, so the trees need not be identical there) */
+    assert_int_equal(fx->n_folds_lines, 10);
+    double acc = cv_accuracy(d, "cart", fx);
+    print_message("%s: 10x10 CV accuracy %.4f, scikit-learn %.4f\n", name, acc, fx->cv_accuracy);
+    if (fabs(acc - fx->cv_accuracy) > 0.01)
+        fail_msg("%s: 10x10 CV accuracy %.4f, scikit-learn %.4f", name, acc, fx->cv_accuracy);
+    tl_ccp_path_free(&path);
+    free(pred);
+    free(fx);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+static void test_cart_sklearn_iris(void **state) { (void)state; check_against_sklearn("iris"); }
+static void test_cart_sklearn_breast_cancer(void **state)
+{
+    (void)state;
+    check_against_sklearn("breast_cancer");
+}
+static void test_cart_sklearn_wine(void **state) { (void)state; check_against_sklearn("wine"); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_id3_watermelon_root_is_texture),
+        cmocka_unit_test(test_cart_engagement_depth2),
+        cmocka_unit_test(test_cart_two_feature_boundary),
+        cmocka_unit_test(test_cart_app_recommendation),
+        cmocka_unit_test(test_cart_sklearn_iris),
+        cmocka_unit_test(test_cart_sklearn_breast_cancer),
+        cmocka_unit_test(test_cart_sklearn_wine),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
