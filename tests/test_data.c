@@ -455,6 +455,7 @@ static const bundled table[] = {
     {"engagement-regression.csv", 8, 1, 0, 0},
     {"fraud.csv", 6, 2, 2, 0},
     {"two-feature-boundary.csv", 12, 2, 0, 0},
+    {"two-feature-boundary.arff", 12, 2, 2, 0},
     {"watermelon-2.0.csv", 17, 7, 2, 0},
     {"watermelon-2.0-missing.csv", 17, 7, 2, 13},
     {"watermelon-3.0.csv", 17, 9, 2, 0},
