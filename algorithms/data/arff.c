@@ -170,12 +170,10 @@ static int read_attribute(arff_cur *c, tl_build *b, tl_err *err)
                             "expected an attribute name after @attribute");
     if (read_token(c, "{", 1, err))
         return err->code;
-    tl_colbuild *cols = realloc(b->cols, (b->n_cols + 1) * sizeof *cols);
-    if (!cols)
-        return oom(c, err);
-    b->cols = cols;
-    size_t j = b->n_cols++;
-    memset(&cols[j], 0, sizeof cols[j]);
+    if (tl_build_add_col(b, err))
+        return err->code;
+    size_t j = b->n_cols - 1;
+    tl_colbuild *cols = b->cols;
     if (tl_build_name(b, j, c->tok, c->tok_len, c->line, c->tok_col, err))
         return err->code;
     skip_ws(c);
@@ -255,27 +253,15 @@ static int read_header(arff_cur *c, tl_build *b, char **name, tl_err *err)
                              : "expected @relation, found an empty file");
 }
 
-/* "a, b, c" of the declared levels, cut to fit. */
-static void list_levels(const tl_levels *lv, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < lv->n && used + 1 < size; i++) {
-        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", lv->names[i]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-}
-
 static int store_value(arff_cur *c, tl_colbuild *col, size_t row, tl_err *err)
 {
     int missing = !c->tok_quoted && c->tok_len == 1 && c->tok[0] == '?';
     if (col->kind == TL_ATTR_NOMINAL) {
         int code = missing ? TL_MISSING_CODE : tl_levels_find(&col->lv, c->tok, c->tok_len);
         if (code == -1 && !missing) {
-            char names[600];
-            list_levels(&col->lv, names, sizeof names);
+            char names[600] = "";
+            for (size_t i = 0; i < col->lv.n; i++)
+                tl_join_append(names, sizeof names, col->lv.names[i]);
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
                                 "value '%s' is not declared for attribute '%s' (declared: %s)",
                                 c->tok, col->name, names);

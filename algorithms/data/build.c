@@ -15,7 +15,21 @@ int tl_build_init(tl_build *b, const char *path, size_t n_cols, tl_err *err)
     b->cols = calloc(n_cols ? n_cols : 1, sizeof *b->cols);
     if (!b->cols)
         return tl_err_set(err, TL_ENOMEM, "%s: out of memory", path);
-    b->n_cols = n_cols;
+    b->n_cols = b->cap_cols = n_cols;
+    return TL_OK;
+}
+
+int tl_build_add_col(tl_build *b, tl_err *err)
+{
+    if (b->n_cols == b->cap_cols) {
+        size_t cap = b->cap_cols ? 2 * b->cap_cols : 16;
+        tl_colbuild *cols = realloc(b->cols, cap * sizeof *cols);
+        if (!cols)
+            return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+        b->cols = cols;
+        b->cap_cols = cap;
+    }
+    memset(&b->cols[b->n_cols++], 0, sizeof *b->cols);
     return TL_OK;
 }
 
@@ -25,11 +39,14 @@ int tl_build_name(tl_build *b, size_t j, const char *s, size_t len, size_t line,
     if (len == 0)
         return tl_parse_err(err, TL_EPARSE, b->path, line, col,
                             "expected an attribute name, found an empty one");
-    for (size_t k = 0; k < j; k++)
-        if (strncmp(b->cols[k].name, s, len) == 0 && b->cols[k].name[len] == '\0')
-            return tl_parse_err(err, TL_EPARSE, b->path, line, col,
-                                "duplicate attribute name '%s' (first declared at line %zu, "
-                                "column %zu)", b->cols[k].name, b->cols[k].line, b->cols[k].col);
+    int added;
+    int k = tl_levels_add(&b->names, s, len, &added);
+    if (k < 0)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    if (!added)
+        return tl_parse_err(err, TL_EPARSE, b->path, line, col,
+                            "duplicate attribute name '%s' (first declared at line %zu, "
+                            "column %zu)", b->cols[k].name, b->cols[k].line, b->cols[k].col);
     char *name = malloc(len + 1);
     if (!name)
         return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
@@ -75,25 +92,13 @@ void tl_build_free(tl_build *b)
     for (size_t j = 0; b->cols && j < b->n_cols; j++)
         col_free(&b->cols[j]);
     free(b->cols);
+    tl_levels_free(&b->names);
     memset(b, 0, sizeof *b);
 }
 
 static int is_missing(const tl_colbuild *c, size_t i)
 {
     return c->kind == TL_ATTR_NUMERIC ? isnan(c->num[i]) : c->code[i] == TL_MISSING_CODE;
-}
-
-/* "a, b, c" cut to fit, for messages that list the valid names. */
-static void list_names(const tl_build *b, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t j = 0; j < b->n_cols && used + 1 < size; j++) {
-        int w = snprintf(buf + used, size - used, "%s%s", j ? ", " : "", b->cols[j].name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
 }
 
 static int find_target(const tl_build *b, const char *target, size_t *t, tl_err *err)
@@ -107,8 +112,9 @@ static int find_target(const tl_build *b, const char *target, size_t *t, tl_err 
             *t = j;
             return TL_OK;
         }
-    char names[700];
-    list_names(b, names, sizeof names);
+    char names[700] = "";
+    for (size_t j = 0; j < b->n_cols; j++)
+        tl_join_append(names, sizeof names, b->cols[j].name);
     return tl_parse_err(err, TL_EINVAL, b->path, b->cols[0].line, b->cols[0].col,
                         "unknown target '%s'; valid attributes: %s", target, names);
 }

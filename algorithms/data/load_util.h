@@ -62,16 +62,19 @@ typedef struct tl_colbuild {
 /* A dataset under construction: columns of cap_rows cells, n_rows of them filled. */
 typedef struct tl_build {
     const char *path;
-    size_t n_cols;
+    size_t n_cols, cap_cols;
     tl_colbuild *cols;
+    tl_levels names; /* the column names, to find duplicates fast in wide files */
     size_t n_rows, cap_rows;
     size_t eof_line, eof_col; /* where "no data rows" is reported */
 } tl_build;
 
 /* Allocate n_cols empty columns. Returns TL_OK or TL_ENOMEM. */
 int tl_build_init(tl_build *b, const char *path, size_t n_cols, tl_err *err);
-/* Set a column's name (copying [s, s + len)) and position. TL_EPARSE when the name is empty
- * or already used by an earlier column. */
+/* Append an empty column (kind numeric). Returns TL_OK or TL_ENOMEM. */
+int tl_build_add_col(tl_build *b, tl_err *err);
+/* Set column j's name (copying [s, s + len)) and position; name columns in order 0, 1, ...
+ * TL_EPARSE when the name is empty or already used by an earlier column. */
 int tl_build_name(tl_build *b, size_t j, const char *s, size_t len, size_t line, size_t col,
                   tl_err *err);
 /* Allocate each column's cells (num or code by kind) for cap rows. */
@@ -82,6 +85,10 @@ void tl_build_free(tl_build *b);
  * column), drop rows whose target is missing (warned), check a classification target has two
  * classes or more. NULL with err set on failure. */
 tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, tl_err *err);
+
+/* Append ", s" (just s when buf is empty) to the NUL-terminated list in buf, cutting the
+ * list to fit size: for messages that list the valid names. */
+void tl_join_append(char *buf, size_t size, const char *s);
 
 /* The file's base name without its extension (a new string, or NULL). */
 char *tl_base_name(const char *path);

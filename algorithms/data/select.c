@@ -1,4 +1,5 @@
 /* Reshaping a loaded dataset: choosing attributes and conforming it to a model's schema. */
+#include <gsl/gsl_sort.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +13,6 @@ static long find_attr(const tl_dataset *d, const char *name)
         if (strcmp(d->schema.attrs[j].name, name) == 0)
             return (long)j;
     return -1;
-}
-
-static void list_attrs(const tl_dataset *d, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t j = 0; j < d->schema.n_attrs && used + 1 < size; j++) {
-        int w = snprintf(buf + used, size - used, "%s%s", j ? ", " : "", d->schema.attrs[j].name);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
 }
 
 static void attr_free(tl_attr_info *a, tl_column *c)
@@ -74,8 +63,9 @@ int tl_dataset_select(tl_dataset *d, const char *const *names, size_t n, tl_err 
     for (size_t k = 0; k < n && rc == TL_OK; k++) {
         long j = find_attr(d, names[k]);
         if (j < 0) {
-            char valid[700];
-            list_attrs(d, valid, sizeof valid);
+            char valid[700] = "";
+            for (size_t m = 0; m < d->schema.n_attrs; m++)
+                tl_join_append(valid, sizeof valid, d->schema.attrs[m].name);
             rc = tl_err_set(err, TL_EINVAL, "unknown attribute '%s'; valid attributes: %s",
                             names[k], valid);
             break;
@@ -244,4 +234,60 @@ int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *err)
         rc = keep_columns(d, idx, schema->n_attrs, err);
     free(idx);
     return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err)
+{
+    tl_attr_info *t = &d->schema.target;
+    if (t->kind == TL_ATTR_NOMINAL)
+        return TL_OK;
+    size_t n = d->n_rows, k = 0;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    int *code = malloc((n ? n : 1) * sizeof *code);
+    char **levels = NULL;
+    if (!v || !code)
+        goto oom;
+    memcpy(v, d->y.num, n * sizeof *v);
+    gsl_sort(v, 1, n);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || v[i] != v[k - 1])
+            v[k++] = v[i];
+    if (k < 2) {
+        free(v);
+        free(code);
+        return tl_err_set(err, TL_EINVAL, "target '%s' has only one value; classification "
+                          "needs two or more", t->name);
+    }
+    if (!(levels = calloc(k, sizeof *levels)))
+        goto oom;
+    for (size_t c = 0; c < k; c++) {
+        char buf[40];
+        snprintf(buf, sizeof buf, "%.17g", v[c]);
+        if (!(levels[c] = malloc(strlen(buf) + 1)))
+            goto oom;
+        strcpy(levels[c], buf);
+    }
+    for (size_t i = 0; i < n; i++)
+        code[i] = (int)((const double *)bsearch(&d->y.num[i], v, k, sizeof *v, cmp_double) - v);
+    free(v);
+    free(d->y.num);
+    d->y.num = NULL;
+    d->y.code = code;
+    t->kind = TL_ATTR_NOMINAL;
+    t->levels = levels;
+    t->n_levels = k;
+    return TL_OK;
+oom:
+    for (size_t c = 0; levels && c < k; c++)
+        free(levels[c]);
+    free(levels);
+    free(v);
+    free(code);
+    return tl_err_set(err, TL_ENOMEM, "out of memory");
 }

@@ -80,6 +80,12 @@ int tl_dataset_select(tl_dataset *d, const char *const *names, size_t n, tl_err 
  * unchanged except after TL_ENOMEM. */
 int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *err);
 
+/* Make a numeric target nominal: its classes are the distinct values in increasing order,
+ * named with "%.17g" ("0", "1", "2.5"), for CSV files whose class labels are numbers (a CSV
+ * column of numbers loads as numeric). TL_OK, and nothing changes, when the target is already
+ * nominal; TL_EINVAL when it has fewer than two distinct values; TL_ENOMEM leaves d as it was. */
+int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err);
+
 /* Deep copies / frees of a schema. Returns TL_OK or TL_ENOMEM. */
 int tl_schema_copy(tl_schema *dst, const tl_schema *src, tl_err *err);
 void tl_schema_clear(tl_schema *s);
