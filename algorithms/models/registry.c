@@ -4,7 +4,10 @@
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
+extern const tl_model_type *const tl_model_soft_tree;
+
 static const tl_model_type *const *const registry[] = {
+    &tl_model_soft_tree,
     NULL
 };
 
