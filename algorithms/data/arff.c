@@ -1,9 +1,379 @@
-/* Placeholder: the arff loader lands with issue 2's data layer. */
-#include "treelab/tl_dataset.h"
+/* Weka ARFF loader: @relation, @attribute (numeric, real, integer, {nominal list}), @data.
+ *
+ * Keywords and type names are case-insensitive; names and values may be quoted with ' or "
+ * (backslash escapes inside); '%' outside quotes starts a comment; '?' is missing. Nominal
+ * levels keep their declared order. String, date and relational attributes, sparse rows and
+ * instance weights are refused as not supported. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_util.h"
+
+typedef struct {
+    const char *path;
+    const char *p, *end;     /* the rest of the text */
+    const char *ls, *le;     /* the current line, without its line end */
+    const char *q;           /* where parsing is on the current line */
+    size_t line;
+    char *tok;               /* the last token read, unescaped and NUL-terminated */
+    size_t tok_len, tok_cap;
+    int tok_quoted;
+    size_t tok_col;
+} arff_cur;
+
+static size_t col_of(const arff_cur *c, const char *p)
+{
+    return (size_t)(p - c->ls) + 1;
+}
+
+static int next_line(arff_cur *c)
+{
+    if (c->p >= c->end && c->line > 0)
+        return 0;
+    size_t rest = c->p < c->end ? (size_t)(c->end - c->p) : 0;
+    const char *nl = rest ? memchr(c->p, '\n', rest) : NULL;
+    c->ls = c->q = c->p;
+    c->le = nl ? nl : c->end;
+    if (c->le > c->ls && c->le[-1] == '\r')
+        c->le--;
+    c->p = nl ? nl + 1 : c->end;
+    c->line++;
+    return 1;
+}
+
+static void skip_ws(arff_cur *c)
+{
+    while (c->q < c->le && (*c->q == ' ' || *c->q == '\t'))
+        c->q++;
+}
+
+/* At the end of the meaningful part of the line (its end or a comment). */
+static int at_end(const arff_cur *c)
+{
+    return c->q >= c->le || *c->q == '%';
+}
+
+static int tok_push(arff_cur *c, char ch)
+{
+    if (c->tok_len + 1 >= c->tok_cap) {
+        size_t cap = c->tok_cap ? 2 * c->tok_cap : 64;
+        char *t = realloc(c->tok, cap);
+        if (!t)
+            return -1;
+        c->tok = t;
+        c->tok_cap = cap;
+    }
+    c->tok[c->tok_len++] = ch;
+    return 0;
+}
+
+static int oom(const arff_cur *c, tl_err *err)
+{
+    return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
+}
+
+/* Read a quoted or bare token into c->tok. A bare token stops at a blank when
+ * stop_at_blank, and always at '%' and any character in stops; trailing blanks are cut. */
+static int read_token(arff_cur *c, const char *stops, int stop_at_blank, tl_err *err)
+{
+    c->tok_len = 0;
+    c->tok_col = col_of(c, c->q);
+    c->tok_quoted = c->q < c->le && (*c->q == '\'' || *c->q == '"');
+    if (c->tok_quoted) {
+        char quote = *c->q++;
+        for (;;) {
+            if (c->q >= c->le)
+                return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
+                                    "unterminated quoted text: expected a closing %c", quote);
+            char ch = *c->q++;
+            if (ch == quote)
+                break;
+            if (ch == '\\' && c->q < c->le) {
+                ch = *c->q++;
+                ch = ch == 'n' ? '\n' : ch == 't' ? '\t' : ch == 'r' ? '\r' : ch;
+            }
+            if (tok_push(c, ch))
+                return oom(c, err);
+        }
+    } else {
+        while (c->q < c->le && *c->q != '%' && !strchr(stops, *c->q) &&
+               !(stop_at_blank && (*c->q == ' ' || *c->q == '\t')))
+            if (tok_push(c, *c->q++))
+                return oom(c, err);
+        while (c->tok_len && (c->tok[c->tok_len - 1] == ' ' || c->tok[c->tok_len - 1] == '\t'))
+            c->tok_len--;
+    }
+    if (tok_push(c, '\0'))
+        return oom(c, err);
+    c->tok_len--;
+    return TL_OK;
+}
+
+static int ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+        if (x != *b)
+            return 0;
+    }
+    return *a == *b;
+}
+
+/* The "{a, b, 'c d'}" list after an attribute name; c->q is on '{'. */
+static int read_levels(arff_cur *c, tl_colbuild *col, tl_err *err)
+{
+    size_t open_col = col_of(c, c->q);
+    c->q++;
+    for (;;) {
+        skip_ws(c);
+        if (at_end(c))
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                                "expected a nominal value or '}' to close the list opened at "
+                                "column %zu", open_col);
+        if (*c->q == '}' && col->lv.n == 0)
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                                "expected at least one nominal value, found an empty list");
+        if (read_token(c, ",}", 0, err))
+            return err->code;
+        if (c->tok_len == 0 && !c->tok_quoted)
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
+                                "expected a nominal value");
+        int added;
+        if (tl_levels_add(&col->lv, c->tok, c->tok_len, &added) < 0)
+            return oom(c, err);
+        if (!added)
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
+                                "duplicate nominal value '%s' for attribute '%s'", c->tok,
+                                col->name);
+        skip_ws(c);
+        if (c->q < c->le && *c->q == ',') {
+            c->q++;
+            continue;
+        }
+        if (c->q < c->le && *c->q == '}') {
+            c->q++;
+            return TL_OK;
+        }
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected ',' or '}' after a nominal value");
+    }
+}
+
+/* "@attribute NAME TYPE"; c->q is after the keyword. */
+static int read_attribute(arff_cur *c, tl_build *b, tl_err *err)
+{
+    skip_ws(c);
+    if (at_end(c))
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected an attribute name after @attribute");
+    if (read_token(c, "{", 1, err))
+        return err->code;
+    tl_colbuild *cols = realloc(b->cols, (b->n_cols + 1) * sizeof *cols);
+    if (!cols)
+        return oom(c, err);
+    b->cols = cols;
+    size_t j = b->n_cols++;
+    memset(&cols[j], 0, sizeof cols[j]);
+    if (tl_build_name(b, j, c->tok, c->tok_len, c->line, c->tok_col, err))
+        return err->code;
+    skip_ws(c);
+    if (c->q < c->le && *c->q == '{') {
+        cols[j].kind = TL_ATTR_NOMINAL;
+        if (read_levels(c, &cols[j], err))
+            return err->code;
+    } else {
+        size_t type_col = col_of(c, c->q);
+        if (at_end(c))
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, type_col,
+                                "expected a type (numeric, real, integer or {...}) for "
+                                "attribute '%s'", cols[j].name);
+        if (read_token(c, "{", 1, err))
+            return err->code;
+        if (ieq(c->tok, "numeric") || ieq(c->tok, "real") || ieq(c->tok, "integer"))
+            cols[j].kind = TL_ATTR_NUMERIC;
+        else if (ieq(c->tok, "string") || ieq(c->tok, "date") || ieq(c->tok, "relational"))
+            return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, type_col,
+                                "%s attributes are not supported (attribute '%s'); use "
+                                "numeric, real, integer or {...}", c->tok, cols[j].name);
+        else
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, type_col,
+                                "expected a type (numeric, real, integer or {...}) for "
+                                "attribute '%s', found '%s'", cols[j].name, c->tok);
+    }
+    skip_ws(c);
+    if (!at_end(c))
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected the end of the line after the type of '%s'",
+                            cols[j].name);
+    return TL_OK;
+}
+
+/* Everything before the data; *name gets the relation name (owned by the caller). */
+static int read_header(arff_cur *c, tl_build *b, char **name, tl_err *err)
+{
+    int seen = 0;
+    while (next_line(c)) {
+        skip_ws(c);
+        if (at_end(c))
+            continue;
+        size_t kw_col = col_of(c, c->q);
+        if (*c->q != '@')
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, kw_col,
+                                "expected @relation, @attribute or @data");
+        c->q++;
+        if (read_token(c, "{", 1, err))
+            return err->code;
+        seen = 1;
+        if (ieq(c->tok, "relation")) {
+            skip_ws(c);
+            if (read_token(c, "", 1, err))
+                return err->code;
+            free(*name);
+            if (!(*name = malloc(c->tok_len + 1)))
+                return oom(c, err);
+            memcpy(*name, c->tok, c->tok_len + 1);
+        } else if (ieq(c->tok, "attribute")) {
+            if (read_attribute(c, b, err))
+                return err->code;
+        } else if (ieq(c->tok, "data")) {
+            if (b->n_cols == 0)
+                return tl_parse_err(err, TL_EPARSE, c->path, c->line, kw_col,
+                                    "expected at least one @attribute before @data");
+            return TL_OK;
+        } else if (ieq(c->tok, "end")) {
+            return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, kw_col,
+                                "relational attributes (@end) are not supported");
+        } else {
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, kw_col,
+                                "expected @relation, @attribute or @data, found '@%s'", c->tok);
+        }
+    }
+    return tl_parse_err(err, TL_EPARSE, c->path, c->line ? c->line : 1, 1,
+                        seen ? "expected @data, found the end of the file"
+                             : "expected @relation, found an empty file");
+}
+
+/* "a, b, c" of the declared levels, cut to fit. */
+static void list_levels(const tl_levels *lv, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < lv->n && used + 1 < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", lv->names[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static int store_value(arff_cur *c, tl_colbuild *col, size_t row, tl_err *err)
+{
+    int missing = !c->tok_quoted && c->tok_len == 1 && c->tok[0] == '?';
+    if (col->kind == TL_ATTR_NOMINAL) {
+        int code = missing ? TL_MISSING_CODE : tl_levels_find(&col->lv, c->tok, c->tok_len);
+        if (code == -1 && !missing) {
+            char names[600];
+            list_levels(&col->lv, names, sizeof names);
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
+                                "value '%s' is not declared for attribute '%s' (declared: %s)",
+                                c->tok, col->name, names);
+        }
+        col->code[row] = code;
+        return TL_OK;
+    }
+    double v = 0.0;
+    int r = missing ? 0 : tl_parse_number(c->tok, c->tok_len, &v);
+    if (r)
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
+                            "expected a %snumber for numeric attribute '%s', found '%s'",
+                            r > 0 ? "finite " : "", col->name, c->tok);
+    col->num[row] = missing ? NAN : v;
+    return TL_OK;
+}
+
+/* One data line of b->n_cols comma-separated values. */
+static int read_row(arff_cur *c, tl_build *b, tl_err *err)
+{
+    size_t row = b->n_rows;
+    for (size_t j = 0; j < b->n_cols; j++) {
+        skip_ws(c);
+        if (j > 0) {
+            if (at_end(c))
+                return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                                    "expected %zu values, found %zu", b->n_cols, j);
+            if (*c->q != ',')
+                return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                                    "expected ',' before the value of '%s'", b->cols[j].name);
+            c->q++;
+            skip_ws(c);
+        }
+        if (c->q < c->le && *c->q == '{')
+            return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, col_of(c, c->q),
+                                "%s are not supported", j ? "instance weights" : "sparse rows");
+        if (at_end(c) || *c->q == ',')
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                                "expected a value for attribute '%s'", b->cols[j].name);
+        if (read_token(c, ",", 0, err) || store_value(c, &b->cols[j], row, err))
+            return err->code;
+    }
+    skip_ws(c);
+    if (c->q < c->le && *c->q == ',') {
+        c->q++;
+        skip_ws(c);
+        if (c->q < c->le && *c->q == '{')
+            return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, col_of(c, c->q),
+                                "instance weights are not supported");
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected %zu values, found more", b->n_cols);
+    }
+    if (!at_end(c))
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected ',' or the end of the line");
+    b->n_rows++;
+    return TL_OK;
+}
+
+static int read_data(arff_cur *c, tl_build *b, tl_err *err)
+{
+    if (tl_build_alloc_rows(b, tl_src_count_lines(c->p, c->end), err))
+        return err->code;
+    while (next_line(c)) {
+        skip_ws(c);
+        if (at_end(c))
+            continue;
+        if (read_row(c, b, err))
+            return err->code;
+    }
+    b->eof_line = c->line;
+    b->eof_col = (size_t)(c->le - c->ls) + 1;
+    return TL_OK;
+}
 
 tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *err)
 {
-    (void)target;
-    tl_err_set(err, TL_EUNSUPPORTED, "%s: the arff loader is not written yet", path);
-    return NULL;
+    tl_err local;
+    if (!err)
+        err = &local; /* the helpers read err->code */
+    tl_err_clear(err);
+    tl_src src;
+    if (tl_src_read(&src, path, err))
+        return NULL;
+    arff_cur c;
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    c.p = src.text;
+    c.end = src.text + src.len;
+    tl_build b;
+    char *name = NULL;
+    tl_dataset *d = NULL;
+    if (tl_build_init(&b, path, 0, err) == TL_OK && read_header(&c, &b, &name, err) == TL_OK &&
+        read_data(&c, &b, err) == TL_OK)
+        d = tl_build_finish(&b, name, target, err);
+    tl_build_free(&b);
+    free(name);
+    free(c.tok);
+    tl_src_free(&src);
+    return d;
 }

@@ -1,0 +1,223 @@
+/* Dataset assembly shared by the loaders: columns, names, target choice and final checks. */
+#include "load_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "treelab/tl_log.h"
+
+int tl_build_init(tl_build *b, const char *path, size_t n_cols, tl_err *err)
+{
+    memset(b, 0, sizeof *b);
+    b->path = path;
+    b->cols = calloc(n_cols ? n_cols : 1, sizeof *b->cols);
+    if (!b->cols)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", path);
+    b->n_cols = n_cols;
+    return TL_OK;
+}
+
+int tl_build_name(tl_build *b, size_t j, const char *s, size_t len, size_t line, size_t col,
+                  tl_err *err)
+{
+    if (len == 0)
+        return tl_parse_err(err, TL_EPARSE, b->path, line, col,
+                            "expected an attribute name, found an empty one");
+    for (size_t k = 0; k < j; k++)
+        if (strncmp(b->cols[k].name, s, len) == 0 && b->cols[k].name[len] == '\0')
+            return tl_parse_err(err, TL_EPARSE, b->path, line, col,
+                                "duplicate attribute name '%s' (first declared at line %zu, "
+                                "column %zu)", b->cols[k].name, b->cols[k].line, b->cols[k].col);
+    char *name = malloc(len + 1);
+    if (!name)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    memcpy(name, s, len);
+    name[len] = '\0';
+    free(b->cols[j].name);
+    b->cols[j].name = name;
+    b->cols[j].line = line;
+    b->cols[j].col = col;
+    return TL_OK;
+}
+
+int tl_build_alloc_rows(tl_build *b, size_t cap, tl_err *err)
+{
+    if (!cap)
+        cap = 1;
+    for (size_t j = 0; j < b->n_cols; j++) {
+        tl_colbuild *c = &b->cols[j];
+        if (c->kind == TL_ATTR_NUMERIC)
+            c->num = malloc(cap * sizeof *c->num);
+        else
+            c->code = malloc(cap * sizeof *c->code);
+        if (!c->num && !c->code)
+            return tl_err_set(err, TL_ENOMEM, "%s: out of memory for %zu rows", b->path, cap);
+    }
+    b->cap_rows = cap;
+    return TL_OK;
+}
+
+static void col_free(tl_colbuild *c)
+{
+    free(c->name);
+    tl_levels_free(&c->lv);
+    free(c->num);
+    free(c->code);
+    memset(c, 0, sizeof *c);
+}
+
+void tl_build_free(tl_build *b)
+{
+    if (!b)
+        return;
+    for (size_t j = 0; b->cols && j < b->n_cols; j++)
+        col_free(&b->cols[j]);
+    free(b->cols);
+    memset(b, 0, sizeof *b);
+}
+
+static int is_missing(const tl_colbuild *c, size_t i)
+{
+    return c->kind == TL_ATTR_NUMERIC ? isnan(c->num[i]) : c->code[i] == TL_MISSING_CODE;
+}
+
+/* "a, b, c" cut to fit, for messages that list the valid names. */
+static void list_names(const tl_build *b, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t j = 0; j < b->n_cols && used + 1 < size; j++) {
+        int w = snprintf(buf + used, size - used, "%s%s", j ? ", " : "", b->cols[j].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static int find_target(const tl_build *b, const char *target, size_t *t, tl_err *err)
+{
+    if (!target) {
+        *t = b->n_cols - 1;
+        return TL_OK;
+    }
+    for (size_t j = 0; j < b->n_cols; j++)
+        if (strcmp(b->cols[j].name, target) == 0) {
+            *t = j;
+            return TL_OK;
+        }
+    char names[700];
+    list_names(b, names, sizeof names);
+    return tl_parse_err(err, TL_EINVAL, b->path, b->cols[0].line, b->cols[0].col,
+                        "unknown target '%s'; valid attributes: %s", target, names);
+}
+
+/* Remove the rows whose target is missing, keeping the others in order. */
+static size_t drop_missing_target(tl_build *b, size_t t)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < b->n_rows; i++) {
+        if (is_missing(&b->cols[t], i))
+            continue;
+        for (size_t j = 0; j < b->n_cols; j++) {
+            tl_colbuild *c = &b->cols[j];
+            if (c->num)
+                c->num[kept] = c->num[i];
+            else
+                c->code[kept] = c->code[i];
+        }
+        kept++;
+    }
+    size_t dropped = b->n_rows - kept;
+    b->n_rows = kept;
+    return dropped;
+}
+
+static int check_classes(const tl_build *b, size_t t, tl_err *err)
+{
+    const tl_colbuild *c = &b->cols[t];
+    if (c->kind != TL_ATTR_NOMINAL)
+        return TL_OK;
+    for (size_t i = 1; i < b->n_rows; i++)
+        if (c->code[i] != c->code[0])
+            return TL_OK;
+    return tl_parse_err(err, TL_EINVAL, b->path, c->line, c->col,
+                        "target '%s' has only one class ('%s'); classification needs two or more",
+                        c->name, c->lv.names[c->code[0]]);
+}
+
+/* Move a built column into an attribute header and a data column. */
+static void take_col(tl_colbuild *c, size_t n_rows, tl_attr_info *a, tl_column *out)
+{
+    a->name = c->name;
+    a->kind = c->kind;
+    a->levels = c->lv.names;
+    a->n_levels = c->lv.n;
+    out->num = c->num;
+    out->code = c->code;
+    /* Shrink to the rows read (the capacity was an upper bound); keep the block if not. */
+    if (out->num) {
+        double *p = realloc(out->num, (n_rows ? n_rows : 1) * sizeof *p);
+        if (p)
+            out->num = p;
+    } else {
+        int *p = realloc(out->code, (n_rows ? n_rows : 1) * sizeof *p);
+        if (p)
+            out->code = p;
+    }
+    free(c->lv.slots);
+    memset(c, 0, sizeof *c);
+}
+
+tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, tl_err *err)
+{
+    tl_dataset *d = NULL;
+    size_t t = 0;
+    if (b->n_rows == 0) {
+        tl_parse_err(err, TL_EPARSE, b->path, b->eof_line, b->eof_col,
+                     "expected data rows after the header, found none");
+        goto fail;
+    }
+    if (find_target(b, target, &t, err))
+        goto fail;
+    size_t dropped = drop_missing_target(b, t);
+    if (dropped)
+        tl_warn("%s: dropped %zu row%s whose target '%s' is missing", b->path, dropped,
+                dropped == 1 ? "" : "s", b->cols[t].name);
+    if (b->n_rows == 0) {
+        tl_err_set(err, TL_EINVAL, "%s: every row's target '%s' is missing", b->path,
+                   b->cols[t].name);
+        goto fail;
+    }
+    if (check_classes(b, t, err))
+        goto fail;
+    d = calloc(1, sizeof *d);
+    if (!d || !(d->schema.attrs = calloc(b->n_cols, sizeof *d->schema.attrs)) ||
+        !(d->cols = calloc(b->n_cols, sizeof *d->cols)) || !(d->path = malloc(strlen(b->path) + 1)))
+        goto oom;
+    strcpy(d->path, b->path);
+    d->name = name ? malloc(strlen(name) + 1) : tl_base_name(b->path);
+    if (!d->name)
+        goto oom;
+    if (name)
+        strcpy(d->name, name);
+    d->n_rows = b->n_rows;
+    d->n_dropped = dropped;
+    for (size_t j = 0; j < b->n_cols; j++) {
+        if (j == t)
+            take_col(&b->cols[j], b->n_rows, &d->schema.target, &d->y);
+        else {
+            size_t k = d->schema.n_attrs++;
+            take_col(&b->cols[j], b->n_rows, &d->schema.attrs[k], &d->cols[k]);
+        }
+    }
+    tl_build_free(b);
+    return d;
+oom:
+    tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+fail:
+    tl_dataset_free(d);
+    tl_build_free(b);
+    return NULL;
+}

@@ -1,0 +1,89 @@
+/* Private to algorithms/data: what the ARFF and CSV loaders share (file text, level
+ * dictionaries, column building and the final checks). */
+#ifndef TL_LOAD_UTIL_H
+#define TL_LOAD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "treelab/tl_dataset.h"
+
+/* A whole file in memory, NUL-terminated, a leading UTF-8 BOM skipped (text points past it). */
+typedef struct tl_src {
+    const char *path;
+    char *buf;        /* owned allocation */
+    const char *text; /* buf, or buf + 3 after a BOM */
+    size_t len;       /* bytes from text to the terminating NUL */
+} tl_src;
+
+/* Read path into s. TL_EIO naming the file and the system's reason on failure. */
+int tl_src_read(tl_src *s, const char *path, tl_err *err);
+void tl_src_free(tl_src *s);
+
+/* Number of '\n' in [p, end) plus one: an upper bound on the records left. */
+size_t tl_src_count_lines(const char *p, const char *end);
+
+/* Create an error whose message starts "PATH:LINE:COL: ". Returns code. */
+int tl_parse_err_at(tl_err *err, int code, const char *path, size_t line, size_t col,
+                    const char *src_file, int src_line, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+#define tl_parse_err(err, code, path, line, col, ...)                                           \
+    tl_parse_err_at((err), (code), (path), (line), (col), __FILE__, __LINE__, __VA_ARGS__)
+
+/* Parse [s, s + len) as a number. Returns 0 for a finite number (in *out), 1 for a number
+ * that is not finite (nan, inf, overflow), -1 for anything else. s must be followed by a
+ * character that cannot continue a number (a delimiter, quote, space, newline or NUL). */
+int tl_parse_number(const char *s, size_t len, double *out);
+
+/* A dictionary of level names: code i is names[i]; lookups by hash. */
+typedef struct tl_levels {
+    char **names;
+    size_t n, cap;
+    int32_t *slots; /* open addressing: code + 1, 0 for empty */
+    size_t n_slots;
+} tl_levels;
+
+/* Code of [s, s + len), or -1 when absent. */
+int tl_levels_find(const tl_levels *lv, const char *s, size_t len);
+/* Code of [s, s + len), adding it when absent. *added says which. -1 on out of memory. */
+int tl_levels_add(tl_levels *lv, const char *s, size_t len, int *added);
+void tl_levels_free(tl_levels *lv);
+
+/* One column under construction. */
+typedef struct tl_colbuild {
+    char *name;
+    tl_attr_kind kind;
+    tl_levels lv;
+    double *num; /* numeric: cap values */
+    int *code;   /* nominal: cap codes */
+    size_t line, col; /* where the attribute was declared, for messages */
+} tl_colbuild;
+
+/* A dataset under construction: columns of cap_rows cells, n_rows of them filled. */
+typedef struct tl_build {
+    const char *path;
+    size_t n_cols;
+    tl_colbuild *cols;
+    size_t n_rows, cap_rows;
+    size_t eof_line, eof_col; /* where "no data rows" is reported */
+} tl_build;
+
+/* Allocate n_cols empty columns. Returns TL_OK or TL_ENOMEM. */
+int tl_build_init(tl_build *b, const char *path, size_t n_cols, tl_err *err);
+/* Set a column's name (copying [s, s + len)) and position. TL_EPARSE when the name is empty
+ * or already used by an earlier column. */
+int tl_build_name(tl_build *b, size_t j, const char *s, size_t len, size_t line, size_t col,
+                  tl_err *err);
+/* Allocate each column's cells (num or code by kind) for cap rows. */
+int tl_build_alloc_rows(tl_build *b, size_t cap, tl_err *err);
+void tl_build_free(tl_build *b);
+
+/* Turn b into a dataset (b is emptied either way): choose the target (named, or the last
+ * column), drop rows whose target is missing (warned), check a classification target has two
+ * classes or more. NULL with err set on failure. */
+tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, tl_err *err);
+
+/* The file's base name without its extension (a new string, or NULL). */
+char *tl_base_name(const char *path);
+
+#endif
