@@ -177,18 +177,23 @@ static double penalty(const st_net *net, double lambda, st_work *w, const double
     const st_tree *t = &net->tree;
     size_t M = t->n_inner;
     double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M, total = 0;
+    /* Row by row, so the batch matrices are read in memory order. */
+    for (size_t s = 0; s < M; s++)
+        coef[s] = den[s] = 0;
+    for (size_t r = 0; r < B; r++) {
+        double wr = wt ? wt[r] : 1.0;
+        const double *Pin = w->Pin + r * M, *p = w->p + r * M;
+        for (size_t s = 0; s < M; s++) {
+            coef[s] += wr * Pin[s] * p[s];
+            den[s] += wr * Pin[s];
+        }
+    }
     for (size_t i = 0; i < t->n_nodes; i++) {
         if (t->left[i] < 0)
             continue;
         int s = t->slot[i];
-        double nu = 0, de = 0;
-        for (size_t r = 0; r < B; r++) {
-            double P = (wt ? wt[r] : 1.0) * w->Pin[r * M + s];
-            nu += P * w->p[r * M + s];
-            de += P;
-        }
+        double nu = coef[s], de = den[s];
         coef[s] = 0;
-        den[s] = de;
         if (de <= 0)
             continue;
         double a = nu / de, c = lambda * ldexp(1.0, -t->depth[i]);

@@ -58,7 +58,10 @@ static int put_split(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
     for (size_t t = 0; t < shown; t++) {
         size_t k = order[t];
         double a = net->beta * w[k] / m->enc.sd[k];
-        fprintf(f, " %s %.4g*", a < 0 ? "-" : (t ? "+" : ""), fabs(a));
+        if (t)
+            fprintf(f, " %s %.4g*", a < 0 ? "-" : "+", fabs(a));
+        else
+            fprintf(f, " %.4g*", a);
         put_name(f, m, sc, k, dot);
     }
     c *= net->beta;
