@@ -25,6 +25,12 @@ typedef struct st_tree {
     int *left, *right; /* children; -1 for a leaf */
     int *slot;
     int *depth;        /* root 0 */
+    /* Per inner slot s: positions of its children in a row of path probabilities laid out
+     * [inner slots | leaf slots] (an inner node at its slot, a leaf at n_inner + slot),
+     * kid[2s] left and kid[2s+1] right; and its depth. Inner slots follow node order, so a
+     * sweep over slots visits parents first. */
+    int *kid;
+    int *slot_depth;
 } st_tree;
 
 /* The full binary tree of the given depth (heap order: children of i are 2i+1, 2i+2). */
@@ -67,9 +73,9 @@ static inline double *st_phi(const st_net *n) { return st_b(n) + n->tree.n_inner
 typedef struct st_work {
     size_t cap;
     double *p;    /* cap x n_inner: routing probabilities p_i(x) */
-    double *Pin;  /* cap x n_inner: path probability of reaching each inner node */
-    double *PL;   /* cap x n_leaves: path probability of each leaf */
-    double *gPin, *gPL; /* their gradients */
+    double *P;    /* cap x n_nodes: path probabilities, inner slots then leaf slots (the
+                   * leaves' block is the matrix PL, leading dimension n_nodes) */
+    double *gP;   /* its gradient */
     double *gz;   /* cap x n_inner: gradient of the pre-beta logits */
     double *Y;    /* cap x n_out: mixture output */
     double *dY;   /* cap x n_out */

@@ -55,25 +55,20 @@ void st_forward(const st_net *net, st_work *w, const double *X, size_t B)
             for (size_t s = 0; s < M; s++)
                 w->p[r * M + s] = sigmoid(w->p[r * M + s] + net->beta * b[s]);
     }
+    size_t N = t->n_nodes;
+    const int *kid = t->kid;
     for (size_t r = 0; r < B; r++) {
-        double *Pin = w->Pin + r * M, *PL = w->PL + r * L;
+        double *P = w->P + r * N;
         const double *p = w->p + r * M;
-        if (t->left[0] < 0)
-            PL[0] = 1.0;
-        else
-            Pin[0] = 1.0;
-        for (size_t i = 0; i < t->n_nodes; i++) {
-            if (t->left[i] < 0)
-                continue;
-            int s = t->slot[i], l = t->left[i], rt = t->right[i];
-            double here = Pin[s], pr = p[s];
-            (t->left[l] < 0 ? PL : Pin)[t->slot[l]] = here * (1.0 - pr);
-            (t->left[rt] < 0 ? PL : Pin)[t->slot[rt]] = here * pr;
+        P[0] = 1.0; /* the root, inner or (alone) a leaf, sits at position 0 */
+        for (size_t s = 0; s < M; s++) {
+            P[kid[2 * s]] = P[s] * (1.0 - p[s]);
+            P[kid[2 * s + 1]] = P[s] * p[s];
         }
     }
-    /* The mixture: Y = PL Q. */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)B, (int)K, (int)L, 1.0, w->PL,
-                (int)L, w->Q, (int)K, 0.0, w->Y, (int)K);
+    /* The mixture: Y = PL Q, PL the leaves' block of P. */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)B, (int)K, (int)L, 1.0, w->P + M,
+                (int)N, w->Q, (int)K, 0.0, w->Y, (int)K);
 }
 
 static double weight_sum(const double *wt, size_t B)
@@ -91,7 +86,7 @@ static double weight_sum(const double *wt, size_t B)
 static double data_loss_grad(const st_net *net, st_loss_kind loss, st_work *w, const double *y,
                              const double *wt, size_t B, int want_grad)
 {
-    size_t L = net->tree.n_leaves, K = net->n_out;
+    size_t L = net->tree.n_leaves, K = net->n_out, M = net->tree.n_inner, N = net->tree.n_nodes;
     double ws = weight_sum(wt, B), total = 0;
     if (ws <= 0)
         return 0;
@@ -99,8 +94,8 @@ static double data_loss_grad(const st_net *net, st_loss_kind loss, st_work *w, c
         memset(w->dY, 0, B * K * sizeof *w->dY);
     for (size_t r = 0; r < B; r++) {
         double wr = (wt ? wt[r] : 1.0) / ws;
-        const double *PL = w->PL + r * L;
-        double *gPL = w->gPL + r * L;
+        const double *PL = w->P + r * N + M;
+        double *gPL = w->gP + r * N + M;
         if (net->regression) {
             if (loss == ST_LOSS_MIXTURE) {
                 double e = w->Y[r] - y[r];
@@ -139,15 +134,15 @@ static double data_loss_grad(const st_net *net, st_loss_kind loss, st_work *w, c
         for (size_t r = 0; r < B; r++) {
             double wr = (wt ? wt[r] : 1.0) / ws;
             for (size_t l = 0; l < L; l++)
-                w->gQ[l] += 2.0 * wr * w->PL[r * L + l] * (w->Q[l] - y[r]);
+                w->gQ[l] += 2.0 * wr * w->P[r * N + M + l] * (w->Q[l] - y[r]);
         }
         return total;
     }
     if (loss == ST_LOSS_MIXTURE)
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)B, (int)L, (int)K, 1.0, w->dY,
-                    (int)K, w->Q, (int)K, 0.0, w->gPL, (int)L);
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)L, (int)K, (int)B, 1.0, w->PL,
-                (int)L, w->dY, (int)K, 0.0, w->gQ, (int)K);
+                    (int)K, w->Q, (int)K, 0.0, w->gP + M, (int)N);
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)L, (int)K, (int)B, 1.0, w->P + M,
+                (int)N, w->dY, (int)K, 0.0, w->gQ, (int)K);
     return total;
 }
 
@@ -182,21 +177,18 @@ static double penalty(const st_net *net, double lambda, st_work *w, const double
         coef[s] = den[s] = 0;
     for (size_t r = 0; r < B; r++) {
         double wr = wt ? wt[r] : 1.0;
-        const double *Pin = w->Pin + r * M, *p = w->p + r * M;
+        const double *Pin = w->P + r * t->n_nodes, *p = w->p + r * M;
         for (size_t s = 0; s < M; s++) {
             coef[s] += wr * Pin[s] * p[s];
             den[s] += wr * Pin[s];
         }
     }
-    for (size_t i = 0; i < t->n_nodes; i++) {
-        if (t->left[i] < 0)
-            continue;
-        int s = t->slot[i];
+    for (size_t s = 0; s < M; s++) {
         double nu = coef[s], de = den[s];
         coef[s] = 0;
         if (de <= 0)
             continue;
-        double a = nu / de, c = lambda * ldexp(1.0, -t->depth[i]);
+        double a = nu / de, c = lambda * ldexp(1.0, -t->slot_depth[s]);
         a = a < ST_A_EPS ? ST_A_EPS : a > 1 - ST_A_EPS ? 1 - ST_A_EPS : a;
         av[s] = a;
         total -= c * 0.5 * (log(a) + log(1.0 - a));
@@ -210,27 +202,24 @@ static double penalty(const st_net *net, double lambda, st_work *w, const double
 static void route_backward(const st_net *net, st_work *w, const double *wt, size_t B, int pen)
 {
     const st_tree *t = &net->tree;
-    size_t M = t->n_inner, L = t->n_leaves;
+    size_t M = t->n_inner, N = t->n_nodes;
     const double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M;
+    const int *kid = t->kid;
     for (size_t r = 0; r < B; r++) {
-        double *gPin = w->gPin + r * M, *gPL = w->gPL + r * L, *gz = w->gz + r * M;
-        const double *Pin = w->Pin + r * M, *p = w->p + r * M;
+        double *gP = w->gP + r * N, *gz = w->gz + r * M;
+        const double *P = w->P + r * N, *p = w->p + r * M;
         double wr = wt ? wt[r] : 1.0;
         for (size_t s = 0; s < M; s++)
-            gPin[s] = 0;
+            gP[s] = 0;
         /* Children come after parents, so a reverse sweep sees each node's gradient whole. */
-        for (size_t i = t->n_nodes; i-- > 0;) {
-            if (t->left[i] < 0)
-                continue;
-            int s = t->slot[i], l = t->left[i], rt = t->right[i];
-            double gl = (t->left[l] < 0 ? gPL : gPin)[t->slot[l]];
-            double gr = (t->left[rt] < 0 ? gPL : gPin)[t->slot[rt]];
-            double pr = p[s], gp = Pin[s] * (gr - gl);
-            gPin[s] += gl * (1.0 - pr) + gr * pr;
+        for (size_t s = M; s-- > 0;) {
+            double gl = gP[kid[2 * s]], gr = gP[kid[2 * s + 1]];
+            double pr = p[s], gp = P[s] * (gr - gl);
+            gP[s] += gl * (1.0 - pr) + gr * pr;
             if (pen && den[s] > 0) {
-                double k = coef[s] * wr / den[s]; /* d a / d(p, Pin) of this row */
-                gp += k * Pin[s];
-                gPin[s] += k * (pr - av[s]);
+                double k = coef[s] * wr / den[s]; /* d a / d(p, P) of this row */
+                gp += k * P[s];
+                gP[s] += k * (pr - av[s]);
             }
             gz[s] = net->beta * gp * pr * (1.0 - pr);
         }
@@ -299,9 +288,10 @@ void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const 
         for (size_t r = 0; r < B; r++) {
             const double *src = w->Y + r * K;
             if (mode == ST_PREDICT_MAX_PATH) {
+                const double *PL = w->P + r * net->tree.n_nodes + net->tree.n_inner;
                 size_t best = 0;
                 for (size_t l = 1; l < L; l++)
-                    if (w->PL[r * L + l] > w->PL[r * L + best])
+                    if (PL[l] > PL[best])
                         best = l;
                 src = w->Q + best * K;
             }

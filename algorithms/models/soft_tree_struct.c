@@ -12,6 +12,8 @@ void st_tree_clear(st_tree *t)
     free(t->right);
     free(t->slot);
     free(t->depth);
+    free(t->kid);
+    free(t->slot_depth);
     memset(t, 0, sizeof *t);
 }
 
@@ -37,6 +39,14 @@ static int finish_tree(st_tree *t, tl_err *err)
     if (t->n_leaves != t->n_inner + 1)
         return tl_err_set(err, TL_EPARSE, "soft tree: %zu leaves for %zu inner nodes", t->n_leaves,
                           t->n_inner);
+    for (size_t i = 0; i < t->n_nodes; i++) {
+        if (t->left[i] < 0)
+            continue;
+        int s = t->slot[i], l = t->left[i], r = t->right[i];
+        t->kid[2 * s] = t->slot[l] + (t->left[l] < 0 ? (int)t->n_inner : 0);
+        t->kid[2 * s + 1] = t->slot[r] + (t->left[r] < 0 ? (int)t->n_inner : 0);
+        t->slot_depth[s] = t->depth[i];
+    }
     return TL_OK;
 }
 
@@ -48,7 +58,9 @@ static int tree_alloc(st_tree *t, size_t n, tl_err *err)
     t->right = malloc(n * sizeof *t->right);
     t->slot = malloc(n * sizeof *t->slot);
     t->depth = malloc(n * sizeof *t->depth);
-    if (!t->left || !t->right || !t->slot || !t->depth) {
+    t->kid = malloc(n * sizeof *t->kid); /* 2 * n_inner = n - 1 entries */
+    t->slot_depth = malloc(n * sizeof *t->slot_depth);
+    if (!t->left || !t->right || !t->slot || !t->depth || !t->kid || !t->slot_depth) {
         st_tree_clear(t);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
@@ -116,7 +128,7 @@ void st_work_clear(st_work *w)
 {
     if (!w)
         return;
-    double **bufs[] = {&w->p, &w->Pin, &w->PL, &w->gPin, &w->gPL, &w->gz, &w->Y, &w->dY, &w->Q,
+    double **bufs[] = {&w->p, &w->P, &w->gP, &w->gz, &w->Y, &w->dY, &w->Q,
                        &w->logQ, &w->gQ, &w->a, &w->Xb, &w->yb, &w->wb};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
         free(*bufs[i]);
@@ -132,11 +144,9 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     size_t K = net->n_out, D = net->n_in ? net->n_in : 1;
     w->cap = cap;
     w->p = malloc(cap * M * sizeof(double));
-    w->Pin = malloc(cap * M * sizeof(double));
-    w->gPin = malloc(cap * M * sizeof(double));
     w->gz = malloc(cap * M * sizeof(double));
-    w->PL = malloc(cap * L * sizeof(double));
-    w->gPL = malloc(cap * L * sizeof(double));
+    w->P = malloc(cap * net->tree.n_nodes * sizeof(double));
+    w->gP = malloc(cap * net->tree.n_nodes * sizeof(double));
     w->Y = malloc(cap * K * sizeof(double));
     w->dY = malloc(cap * K * sizeof(double));
     w->Q = malloc(L * K * sizeof(double));
@@ -146,7 +156,7 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     w->Xb = malloc(cap * D * sizeof(double));
     w->yb = malloc(cap * sizeof(double));
     w->wb = malloc(cap * sizeof(double));
-    if (!w->p || !w->Pin || !w->gPin || !w->gz || !w->PL || !w->gPL || !w->Y || !w->dY || !w->Q ||
+    if (!w->p || !w->P || !w->gP || !w->gz || !w->Y || !w->dY || !w->Q ||
         !w->logQ || !w->gQ || !w->a || !w->Xb || !w->yb || !w->wb) {
         st_work_clear(w);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
