@@ -244,6 +244,16 @@ static tl_model *new_model(const char *const *kv)
     return m;
 }
 
+/* tl_model_info of a fitted soft tree: 2^depth leaves for a full tree. */
+static void assert_shape(const tl_model *m, size_t leaves, size_t depth)
+{
+    tl_model_info info;
+    tl_model_get_info(m, &info);
+    assert_int_equal(info.leaves, leaves);
+    assert_int_equal(info.depth, depth);
+    assert_int_equal(info.nodes, 2 * leaves - 1);
+}
+
 static void fit_or_fail(tl_model *m, const tl_dataset *d, unsigned long seed)
 {
     tl_err err;
@@ -282,10 +292,7 @@ static void test_threshold(void **state)
     double t = st->enc.mean[0] - b * st->enc.sd[0] / w;
     printf("depth-1 threshold learned: %.6f (target 3.70)\n", t);
     assert_close(t, 3.70, 1e-2);
-    tl_model_info info;
-    tl_model_get_info(m, &info);
-    assert_int_equal(info.leaves, 2);
-    assert_int_equal(info.depth, 1);
+    assert_shape(m, 2, 1);
     tl_model_free(m);
     tl_dataset_free(d);
 }
@@ -350,10 +357,7 @@ static void test_save_load(void **state)
     for (size_t i = 0; i < nr; i++)
         best = fmin(best, v[3 * i + 2]);
     assert_true(isfinite(best) && best < log(3.0));
-    tl_model_info info;
-    tl_model_get_info(back, &info);
-    assert_int_equal(info.leaves, 4);
-    assert_int_equal(info.depth, 2);
+    assert_shape(back, 4, 2);
     free(a);
     free(b);
     remove(path);
@@ -401,6 +405,37 @@ static void test_show(void **state)
     assert_non_null(strstr(dot, "n0 -> n2 [label=\"p\"]"));
     tl_err err;
     assert_int_equal(tl_model_show(m, TL_SHOW_RULES, stdout, &err), TL_EUNSUPPORTED);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+/* With six attributes a split shows the four of largest standardised weight: the class
+ * depends on x3 only, so x3 comes first whatever the scales (x5 is noise times 1000). */
+static void test_show_terms(void **state)
+{
+    (void)state;
+    enum { N = 300, P = 6 };
+    double X[N * P], y[N];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 9);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++)
+            X[i * P + j] = gsl_rng_uniform(r) * (j == 5 ? 1000 : 1);
+        y[i] = X[i * P + 3] > 0.5;
+    }
+    gsl_rng_free(r);
+    tl_dataset *d = make_data(X, y, N, P, 2);
+    const char *kv[] = {"depth=1", "epochs=100", NULL};
+    tl_model *m = new_model(kv);
+    fit_or_fail(m, d, 1);
+    const char *text = show_to_string(m, TL_SHOW_TEXT);
+    const char *z = strstr(text, "z = ");
+    assert_non_null(z);
+    const char *first = strchr(z, '*');
+    assert_non_null(first);
+    if (strncmp(first, "*x3 ", 4) != 0)
+        fail_msg("expected x3 first:\n%s", text);
+    assert_non_null(strstr(text, "(2 smaller terms)"));
     tl_model_free(m);
     tl_dataset_free(d);
 }
@@ -558,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_same_seed),
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_show),
+        cmocka_unit_test(test_show_terms),
         cmocka_unit_test(test_regression),
         cmocka_unit_test(test_incremental),
         cmocka_unit_test(test_cv_iris),

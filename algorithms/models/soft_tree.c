@@ -183,6 +183,8 @@ static int st_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
     m->net.beta = m->beta;
     if (!m->net.regression && m->net.n_out < 1)
         return tl_err_set(err, TL_EINVAL, "soft_tree: the target has no classes");
+    if (d->schema.n_attrs == 0)
+        return tl_err_set(err, TL_EINVAL, "soft_tree: the data has no attributes");
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     size_t *tr = malloc(n * sizeof *tr), *va = malloc(n * sizeof *va);
     double *buf = malloc(n * sizeof *buf);

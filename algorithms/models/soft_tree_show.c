@@ -24,14 +24,21 @@ static void put_name(FILE *f, const soft_tree *m, const tl_schema *sc, size_t k,
     }
 }
 
-static const soft_tree *sort_model; /* qsort has no context argument */
-static const double *sort_w;
-
-/* Larger standardised weight first: those are the terms that move the split most. */
-static int by_weight(const void *a, const void *b)
+/* The indices of the n largest |w_k| into top, largest first (lowest index on ties). */
+static size_t top_terms(const double *w, size_t D, size_t *top, size_t n)
 {
-    double x = fabs(sort_w[*(const size_t *)a]), y = fabs(sort_w[*(const size_t *)b]);
-    return x < y ? 1 : x > y ? -1 : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+    size_t m = 0;
+    for (size_t k = 0; k < D; k++) {
+        size_t at = m < n ? m++ : n;
+        while (at > 0 && fabs(w[k]) > fabs(w[top[at - 1]])) {
+            if (at < n)
+                top[at] = top[at - 1];
+            at--;
+        }
+        if (at < n)
+            top[at] = k;
+    }
+    return m;
 }
 
 /* z = beta (w.x_std + b) rewritten on raw values: coefficient beta w_k / sd_k and intercept
@@ -43,17 +50,10 @@ static int put_split(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
     size_t D = net->n_in;
     const double *w = st_W(net) + (size_t)slot * D;
     double c = st_b(net)[slot];
-    size_t *order = malloc((D ? D : 1) * sizeof *order);
-    if (!order)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t k = 0; k < D; k++) {
-        order[k] = k;
+    for (size_t k = 0; k < D; k++)
         c -= w[k] * m->enc.mean[k] / m->enc.sd[k];
-    }
-    sort_model = m;
-    sort_w = w;
-    qsort(order, D, sizeof *order, by_weight);
-    size_t shown = D < ST_SHOW_TERMS ? D : ST_SHOW_TERMS;
+    /* Terms ordered by standardised weight: those move the split most. */
+    size_t order[ST_SHOW_TERMS], shown = top_terms(w, D, order, ST_SHOW_TERMS);
     fputs("z =", f);
     for (size_t t = 0; t < shown; t++) {
         size_t k = order[t];
@@ -68,7 +68,6 @@ static int put_split(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
     fprintf(f, " %s %.4g", c < 0 ? "-" : "+", fabs(c));
     if (D > shown)
         fprintf(f, "%s(%zu smaller terms)", dot ? "\\n" : "  ", D - shown);
-    free(order);
     return TL_OK;
 }
 
