@@ -1,0 +1,294 @@
+/* The soft decision tree learner (`soft_tree`): parameters, fit, predict, save and load. */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "soft_tree_impl.h"
+#include "treelab/tl_model.h"
+
+static const tl_param_spec params[] = {
+    {"depth", TL_PARAM_INT, "4", 0, 16, NULL, "depth of the full tree (the maximum when growing)"},
+    {"beta", TL_PARAM_DOUBLE, "1", 1e-6, 1e6, NULL, "inverse temperature of the soft splits"},
+    {"loss", TL_PARAM_CHOICE, "mixture", 0, 0, "mixture|expected",
+     "mixture: loss of the path-weighted mixture; expected: path-weighted leaf losses"},
+    {"predict", TL_PARAM_CHOICE, "mixture", 0, 0, "mixture|max_path",
+     "predict the mixture or the leaf with the largest path probability"},
+    {"lambda", TL_PARAM_DOUBLE, "0.001", 0, 1e6, NULL, "weight of the balance penalty"},
+    {"l2", TL_PARAM_DOUBLE, "0", 0, 1e6, NULL, "L2 penalty 0.5 * l2 * ||W||^2 on split weights"},
+    {"optimizer", TL_PARAM_CHOICE, "adam", 0, 0, "adam|sgd", "mini-batch optimiser"},
+    {"learning_rate", TL_PARAM_DOUBLE, "0.01", 1e-12, 1e3, NULL, "step size"},
+    {"batch_size", TL_PARAM_INT, "32", 1, 1e9, NULL, "rows per mini-batch"},
+    {"epochs", TL_PARAM_INT, "100", 1, 1e7, NULL, "maximum passes over the training rows"},
+    {"validation_fraction", TL_PARAM_DOUBLE, "0", 0, 0.9, NULL,
+     "share of the training rows held out for early stopping (0: none, unless the protocol "
+     "names validation rows)"},
+    {"patience", TL_PARAM_INT, "10", 1, 1e7, NULL,
+     "epochs without a lower validation loss before stopping"},
+    {"grow", TL_PARAM_CHOICE, "full", 0, 0, "full|incremental",
+     "train the full tree, or grow it split by split (Irsoy et al.)"},
+    {"init_scale", TL_PARAM_DOUBLE, "0.1", 0, 1e3, NULL, "sd of the initial leaf parameters"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static void *st_alloc(const tl_params *p, tl_err *err)
+{
+    soft_tree *m = calloc(1, sizeof *m);
+    if (!m) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    m->depth = (size_t)tl_params_int(params, p, "depth");
+    m->beta = tl_params_double(params, p, "beta");
+    m->incremental = strcmp(tl_params_string(params, p, "grow"), "incremental") == 0;
+    m->predict = strcmp(tl_params_string(params, p, "predict"), "max_path") == 0
+                     ? ST_PREDICT_MAX_PATH : ST_PREDICT_MIXTURE;
+    m->valid_fraction = tl_params_double(params, p, "validation_fraction");
+    st_train_opts *o = &m->opts;
+    o->obj.loss = strcmp(tl_params_string(params, p, "loss"), "expected") == 0 ? ST_LOSS_EXPECTED
+                                                                              : ST_LOSS_MIXTURE;
+    o->obj.lambda = tl_params_double(params, p, "lambda");
+    o->obj.l2 = tl_params_double(params, p, "l2");
+    o->optimizer = strcmp(tl_params_string(params, p, "optimizer"), "sgd") == 0 ? ST_OPT_SGD
+                                                                               : ST_OPT_ADAM;
+    o->learning_rate = tl_params_double(params, p, "learning_rate");
+    o->batch_size = (size_t)tl_params_int(params, p, "batch_size");
+    o->epochs = (size_t)tl_params_int(params, p, "epochs");
+    o->patience = (size_t)tl_params_int(params, p, "patience");
+    o->init_scale = tl_params_double(params, p, "init_scale");
+    return m;
+}
+
+static void st_reset(soft_tree *m)
+{
+    st_net_clear(&m->net);
+    st_encoder_clear(&m->enc);
+    st_trace_clear(&m->trace);
+}
+
+static void st_free(void *state)
+{
+    if (!state)
+        return;
+    st_reset(state);
+    free(state);
+}
+
+/* Hold out a stratified share of the rows: shuffle, then the first round(f * n_c) rows of
+ * each class (or of all rows, for regression) go to validation, the rest to training. */
+static int split_rows(const tl_dataset *d, const size_t *rows, size_t n, double f, gsl_rng *rng,
+                      size_t *tr, size_t *n_tr, size_t *va, size_t *n_va, tl_err *err)
+{
+    unsigned char *held = calloc(n ? n : 1, 1);
+    if (!held)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    memcpy(tr, rows, n * sizeof *rows);
+    gsl_ran_shuffle(rng, tr, n, sizeof *tr);
+    size_t K = tl_dataset_n_classes(d), groups = K ? K : 1;
+    for (size_t g = 0; g < groups; g++) {
+        size_t total = 0, taken = 0;
+        for (size_t i = 0; i < n; i++)
+            total += !K || (size_t)d->y.code[tr[i]] == g;
+        size_t want = (size_t)floor(f * (double)total + 0.5);
+        if (want >= total && total)
+            want = total - 1; /* keep every class in training */
+        for (size_t i = 0; i < n && taken < want; i++)
+            if (!K || (size_t)d->y.code[tr[i]] == g)
+                held[i] = 1, taken++;
+    }
+    *n_tr = *n_va = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (held[i])
+            va[(*n_va)++] = tr[i];
+        else
+            tr[(*n_tr)++] = tr[i];
+    }
+    free(held);
+    return TL_OK;
+}
+
+/* Encoded inputs, targets (standardised for regression) and weights of some rows. */
+typedef struct encoded {
+    double *X, *y, *wt;
+    st_data data;
+} encoded;
+
+static void encoded_clear(encoded *e)
+{
+    free(e->X);
+    free(e->y);
+    free(e->wt);
+}
+
+static int encode_rows(const soft_tree *m, const tl_dataset *d, const size_t *rows, size_t n,
+                       encoded *e, tl_err *err)
+{
+    memset(e, 0, sizeof *e);
+    size_t D = m->enc.n_in ? m->enc.n_in : 1;
+    e->X = malloc((n ? n : 1) * D * sizeof *e->X);
+    e->y = malloc((n ? n : 1) * sizeof *e->y);
+    if (d->weight)
+        e->wt = malloc((n ? n : 1) * sizeof *e->wt);
+    if (!e->X || !e->y || (d->weight && !e->wt)) {
+        encoded_clear(e);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    st_encoder_apply(&m->enc, d, rows, n, e->X);
+    for (size_t i = 0; i < n; i++) {
+        e->y[i] = m->net.regression ? (d->y.num[rows[i]] - m->y_mean) / m->y_sd
+                                    : (double)d->y.code[rows[i]];
+        if (e->wt)
+            e->wt[i] = d->weight[rows[i]];
+    }
+    e->data = (st_data){e->X, e->y, e->wt, n};
+    return TL_OK;
+}
+
+static void target_stats(soft_tree *m, const tl_dataset *d, const size_t *rows, size_t n,
+                         double *buf)
+{
+    m->y_mean = 0;
+    m->y_sd = 1;
+    if (!m->net.regression)
+        return;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = d->y.num[rows[i]];
+    m->y_mean = gsl_stats_mean(buf, 1, n);
+    double sd = n > 1 ? gsl_stats_sd_m(buf, 1, n, m->y_mean) : 0;
+    m->y_sd = sd > 0 && isfinite(sd) ? sd : 1.0;
+}
+
+static int fit_encoded(soft_tree *m, const st_data *tr, const st_data *va, gsl_rng *rng,
+                       tl_err *err)
+{
+    st_net *net = &m->net;
+    if (m->incremental)
+        return st_grow_incremental(net, &m->opts, m->depth, tr, va, rng, &m->trace, err);
+    int rc = st_tree_full(&net->tree, m->depth, err);
+    if (rc || (rc = st_net_alloc_theta(net, err)))
+        return rc;
+    st_init_params(net, m->opts.init_scale, rng);
+    return st_train(net, &m->opts, tr, va, rng, &m->trace, NULL, err);
+}
+
+static int st_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                  const tl_fit_ctx *ctx, tl_err *err)
+{
+    soft_tree *m = state;
+    st_reset(m);
+    m->net.regression = !tl_dataset_is_classification(d);
+    m->net.n_out = m->net.regression ? 1 : tl_dataset_n_classes(d);
+    m->net.beta = m->beta;
+    if (!m->net.regression && m->net.n_out < 1)
+        return tl_err_set(err, TL_EINVAL, "soft_tree: the target has no classes");
+    if (d->schema.n_attrs == 0)
+        return tl_err_set(err, TL_EINVAL, "soft_tree: the data has no attributes");
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    size_t *tr = malloc(n * sizeof *tr), *va = malloc(n * sizeof *va);
+    double *buf = malloc(n * sizeof *buf);
+    encoded etr = {0}, eva = {0};
+    int rc = TL_OK;
+    if (!rng || !tr || !va || !buf) {
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+        goto cleanup;
+    }
+    gsl_rng_set(rng, ctx->seed);
+    size_t n_tr = n, n_va = 0;
+    const size_t *vrows = va;
+    if (ctx->valid_rows && ctx->n_valid) {
+        memcpy(tr, rows, n * sizeof *tr);
+        vrows = ctx->valid_rows;
+        n_va = ctx->n_valid;
+    } else if (m->valid_fraction > 0) {
+        if ((rc = split_rows(d, rows, n, m->valid_fraction, rng, tr, &n_tr, va, &n_va, err)))
+            goto cleanup;
+    } else {
+        memcpy(tr, rows, n * sizeof *tr);
+    }
+    target_stats(m, d, tr, n_tr, buf);
+    if ((rc = st_encoder_fit(&m->enc, d, tr, n_tr, err)))
+        goto cleanup;
+    m->net.n_in = m->enc.n_in;
+    if ((rc = encode_rows(m, d, tr, n_tr, &etr, err)) ||
+        (rc = encode_rows(m, d, vrows, n_va, &eva, err)))
+        goto cleanup;
+    rc = fit_encoded(m, &etr.data, &eva.data, rng, err);
+cleanup:
+    if (rc)
+        st_reset(m);
+    encoded_clear(&etr);
+    encoded_clear(&eva);
+    free(tr);
+    free(va);
+    free(buf);
+    gsl_rng_free(rng);
+    return rc;
+}
+
+static int st_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                      double *out, tl_err *err)
+{
+    const soft_tree *m = state;
+    size_t cap = n < 256 ? (n ? n : 1) : 256, D = m->net.n_in ? m->net.n_in : 1;
+    st_work w;
+    if (st_work_alloc(&w, &m->net, cap, err))
+        return TL_ENOMEM;
+    double *X = malloc(cap * D * sizeof *X);
+    if (!X) {
+        st_work_clear(&w);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    size_t K = m->net.n_out;
+    for (size_t at = 0; at < n; at += cap) {
+        size_t B = n - at < cap ? n - at : cap;
+        st_encoder_apply(&m->enc, d, rows + at, B, X);
+        st_predict_rows(&m->net, m->predict, &w, X, B, out + at * K);
+    }
+    if (m->net.regression)
+        for (size_t i = 0; i < n; i++)
+            out[i] = m->y_mean + m->y_sd * out[i];
+    free(X);
+    st_work_clear(&w);
+    return TL_OK;
+}
+
+static void st_info(const void *state, tl_model_info *out)
+{
+    const soft_tree *m = state;
+    out->leaves = m->net.tree.n_leaves;
+    out->depth = st_tree_max_depth(&m->net.tree);
+    out->nodes = m->net.tree.n_nodes;
+}
+
+static const char *const trace_cols[] = {"epoch", "train_loss", "valid_loss"};
+
+static int st_trace_get(const void *state, const char *const **col_names, size_t *n_cols,
+                        const double **values, size_t *n_rows)
+{
+    const soft_tree *m = state;
+    *col_names = trace_cols;
+    *n_cols = 3;
+    *values = m->trace.v;
+    *n_rows = m->trace.n_rows;
+    return TL_OK;
+}
+
+static const tl_model_type type = {
+    .name = "soft_tree",
+    .summary = "soft decision tree: oblique sigmoid splits trained by gradient descent",
+    .tasks = TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION,
+    .params = params,
+    .alloc = st_alloc,
+    .free = st_free,
+    .fit = st_fit,
+    .predict = st_predict,
+    .save = st_save,
+    .load = st_load,
+    .show = st_show,
+    .info = st_info,
+    .trace = st_trace_get,
+};
+
+const tl_model_type *const tl_model_soft_tree = &type;

@@ -1,0 +1,127 @@
+/* Soft tree inputs: standardised numeric columns, one-hot nominal ones, missing imputed. */
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "soft_tree_impl.h"
+
+void st_encoder_clear(st_encoder *e)
+{
+    if (!e)
+        return;
+    free(e->attr);
+    free(e->level);
+    free(e->mean);
+    free(e->sd);
+    free(e->mode);
+    memset(e, 0, sizeof *e);
+}
+
+/* Mean and sd of the known values; sd 1 when it is 0 or undefined, so a constant column
+ * encodes as zeros. */
+static void numeric_stats(const double *col, const size_t *rows, size_t n, double *buf,
+                          double *mean, double *sd)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(col[rows[i]]))
+            buf[m++] = col[rows[i]];
+    *mean = m ? gsl_stats_mean(buf, 1, m) : 0.0;
+    *sd = m > 1 ? gsl_stats_sd_m(buf, 1, m, *mean) : 0.0;
+    if (!(*sd > 0) || !isfinite(*sd))
+        *sd = 1.0;
+}
+
+/* Most frequent known level, the lowest code on ties (0 when every cell is missing). */
+static int nominal_mode(const int *col, size_t n_levels, const size_t *rows, size_t n,
+                        size_t *count)
+{
+    memset(count, 0, n_levels * sizeof *count);
+    for (size_t i = 0; i < n; i++) {
+        int c = col[rows[i]];
+        if (c >= 0 && (size_t)c < n_levels)
+            count[c]++;
+    }
+    int best = 0;
+    for (size_t k = 1; k < n_levels; k++)
+        if (count[k] > count[best])
+            best = (int)k;
+    return best;
+}
+
+int st_encoder_fit(st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n, tl_err *err)
+{
+    memset(e, 0, sizeof *e);
+    const tl_schema *sc = &d->schema;
+    size_t width = 0, max_levels = 1;
+    for (size_t j = 0; j < sc->n_attrs; j++) {
+        const tl_attr_info *a = &sc->attrs[j];
+        width += a->kind == TL_ATTR_NOMINAL ? a->n_levels : 1;
+        if (a->kind == TL_ATTR_NOMINAL && a->n_levels > max_levels)
+            max_levels = a->n_levels;
+    }
+    size_t cap = width ? width : 1;
+    e->n_in = width;
+    e->n_attrs = sc->n_attrs;
+    e->attr = malloc(cap * sizeof *e->attr);
+    e->level = malloc(cap * sizeof *e->level);
+    e->mean = malloc(cap * sizeof *e->mean);
+    e->sd = malloc(cap * sizeof *e->sd);
+    e->mode = malloc((sc->n_attrs ? sc->n_attrs : 1) * sizeof *e->mode);
+    double *buf = malloc((n ? n : 1) * sizeof *buf);
+    size_t *count = malloc(max_levels * sizeof *count);
+    if (!e->attr || !e->level || !e->mean || !e->sd || !e->mode || !buf || !count) {
+        free(buf);
+        free(count);
+        st_encoder_clear(e);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t j = 0; j < sc->n_attrs; j++) {
+        const tl_attr_info *a = &sc->attrs[j];
+        if (a->kind == TL_ATTR_NUMERIC) {
+            e->mode[j] = -1;
+            e->attr[k] = (int)j;
+            e->level[k] = -1;
+            numeric_stats(d->cols[j].num, rows, n, buf, &e->mean[k], &e->sd[k]);
+            k++;
+            continue;
+        }
+        e->mode[j] = a->n_levels ? nominal_mode(d->cols[j].code, a->n_levels, rows, n, count) : -1;
+        for (size_t v = 0; v < a->n_levels; v++, k++) {
+            e->attr[k] = (int)j;
+            e->level[k] = (int)v;
+            e->mean[k] = 0.0;
+            e->sd[k] = 1.0;
+        }
+    }
+    free(buf);
+    free(count);
+    return TL_OK;
+}
+
+void st_encoder_apply(const st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n,
+                      double *X)
+{
+    size_t D = e->n_in;
+    for (size_t k = 0; k < D; k++) {
+        int j = e->attr[k];
+        if (e->level[k] < 0) {
+            const double *col = d->cols[j].num;
+            for (size_t i = 0; i < n; i++) {
+                double v = col[rows[i]];
+                X[i * D + k] = isnan(v) ? 0.0 : (v - e->mean[k]) / e->sd[k];
+            }
+            continue;
+        }
+        const int *col = d->cols[j].code;
+        int nl = (int)d->schema.attrs[j].n_levels;
+        for (size_t i = 0; i < n; i++) {
+            int c = col[rows[i]];
+            if (c < 0 || c >= nl)
+                c = e->mode[j];
+            X[i * D + k] = c == e->level[k] ? 1.0 : 0.0;
+        }
+    }
+}

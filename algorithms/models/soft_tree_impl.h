@@ -1,0 +1,194 @@
+/* Private to the soft tree learner: tree structure, network, input encoding, training. */
+#ifndef TL_SOFT_TREE_IMPL_H
+#define TL_SOFT_TREE_IMPL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "treelab/tl_dataset.h"
+#include "treelab/tl_error.h"
+#include "treelab/tl_model.h"
+#include "treelab/tl_store.h"
+
+typedef enum { ST_LOSS_MIXTURE = 0, ST_LOSS_EXPECTED = 1 } st_loss_kind;
+typedef enum { ST_PREDICT_MIXTURE = 0, ST_PREDICT_MAX_PATH = 1 } st_predict_kind;
+typedef enum { ST_OPT_ADAM = 0, ST_OPT_SGD = 1 } st_optimizer;
+
+/* A binary tree of soft splits. Nodes are numbered so that a parent comes before its
+ * children (the root is node 0), which lets the forward pass run in one sweep and the
+ * backward pass in one reverse sweep. slot[i] is node i's row in W/b (inner) or phi (leaf),
+ * numbered in node order. */
+typedef struct st_tree {
+    size_t n_nodes, n_inner, n_leaves;
+    int *left, *right; /* children; -1 for a leaf */
+    int *slot;
+    int *depth;        /* root 0 */
+    /* Per inner slot s: positions of its children in a row of path probabilities laid out
+     * [inner slots | leaf slots] (an inner node at its slot, a leaf at n_inner + slot),
+     * kid[2s] left and kid[2s+1] right; and its depth. Inner slots follow node order, so a
+     * sweep over slots visits parents first. */
+    int *kid;
+    int *slot_depth;
+} st_tree;
+
+/* The full binary tree of the given depth (heap order: children of i are 2i+1, 2i+2). */
+int st_tree_full(st_tree *t, size_t depth, tl_err *err);
+/* A tree from child arrays of n nodes (parent before child); copies them. */
+int st_tree_from_children(st_tree *t, const int *left, const int *right, size_t n, tl_err *err);
+void st_tree_clear(st_tree *t);
+size_t st_tree_max_depth(const st_tree *t);
+
+/* The network: tree, sizes and the flat parameter vector
+ * theta = [ W (n_inner x n_in, row-major) | b (n_inner) | phi (n_leaves x n_out) ].
+ * Classification: phi are leaf logits (n_out = classes). Regression: phi are leaf values
+ * (n_out = 1) in standardised target units. */
+typedef struct st_net {
+    st_tree tree;
+    size_t n_in, n_out;
+    int regression;
+    double beta;
+    double *theta;
+    size_t n_theta;
+} st_net;
+
+/* Options of the objective. */
+typedef struct st_objective {
+    st_loss_kind loss;
+    double lambda; /* balance penalty */
+    double l2;     /* 0.5 * l2 * ||W||^2 */
+} st_objective;
+
+/* Size theta for the tree already in net (n_in, n_out set); theta zeroed. */
+int st_net_alloc_theta(st_net *net, tl_err *err);
+void st_net_clear(st_net *net);
+/* Offsets into theta. */
+static inline double *st_W(const st_net *n) { return n->theta; }
+static inline double *st_b(const st_net *n) { return n->theta + n->tree.n_inner * n->n_in; }
+static inline double *st_phi(const st_net *n) { return st_b(n) + n->tree.n_inner; }
+
+/* Scratch buffers for batches of up to cap rows. Inner-node arrays are indexed by inner
+ * slot, leaf arrays by leaf slot, so the leaves' path probabilities form one matrix. */
+typedef struct st_work {
+    size_t cap;
+    double *p;    /* cap x n_inner: routing probabilities p_i(x) */
+    double *P;    /* cap x n_nodes: path probabilities, inner slots then leaf slots (the
+                   * leaves' block is the matrix PL, leading dimension n_nodes) */
+    double *gP;   /* its gradient */
+    double *gz;   /* cap x n_inner: gradient of the pre-beta logits */
+    double *Y;    /* cap x n_out: mixture output */
+    double *dY;   /* cap x n_out */
+    double *Q;    /* n_leaves x n_out: softmax(phi), or phi itself for regression */
+    double *logQ;
+    double *gQ;   /* n_leaves x n_out */
+    double *a;    /* 2 x n_inner: balance statistics */
+    double *Xb, *yb, *wb; /* a gathered batch: cap x n_in, cap, cap */
+} st_work;
+
+int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err);
+void st_work_clear(st_work *w);
+
+/* Forward pass of rows X (B x n_in, row-major), B <= w->cap: routing and path
+ * probabilities and the mixture output Y. */
+void st_forward(const st_net *net, st_work *w, const double *X, size_t B);
+
+/* Objective on a batch: weighted-mean data loss + balance penalty + L2. y holds class codes
+ * (as doubles) or standardised targets; wt are row weights or NULL. When grad is non-NULL
+ * it receives the gradient (n_theta values, overwritten). *data_loss (may be NULL) gets the
+ * data loss alone. Returns the objective. */
+double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w,
+                         const double *X, const double *y, const double *wt, size_t B,
+                         double *grad, double *data_loss);
+
+/* Data loss alone (weighted mean) over n rows, evaluated in batches of w->cap. */
+double st_data_loss(const st_net *net, st_loss_kind loss, st_work *w, const double *X,
+                    const double *y, const double *wt, size_t n);
+
+/* Predictions for n rows: n x n_out class probabilities, or n standardised values. */
+void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X,
+                     size_t n, double *out);
+
+/* Training options. */
+typedef struct st_train_opts {
+    st_objective obj;
+    st_optimizer optimizer;
+    double learning_rate;
+    size_t batch_size, epochs, patience;
+    double init_scale; /* spread of the initial leaf parameters */
+} st_train_opts;
+
+/* Training data already encoded: X (n x n_in), y, optional weights. */
+typedef struct st_data {
+    const double *X, *y, *wt;
+    size_t n;
+} st_data;
+
+/* Per-epoch trace: rows of (epoch, train_loss, valid_loss). Grows as training runs. */
+typedef struct st_trace {
+    double *v;
+    size_t n_rows, cap;
+} st_trace;
+
+/* Random initial parameters for every node (W, b uniform in +-1/sqrt(n_in), leaf parameters
+ * normal with sd init_scale). */
+void st_init_params(st_net *net, double init_scale, gsl_rng *rng);
+
+/* Train net in place with mini-batch Adam or SGD. valid may have n = 0 (no early stopping:
+ * every epoch runs and the last weights stay). Otherwise stops after `patience` epochs
+ * without a lower validation loss and restores the best weights. *best_valid gets the
+ * best validation loss (or the last training loss without validation). Appends to trace
+ * (may be NULL). */
+int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st_data *valid,
+             gsl_rng *rng, st_trace *trace, double *best_valid, tl_err *err);
+
+/* Irsoy et al.'s incremental growth up to max_depth: start from one leaf; repeatedly try
+ * splitting each leaf, retraining the whole tree from the current weights, and keep the
+ * split that lowers the validation loss most; stop when none does. Replaces net's tree. */
+int st_grow_incremental(st_net *net, const st_train_opts *o, size_t max_depth,
+                        const st_data *train, const st_data *valid, gsl_rng *rng,
+                        st_trace *trace, tl_err *err);
+
+int st_trace_push(st_trace *t, double epoch, double train_loss, double valid_loss, tl_err *err);
+void st_trace_clear(st_trace *t);
+
+/* Input encoding: numeric attributes standardised with the training mean and sd, nominal
+ * attributes one-hot; a missing cell takes the training mean (numeric, i.e. 0 after
+ * standardising) or the mode's indicator (nominal). */
+typedef struct st_encoder {
+    size_t n_in;   /* encoded width */
+    int *attr;     /* per encoded column: source attribute */
+    int *level;    /* per encoded column: nominal level, -1 for numeric */
+    double *mean, *sd; /* per encoded column (one-hot columns: 0 and 1) */
+    size_t n_attrs;
+    int *mode;     /* per source attribute: nominal mode, -1 for numeric */
+} st_encoder;
+
+int st_encoder_fit(st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n, tl_err *err);
+/* Encode rows into X (n x n_in, row-major). */
+void st_encoder_apply(const st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n,
+                      double *X);
+void st_encoder_clear(st_encoder *e);
+
+/* The learner's state. */
+typedef struct soft_tree {
+    /* options */
+    size_t depth;
+    double beta, valid_fraction;
+    int incremental;
+    st_predict_kind predict;
+    st_train_opts opts;
+    /* fitted */
+    st_net net;
+    st_encoder enc;
+    double y_mean, y_sd; /* regression targets are trained standardised */
+    st_trace trace;
+} soft_tree;
+
+/* tl_model_type hooks living in soft_tree_store.c and soft_tree_show.c. */
+int st_save(const void *state, FILE *f, int indent, tl_err *err);
+int st_load(void *state, const tl_store *s, tl_err *err);
+int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
+            tl_err *err);
+
+#endif

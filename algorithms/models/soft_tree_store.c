@@ -1,0 +1,126 @@
+/* Soft tree model files: encoding, tree shape, parameters and training trace. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "soft_tree_impl.h"
+
+int st_save(const void *state, FILE *f, int indent, tl_err *err)
+{
+    const soft_tree *m = state;
+    const st_net *net = &m->net;
+    const st_encoder *e = &m->enc;
+    tl_store_put_int(f, indent, "regression", net->regression);
+    tl_store_put_int(f, indent, "n_out", (long)net->n_out);
+    tl_store_put_double(f, indent, "y_mean", m->y_mean);
+    tl_store_put_double(f, indent, "y_sd", m->y_sd);
+    tl_store_put_int_array(f, indent, "enc_attr", e->attr, e->n_in);
+    tl_store_put_int_array(f, indent, "enc_level", e->level, e->n_in);
+    tl_store_put_doubles(f, indent, "enc_mean", e->mean, e->n_in);
+    tl_store_put_doubles(f, indent, "enc_sd", e->sd, e->n_in);
+    tl_store_put_int_array(f, indent, "enc_mode", e->mode, e->n_attrs);
+    tl_store_put_int_array(f, indent, "left", net->tree.left, net->tree.n_nodes);
+    tl_store_put_int_array(f, indent, "right", net->tree.right, net->tree.n_nodes);
+    tl_store_put_doubles(f, indent, "theta", net->theta, net->n_theta);
+    tl_store_put_doubles(f, indent, "trace", m->trace.v, 3 * m->trace.n_rows);
+    return ferror(f) ? tl_err_set(err, TL_EIO, "soft_tree: write failed") : TL_OK;
+}
+
+static int read_encoder(st_encoder *e, const tl_store *s, tl_err *err)
+{
+    size_t n, na;
+    if (tl_store_len(s, "state.enc_attr", &n, err) || tl_store_len(s, "state.enc_mode", &na, err))
+        return TL_EPARSE;
+    e->n_in = n;
+    e->n_attrs = na;
+    e->attr = malloc((n ? n : 1) * sizeof *e->attr);
+    e->level = malloc((n ? n : 1) * sizeof *e->level);
+    e->mean = malloc((n ? n : 1) * sizeof *e->mean);
+    e->sd = malloc((n ? n : 1) * sizeof *e->sd);
+    e->mode = malloc((na ? na : 1) * sizeof *e->mode);
+    if (!e->attr || !e->level || !e->mean || !e->sd || !e->mode)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (tl_store_int_array(s, "state.enc_attr", e->attr, n, err) ||
+        tl_store_int_array(s, "state.enc_level", e->level, n, err) ||
+        tl_store_doubles(s, "state.enc_mean", e->mean, n, err) ||
+        tl_store_doubles(s, "state.enc_sd", e->sd, n, err) ||
+        tl_store_int_array(s, "state.enc_mode", e->mode, na, err))
+        return TL_EPARSE;
+    for (size_t k = 0; k < n; k++)
+        if (e->attr[k] < 0 || (size_t)e->attr[k] >= na)
+            return tl_err_set(err, TL_EPARSE, "soft_tree: bad encoded attribute %d", e->attr[k]);
+    return TL_OK;
+}
+
+static int read_tree(st_net *net, const tl_store *s, tl_err *err)
+{
+    size_t n;
+    if (tl_store_len(s, "state.left", &n, err))
+        return TL_EPARSE;
+    int *left = malloc((n ? n : 1) * sizeof *left), *right = malloc((n ? n : 1) * sizeof *right);
+    int rc = TL_OK;
+    if (!left || !right)
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (!rc && (tl_store_int_array(s, "state.left", left, n, err) ||
+                tl_store_int_array(s, "state.right", right, n, err)))
+        rc = TL_EPARSE;
+    if (!rc)
+        rc = st_tree_from_children(&net->tree, left, right, n, err);
+    free(left);
+    free(right);
+    if (!rc)
+        rc = st_net_alloc_theta(net, err);
+    if (!rc && tl_store_doubles(s, "state.theta", net->theta, net->n_theta, err))
+        rc = TL_EPARSE;
+    return rc;
+}
+
+static int read_trace(st_trace *t, const tl_store *s, tl_err *err)
+{
+    size_t n;
+    if (tl_store_len(s, "state.trace", &n, err))
+        return TL_EPARSE;
+    if (n % 3)
+        return tl_err_set(err, TL_EPARSE, "soft_tree: the trace has %zu values", n);
+    t->v = malloc((n ? n : 1) * sizeof *t->v);
+    if (!t->v)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    t->n_rows = t->cap = n / 3;
+    if (tl_store_doubles(s, "state.trace", t->v, n, err))
+        return TL_EPARSE;
+    /* The store writes NaN (no validation loss) as a huge sentinel. */
+    for (size_t k = 0; k < n; k++)
+        if (t->v[k] >= 1e307)
+            t->v[k] = NAN;
+    return TL_OK;
+}
+
+int st_load(void *state, const tl_store *s, tl_err *err)
+{
+    soft_tree *m = state;
+    st_net *net = &m->net;
+    long regression, n_out;
+    int rc = TL_OK;
+    if (tl_store_int(s, "state.regression", &regression, err) ||
+        tl_store_int(s, "state.n_out", &n_out, err) ||
+        tl_store_double(s, "state.y_mean", &m->y_mean, err) ||
+        tl_store_double(s, "state.y_sd", &m->y_sd, err))
+        return TL_EPARSE;
+    if (n_out < 1)
+        return tl_err_set(err, TL_EPARSE, "soft_tree: n_out = %ld", n_out);
+    net->regression = regression != 0;
+    net->n_out = (size_t)n_out;
+    net->beta = m->beta;
+    rc = read_encoder(&m->enc, s, err);
+    net->n_in = m->enc.n_in;
+    if (!rc)
+        rc = read_tree(net, s, err);
+    if (!rc)
+        rc = read_trace(&m->trace, s, err);
+    if (rc) {
+        st_net_clear(net);
+        st_encoder_clear(&m->enc);
+        st_trace_clear(&m->trace);
+    }
+    return rc;
+}

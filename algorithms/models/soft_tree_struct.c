@@ -1,0 +1,165 @@
+/* Soft tree plumbing: tree structure, parameter vector and batch scratch buffers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "soft_tree_impl.h"
+
+void st_tree_clear(st_tree *t)
+{
+    if (!t)
+        return;
+    free(t->left);
+    free(t->right);
+    free(t->slot);
+    free(t->depth);
+    free(t->kid);
+    free(t->slot_depth);
+    memset(t, 0, sizeof *t);
+}
+
+/* Slots and depths follow from the child arrays; parents must precede children. */
+static int finish_tree(st_tree *t, tl_err *err)
+{
+    t->n_inner = t->n_leaves = 0;
+    for (size_t i = 0; i < t->n_nodes; i++)
+        t->depth[i] = 0;
+    for (size_t i = 0; i < t->n_nodes; i++) {
+        int l = t->left[i], r = t->right[i];
+        if ((l < 0) != (r < 0))
+            return tl_err_set(err, TL_EPARSE, "soft tree node %zu has one child", i);
+        if (l < 0) {
+            t->slot[i] = (int)t->n_leaves++;
+            continue;
+        }
+        if ((size_t)l <= i || (size_t)r <= i || (size_t)l >= t->n_nodes || (size_t)r >= t->n_nodes)
+            return tl_err_set(err, TL_EPARSE, "soft tree node %zu has bad children %d, %d", i, l, r);
+        t->slot[i] = (int)t->n_inner++;
+        t->depth[l] = t->depth[r] = t->depth[i] + 1;
+    }
+    if (t->n_leaves != t->n_inner + 1)
+        return tl_err_set(err, TL_EPARSE, "soft tree: %zu leaves for %zu inner nodes", t->n_leaves,
+                          t->n_inner);
+    for (size_t i = 0; i < t->n_nodes; i++) {
+        if (t->left[i] < 0)
+            continue;
+        int s = t->slot[i], l = t->left[i], r = t->right[i];
+        t->kid[2 * s] = t->slot[l] + (t->left[l] < 0 ? (int)t->n_inner : 0);
+        t->kid[2 * s + 1] = t->slot[r] + (t->left[r] < 0 ? (int)t->n_inner : 0);
+        t->slot_depth[s] = t->depth[i];
+    }
+    return TL_OK;
+}
+
+static int tree_alloc(st_tree *t, size_t n, tl_err *err)
+{
+    memset(t, 0, sizeof *t);
+    t->n_nodes = n;
+    t->left = malloc(n * sizeof *t->left);
+    t->right = malloc(n * sizeof *t->right);
+    t->slot = malloc(n * sizeof *t->slot);
+    t->depth = malloc(n * sizeof *t->depth);
+    t->kid = malloc(n * sizeof *t->kid); /* 2 * n_inner = n - 1 entries */
+    t->slot_depth = malloc(n * sizeof *t->slot_depth);
+    if (!t->left || !t->right || !t->slot || !t->depth || !t->kid || !t->slot_depth) {
+        st_tree_clear(t);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    return TL_OK;
+}
+
+int st_tree_from_children(st_tree *t, const int *left, const int *right, size_t n, tl_err *err)
+{
+    if (n == 0)
+        return tl_err_set(err, TL_EPARSE, "soft tree has no nodes");
+    if (tree_alloc(t, n, err))
+        return TL_ENOMEM;
+    memcpy(t->left, left, n * sizeof *left);
+    memcpy(t->right, right, n * sizeof *right);
+    int rc = finish_tree(t, err);
+    if (rc)
+        st_tree_clear(t);
+    return rc;
+}
+
+int st_tree_full(st_tree *t, size_t depth, tl_err *err)
+{
+    if (depth > 20)
+        return tl_err_set(err, TL_EINVAL, "soft tree depth %zu is too large", depth);
+    size_t n = ((size_t)2 << depth) - 1, inner = ((size_t)1 << depth) - 1;
+    if (tree_alloc(t, n, err))
+        return TL_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        t->left[i] = i < inner ? (int)(2 * i + 1) : -1;
+        t->right[i] = i < inner ? (int)(2 * i + 2) : -1;
+    }
+    return finish_tree(t, err);
+}
+
+size_t st_tree_max_depth(const st_tree *t)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < t->n_nodes; i++)
+        if ((size_t)t->depth[i] > d)
+            d = (size_t)t->depth[i];
+    return d;
+}
+
+int st_net_alloc_theta(st_net *net, tl_err *err)
+{
+    free(net->theta);
+    net->n_theta = net->tree.n_inner * (net->n_in + 1) + net->tree.n_leaves * net->n_out;
+    net->theta = calloc(net->n_theta ? net->n_theta : 1, sizeof *net->theta);
+    if (!net->theta)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    return TL_OK;
+}
+
+void st_net_clear(st_net *net)
+{
+    if (!net)
+        return;
+    st_tree_clear(&net->tree);
+    free(net->theta);
+    net->theta = NULL;
+    net->n_theta = 0;
+}
+
+void st_work_clear(st_work *w)
+{
+    if (!w)
+        return;
+    double **bufs[] = {&w->p, &w->P, &w->gP, &w->gz, &w->Y, &w->dY, &w->Q,
+                       &w->logQ, &w->gQ, &w->a, &w->Xb, &w->yb, &w->wb};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
+        free(*bufs[i]);
+        *bufs[i] = NULL;
+    }
+    w->cap = 0;
+}
+
+int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
+{
+    memset(w, 0, sizeof *w);
+    size_t M = net->tree.n_inner ? net->tree.n_inner : 1, L = net->tree.n_leaves;
+    size_t K = net->n_out, D = net->n_in ? net->n_in : 1;
+    w->cap = cap;
+    w->p = malloc(cap * M * sizeof(double));
+    w->gz = malloc(cap * M * sizeof(double));
+    w->P = malloc(cap * net->tree.n_nodes * sizeof(double));
+    w->gP = malloc(cap * net->tree.n_nodes * sizeof(double));
+    w->Y = malloc(cap * K * sizeof(double));
+    w->dY = malloc(cap * K * sizeof(double));
+    w->Q = malloc(L * K * sizeof(double));
+    w->logQ = malloc(L * K * sizeof(double));
+    w->gQ = malloc(L * K * sizeof(double));
+    w->a = malloc(M * 3 * sizeof(double));
+    w->Xb = malloc(cap * D * sizeof(double));
+    w->yb = malloc(cap * sizeof(double));
+    w->wb = malloc(cap * sizeof(double));
+    if (!w->p || !w->P || !w->gP || !w->gz || !w->Y || !w->dY || !w->Q ||
+        !w->logQ || !w->gQ || !w->a || !w->Xb || !w->yb || !w->wb) {
+        st_work_clear(w);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    return TL_OK;
+}
