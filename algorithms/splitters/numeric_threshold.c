@@ -8,48 +8,69 @@
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between. */
 #define TL_VALUE_EPS 1e-7
 
+/* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
+ * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_split *out,
                 tl_err *err)
 {
     (void)err;
     size_t k = tl_grow_k(g);
-    const double *x = tl_grow_data(g)->cols[attr].num;
-    double *children = tl_grow_scratch(g); /* left then right */
+    const tl_dataset *d = tl_grow_data(g);
+    const tl_grow_params *p = tl_grow_params_of(g);
+    const double *x = d->cols[attr].num, *w = node->w;
+    const int *y = d->y.code; /* NULL for regression */
+    double *children = tl_grow_scratch(g); /* left, right, known, best left */
     double *left = children, *right = children + k, *known = children + 2 * k;
+    double *best_left = children + 3 * k;
     memset(children, 0, 3 * k * sizeof *children);
     size_t n_known = node->n;
     while (n_known > 0 && isnan(x[node->sorted[n_known - 1]]))
         n_known--;
-    double missing_w = 0;
+    double missing_w = 0, known_w = 0;
     for (size_t i = n_known; i < node->n; i++)
-        missing_w += node->w[node->sorted[i]];
-    for (size_t i = 0; i < n_known; i++)
-        tl_grow_add_row(g, known, node->sorted[i], node->w[node->sorted[i]]);
-    int found = 0;
-    tl_split cand = *out;
+        missing_w += w[node->sorted[i]];
+    for (size_t i = 0; i < n_known; i++) {
+        tl_grow_add_row(g, known, node->sorted[i], w[node->sorted[i]]);
+        known_w += w[node->sorted[i]];
+    }
+    if (known_w <= 0)
+        return 0;
+    double (*impurity)(const double *, size_t) = p->criterion->impurity;
+    double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
+    double best_child = INFINITY, best_t = 0, wl = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = node->sorted[i];
-        tl_grow_add_row(g, left, r, node->w[r]);
+        if (y)
+            left[y[r]] += w[r];
+        else
+            tl_grow_add_row(g, left, r, w[r]);
+        wl += w[r];
         double xi = x[r], xn = x[node->sorted[i + 1]];
-        if (xn <= xi + TL_VALUE_EPS)
+        double wr = known_w - wl;
+        if (xn <= xi + TL_VALUE_EPS || wl < min_leaf || wr < min_leaf || wl <= 0 || wr <= 0)
             continue;
         for (size_t j = 0; j < k; j++)
             right[j] = known[j] - left[j];
-        if (!tl_grow_score(g, node, children, 2, missing_w, &cand))
-            continue;
-        /* strict: among equal gains the lowest threshold wins */
-        if (!found || cand.gain > out->gain) {
+        double child = wl * impurity(left, k) + wr * impurity(right, k);
+        /* strict: among equal cuts the lowest threshold wins */
+        if (child < best_child) {
+            best_child = child;
             double t = xi / 2.0 + xn / 2.0;
-            if (t == xn || isinf(t))
-                t = xi;
-            cand.kind = TL_SPLIT_NUMERIC;
-            cand.threshold = t;
-            cand.attr = attr;
-            *out = cand;
-            found = 1;
+            best_t = (t == xn || isinf(t)) ? xi : t;
+            memcpy(best_left, left, k * sizeof *left);
         }
     }
-    return found;
+    if (best_child == INFINITY)
+        return 0;
+    memcpy(left, best_left, k * sizeof *left);
+    for (size_t j = 0; j < k; j++)
+        right[j] = known[j] - left[j];
+    if (!tl_grow_score(g, node, children, 2, missing_w, out))
+        return 0;
+    out->attr = attr;
+    out->kind = TL_SPLIT_NUMERIC;
+    out->threshold = best_t;
+    return 1;
 }
 
 static const tl_splitter_type numeric_threshold = {
