@@ -64,6 +64,18 @@ static int run(int argc, char **argv, tl_err *err)
     snprintf(dir, sizeof dir, "%s", out ? out : "results/");
     if (!out)
         snprintf(dir, sizeof dir, "results/%s", x->name);
+    /* Without --out, an earlier run is kept: this one goes to results/NAME-2, -3, ... */
+    for (int i = 2; !out && !resume && i < 10000; i++) {
+        char cells[4200];
+        snprintf(cells, sizeof cells, "%s/cells.txt", dir);
+        if (access(cells, F_OK) != 0) {
+            if (i > 2)
+                fprintf(stderr, "treelab run: results/%s holds an earlier run; writing %s\n",
+                        x->name, dir);
+            break;
+        }
+        snprintf(dir, sizeof dir, "results/%s-%d", x->name, i);
+    }
     progress_state ps = {isatty(2), 0};
     tl_run_opts o = {dir, (size_t)jobs, resume != NULL, 0, &interrupted,
                      quiet ? NULL : progress, &ps};
@@ -87,9 +99,10 @@ const tl_cli_command tl_cmd_run = {
     "  Runs every cell (dataset x model x repeat x fold) of the experiment file CONFIG and\n"
     "  writes results/NAME/ (or DIR): metrics.csv, timings.csv, summary.md, summary.csv,\n"
     "  confusion/, trees/, trace/, manifest. Dataset paths are taken relative to CONFIG's\n"
-    "  folder when the file is there, else to the current folder.\n"
+    "  folder when the file is there, else to the current folder. Results are never\n"
+    "  overwritten: without --out, when results/NAME holds an earlier run this one goes to\n"
+    "  results/NAME-2 (-3, ...); an existing --out DIR with results is refused.\n"
     "  --jobs N   threads (the numbers do not depend on N)\n"
-    "  --resume   finish an interrupted run in the same folder (an existing results folder is\n"
-    "             otherwise refused)\n"
+    "  --resume   finish an interrupted run in results/NAME (or DIR)\n"
     "  --quiet    no progress on stderr\n",
     run};
