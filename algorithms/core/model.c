@@ -69,16 +69,9 @@ int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
     if (!(m->type->tasks & task))
         return tl_err_set(err, TL_EUNSUPPORTED, "%s does not do %s", m->type->name,
                           task == TL_TASK_CLASSIFICATION ? "classification" : "regression");
-    size_t *all = NULL;
-    if (!rows) {
-        all = malloc((d->n_rows ? d->n_rows : 1) * sizeof *all);
-        if (!all)
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        for (size_t i = 0; i < d->n_rows; i++)
-            all[i] = i;
-        rows = all;
-        n = d->n_rows;
-    }
+    size_t *all;
+    if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
+        return TL_ENOMEM;
     int rc = TL_OK;
     if (n == 0)
         rc = tl_err_set(err, TL_EINVAL, "cannot fit %s on zero rows", m->type->name);
@@ -107,16 +100,9 @@ int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows,
     if (d->schema.n_attrs != m->schema.n_attrs)
         return tl_err_set(err, TL_EINVAL, "data has %zu attributes, the model expects %zu",
                           d->schema.n_attrs, m->schema.n_attrs);
-    size_t *all = NULL;
-    if (!rows) {
-        all = malloc((d->n_rows ? d->n_rows : 1) * sizeof *all);
-        if (!all)
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        for (size_t i = 0; i < d->n_rows; i++)
-            all[i] = i;
-        rows = all;
-        n = d->n_rows;
-    }
+    size_t *all;
+    if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
+        return TL_ENOMEM;
     int rc = m->type->predict(m->state, d, rows, n, out, err);
     free(all);
     return rc;

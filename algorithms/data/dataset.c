@@ -143,3 +143,20 @@ tl_dataset *tl_dataset_load(const char *path, const char *target, tl_err *err)
         return tl_dataset_load_arff(path, target, err);
     return tl_dataset_load_csv(path, target, err);
 }
+
+const size_t *tl_rows_or_all(const tl_dataset *d, const size_t *rows, size_t *n, size_t **all,
+                             tl_err *err)
+{
+    *all = NULL;
+    if (rows)
+        return rows;
+    *all = malloc((d->n_rows ? d->n_rows : 1) * sizeof **all);
+    if (!*all) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < d->n_rows; i++)
+        (*all)[i] = i;
+    *n = d->n_rows;
+    return *all;
+}

@@ -36,16 +36,9 @@ int tl_ccp_cv_run(const tl_dataset *d, const size_t *rows, size_t n, const tl_gr
 {
     memset(out, 0, sizeof *out);
     size_t m = path->n;
-    size_t *all = NULL;
-    if (!rows) {
-        n = d->n_rows;
-        all = malloc((n ? n : 1) * sizeof *all);
-        if (!all)
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        for (size_t i = 0; i < n; i++)
-            all[i] = i;
-        rows = all;
-    }
+    size_t *all;
+    if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
+        return TL_ENOMEM;
     size_t *fold = malloc(n * sizeof *fold);
     size_t *train = malloc(n * sizeof *train);
     double *loss = calloc(m * n, sizeof *loss); /* per subtree, per row */

@@ -78,19 +78,10 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
         return -tl_err_set(err, TL_EUNSUPPORTED,
                            "attribute '%s' has %zu levels; subset splits take at most %d",
                            d->schema.attrs[attr].name, levels, TL_SUBSET_MAX_LEVELS);
-    const int *code = d->cols[attr].code;
     double *scratch = tl_grow_scratch(g);
     double *level_stats = scratch, *children = scratch + levels * k;
     size_t *present = (size_t *)(void *)(children + 2 * k); /* levels entries fit in k+1 doubles */
-    memset(level_stats, 0, levels * k * sizeof *level_stats);
-    double missing_w = 0;
-    for (size_t i = 0; i < node->n; i++) {
-        uint32_t r = node->rows[i];
-        if (code[r] < 0)
-            missing_w += node->w[r];
-        else
-            tl_grow_add_row(g, level_stats + (size_t)code[r] * k, r, node->w[r]);
-    }
+    double missing_w = tl_grow_level_stats(g, node, attr, level_stats);
     size_t n_present = 0;
     order_ctx o = {level_stats, k, d->schema.target.kind == TL_ATTR_NUMERIC, 1};
     for (size_t l = 0; l < levels; l++) {

@@ -61,6 +61,22 @@ void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w
     }
 }
 
+double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                           double *out)
+{
+    const int *code = g->d->cols[attr].code;
+    memset(out, 0, g->d->schema.attrs[attr].n_levels * g->k * sizeof *out);
+    double missing_w = 0;
+    for (size_t i = 0; i < node->n; i++) {
+        uint32_t r = node->rows[i];
+        if (code[r] < 0)
+            missing_w += node->w[r];
+        else
+            tl_grow_add_row(g, out + (size_t)code[r] * g->k, r, node->w[r]);
+    }
+    return missing_w;
+}
+
 int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
                   size_t n_children, double missing_w, tl_split *split)
 {

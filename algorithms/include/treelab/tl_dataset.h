@@ -90,6 +90,11 @@ int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err);
 int tl_schema_copy(tl_schema *dst, const tl_schema *src, tl_err *err);
 void tl_schema_clear(tl_schema *s);
 
+/* Resolve "rows NULL means every row": returns rows, or fills *all with 0..n_rows-1 (the
+ * caller frees it), sets *n and returns it. NULL with TL_ENOMEM. */
+const size_t *tl_rows_or_all(const tl_dataset *d, const size_t *rows, size_t *n, size_t **all,
+                             tl_err *err);
+
 /* Assign rows[0..n) to k folds: fold[i] in [0, k) for rows[i]. Stratified by class for
  * classification (each class shuffled, then dealt round-robin, continuing across classes
  * so fold sizes differ by at most one), a plain shuffle dealt round-robin for regression.

@@ -169,6 +169,10 @@ const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
 size_t tl_grow_k(const tl_grow_ctx *g);
 /* Scratch of at least (max levels + 3) * (k + 1) doubles, private to the current splitter call. */
 double *tl_grow_scratch(const tl_grow_ctx *g);
+/* Statistics of the node's rows per level of nominal attr into out (n_levels x k, zeroed
+ * here); returns the weight of the rows whose value is unknown. */
+double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                           double *out);
 /* Add row's statistics with weight w into stats. */
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* Gain of a partition: impurity decrease over the known rows (parent = sum of children),
