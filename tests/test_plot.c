@@ -160,7 +160,7 @@ static void test_pruning(void **state)
 {
     (void)state;
     tl_err err;
-    tl_plot_cp_path p = {8, alpha, leaves, risk, cv, se, "Pruning: test", 0};
+    tl_plot_cp_path p = {8, alpha, leaves, risk, cv, se, "Pruning: test", 0, NULL, NULL};
     size_t i_min, i_1se;
     /* min 0.12 at 8 leaves; 0.12 + 0.017 = 0.137 admits 11, 8 and 5 leaves: 1-SE = 5 */
     assert_int_equal(tl_plot_cp_choose(&p, &i_min, &i_1se, &err), TL_OK);
