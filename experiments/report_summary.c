@@ -139,9 +139,10 @@ static void csv_header(FILE *f, int any_cls, int any_reg)
     fputs(",leaves_mean,leaves_sd,depth_mean,depth_sd,p_vs_baseline,vs_baseline\n", f);
 }
 
-int tl_rep_ranks(const tl_rep *r, double *ranks, tl_friedman *fr, double *cd)
+int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
+                 tl_friedman *fr, double *cd)
 {
-    size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
+    size_t nd = r->meta.n_datasets;
     *cd = NAN;
     if (nd < 2 || nm < 2 || r->meta.n_fractions)
         return 0;
@@ -149,7 +150,7 @@ int tl_rep_ranks(const tl_rep *r, double *ranks, tl_friedman *fr, double *cd)
     int ok = scores && buf;
     for (size_t d = 0; ok && d < nd; d++)
         for (size_t m = 0; m < nm; m++) {
-            size_t first, n = tl_rep_range(r, d, m, &first);
+            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
             /* larger is better: accuracy, or minus the RMSE */
             for (size_t i = 0; i < n; i++)
                 buf[i] = tl_rep_primary(&r->cells[first + i]);
@@ -172,7 +173,7 @@ static void md_overall(FILE *f, const tl_rep *r, const pair_stats *all)
     fputs("\n## Across datasets\n\n", f);
     double *ranks = malloc(nm * sizeof *ranks), cd;
     tl_friedman fr;
-    int have_ranks = ranks && tl_rep_ranks(r, ranks, &fr, &cd);
+    int have_ranks = ranks && tl_rep_ranks(r, NULL, nm, ranks, &fr, &cd);
     fprintf(f, "| model | wins | ties | losses |%s\n| --- | ---: | ---: | ---: |%s\n",
             have_ranks ? " average rank |" : "", have_ranks ? " ---: |" : "");
     for (size_t m = 0; m < nm; m++) {
