@@ -95,7 +95,8 @@ static void test_relative_paths(void **state)
     tl_experiment_free(x);
     /* the shipped configs name their data relative to configs/ */
     static const char *const shipped[] = {"default", "iris_study", "iris_learning_curve",
-                                          "watermelon", "regularisation", "seed001_examples"};
+                                          "watermelon", "regularisation", "seed001_examples",
+                                          "seed001_regression"};
     for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "configs/%s.cfg", shipped[i]);
