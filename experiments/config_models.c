@@ -70,6 +70,20 @@ static int read_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***o
     return TL_OK;
 }
 
+/* Each value of param alone on the base model, so that a bad one is reported at its line. */
+static int check_values(const tl_cfg_ctx *c, const config_setting_t *at, const tl_exp_model *base,
+                        const char *param, char *const *values, size_t n)
+{
+    tl_exp_model probe = *base;
+    tl_params_init(&probe.params);
+    int rc = tl_params_copy(&probe.params, &base->params, c->err);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (!(rc = tl_params_set(&probe.params, param, values[i], c->err)))
+            rc = check_params(c, at, &probe);
+    tl_params_clear(&probe.params);
+    return rc;
+}
+
 static int read_select(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_model *m)
 {
     const char *param = NULL;
@@ -90,14 +104,7 @@ static int read_select(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_mo
     if ((rc = read_values(c, vs, &m->select.values, &m->select.n_values)))
         return rc;
     /* every candidate must be valid before any work starts */
-    tl_exp_model probe = *m;
-    tl_params_init(&probe.params);
-    rc = tl_params_copy(&probe.params, &m->params, c->err);
-    for (size_t i = 0; !rc && i < m->select.n_values; i++)
-        if (!(rc = tl_params_set(&probe.params, param, m->select.values[i], c->err)))
-            rc = check_params(c, vs, &probe);
-    tl_params_clear(&probe.params);
-    return rc;
+    return check_values(c, vs, m, param, m->select.values, m->select.n_values);
 }
 
 static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_model *m)
@@ -156,7 +163,8 @@ static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp
 
 /* The swept parameters: `param` + `values`, or a group `params = { p1 = [...]; p2 = [...]; }`
  * of one or two parameters. Fills g->param, g->values, g->n_values. */
-static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_exp_grid *gr)
+static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g,
+                            const tl_exp_model *base, tl_exp_grid *gr)
 {
     const config_setting_t *ps = config_setting_get_member(g, "params");
     const config_setting_t *p1 = config_setting_get_member(g, "param");
@@ -184,7 +192,7 @@ static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_e
         if (!(gr->param[i] = tl_cfg_strdup(config_setting_name(e))))
             return tl_err_set(c->err, TL_ENOMEM, "out of memory");
         int rc = read_values(c, e, &gr->values[i], &gr->n_values[i]);
-        if (rc)
+        if (rc || (rc = check_values(c, e, base, gr->param[i], gr->values[i], gr->n_values[i])))
             return rc;
     }
     return TL_OK;
@@ -214,7 +222,7 @@ static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experime
     memset(gr, 0, sizeof *gr);
     gr->base = base;
     gr->first = x->n_models;
-    if ((rc = read_grid_params(c, g, gr)))
+    if ((rc = read_grid_params(c, g, &x->models[base], gr)))
         return rc;
     const config_setting_t *at = config_setting_get_member(g, "params");
     if (!at)
