@@ -20,6 +20,21 @@ static const char *stem(const tl_rep *r, char *buf, size_t size, const char *fmt
     return buf;
 }
 
+/* The protocol in a few words for titles ("5-fold CV x 2", "hold-out 0.6/0.2/0.2 x 10"). */
+static const char *protocol_words(const tl_rep *r, char *buf, size_t size)
+{
+    size_t k, rep;
+    double a, b, c;
+    const char *p = r->meta.protocol;
+    if (sscanf(p, "cv folds %zu repeats %zu", &k, &rep) == 2)
+        snprintf(buf, size, "%zu-fold CV x %zu", k, rep);
+    else if (sscanf(p, "holdout train %lf validation %lf test %lf repeats %zu", &a, &b, &c, &rep) == 4)
+        snprintf(buf, size, "hold-out %.3g/%.3g/%.3g x %zu", a, b, c, rep);
+    else
+        snprintf(buf, size, "%.*s", (int)strcspn(p, " "), p);
+    return buf;
+}
+
 /* Mean and sd of the primary metric (accuracy, or RMSE) and the mean leaves of (d, m). */
 static size_t pair_means(const tl_rep *r, size_t d, size_t m, double *buf, double *mean,
                          double *sd, double *leaves)
@@ -131,9 +146,9 @@ static int plot_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
     if (!counts)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     tl_rep_confusion_sum(r, d, m, counts);
-    char title[1024], buf[4096];
-    snprintf(title, sizeof title, "Confusion matrix: %s on %s (summed over %s)",
-             r->meta.model[m], r->meta.dataset[d], r->meta.protocol);
+    char title[1024], buf[4096], words[128];
+    snprintf(title, sizeof title, "Confusion matrix: %s on %s (test rows of %s, summed)",
+             r->meta.model[m], r->meta.dataset[d], protocol_words(r, words, sizeof words));
     tl_plot_confusion c = {k, counts, (const char *const *)r->meta.classes[d], title};
     int rc = tl_plot_confusion_write(&c, stem(r, buf, sizeof buf, "confusion_%s__%s",
                                               r->meta.dataset[d], r->meta.model[m]), err);
@@ -210,8 +225,9 @@ static int grid_curve(const tl_rep *r, const tl_experiment *x, const tl_exp_grid
     }
     const tl_exp_model *b = &x->models[g->base];
     char title[1024], xlabel[1024], yname[256], lname[256];
-    snprintf(title, sizeof title, "%s on %s: %s swept", b->name, r->meta.dataset[d],
-             g->param[0]);
+    char words[128];
+    snprintf(title, sizeof title, "%s on %s: %s swept (%s)", b->name, r->meta.dataset[d],
+             g->param[0], protocol_words(r, words, sizeof words));
     int used = snprintf(xlabel, sizeof xlabel, "%s", g->param[0]);
     for (size_t i = 0; !numeric && i < n && used > 0 && (size_t)used < sizeof xlabel; i++)
         used += snprintf(xlabel + used, sizeof xlabel - (size_t)used, "%s%zu = %s%s",
@@ -251,9 +267,9 @@ static int grid_heatmap(const tl_rep *r, const tl_experiment *x, const tl_exp_gr
         if (!isnan(v[i]) && (best == SIZE_MAX || (cls ? v[i] > v[best] : v[i] < v[best])))
             best = i;
     }
-    char title[1024];
+    char title[1024], words[128];
     snprintf(title, sizeof title, "%s on %s: mean test %s (%s)", x->models[g->base].name,
-             r->meta.dataset[d], cls ? "accuracy" : "RMSE", r->meta.protocol);
+             r->meta.dataset[d], cls ? "accuracy" : "RMSE", protocol_words(r, words, sizeof words));
     tl_plot_grid p = {nx, ny, v, (const char *const *)g->values[0],
                       (const char *const *)g->values[1], g->param[0], g->param[1],
                       cls ? "mean test accuracy" : "mean test RMSE", title, best != SIZE_MAX,
