@@ -9,8 +9,23 @@
 const char *const tl_experiment_top_keys =
     "name|seed|datasets|models|grids|protocol|baseline|reports|plots";
 
-static const char *const plot_names =
-    "accuracy|learning_curve|grid|confusion|critical_difference|trace|pruning";
+/* The figures `plots = [...]` may ask for; each lands in results/NAME/plots/ as
+ * STEM.dat + STEM.gp (+ .png and .svg when gnuplot is installed):
+ *   accuracy             accuracy per fold, box plots per model grouped by dataset
+ *                        (RMSE for regression datasets, in rmse.*)
+ *   critical_difference  Demsar's diagram from the summary's Friedman / Nemenyi ranks
+ *   confusion            heatmap of the summed confusion matrix per dataset and model
+ *   learning_curve       accuracy mean +/- sd against the training fraction, per dataset
+ *   grid                 per grid and dataset: one parameter as a curve (accuracy and mean
+ *                        leaves against the value), two parameters as a heatmap with the
+ *                        best cell outlined
+ *   pruning              cost-complexity curve of every model that chose alpha by CV
+ *   boundary             decision regions (two numeric attributes) or the step function
+ *                        (regression on one numeric attribute), whole-data models
+ *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed */
+const char *const tl_experiment_plot_names =
+    "accuracy|critical_difference|confusion|learning_curve|grid|pruning|boundary|trees";
+static const char *const plot_names = tl_experiment_plot_names;
 
 void tl_experiment_free(tl_experiment *x)
 {
@@ -34,6 +49,12 @@ void tl_experiment_free(tl_experiment *x)
     free(x->models);
     free(x->protocol.fractions);
     tl_cfg_strv_free(x->plots, x->n_plots);
+    for (size_t i = 0; x->grids && i < x->n_grids; i++)
+        for (int j = 0; j < 2; j++) {
+            free(x->grids[i].param[j]);
+            tl_cfg_strv_free(x->grids[i].values[j], x->grids[i].n_values[j]);
+        }
+    free(x->grids);
     free(x->name);
     free(x->config_path);
     free(x);
@@ -247,6 +268,14 @@ static int read_plots(const tl_cfg_ctx *c, const config_setting_t *root, tl_expe
                              "unknown plot '%s'; allowed: %s", x->plots[i], plot_names);
     }
     return rc;
+}
+
+int tl_experiment_wants_plot(const tl_experiment *x, const char *plot)
+{
+    for (size_t i = 0; i < x->n_plots; i++)
+        if (!strcmp(x->plots[i], plot))
+            return 1;
+    return 0;
 }
 
 static int read_baseline(const tl_cfg_ctx *c, const config_setting_t *root, tl_experiment *x)

@@ -70,6 +70,20 @@ static int read_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***o
     return TL_OK;
 }
 
+/* Each value of param alone on the base model, so that a bad one is reported at its line. */
+static int check_values(const tl_cfg_ctx *c, const config_setting_t *at, const tl_exp_model *base,
+                        const char *param, char *const *values, size_t n)
+{
+    tl_exp_model probe = *base;
+    tl_params_init(&probe.params);
+    int rc = tl_params_copy(&probe.params, &base->params, c->err);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (!(rc = tl_params_set(&probe.params, param, values[i], c->err)))
+            rc = check_params(c, at, &probe);
+    tl_params_clear(&probe.params);
+    return rc;
+}
+
 static int read_select(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_model *m)
 {
     const char *param = NULL;
@@ -90,14 +104,7 @@ static int read_select(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_mo
     if ((rc = read_values(c, vs, &m->select.values, &m->select.n_values)))
         return rc;
     /* every candidate must be valid before any work starts */
-    tl_exp_model probe = *m;
-    tl_params_init(&probe.params);
-    rc = tl_params_copy(&probe.params, &m->params, c->err);
-    for (size_t i = 0; !rc && i < m->select.n_values; i++)
-        if (!(rc = tl_params_set(&probe.params, param, m->select.values[i], c->err)))
-            rc = check_params(c, vs, &probe);
-    tl_params_clear(&probe.params);
-    return rc;
+    return check_values(c, vs, m, param, m->select.values, m->select.n_values);
 }
 
 static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_model *m)
@@ -126,9 +133,10 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
     return sel ? read_select(c, sel, m) : TL_OK;
 }
 
-/* Append a copy of base with params[key] = value, named "base[key=value]". */
+/* Append a copy of base with params[key[i]] = value[i] for i < n (1 or 2), named
+ * "base[key=value]" or "base[key1=value1][key2=value2]". */
 static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x,
-                          size_t base, const char *key, const char *value)
+                          size_t base, char *const *key, const char *const *value, size_t n)
 {
     tl_exp_model *ms = realloc(x->models, (x->n_models + 1) * sizeof *ms);
     if (!ms)
@@ -139,42 +147,95 @@ static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp
     x->n_models++;
     m->type = b->type;
     m->line = config_setting_source_line(s);
-    size_t len = strlen(b->name) + strlen(key) + strlen(value) + 4;
+    size_t len = strlen(b->name) + 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(key[i]) + strlen(value[i]) + 3;
     if (!(m->name = malloc(len)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    snprintf(m->name, len, "%s[%s=%s]", b->name, key, value);
+    size_t used = (size_t)snprintf(m->name, len, "%s", b->name);
+    for (size_t i = 0; i < n; i++)
+        used += (size_t)snprintf(m->name + used, len - used, "[%s=%s]", key[i], value[i]);
     int rc = tl_params_copy(&m->params, &b->params, c->err);
-    if (!rc)
-        rc = tl_params_set(&m->params, key, value, c->err);
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = tl_params_set(&m->params, key[i], value[i], c->err);
     return rc ? rc : check_params(c, s, m);
+}
+
+/* The swept parameters: `param` + `values`, or a group `params = { p1 = [...]; p2 = [...]; }`
+ * of one or two parameters. Fills g->param, g->values, g->n_values. */
+static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g,
+                            const tl_exp_model *base, tl_exp_grid *gr)
+{
+    const config_setting_t *ps = config_setting_get_member(g, "params");
+    const config_setting_t *p1 = config_setting_get_member(g, "param");
+    gr->n_values[1] = 1;
+    if (ps && p1)
+        return tl_cfg_fail(c, ps, "give either `param` and `values` or `params`, not both");
+    if (!ps) {
+        const char *param = NULL;
+        int rc = tl_cfg_string(c, g, "param", 1, &param);
+        if (rc)
+            return rc;
+        const config_setting_t *vs = config_setting_get_member(g, "values");
+        if (!vs)
+            return tl_cfg_fail(c, g, "missing required key 'values'");
+        if (!(gr->param[0] = tl_cfg_strdup(param)))
+            return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+        return read_values(c, vs, &gr->values[0], &gr->n_values[0]);
+    }
+    int n = config_setting_type(ps) == CONFIG_TYPE_GROUP ? config_setting_length(ps) : 0;
+    if (n < 1 || n > 2)
+        return tl_cfg_fail(c, ps, "expected a group of one or two parameters "
+                           "{ name = [v1, v2, ...]; name2 = [...]; }");
+    for (int i = 0; i < n; i++) {
+        const config_setting_t *e = config_setting_get_elem(ps, (unsigned)i);
+        if (!(gr->param[i] = tl_cfg_strdup(config_setting_name(e))))
+            return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+        int rc = read_values(c, e, &gr->values[i], &gr->n_values[i]);
+        if (rc || (rc = check_values(c, e, base, gr->param[i], gr->values[i], gr->n_values[i])))
+            return rc;
+    }
+    return TL_OK;
 }
 
 static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experiment *x)
 {
-    const char *model = NULL, *param = NULL;
+    const char *model = NULL;
     int rc;
     if (config_setting_type(g) != CONFIG_TYPE_GROUP)
         return tl_cfg_fail(c, g, "expected a group { model = ...; param = ...; values = [...]; }");
-    if ((rc = tl_cfg_check_keys(c, g, "model|param|values")) ||
-        (rc = tl_cfg_string(c, g, "model", 1, &model)) ||
-        (rc = tl_cfg_string(c, g, "param", 1, &param)))
+    if ((rc = tl_cfg_check_keys(c, g, "model|param|values|params")) ||
+        (rc = tl_cfg_string(c, g, "model", 1, &model)))
         return rc;
-    const config_setting_t *vs = config_setting_get_member(g, "values");
-    if (!vs)
-        return tl_cfg_fail(c, g, "missing required key 'values'");
     size_t base = 0;
     while (base < x->n_models && strcmp(x->models[base].name, model))
         base++;
-    if (base == x->n_models)
+    if (base == x->n_models || x->models[base].grid)
         return tl_cfg_fail(c, config_setting_get_member(g, "model"),
                            "no model named '%s' (a grid sweeps a parameter of a listed model)",
                            model);
-    char **values = NULL;
-    size_t n = 0;
-    rc = read_values(c, vs, &values, &n);
-    for (size_t i = 0; !rc && i < n; i++)
-        rc = add_grid_model(c, vs, x, base, param, values[i]);
-    tl_cfg_strv_free(values, n);
+    tl_exp_grid *gs = realloc(x->grids, (x->n_grids + 1) * sizeof *gs);
+    if (!gs)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    x->grids = gs;
+    tl_exp_grid *gr = &gs[x->n_grids++];
+    memset(gr, 0, sizeof *gr);
+    gr->base = base;
+    gr->first = x->n_models;
+    if ((rc = read_grid_params(c, g, &x->models[base], gr)))
+        return rc;
+    const config_setting_t *at = config_setting_get_member(g, "params");
+    if (!at)
+        at = config_setting_get_member(g, "values");
+    size_t np = gr->param[1] ? 2 : 1;
+    for (size_t iy = 0; !rc && iy < gr->n_values[1]; iy++)
+        for (size_t ix = 0; !rc && ix < gr->n_values[0]; ix++) {
+            const char *v[2] = {gr->values[0][ix], np == 2 ? gr->values[1][iy] : NULL};
+            if (!(rc = add_grid_model(c, at, x, base, gr->param, v, np))) {
+                tl_exp_model *m = &x->models[x->n_models - 1];
+                m->grid = x->n_grids, m->grid_ix = ix, m->grid_iy = iy;
+            }
+        }
     return rc;
 }
 

@@ -108,6 +108,35 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     return tl_rep_close(t, tl_rep_close(f, TL_OK, err), err);
 }
 
+void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out)
+{
+    size_t first, n = tl_rep_range(r, d, m, &first), k = r->meta.n_classes[d];
+    memset(out, 0, k * k * sizeof *out);
+    for (size_t i = first; i < first + n; i++)
+        for (size_t j = 0; j < k * k && r->cells[i].confusion; j++)
+            out[j] += r->cells[i].confusion[j];
+}
+
+size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
+                       double *sd, double *n_train)
+{
+    double s = 0, s2 = 0, nt = 0;
+    size_t first, n = tl_rep_range(r, d, m, &first), cnt = 0;
+    for (size_t i = first; i < first + n; i++) {
+        const tl_cell *c = &r->cells[i];
+        if (c->fold != fr)
+            continue;
+        double v = c->classification ? c->cm.accuracy : c->rm.rmse;
+        s += v, s2 += v * v, nt += (double)c->n_train, cnt++;
+    }
+    if (!cnt)
+        return 0;
+    *mean = s / (double)cnt;
+    *sd = cnt > 1 ? sqrt(fmax(0, (s2 - (double)cnt * *mean * *mean) / (double)(cnt - 1))) : 0;
+    *n_train = nt / (double)cnt;
+    return cnt;
+}
+
 static int write_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
 {
     size_t first, n = tl_rep_range(r, d, m, &first), k = r->meta.n_classes[d];
@@ -122,9 +151,7 @@ static int write_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
     if (!rc && !f)
         rc = err->code;
     if (!rc) {
-        for (size_t i = first; i < first + n; i++)
-            for (size_t j = 0; j < k * k; j++)
-                c.m[j] += r->cells[i].confusion[j];
+        tl_rep_confusion_sum(r, d, m, c.m);
         tl_confusion_per_class(&c, pr, pr + k, pr + 2 * k);
         char *const *cl = r->meta.classes[d];
         fputs("truth\\predicted", f);
@@ -159,21 +186,11 @@ static int write_learning_curve(const tl_rep *r, tl_err *err)
     for (size_t d = 0; d < r->meta.n_datasets; d++)
         for (size_t m = 0; m < r->meta.n_models; m++)
             for (size_t fr = 0; fr < r->meta.n_fractions; fr++) {
-                double s = 0, s2 = 0, nt = 0;
-                size_t first, n = tl_rep_range(r, d, m, &first), cnt = 0;
-                for (size_t i = first; i < first + n; i++) {
-                    const tl_cell *c = &r->cells[i];
-                    if (c->fold != fr)
-                        continue;
-                    double v = c->classification ? c->cm.accuracy : c->rm.rmse;
-                    s += v, s2 += v * v, nt += (double)c->n_train, cnt++;
-                }
-                if (!cnt)
+                double mean, sd, nt;
+                if (!tl_rep_lc_point(r, d, m, fr, &mean, &sd, &nt))
                     continue;
-                double mean = s / (double)cnt;
-                double sd = cnt > 1 ? sqrt(fmax(0, (s2 - (double)cnt * mean * mean) / (double)(cnt - 1))) : 0;
                 fprintf(f, "%s,%s,%.4f,%.1f,%s,%.6f,%.6f\n", r->meta.dataset[d], r->meta.model[m],
-                        r->meta.fractions[fr], nt / (double)cnt,
+                        r->meta.fractions[fr], nt,
                         r->meta.n_classes[d] ? "accuracy" : "rmse", mean, sd);
             }
     return tl_rep_close(f, TL_OK, err);
@@ -198,17 +215,34 @@ static int write_selections(const tl_rep *r, tl_err *err)
     return tl_rep_close(f, TL_OK, err);
 }
 
-int tl_report_render(const char *dir, tl_err *err)
+int tl_rep_load(const char *dir, tl_rep *r, tl_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
+    memset(r, 0, sizeof *r);
+    r->dir = dir;
+    int rc = tl_cells_read(path, &r->meta, &r->cells, &r->n, NULL, err);
+    if (!rc)
+        qsort(r->cells, r->n, sizeof *r->cells, cmp_cell);
+    return rc;
+}
+
+void tl_rep_free(tl_rep *r)
+{
+    for (size_t i = 0; r->cells && i < r->n; i++)
+        tl_cell_clear(&r->cells[i]);
+    free(r->cells);
+    tl_cells_meta_clear(&r->meta);
+    memset(r, 0, sizeof *r);
+}
+
+int tl_report_render(const char *dir, tl_err *err)
+{
+    char path[4096];
     tl_rep r;
-    memset(&r, 0, sizeof r);
-    r.dir = dir;
-    int rc = tl_cells_read(path, &r.meta, &r.cells, &r.n, NULL, err);
+    int rc = tl_rep_load(dir, &r, err);
     if (rc)
         return rc;
-    qsort(r.cells, r.n, sizeof *r.cells, cmp_cell);
     snprintf(path, sizeof path, "%s/confusion", dir);
     int confusion = any_task(&r, 1) && (r.meta.reports & TL_REPORT_CONFUSION);
     if (confusion)
@@ -223,9 +257,6 @@ int tl_report_render(const char *dir, tl_err *err)
         rc = write_selections(&r, err);
     if (!rc)
         rc = tl_rep_summary(&r, err);
-    for (size_t i = 0; i < r.n; i++)
-        tl_cell_clear(&r.cells[i]);
-    free(r.cells);
-    tl_cells_meta_clear(&r.meta);
+    tl_rep_free(&r);
     return rc;
 }

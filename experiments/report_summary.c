@@ -139,23 +139,41 @@ static void csv_header(FILE *f, int any_cls, int any_reg)
     fputs(",leaves_mean,leaves_sd,depth_mean,depth_sd,p_vs_baseline,vs_baseline\n", f);
 }
 
+int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
+                 tl_friedman *fr, double *cd)
+{
+    size_t nd = r->meta.n_datasets;
+    *cd = NAN;
+    if (nd < 2 || nm < 2 || r->meta.n_fractions)
+        return 0;
+    double *scores = malloc(nd * nm * sizeof *scores), *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
+    int ok = scores && buf;
+    for (size_t d = 0; ok && d < nd; d++)
+        for (size_t m = 0; m < nm; m++) {
+            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
+            /* larger is better: accuracy, or minus the RMSE */
+            for (size_t i = 0; i < n; i++)
+                buf[i] = tl_rep_primary(&r->cells[first + i]);
+            scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
+        }
+    tl_err e;
+    if (ok && tl_friedman_test(scores, nd, nm, ranks, fr, &e) != TL_OK)
+        ok = 0;
+    if (ok && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
+        *cd = NAN;
+    free(scores);
+    free(buf);
+    return ok;
+}
+
 /* Across datasets: W/T/L totals, average ranks, Friedman and Nemenyi when they apply. */
 static void md_overall(FILE *f, const tl_rep *r, const pair_stats *all)
 {
     size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
     fputs("\n## Across datasets\n\n", f);
-    double *scores = malloc(nd * nm * sizeof *scores), *ranks = malloc(nm * sizeof *ranks);
+    double *ranks = malloc(nm * sizeof *ranks), cd;
     tl_friedman fr;
-    tl_err e;
-    int have_ranks = scores && ranks && nd >= 2 && nm >= 2 && !r->meta.n_fractions;
-    for (size_t d = 0; have_ranks && d < nd; d++)
-        for (size_t m = 0; m < nm; m++) {
-            const pair_stats *p = &all[d * nm + m];
-            /* larger is better: accuracy, or minus the RMSE */
-            scores[d * nm + m] = r->meta.n_classes[d] ? p->mean[0] : -p->mean[1];
-        }
-    if (have_ranks && tl_friedman_test(scores, nd, nm, ranks, &fr, &e) != TL_OK)
-        have_ranks = 0;
+    int have_ranks = ranks && tl_rep_ranks(r, NULL, nm, ranks, &fr, &cd);
     fprintf(f, "| model | wins | ties | losses |%s\n| --- | ---: | ---: | ---: |%s\n",
             have_ranks ? " average rank |" : "", have_ranks ? " ---: |" : "");
     for (size_t m = 0; m < nm; m++) {
@@ -169,19 +187,17 @@ static void md_overall(FILE *f, const tl_rep *r, const pair_stats *all)
             fprintf(f, " %.3f |", ranks[m]);
         fputc('\n', f);
     }
-    double cd;
     if (have_ranks) {
         fprintf(f, "\nFriedman chi² = %.4f (p = %.4g); Iman-Davenport F = %.4f (p = %.4g); "
                    "%zu datasets, %zu models (Demšar 2006).\n", fr.chi2, fr.p_chi2, fr.ff,
                 fr.p_ff, nd, nm);
-        if (tl_nemenyi_cd(nm, nd, ALPHA, &cd, &e) == TL_OK)
+        if (!isnan(cd))
             fprintf(f, "Nemenyi critical difference at %.2f: %.4f (average ranks further apart "
                        "differ significantly).\n", ALPHA, cd);
     } else {
         fputs("\nAverage ranks, Friedman and Nemenyi need at least 2 datasets and 2 models "
               "(and are not computed for learning curves).\n", f);
     }
-    free(scores);
     free(ranks);
 }
 

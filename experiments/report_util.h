@@ -3,6 +3,7 @@
 #define TL_REPORT_UTIL_H
 
 #include "treelab/tl_report.h"
+#include "treelab/tl_stats.h"
 
 typedef struct tl_rep {
     const char *dir;
@@ -22,7 +23,28 @@ double tl_rep_primary(const tl_cell *c);
 /* A value with fixed decimals ("nan" when undefined). */
 void tl_rep_num(FILE *f, double v);
 
+/* Read dir/cells.txt into r, cells sorted. TL_EIO / TL_EPARSE. Free with tl_rep_free. */
+int tl_rep_load(const char *dir, tl_rep *r, tl_err *err);
+void tl_rep_free(tl_rep *r);
+/* The confusion matrix of (dataset d, model m) summed over its cells into out (k x k). */
+void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out);
+/* Learning curve point of (d, m) at training fraction fr: mean and sd of the accuracy (RMSE
+ * for regression) and the mean training size. Returns the number of cells (0: none). */
+size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
+                       double *sd, double *n_train);
+
 /* summary.md and summary.csv (report_summary.c). */
 int tl_rep_summary(const tl_rep *r, tl_err *err);
+
+/* Average ranks across datasets of the nm models models[] (NULL: models 0..nm-1) (1 = best;
+ * accuracy, or minus the RMSE, averaged over each pair's cells) with the Friedman test and
+ * the Nemenyi critical difference at alpha 0.05 into ranks (nm), *fr and *cd (NaN when it
+ * cannot be computed). Returns 1 when the ranks apply (2+ datasets, 2+ models, not a
+ * learning curve), else 0. */
+int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
+                 tl_friedman *fr, double *cd);
+
+/* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
+int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
 
 #endif

@@ -372,6 +372,8 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     if (!rc)
         rc = tl_report_render(o->out_dir, err);
     if (!rc)
+        rc = tl_report_plots(o->out_dir, x, data, err);
+    if (!rc)
         rc = tl_report_manifest(o->out_dir, x, data, start, time(NULL), n_done > 0, err);
     return rc;
 }

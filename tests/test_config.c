@@ -80,6 +80,49 @@ static void test_full_config(void **state)
     tl_experiment_free(x);
 }
 
+/* A grid over two parameters is their cartesian product, x varying fastest. */
+static void test_two_parameter_grid(void **state)
+{
+    (void)state;
+    const char *path;
+    tl_err err;
+    tl_experiment *x = load_text(
+        "name = \"t\";\n" IRIS
+        "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
+        "  { name = \"t\"; algorithm = \"cart\"; params = { max_depth = 4; }; } );\n"
+        "grids = ( { model = \"t\"; params = { max_depth = [1, 2, 3]; min_samples_split = [2, 10]; }; },\n"
+        "  { model = \"t\"; param = \"criterion\"; values = [\"gini\", \"entropy\"]; } );\n"
+        "plots = [ \"grid\" ];\n", &err, &path);
+    if (!x)
+        fail_msg("%s", err.msg);
+    assert_int_equal(x->n_models, 2 + 6 + 2);
+    assert_int_equal(x->n_grids, 2);
+    const tl_exp_grid *g = &x->grids[0];
+    assert_int_equal(g->base, 1);
+    assert_int_equal(g->first, 2);
+    assert_string_equal(g->param[0], "max_depth");
+    assert_string_equal(g->param[1], "min_samples_split");
+    assert_int_equal(g->n_values[0], 3);
+    assert_int_equal(g->n_values[1], 2);
+    assert_string_equal(g->values[1][1], "10");
+    const tl_exp_model *m = &x->models[2 + 4]; /* ix 1, iy 1 */
+    assert_string_equal(m->name, "t[max_depth=2][min_samples_split=10]");
+    assert_string_equal(tl_params_find(&m->params, "max_depth"), "2");
+    assert_string_equal(tl_params_find(&m->params, "min_samples_split"), "10");
+    assert_int_equal(m->grid, 1);
+    assert_int_equal(m->grid_ix, 1);
+    assert_int_equal(m->grid_iy, 1);
+    assert_null(x->grids[1].param[1]);
+    assert_int_equal(x->grids[1].n_values[1], 1);
+    assert_int_equal(x->grids[1].first, 8);
+    assert_string_equal(x->models[9].name, "t[criterion=entropy]");
+    assert_int_equal(x->models[9].grid, 2);
+    assert_int_equal(x->models[0].grid, 0);
+    assert_true(tl_experiment_wants_plot(x, "grid"));
+    assert_false(tl_experiment_wants_plot(x, "pruning"));
+    tl_experiment_free(x);
+}
+
 /* Relative dataset paths: the config's folder first, then the current folder. */
 static void test_relative_paths(void **state)
 {
@@ -95,7 +138,8 @@ static void test_relative_paths(void **state)
     tl_experiment_free(x);
     /* the shipped configs name their data relative to configs/ */
     static const char *const shipped[] = {"default", "iris_study", "iris_learning_curve",
-                                          "watermelon", "regularisation", "seed001_examples"};
+                                          "watermelon", "regularisation", "seed001_examples",
+                                          "seed001_regression"};
     for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "configs/%s.cfg", shipped[i]);
@@ -127,6 +171,18 @@ static void expect_error(const char *text, int line, const char *n1, const char 
 static void test_errors(void **state)
 {
     (void)state;
+    /* grids: both forms at once, three parameters, a bad value in the second parameter */
+    expect_error("name = \"t\";\n" IRIS NB "grids = ( { model = \"nb\";\n param = \"var_smoothing\"; "
+                 "values = [0.1];\n params = { var_smoothing = [1.0]; }; } );\n", 6,
+                 "params", "not both");
+    expect_error("name = \"t\";\n" IRIS "models = ( { name = \"c\"; algorithm = \"cart\"; } );\n"
+                 "grids = ( { model = \"c\";\n params = { max_depth = [1]; folds = [2]; "
+                 "ccp_alpha = [0.0]; }; } );\n", 5, "one or two parameters", NULL);
+    expect_error("name = \"t\";\n" IRIS "models = ( { name = \"c\"; algorithm = \"cart\"; } );\n"
+                 "grids = ( { model = \"c\";\n params = { max_depth = [1];\n folds = [2, 1]; }; } );\n",
+                 6, "folds", NULL);
+    expect_error("name = \"t\";\n" IRIS NB "plots = [ \"accuracy\",\n \"trace\" ];\n", 5,
+                 "unknown plot 'trace'", "boundary|trees");
     /* unknown keys, with the allowed list */
     expect_error("name = \"t\";\nsedd = 3;\n" IRIS NB, 2, "sedd: unknown key",
                  "allowed keys: name, seed, datasets, models");
@@ -193,6 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_full_config),
+        cmocka_unit_test(test_two_parameter_grid),
         cmocka_unit_test(test_relative_paths),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_unreadable_file),

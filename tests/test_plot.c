@@ -50,60 +50,14 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* Rows of block `index` of a gnuplot data file (blocks end with two blank lines); numeric
- * columns parsed, quoted strings read as NaN. Returns the number of rows. */
-#define MAXC 8
-static size_t block(const char *path, int index, double rows[][MAXC], size_t max)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    char line[1024];
-    int b = 0, blanks = 0;
-    size_t n = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '\n') {
-            if (++blanks == 2)
-                b++;
-            continue;
-        }
-        blanks = 0;
-        if (line[0] == '#' || b != index || n >= max)
-            continue;
-        char *p = line;
-        for (int c = 0; c < MAXC; c++) {
-            while (*p == ' ')
-                p++;
-            if (*p == '\n' || !*p) {
-                rows[n][c] = NAN;
-                continue;
-            }
-            if (*p == '"') {
-                p = strchr(p + 1, '"') + 1;
-                rows[n][c] = NAN;
-            } else
-                rows[n][c] = strtod(p, &p);
-        }
-        n++;
-    }
-    fclose(f);
-    return n;
-}
+#define MAXC TL_TEST_DAT_COLS
+#define block tl_test_dat_block
 
 /* The PNG's IHDR width and height. */
 static void assert_png(const char *name)
 {
-    FILE *f = fopen(file(name, ".png"), "rb");
-    if (!f)
-        fail_msg("no PNG for %s", name);
-    unsigned char h[24];
-    size_t got = fread(h, 1, sizeof h, f);
-    fclose(f);
-    assert_int_equal(got, 24);
-    assert_memory_equal(h, "\x89PNG\r\n\x1a\n", 8);
-    assert_memory_equal(h + 12, "IHDR", 4);
-    unsigned w = (unsigned)h[16] << 24 | (unsigned)h[17] << 16 | (unsigned)h[18] << 8 | h[19];
-    unsigned ht = (unsigned)h[20] << 24 | (unsigned)h[21] << 16 | (unsigned)h[22] << 8 | h[23];
+    unsigned w, ht;
+    tl_test_png_size(file(name, ".png"), &w, &ht);
     assert_int_equal(w, 1200);
     assert_int_equal(ht, 800);
     const char *svg = slurp(file(name, ".svg"));
@@ -160,7 +114,7 @@ static void test_pruning(void **state)
 {
     (void)state;
     tl_err err;
-    tl_plot_cp_path p = {8, alpha, leaves, risk, cv, se, "Pruning: test", 0};
+    tl_plot_cp_path p = {8, alpha, leaves, risk, cv, se, "Pruning: test", 0, NULL, NULL};
     size_t i_min, i_1se;
     /* min 0.12 at 8 leaves; 0.12 + 0.017 = 0.137 admits 11, 8 and 5 leaves: 1-SE = 5 */
     assert_int_equal(tl_plot_cp_choose(&p, &i_min, &i_1se, &err), TL_OK);

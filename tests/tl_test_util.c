@@ -2,6 +2,7 @@
 #include "tl_test_util.h"
 
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,4 +74,58 @@ const char *tl_test_tmpfile(const char *suffix, const char *text)
     fputs(text, f);
     fclose(f);
     return path;
+}
+
+/* Rows of block `index` of a gnuplot data file (blocks end with two blank lines); numeric
+ * columns parsed, quoted strings read as NaN. Returns the number of rows. */
+size_t tl_test_dat_block(const char *path, int index, double rows[][TL_TEST_DAT_COLS], size_t max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    char line[1024];
+    int b = 0, blanks = 0;
+    size_t n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '\n') {
+            if (++blanks == 2)
+                b++;
+            continue;
+        }
+        blanks = 0;
+        if (line[0] == '#' || b != index || n >= max)
+            continue;
+        char *p = line;
+        for (int c = 0; c < TL_TEST_DAT_COLS; c++) {
+            while (*p == ' ')
+                p++;
+            if (*p == '\n' || !*p) {
+                rows[n][c] = NAN;
+                continue;
+            }
+            if (*p == '"') {
+                p = strchr(p + 1, '"') + 1;
+                rows[n][c] = NAN;
+            } else
+                rows[n][c] = strtod(p, &p);
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+void tl_test_png_size(const char *path, unsigned *w, unsigned *h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("no PNG %s", path);
+    unsigned char hd[24];
+    size_t got = fread(hd, 1, sizeof hd, f);
+    fclose(f);
+    assert_int_equal(got, 24);
+    assert_memory_equal(hd, "\x89PNG\r\n\x1a\n", 8);
+    assert_memory_equal(hd + 12, "IHDR", 4);
+    *w = (unsigned)hd[16] << 24 | (unsigned)hd[17] << 16 | (unsigned)hd[18] << 8 | hd[19];
+    *h = (unsigned)hd[20] << 24 | (unsigned)hd[21] << 16 | (unsigned)hd[22] << 8 | hd[23];
 }

@@ -25,6 +25,15 @@ int tl_test_cli(const char *args, char *out, size_t out_size, char *errbuf, size
  * ".csv" keeps the loader's format detection. */
 const char *tl_test_tmpfile(const char *suffix, const char *text);
 
+/* Rows of block `index` of a gnuplot data file (blocks end with two blank lines): up to
+ * TL_TEST_DAT_COLS numeric columns, quoted strings and absent columns read as NaN; '#'
+ * lines skipped. Returns the number of rows (at most max). Fails the test if unreadable. */
+#define TL_TEST_DAT_COLS 8
+size_t tl_test_dat_block(const char *path, int index, double rows[][TL_TEST_DAT_COLS], size_t max);
+
+/* Width and height from a PNG's IHDR; fails the test unless path is a PNG. */
+void tl_test_png_size(const char *path, unsigned *w, unsigned *h);
+
 #define assert_close(a, b, tol)                                                                \
     do {                                                                                       \
         double tl_a_ = (a), tl_b_ = (b);                                                       \

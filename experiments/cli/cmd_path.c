@@ -3,24 +3,39 @@
 #include <string.h>
 
 #include "model_io.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_tree.h"
 
 static const char usage[] =
     "usage: treelab path DATA [--algo cart] [--set key=value]... [--cv K] [--seed S]\n"
-    "                    [--target NAME]\n"
+    "                    [--target NAME] [--plot FILE.png]\n"
     "\n"
     "Grow the unpruned tree on every row of DATA and print its minimal cost-complexity\n"
     "pruning sequence as CSV: `alpha,leaves,risk` (risk: the subtree's R(T) as a share of\n"
     "the root's weight; `--set ccp_risk=error` for misclassification instead of impurity).\n"
     "With --cv K, also `cv_error,cv_se`: K-fold cross-validated error of the subtree (at the\n"
-    "geometric midpoint of its alpha interval) and its standard error.\n";
+    "geometric midpoint of its alpha interval) and its standard error.\n"
+    "With --plot FILE.png, also draw the pruning curve (alpha on a log axis, resubstitution\n"
+    "risk, CV error with a one-SE band, the min and 1-SE trees marked): FILE.png, FILE.svg,\n"
+    "and FILE.dat + FILE.gp (data and gnuplot script) beside them; without gnuplot only the\n"
+    "data and script are written.\n";
+
+/* FILE.png -> FILE (any extension of the last path component is dropped). */
+static void plot_stem(const char *file, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", file);
+    char *slash = strrchr(buf, '/'), *dot = strrchr(buf, '.');
+    if (dot && dot > (slash ? slash + 1 : buf))
+        *dot = '\0';
+}
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *algo = "cart", *cv_s = NULL, *seed_s = NULL, *target = NULL, *pos[1];
+    const char *algo = "cart", *cv_s = NULL, *seed_s = NULL, *target = NULL, *plot = NULL;
+    const char *pos[1];
     tl_cli_opt opts[] = {{"--algo", 1, &algo},     {"--cv", 1, &cv_s},
                          {"--seed", 1, &seed_s},   {"--target", 1, &target},
-                         {NULL, 0, NULL}};
+                         {"--plot", 1, &plot},     {NULL, 0, NULL}};
     tl_params set;
     tl_params_init(&set);
     int n_pos, help;
@@ -67,6 +82,18 @@ static int run(int argc, char **argv, tl_err *err)
         if (folds)
             printf(",%.17g,%.17g", cv.cv_error[i], cv.cv_se[i]);
         putchar('\n');
+    }
+    if (plot) {
+        char stem[4096], title[1024];
+        plot_stem(plot, stem, sizeof stem);
+        const char *base = strrchr(pos[0], '/');
+        snprintf(title, sizeof title, "Cost-complexity pruning: %s on %s%s", algo,
+                 base ? base + 1 : pos[0], folds ? "" : " (no --cv: no CV error)");
+        if (tl_report_pruning_plot(&path, folds ? &cv : NULL, !tl_dataset_is_classification(d),
+                                   risk_error, gp->criterion->name, title, stem, err))
+            goto done;
+        fprintf(stderr, "treelab path: figure %s.png (data and script: %s.dat, %s.gp)\n", stem,
+                stem, stem);
     }
 done:
     tl_ccp_cv_free(&cv);

@@ -71,7 +71,7 @@ static int do_pruning(const plot_table *t, const plot_opts *o, tl_err *err)
         v[i] = num_col(t, c[i], &rc, err);
     if (!rc) {
         tl_plot_cp_path p = {t->n_rows, v[0], v[1], v[2], v[3], v[4], o->title,
-                             o->x && !strcmp(o->x, "leaves")};
+                             o->x && !strcmp(o->x, "leaves"), NULL, NULL};
         rc = tl_plot_pruning(&p, o->out, err);
     }
     for (int i = 0; i < 5; i++)

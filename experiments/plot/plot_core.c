@@ -178,6 +178,8 @@ int tlp_finish(tlp_fig *f, tl_err *err)
     f->dat = f->gp = NULL;
     if (bad_dat || bad_gp)
         return tl_err_set(err, TL_EIO, "error writing %s.%s", f->stem, bad_dat ? "dat" : "gp");
+    if (!tlp_render)
+        return TL_OK;
     char script[TLP_PATH_MAX + 4];
     snprintf(script, sizeof script, "%s.gp", f->base);
     char *argv[] = {(char *)tlp_gnuplot_program, script, NULL};

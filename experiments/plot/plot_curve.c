@@ -136,6 +136,16 @@ int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *wha
     if (c->xlog)
         fputs("set logscale x\nset format x '%g'\n", f.gp);
     if (any_y2) {
+        /* `set offsets` leaves headroom for the key on y1 only: give y2 the same */
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t s = 0; s < c->n_series; s++)
+            for (size_t i = 0; c->series[s].y2 && i < c->series[s].n; i++)
+                if (isfinite(c->series[s].y[i]))
+                    lo = fmin(lo, c->series[s].y[i]), hi = fmax(hi, c->series[s].y[i]);
+        if (isfinite(lo)) {
+            double span = hi > lo ? hi - lo : fmax(1.0, fabs(hi));
+            fprintf(f.gp, "set y2range [%.10g:%.10g]\n", lo - 0.03 * span, lo + span / 0.7);
+        }
         fputs("set y2tics\nset ytics nomirror\n", f.gp);
         if (c->y2label) {
             fputs("set y2label ", f.gp);

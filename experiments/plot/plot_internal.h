@@ -48,6 +48,7 @@ int tlp_run(const char *dir, char *const argv[], int *missing, tl_err *err);
 
 extern const char *tlp_gnuplot_program;
 extern const char *tlp_dot_program;
+extern int tlp_render; /* tl_plot_set_render */
 
 /* Helpers shared by the curve-like figures (plot_curve.c). */
 /* Data block of markers: x, y, "label", line type of the marker's colour. */

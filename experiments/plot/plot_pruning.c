@@ -122,7 +122,7 @@ static void axes(FILE *gp, const tl_plot_cp_path *p, int by_leaves, double zero)
 {
     tlp_labels(gp, p->title ? p->title : "Cost-complexity pruning",
                by_leaves ? "number of leaves" : "complexity parameter alpha (log scale)",
-               "error rate");
+               p->ylabel ? p->ylabel : "error rate");
     if (by_leaves)
         return;
     double lo = INFINITY, hi = 0;
@@ -175,9 +175,8 @@ int tl_plot_pruning(const tl_plot_cp_path *p, const char *stem, tl_err *err)
                       "'cross-validated error%s', \\\n",
                 f.base, p->cv_se ? " (band: ± 1 SE)" : "");
     }
-    fprintf(f.gp, "  '%s.dat' index 0 using 2:4 with linespoints lt 7 dt 2 pt 6 title "
-                  "'resubstitution error'",
-            f.base);
+    fprintf(f.gp, "  '%s.dat' index 0 using 2:4 with linespoints lt 7 dt 2 pt 6 title ", f.base);
+    tlp_str(f.gp, p->risk_label ? p->risk_label : "resubstitution error");
     if (!by_leaves)
         fprintf(f.gp, ", \\\n  '%s.dat' index 0 using 2:4:x2ticlabels(8) axes x2y1 with "
                       "points ps 0 notitle",

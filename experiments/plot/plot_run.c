@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,42 @@
 
 const char *tlp_gnuplot_program = "gnuplot";
 const char *tlp_dot_program = "dot";
+int tlp_render = 1;
+
+void tl_plot_set_render(int on)
+{
+    tlp_render = on != 0;
+}
+
+const char *tl_plot_gnuplot(void)
+{
+    return tlp_gnuplot_program;
+}
+
+const char *tl_plot_dot(void)
+{
+    return tlp_dot_program;
+}
+
+int tl_plot_found(const char *program)
+{
+    if (!program || !*program)
+        return 0;
+    if (strchr(program, '/'))
+        return access(program, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char buf[TLP_PATH_MAX];
+    /* execvp's default search path when PATH is unset */
+    for (const char *p = path ? path : "/bin:/usr/bin"; ; ) {
+        size_t len = strcspn(p, ":");
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)(len ? len : 1), len ? p : ".", program);
+        if (access(buf, X_OK) == 0)
+            return 1;
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}
 
 void tl_plot_set_gnuplot(const char *program)
 {

@@ -23,6 +23,8 @@ int tl_plot_tree_dot(const char *dot_text, const char *stem, tl_err *err)
     bad |= fclose(fp) != 0;
     if (bad)
         return tl_err_set(err, TL_EIO, "error writing %s", path);
+    if (!tlp_render)
+        return TL_OK;
     const char *formats[2][2] = {{"-Tpng", "png"}, {"-Tsvg", "svg"}};
     for (int i = 0; i < 2; i++) {
         char out[TLP_PATH_MAX + 8];

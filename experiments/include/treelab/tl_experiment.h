@@ -36,7 +36,21 @@ typedef struct tl_exp_model {
     tl_params params;
     tl_exp_select select;
     int line;
+    /* Models expanded from a grid: grid number + 1 (0: a model listed in `models`), and the
+     * positions of this model's values in that grid's value lists (iy 0 for one parameter). */
+    size_t grid;
+    size_t grid_ix, grid_iy;
 } tl_exp_model;
+
+/* A parameter grid over one model: one parameter (a curve) or two (their cartesian product,
+ * a heatmap). The nx * ny expanded models are models[first ...], x varying fastest. */
+typedef struct tl_exp_grid {
+    size_t base;        /* index of the swept model in models */
+    char *param[2];     /* parameter names; param[1] is NULL for a one-parameter grid */
+    char **values[2];   /* their values as text */
+    size_t n_values[2]; /* n_values[1] is 1 for a one-parameter grid */
+    size_t first;
+} tl_exp_grid;
 
 typedef enum { TL_PROTO_CV = 0, TL_PROTO_HOLDOUT = 1, TL_PROTO_LEARNING_CURVE = 2 } tl_proto_kind;
 
@@ -71,6 +85,8 @@ typedef struct tl_experiment {
     unsigned reports;     /* TL_REPORT_* bits; metrics.csv, summary and manifest always */
     char **plots;         /* plot names as given (drawn by the plot module) */
     size_t n_plots;
+    tl_exp_grid *grids;   /* the config's grids, in order */
+    size_t n_grids;
 } tl_experiment;
 
 /* Read an experiment file. Every parameter is checked against its learner's table and every
@@ -85,6 +101,12 @@ void tl_experiment_free(tl_experiment *x);
 
 /* Load dataset i (its target and attribute subset applied). NULL + err on failure. */
 tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err);
+
+/* 1 when x's `plots` list names plot (see tl_experiment_plot_names). */
+int tl_experiment_wants_plot(const tl_experiment *x, const char *plot);
+
+/* The figures a `plots` list may name, '|'-separated. */
+extern const char *const tl_experiment_plot_names;
 
 /* The valid keys of each section, for messages and docs. */
 extern const char *const tl_experiment_top_keys;

@@ -29,6 +29,16 @@ void tl_plot_set_gnuplot(const char *program);
 /* The Graphviz program for tree pictures; NULL restores "dot". */
 void tl_plot_set_dot(const char *program);
 
+/* 1 when program (a name searched on PATH, or a path with '/') exists and is executable. */
+int tl_plot_found(const char *program);
+/* on = 0: figure functions write data and scripts only and run neither gnuplot nor dot, without
+ * a warning (a caller that found gnuplot missing says so once); 1 (the default) runs them. */
+void tl_plot_set_render(int on);
+/* The gnuplot program currently set (for tl_plot_found). */
+const char *tl_plot_gnuplot(void);
+/* The Graphviz program currently set. */
+const char *tl_plot_dot(void);
+
 /* Number of colours in the palette; colour indices wrap around it. */
 #define TL_PLOT_N_COLORS 8
 /* "#RRGGBB" of colour index i (i modulo TL_PLOT_N_COLORS). Static string. */
@@ -85,6 +95,8 @@ typedef struct tl_plot_cp_path {
     const double *cv_se;   /* its standard error, or NULL (then no band and no 1-SE mark) */
     const char *title;     /* NULL: "Cost-complexity pruning" */
     int x_leaves;          /* 0: x = alpha on a log axis; 1: x = number of leaves */
+    const char *risk_label;/* legend of the risk curve; NULL: "resubstitution error" */
+    const char *ylabel;    /* NULL: "error rate" */
 } tl_plot_cp_path;
 
 /* The trees the pruning curve marks: *i_min = argmin cv_error (ties go to the smaller tree,

@@ -7,6 +7,7 @@
 
 #include "treelab/tl_error.h"
 #include "treelab/tl_runner.h"
+#include "treelab/tl_tree.h"
 
 /* What the cells file's header records (enough to render every report without the config
  * or the data). */
@@ -50,6 +51,23 @@ int tl_report_render(const char *dir, tl_err *err);
  * with a trace, trace/DATASET__MODEL.csv, as x->reports asks. */
 int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                      tl_err *err);
+
+/* Draw the figures x->plots names into dir/plots (see tl_experiment_plot_names): those from
+ * the stored cells (accuracy, critical_difference, confusion, learning_curve, grid) and those
+ * of models fitted on every row of each dataset (pruning, boundary, trees; seeded as
+ * trees/ is, so the same models). Figures that do not apply (e.g. a critical difference with
+ * one dataset) are skipped with a tl_info. Without gnuplot the data and scripts are still
+ * written and one tl_warn says so; without Graphviz there are no tree pictures (tl_info).
+ * Returns TL_OK, or TL_EIO / TL_ENOMEM / a learner's or gnuplot's error. */
+int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                    tl_err *err);
+
+/* The pruning curve of a cost-complexity path (tl_plot_pruning) at stem: cv may be NULL (no
+ * CV curve); the risk is labelled as the MSE (regression), the misclassification rate
+ * (risk_error) or the criterion's impurity. title may be NULL. */
+int tl_report_pruning_plot(const tl_ccp_path *path, const tl_ccp_cv *cv, int regression,
+                           int risk_error, const char *criterion, const char *title,
+                           const char *stem, tl_err *err);
 
 /* Write dir/manifest (config path and SHA-256, seed, datasets' paths and SHA-256, treelab
  * version and commit, GSL, libconfig and OpenBLAS versions, start and end time) followed by
