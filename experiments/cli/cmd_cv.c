@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "model_io.h"
 #include "treelab/tl_protocol.h"
 #include "treelab/tl_runner.h"
 
@@ -84,7 +85,8 @@ static int run(int argc, char **argv, tl_err *err)
     memset(&m, 0, sizeof m);
     tl_params_init(&m.params);
     int n_pos, help;
-    long k, reps, seed;
+    long k, reps;
+    unsigned long seed;
     int rc = tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, &m.params, &help, err);
     if (!rc && help)
         fputs(tl_cmd_cv.usage, stdout);
@@ -92,7 +94,7 @@ static int run(int argc, char **argv, tl_err *err)
         rc = tl_err_set(err, TL_EINVAL, "expected DATA and --algo NAME\n%s", tl_cmd_cv.usage);
     if (rc || help || (rc = tl_cli_long("--folds", folds_s, 2, 1000, &k, err)) ||
         (rc = tl_cli_long("--repeats", reps_s, 1, 1000, &reps, err)) ||
-        (rc = tl_cli_long("--seed", seed_s, 0, 4294967295L, &seed, err))) {
+        (rc = tl_cli_seed(seed_s, &seed, err))) {
         tl_params_clear(&m.params);
         return rc;
     }
@@ -109,7 +111,7 @@ static int run(int argc, char **argv, tl_err *err)
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     } else {
         o.score2 = o.score + n, o.leaves = o.score + 2 * n, o.depth = o.score + 3 * n;
-        rc = cv_loop(&m, d, name, (size_t)k, (size_t)reps, (unsigned long)seed, &o, err);
+        rc = cv_loop(&m, d, name, (size_t)k, (size_t)reps, seed, &o, err);
         if (!rc)
             print(name, algo, (size_t)k, (size_t)reps, tl_dataset_is_classification(d), csv != NULL,
                   &o);

@@ -2,7 +2,9 @@
  * from --algo and --set. */
 #include "model_io.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 tl_dataset *tl_cli_load_data(const char *path, const char *target, tl_err *err)
 {
@@ -29,9 +31,15 @@ tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d
 
 int tl_cli_seed(const char *text, unsigned long *seed, tl_err *err)
 {
-    long v = 1;
-    if (text && tl_cli_long("--seed", text, 0, 2147483647L, &v, err))
-        return err->code;
-    *seed = (unsigned long)v;
+    *seed = 1;
+    if (!text)
+        return TL_OK;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    /* the same range as an experiment file's seed (a 64-bit unsigned value) */
+    if (end == text || *end || errno || text[0] == '-')
+        return tl_err_set(err, TL_EINVAL, "--seed: expected a non-negative integer, got '%s'", text);
+    *seed = v;
     return TL_OK;
 }
