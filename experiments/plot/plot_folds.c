@@ -1,5 +1,6 @@
 /* Accuracy per fold: a box plot per model per dataset, with the folds as dots. */
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "plot_internal.h"
@@ -47,7 +48,8 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
         tlp_abort(&fig);
         return tl_err_set(err, TL_EINVAL, "fold plot: every value is NaN");
     }
-    tlp_labels(fig.gp, f->title ? f->title : "Accuracy per fold", "dataset",
+    /* no x label: the ticks name the datasets, and the key sits below them */
+    tlp_labels(fig.gp, f->title ? f->title : "Accuracy per fold", "",
                f->ylabel ? f->ylabel : "accuracy");
     fputs("set xtics (", fig.gp);
     for (size_t d = 0; d < f->n_datasets; d++) {
@@ -58,10 +60,16 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
     fputs(") scale 0\n", fig.gp);
     fprintf(fig.gp, "set xrange [0:%g]\n", xpos(f, f->n_datasets - 1, f->n_models - 1) + 1);
     tlp_key(fig.gp);
-    fputs("set key horizontal maxrows 2\nset grid noxtics ytics\n"
+    /* The key goes under the axis, so the boxes keep the whole height; the dots of equal
+     * folds spread a little sideways but stay inside their own box. */
+    fputs("set offsets 0, 0, 0, 0\n"
+          "set key outside below center horizontal Left reverse noopaque nobox samplen 2\n"
+          "set grid noxtics ytics\n"
           "set style boxplot nooutliers  # every fold is drawn as a dot anyway\n"
-          "set boxwidth 0.7\nset jitter spread 0.4\n",
+          "set boxwidth 0.7\nset jitter overlap first 0.004 spread 0.25 wrap 0.3\n",
           fig.gp);
+    if (!f->ylabel || !strcmp(f->ylabel, "accuracy"))
+        fputs("set yrange [*:1.005]  # accuracy never exceeds 1\n", fig.gp);
     fputs("plot \\\n", fig.gp);
     int first = 1;
     for (size_t g = 0; g < groups; g++) {
