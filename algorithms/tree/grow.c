@@ -30,6 +30,7 @@ struct tl_grow_ctx {
     int multival;         /* J48: every attribute is nominal with many levels */
     double *train_vals;   /* per numeric slot: sorted known values (needs_train_values) */
     size_t *train_n;      /* per numeric slot: how many */
+    uint32_t *train_rows; /* per numeric slot: the rows of those values */
 };
 
 /* The rows of one node: `base` in any order, and per numeric attribute a sorted block. */
@@ -52,12 +53,15 @@ const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g) { return g->p; }
 size_t tl_grow_k(const tl_grow_ctx *g) { return g->k; }
 double *tl_grow_scratch(const tl_grow_ctx *g) { return g->scratch; }
 
-const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n)
+const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
+                                   const uint32_t **rows)
 {
     if (!g->train_vals || g->num_slot[attr] < 0)
         return NULL;
     size_t s = (size_t)g->num_slot[attr];
     *n = g->train_n[s];
+    if (rows)
+        *rows = g->train_rows + s * g->n_rows;
     return g->train_vals + s * g->n_rows;
 }
 
@@ -149,6 +153,7 @@ static int presort(tl_grow_ctx *g, const uint32_t *rows, size_t n, uint32_t *blo
             size_t m = 0;
             while (m < n && !isnan(pairs[2 * m])) {
                 g->train_vals[s * n + m] = pairs[2 * m];
+                g->train_rows[s * n + m] = (uint32_t)pairs[2 * m + 1];
                 m++;
             }
             g->train_n[s] = m;
@@ -191,7 +196,7 @@ static const tl_split *choose(const tl_grow_ctx *g, const size_t *order, size_t 
         if (g->p->criterion->average_gain_filter && s->gain < avg - 1e-3)
             continue;
         double eps = g->p->criterion->rank_eps;
-        if (eps > 0 ? s->rank > (best ? best->rank : 0) + eps : (!best || s->rank > best->rank))
+        if (eps > 0 ? s->rank - (best ? best->rank : 0) > eps : (!best || s->rank > best->rank))
             best = s;
     }
     return best;
@@ -236,7 +241,8 @@ static int split_node(tl_grow_ctx *g, size_t node, rowset *rs, const tl_split *s
     t->mask[node] = s->left_mask;
     for (size_t i = 0; i < rs->n; i++) {
         uint32_t r = rs->base[i];
-        g->branch[r] = tl_tree_branch(t, node, d, r);
+        /* from the split record: the node's children do not exist yet */
+        g->branch[r] = tl_split_branch(s, d, r);
         n_missing += g->branch[r] < 0;
     }
     size_t first = tl_tree_add_nodes(t, nb, node, err);
@@ -474,7 +480,8 @@ tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_gro
     if (p->numeric && p->numeric->needs_train_values && g.n_num) {
         g.train_vals = malloc(n * g.n_num * sizeof *g.train_vals);
         g.train_n = malloc(g.n_num * sizeof *g.train_n);
-        if (!g.train_vals || !g.train_n) {
+        g.train_rows = malloc(n * g.n_num * sizeof *g.train_rows);
+        if (!g.train_vals || !g.train_n || !g.train_rows) {
             rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
             goto done;
         }
@@ -525,6 +532,7 @@ done:
     free(g.has_cand);
     free(g.train_vals);
     free(g.train_n);
+    free(g.train_rows);
     free(blocks);
     free(root.sorted);
     if (rc) {

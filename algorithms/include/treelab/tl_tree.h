@@ -78,6 +78,16 @@ int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t ro
 /* Branch of a row under a candidate test not yet in a tree, or -1 when its value is missing. */
 int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row);
 
+/* Share of row that reaches node: 1 along the path of its known values, times each branch's
+ * share of the training weight where a value on the path is unknown, 0 off the path. */
+double tl_tree_reach_weight(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
+/* Class weights of rows at every node (the row weight times its reach): out is n_nodes x k,
+ * overwritten. Rows without a class are skipped. TL_EINVAL for a regression tree. */
+int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                  double *out, tl_err *err);
+/* The class a node predicts (arg max of tl_tree_node_predict, the lowest code on ties). */
+size_t tl_tree_node_class(const tl_tree *t, size_t node);
+
 /* Predict rows: classification writes n x k probabilities, regression n values. A missing
  * value sends the row down every branch weighted by the branch's share of the training
  * weight (C4.5's fractional descent). */
@@ -183,8 +193,10 @@ size_t tl_grow_k(const tl_grow_ctx *g);
 /* Scratch of at least (max levels + 3) * (k + 1) doubles, private to the current splitter call. */
 double *tl_grow_scratch(const tl_grow_ctx *g);
 /* The sorted known values of numeric attribute attr over all rows grown on (n of them), or
- * NULL unless the numeric splitter sets needs_train_values. */
-const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n);
+ * NULL unless the numeric splitter sets needs_train_values; *rows (if rows is not NULL) gets
+ * the row of each value (equal values in row order). */
+const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
+                                   const uint32_t **rows);
 /* Add row's statistics with weight w into stats. */
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* Gain of a partition: impurity decrease over the known rows (parent = sum of children),
