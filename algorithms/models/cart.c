@@ -71,13 +71,8 @@ static const tl_model_type cart = {
     .tasks = TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION,
     .params = params,
     .alloc = alloc,
-    .free = tl_hard_tree_free,
     .fit = fit,
-    .predict = tl_hard_tree_predict,
-    .save = tl_hard_tree_save,
-    .load = tl_hard_tree_load,
-    .show = tl_hard_tree_show,
-    .info = tl_hard_tree_info,
+    TL_HARD_TREE_METHODS,
 };
 
 const tl_model_type *const tl_model_cart = &cart;
