@@ -86,8 +86,9 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
 
     size_t cuts = 0, best_i = SIZE_MAX;
     double best_gain = 0, best_left_w = 0;
-    tl_split cand = *out;
     double lw = 0;
+    double (*impurity)(const double *, size_t) = p->criterion->impurity;
+    double h_known = impurity(known, k);
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = node->sorted[i];
         tl_grow_add_row(g, left, r, node->w[r]);
@@ -99,10 +100,13 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
         for (size_t j = 0; j < k; j++)
             right[j] = known[j] - left[j];
         cuts++;
-        if (!tl_grow_score(g, node, left, 2, total_w - known_w, &cand))
-            continue;
-        if (cand.gain - best_gain > 1e-6) { /* J48's Utils.gr: the first of near-equal cuts */
-            best_gain = cand.gain;
+        /* the criterion's gain (tl_grow_score's formula) without its per-call overheads: this
+         * loop is the hot path of a C4.5 fit */
+        double gain = (h_known - (lw * impurity(left, k) + (known_w - lw) * impurity(right, k)) /
+                                     known_w) *
+                      (known_w / total_w);
+        if (gain - best_gain > 1e-6) { /* J48's Utils.gr: the first of near-equal cuts */
+            best_gain = gain;
             best_i = i;
             best_left_w = lw;
         }
