@@ -42,7 +42,7 @@ printf "%-22s %8s %12s %12s %9s %s\n" data rows "c45 (s)" "J48 (s)" speedup "lea
 for f in experiments/datasets/segment-challenge.arff experiments/datasets/credit-g.arff \
          experiments/datasets/soybean.arff experiments/datasets/diabetes.arff \
          "$TMP/synth10000.arff" "$TMP/synth100000.arff"; do
-  rows=$(awk 'BEGIN{IGNORECASE=1} d && NF && !/^%/{n++} /^@data/{d=1} END{print n}' "$f")
+  rows=$(awk 'd && NF && !/^%/{n++} tolower($1) == "@data"{d=1} END{print n}' "$f")
   set -- $("$TMP/c45_fit_time" "$f" c45 3)
   ours=$1; ol=$2; os=$3
   set -- $(j48_time "$f")
