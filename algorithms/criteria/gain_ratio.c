@@ -28,6 +28,7 @@ static const tl_criterion_type gain_ratio_type = {
     .impurity = tl_entropy_bits,
     .rank = gain_ratio,
     .average_gain_filter = 1,
+    .rank_eps = 1e-6, /* J48 keeps the first of near-equal gain ratios, and none of ~0 */
 };
 
 const tl_criterion_type *const tl_criterion_gain_ratio = &gain_ratio_type;

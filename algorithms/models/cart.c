@@ -11,12 +11,14 @@ static const tl_param_spec params[] = {
     TL_HARD_TREE_STOP_PARAMS,
     {"ccp_alpha", TL_PARAM_DOUBLE, "0", 0, 1e12, NULL,
      "cost-complexity parameter for prune = none (0 keeps the grown tree)"},
-    {"prune", TL_PARAM_CHOICE, "none", 0, 0, "none|cv",
-     "cv: choose alpha by cross-validation (folds, select)"},
+    {"prune", TL_PARAM_CHOICE, "none", 0, 0, "none|cv|pre_validation|reduced_error",
+     "cv: choose alpha by cross-validation (folds, select); pre_validation | reduced_error: "
+     "validation pruning (validation_fraction)"},
     {"select", TL_PARAM_CHOICE, "min", 0, 0, "min|1se", "prune = cv: least error or one-SE rule"},
     {"folds", TL_PARAM_INT, "10", 2, 1000, NULL, "prune = cv: number of folds"},
     {"ccp_risk", TL_PARAM_CHOICE, "impurity", 0, 0, "impurity|error",
      "risk R(t): weighted impurity (scikit-learn) or misclassification (Breiman, rpart)"},
+    TL_HARD_TREE_VALID_PARAMS,
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -37,6 +39,11 @@ static void *alloc(const tl_params *p, tl_err *err)
     h->ccp_folds = (size_t)tl_params_int(params, p, "folds");
     if (h->prune.alpha > 0)
         h->pruner = tl_pruner_find("cost_complexity", err);
+    const char *prune = tl_params_string(params, p, "prune");
+    if (strcmp(prune, "none") && strcmp(prune, "cv") && tl_hard_tree_set_pruner(h, prune, err)) {
+        tl_hard_tree_free(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -64,13 +71,8 @@ static const tl_model_type cart = {
     .tasks = TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION,
     .params = params,
     .alloc = alloc,
-    .free = tl_hard_tree_free,
     .fit = fit,
-    .predict = tl_hard_tree_predict,
-    .save = tl_hard_tree_save,
-    .load = tl_hard_tree_load,
-    .show = tl_hard_tree_show,
-    .info = tl_hard_tree_info,
+    TL_HARD_TREE_METHODS,
 };
 
 const tl_model_type *const tl_model_cart = &cart;

@@ -4,6 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+static int in_spec(const tl_param_spec *spec, const char *name)
+{
+    for (; spec->name; spec++)
+        if (!strcmp(spec->name, name))
+            return 1;
+    return 0;
+}
+
 tl_hard_tree *tl_hard_tree_alloc(const tl_param_spec *spec, const tl_params *p, tl_err *err)
 {
     tl_hard_tree *h = calloc(1, sizeof *h);
@@ -18,7 +29,118 @@ tl_hard_tree *tl_hard_tree_alloc(const tl_param_spec *spec, const tl_params *p, 
     h->grow.min_impurity_decrease = tl_params_double(spec, p, "min_impurity_decrease");
     h->pruner = tl_pruner_find("none", err);
     h->prune.criterion = NULL;
+    if (in_spec(spec, "validation_fraction"))
+        h->validation_fraction = tl_params_double(spec, p, "validation_fraction");
+    const char *tb = in_spec(spec, "tie_break") ? tl_params_string(spec, p, "tie_break") : NULL;
+    if (tb && strcmp(tb, "file")) {
+        h->tie_break = strdup(tb);
+        if (!h->tie_break) {
+            free(h);
+            tl_err_set(err, TL_ENOMEM, "out of memory");
+            return NULL;
+        }
+    }
     return h;
+}
+
+int tl_hard_tree_set_pruner(tl_hard_tree *h, const char *name, tl_err *err)
+{
+    const tl_pruner_type *pr = tl_pruner_find(name, err);
+    if (!pr)
+        return TL_EINVAL;
+    h->pruner = pr;
+    return TL_OK;
+}
+
+/* tie_break names first (in the order given), then the other attributes in file order. */
+static int resolve_order(tl_hard_tree *h, const tl_dataset *d, tl_err *err)
+{
+    free(h->attr_order);
+    h->attr_order = NULL;
+    h->grow.attr_order = NULL;
+    if (!h->tie_break)
+        return TL_OK;
+    size_t na = d->schema.n_attrs, used = 0;
+    size_t *order = malloc((na ? na : 1) * sizeof *order);
+    unsigned char *taken = calloc(na ? na : 1, 1);
+    char *copy = strdup(h->tie_break);
+    int rc = TL_OK;
+    if (!order || !taken || !copy) {
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+        goto done;
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        size_t len = strlen(tok);
+        while (len && tok[len - 1] == ' ')
+            tok[--len] = '\0';
+        size_t a = 0;
+        while (a < na && strcmp(d->schema.attrs[a].name, tok))
+            a++;
+        if (a == na) {
+            rc = tl_err_set(err, TL_EINVAL, "tie_break: no attribute '%s' in the data", tok);
+            goto done;
+        }
+        if (!taken[a]) {
+            taken[a] = 1;
+            order[used++] = a;
+        }
+    }
+    for (size_t a = 0; a < na; a++)
+        if (!taken[a])
+            order[used++] = a;
+    h->attr_order = order;
+    h->grow.attr_order = order;
+    order = NULL;
+done:
+    free(order);
+    free(taken);
+    free(copy);
+    return rc;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Validation rows for the validation pruners: the protocol's, else a share of rows held out
+ * with the fit seed (the tree is then grown on the rest). *grow_rows and *valid are
+ * allocated (free them) only when rows are held out. */
+static int hold_out(const tl_hard_tree *h, const size_t *rows, size_t n, const tl_fit_ctx *ctx,
+                    size_t **grow_rows, size_t *n_grow, size_t **valid, size_t *n_valid,
+                    tl_err *err)
+{
+    if (ctx->valid_rows && ctx->n_valid) {
+        *valid = (size_t *)ctx->valid_rows;
+        *n_valid = ctx->n_valid;
+        return TL_OK;
+    }
+    size_t nv = (size_t)(h->validation_fraction * (double)n + 0.5);
+    if (n < 2)
+        return tl_err_set(err, TL_EINVAL, "validation pruning needs at least 2 training rows");
+    nv = nv < 1 ? 1 : nv > n - 1 ? n - 1 : nv;
+    size_t *all = malloc(n * sizeof *all);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!all || !rng) {
+        free(all);
+        gsl_rng_free(rng);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    memcpy(all, rows, n * sizeof *all);
+    gsl_rng_set(rng, ctx->seed);
+    gsl_ran_shuffle(rng, all, n, sizeof *all);
+    gsl_rng_free(rng);
+    qsort(all, nv, sizeof *all, cmp_size);
+    qsort(all + nv, n - nv, sizeof *all, cmp_size);
+    *valid = all;
+    *n_valid = nv;
+    *grow_rows = all + nv;
+    *n_grow = n - nv;
+    return TL_OK;
 }
 
 void tl_hard_tree_free(void *state)
@@ -29,6 +151,8 @@ void tl_hard_tree_free(void *state)
     tl_tree_free(h->tree);
     tl_ccp_path_free(&h->path);
     tl_ccp_cv_free(&h->cv);
+    free(h->tie_break);
+    free(h->attr_order);
     free(h);
 }
 
@@ -55,22 +179,48 @@ int tl_hard_tree_fit(void *state, const tl_dataset *d, const size_t *rows, size_
 {
     tl_hard_tree *h = state;
     tl_tree_free(h->tree);
+    h->tree = NULL;
     tl_ccp_path_free(&h->path);
     tl_ccp_cv_free(&h->cv);
-    h->tree = tl_grow(d, rows, n, &h->grow, err);
-    if (!h->tree)
-        return err ? err->code : TL_EINTERNAL;
+    int rc = resolve_order(h, d, err);
+    if (rc)
+        return rc;
     if (!h->prune.criterion)
         h->prune.criterion = h->grow.criterion;
-    if (h->ccp_cv)
-        return fit_ccp_cv(h, d, rows, n, ctx, err);
     tl_prune_ctx pc = h->prune;
     pc.d = d;
     pc.train_rows = rows;
     pc.n_train = n;
     pc.valid_rows = ctx->valid_rows;
     pc.n_valid = ctx->n_valid;
-    return h->pruner->prune(h->tree, &pc, err);
+    size_t *held = NULL, *grow_rows = NULL, n_grow = 0, *valid = NULL, n_valid = 0;
+    if (h->pruner->needs_validation) {
+        rc = hold_out(h, rows, n, ctx, &grow_rows, &n_grow, &valid, &n_valid, err);
+        if (rc)
+            return rc;
+        if (grow_rows) {
+            held = valid;
+            pc.train_rows = grow_rows;
+            pc.n_train = n_grow;
+        }
+        pc.valid_rows = valid;
+        pc.n_valid = n_valid;
+    }
+    if (h->pruner->accept) {
+        h->grow.accept = h->pruner->accept;
+        h->grow.accept_user = &pc;
+    }
+    h->tree = tl_grow(d, pc.train_rows, pc.n_train, &h->grow, err);
+    h->grow.accept = NULL; /* pc lives on this stack frame only */
+    h->grow.accept_user = NULL;
+    if (!h->tree)
+        rc = err ? err->code : TL_EINTERNAL;
+    else if (h->ccp_cv)
+        rc = fit_ccp_cv(h, d, rows, n, ctx, err);
+    else
+        rc = h->pruner->prune(h->tree, &pc, err);
+    free(held);
+    return rc;
 }
 
 /* A model file could name attributes the data does not have: check before descending. */

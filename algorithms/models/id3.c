@@ -1,9 +1,14 @@
 /* ID3 (Quinlan 1986): information gain, one branch per nominal value (each nominal attribute
  * used once per path), binary midpoint thresholds on numeric attributes. */
+#include <string.h>
+
 #include "hard_tree.h"
 
 static const tl_param_spec params[] = {
     TL_HARD_TREE_STOP_PARAMS,
+    {"prune", TL_PARAM_CHOICE, "none", 0, 0, "none|pre_validation|reduced_error",
+     "validation pruning: while growing, or bottom-up after (validation_fraction)"},
+    TL_HARD_TREE_VALID_PARAMS,
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -17,6 +22,11 @@ static void *alloc(const tl_params *p, tl_err *err)
     h->grow.nominal = tl_splitter_find("nominal_multiway", err);
     h->grow.reuse_nominal = 0;
     h->grow.min_leaf_branches = 2; /* empty branches are allowed: they predict the parent */
+    const char *prune = tl_params_string(params, p, "prune");
+    if (strcmp(prune, "none") && tl_hard_tree_set_pruner(h, prune, err)) {
+        tl_hard_tree_free(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -26,13 +36,8 @@ static const tl_model_type id3 = {
     .tasks = TL_TASK_CLASSIFICATION,
     .params = params,
     .alloc = alloc,
-    .free = tl_hard_tree_free,
     .fit = tl_hard_tree_fit,
-    .predict = tl_hard_tree_predict,
-    .save = tl_hard_tree_save,
-    .load = tl_hard_tree_load,
-    .show = tl_hard_tree_show,
-    .info = tl_hard_tree_info,
+    TL_HARD_TREE_METHODS,
 };
 
 const tl_model_type *const tl_model_id3 = &id3;

@@ -6,6 +6,7 @@ extern const tl_model_type *const tl_model_id3;
 extern const tl_model_type *const tl_model_cart;
 extern const tl_model_type *const tl_model_gaussian_nb;
 extern const tl_model_type *const tl_model_soft_tree;
+extern const tl_model_type *const tl_model_c45;
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
@@ -14,6 +15,7 @@ static const tl_model_type *const *const registry[] = {
     &tl_model_cart,
     &tl_model_gaussian_nb,
     &tl_model_soft_tree,
+    &tl_model_c45,
     NULL
 };
 

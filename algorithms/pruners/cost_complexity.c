@@ -176,5 +176,5 @@ static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
     return tl_ccp_prune(t, c->criterion, c->risk_error, c->alpha, err);
 }
 
-static const tl_pruner_type cost_complexity = {"cost_complexity", prune};
+static const tl_pruner_type cost_complexity = {.name = "cost_complexity", .prune = prune};
 const tl_pruner_type *const tl_pruner_cost_complexity = &cost_complexity;

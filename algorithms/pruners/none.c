@@ -9,5 +9,5 @@ static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
     return TL_OK;
 }
 
-static const tl_pruner_type none = {"none", prune};
+static const tl_pruner_type none = {.name = "none", .prune = prune};
 const tl_pruner_type *const tl_pruner_none = &none;

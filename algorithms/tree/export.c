@@ -18,20 +18,23 @@ static void fmt_weight(char *buf, size_t size, double v)
         *end-- = '\0';
 }
 
-/* Weka's Utils.doubleToString(v, 6): at most 6 decimals, no trailing zeros. */
+/* Weka's Utils.doubleToString(v, 6): v * 10^6 rounded half up in floating point (not the
+ * exact decimal rounding of printf), at most 6 decimals, no trailing zeros. */
 static void fmt_threshold(char *buf, size_t size, double v)
 {
-    snprintf(buf, size, "%.6f", v);
-    char *dot = strchr(buf, '.');
-    if (!dot)
+    double scaled = v * 1e6;
+    if (!(fabs(scaled) < 9.2e18)) {
+        snprintf(buf, size, "%.17g", v);
         return;
+    }
+    long long p = scaled > 0 ? (long long)(scaled + 0.5) : -(long long)(fabs(scaled) + 0.5);
+    long long a = p < 0 ? -p : p;
+    snprintf(buf, size, "%s%lld.%06lld", p < 0 ? "-" : "", a / 1000000, a % 1000000);
     char *end = buf + strlen(buf) - 1;
-    while (end > dot && *end == '0')
+    while (*end == '0')
         *end-- = '\0';
     if (*end == '.')
         *end = '\0';
-    if (!strcmp(buf, "-0"))
-        strcpy(buf, "0");
 }
 
 /* "attr <= 2.5", "attr = level", "attr in {a, b}" for branch b of node. */
@@ -87,7 +90,7 @@ static void leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *
     double e = tl_tree_node_error(t, node);
     const char *label = best < s->target.n_levels ? s->target.levels[best] : "?";
     fmt_weight(ebuf, sizeof ebuf, e);
-    if (round(e * 100) > 0)
+    if (e > 1e-6) /* J48's Utils.gr(errors, 0): "/0.0" when a trace of error remains */
         snprintf(buf, size, "%s (%s/%s)", label, wbuf, ebuf);
     else
         snprintf(buf, size, "%s (%s)", label, wbuf);

@@ -27,6 +27,11 @@ struct tl_grow_ctx {
     tl_tree *t;
     double root_w;
     int root_only; /* stop once the root's candidates are known */
+    size_t n_rows;        /* rows grown on */
+    int multival;         /* J48: every attribute is nominal with many levels */
+    double *train_vals;   /* per numeric slot: sorted known values (needs_train_values) */
+    size_t *train_n;      /* per numeric slot: how many */
+    uint32_t *train_rows; /* per numeric slot: the rows of those values */
 };
 
 /* The rows of one node: `base` in any order, and per numeric attribute a sorted block. */
@@ -48,6 +53,18 @@ const tl_dataset *tl_grow_data(const tl_grow_ctx *g) { return g->d; }
 const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g) { return g->p; }
 size_t tl_grow_k(const tl_grow_ctx *g) { return g->k; }
 double *tl_grow_scratch(const tl_grow_ctx *g) { return g->scratch; }
+
+const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
+                                   const uint32_t **rows)
+{
+    if (!g->train_vals || g->num_slot[attr] < 0)
+        return NULL;
+    size_t s = (size_t)g->num_slot[attr];
+    *n = g->train_n[s];
+    if (rows)
+        *rows = g->train_rows + s * g->n_rows;
+    return g->train_vals + s * g->n_rows;
+}
 
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w)
 {
@@ -98,7 +115,7 @@ int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *
             par[j] += c[j];
         g->branch_w[b] = w;
         known += w;
-        if (w >= p->min_samples_leaf && w > 0)
+        if (w >= p->min_samples_leaf - p->weight_eps && w > 0)
             holding++;
     }
     size_t need = p->min_leaf_branches ? p->min_leaf_branches : n_children;
@@ -149,9 +166,27 @@ static int presort(tl_grow_ctx *g, const uint32_t *rows, size_t n, uint32_t *blo
         qsort(pairs, n, 2 * sizeof *pairs, cmp_pair);
         for (size_t i = 0; i < n; i++)
             blocks[s * n + i] = (uint32_t)pairs[2 * i + 1];
+        if (g->train_vals) {
+            size_t m = 0;
+            while (m < n && !isnan(pairs[2 * m])) {
+                g->train_vals[s * n + m] = pairs[2 * m];
+                g->train_rows[s * n + m] = (uint32_t)pairs[2 * m + 1];
+                m++;
+            }
+            g->train_n[s] = m;
+        }
     }
     free(pairs);
     return TL_OK;
+}
+
+/* J48 leaves nominal attributes with many levels out of the average gain. */
+static int in_average(const tl_grow_ctx *g, size_t a)
+{
+    const tl_attr_info *ai = &g->d->schema.attrs[a];
+    double share = g->p->avg_gain_level_share;
+    return share <= 0 || g->multival || ai->kind != TL_ATTR_NOMINAL ||
+           (double)ai->n_levels < share * (double)g->n_rows - 1e-6;
 }
 
 /* Choose among the per-attribute candidates: highest rank, optionally only among tests
@@ -161,7 +196,7 @@ static const tl_split *choose(const tl_grow_ctx *g, const size_t *order, size_t 
     double avg = 0;
     size_t n_valid = 0;
     for (size_t i = 0; i < n_attrs; i++)
-        if (g->has_cand[order[i]]) {
+        if (g->has_cand[order[i]] && in_average(g, order[i])) {
             avg += g->cand[order[i]].gain;
             n_valid++;
         }
@@ -177,7 +212,8 @@ static const tl_split *choose(const tl_grow_ctx *g, const size_t *order, size_t 
         /* J48 compares against the average less 1e-3, to absorb rounding */
         if (g->p->criterion->average_gain_filter && s->gain < avg - 1e-3)
             continue;
-        if (!best || s->rank > best->rank)
+        double eps = g->p->criterion->rank_eps;
+        if (eps > 0 ? s->rank - (best ? best->rank : 0) > eps : (!best || s->rank > best->rank))
             best = s;
     }
     return best;
@@ -227,7 +263,8 @@ static int split_node(tl_grow_ctx *g, size_t node, rowset *rs, const tl_split *s
     t->n_children[node] = nb; /* before tl_tree_branch, which checks codes against it */
     for (size_t i = 0; i < rs->n; i++) {
         uint32_t r = rs->base[i];
-        g->branch[r] = tl_tree_branch(t, node, d, r);
+        /* from the split record: the node's children do not exist yet */
+        g->branch[r] = tl_split_branch(s, d, r);
         n_missing += g->branch[r] < 0;
     }
 
@@ -250,6 +287,18 @@ static int split_node(tl_grow_ctx *g, size_t node, rowset *rs, const tl_split *s
             known_w[g->branch[r]] += g->w[r];
             known_total += g->w[r];
         }
+    }
+    /* Every child's statistics are there before any subtree is grown, for the accept
+     * callback (build() recomputes them in the same order). */
+    for (size_t i = 0; i < rs->n; i++) {
+        uint32_t r = rs->base[i];
+        int b = g->branch[r];
+        if (b >= 0)
+            tl_grow_add_row(g, t->stats + (first + (size_t)b) * g->k, r, g->w[r]);
+        else
+            for (size_t c = 0; c < nb && known_total > 0; c++)
+                tl_grow_add_row(g, t->stats + (first + c) * g->k, r,
+                                g->w[r] * (known_w[c] / known_total));
     }
     if (n_missing == 0) {
         partition(g, rs->base, rs->n, nb, counts);
@@ -326,15 +375,24 @@ static int build(tl_grow_ctx *g, size_t node, rowset *rs, size_t depth, tl_err *
     const tl_dataset *d = g->d;
     size_t k = g->k;
     double *stats = g->t->stats + node * k;
+    memset(stats, 0, k * sizeof *stats);
     for (size_t i = 0; i < rs->n; i++)
         tl_grow_add_row(g, stats, rs->base[i], g->w[rs->base[i]]);
     double w = tl_tree_node_weight(g->t, node);
     if (node == 0)
         g->root_w = w;
     double impurity = p->criterion->impurity(stats, k);
-    if ((p->max_depth && depth >= p->max_depth) || w < p->min_samples_split ||
-        w < 2 * p->min_samples_leaf || impurity <= 1e-12 || rs->n < 2)
+    double eps = p->weight_eps;
+    if ((p->max_depth && depth >= p->max_depth) || w < p->min_samples_split - eps ||
+        w < 2 * p->min_samples_leaf - eps || impurity <= 1e-12 || rs->n < 2)
         return TL_OK;
+    if (eps > 0 && !g->t->regression) {
+        double top = 0;
+        for (size_t c = 0; c < k; c++)
+            top = stats[c] > top ? stats[c] : top;
+        if (w - top < eps)
+            return TL_OK;
+    }
 
     size_t n_attrs = d->schema.n_attrs;
     tl_node_rows view = {rs->n, rs->base, NULL, g->w, stats, depth};
@@ -378,7 +436,7 @@ static int build(tl_grow_ctx *g, size_t node, rowset *rs, size_t depth, tl_err *
     if (w / g->root_w * chosen.gain + 1e-12 < p->min_impurity_decrease)
         return TL_OK;
     if (p->accept) {
-        int ok = p->accept(p->accept_user, g, g->t, node, &chosen, err);
+        int ok = p->accept(p->accept_user, g, g->t, node, &view, &chosen, err);
         if (ok < 0)
             return -ok;
         if (!ok)
@@ -434,6 +492,21 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     g.used = calloc(n_attrs ? n_attrs : 1, 1);
     g.cand = calloc(n_attrs ? n_attrs : 1, sizeof *g.cand);
     g.has_cand = calloc(n_attrs ? n_attrs : 1, 1);
+    g.n_rows = n;
+    g.multival = n_attrs > 0;
+    for (size_t j = 0; j < n_attrs; j++)
+        if (d->schema.attrs[j].kind != TL_ATTR_NOMINAL ||
+            (double)d->schema.attrs[j].n_levels < p->avg_gain_level_share * (double)n - 1e-6)
+            g.multival = 0;
+    if (p->numeric && p->numeric->needs_train_values && g.n_num) {
+        g.train_vals = malloc(n * g.n_num * sizeof *g.train_vals);
+        g.train_n = malloc(g.n_num * sizeof *g.train_n);
+        g.train_rows = malloc(n * g.n_num * sizeof *g.train_rows);
+        if (!g.train_vals || !g.train_n || !g.train_rows) {
+            rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
+            goto done;
+        }
+    }
     blocks = malloc(n * (g.n_num + 1) * sizeof *blocks);
     root.sorted = malloc((g.n_num ? g.n_num : 1) * sizeof *root.sorted);
     if (!g.t || !g.w || !g.branch || !g.scratch || !g.branch_w || !g.parent_buf || !g.num_attr || !g.num_slot ||
@@ -483,6 +556,9 @@ done:
     free(g.used);
     free(g.cand);
     free(g.has_cand);
+    free(g.train_vals);
+    free(g.train_n);
+    free(g.train_rows);
     free(blocks);
     free(root.sorted);
     if (rc || cand) {

@@ -8,7 +8,10 @@ extern const tl_criterion_type *const tl_criterion_entropy, *const tl_criterion_
     *const tl_criterion_gini, *const tl_criterion_misclassification, *const tl_criterion_mse;
 extern const tl_splitter_type *const tl_splitter_numeric_threshold,
     *const tl_splitter_nominal_multiway, *const tl_splitter_nominal_subset;
+extern const tl_splitter_type *const tl_splitter_c45_threshold;
 extern const tl_pruner_type *const tl_pruner_none, *const tl_pruner_cost_complexity;
+extern const tl_pruner_type *const tl_pruner_collapse, *const tl_pruner_pessimistic;
+extern const tl_pruner_type *const tl_pruner_pre_validation, *const tl_pruner_reduced_error;
 
 /* Addresses of the handles: constant expressions, unlike the handles' values. */
 static const tl_criterion_type *const *const criteria[] = {
@@ -17,10 +20,14 @@ static const tl_criterion_type *const *const criteria[] = {
 };
 static const tl_splitter_type *const *const splitters[] = {
     &tl_splitter_numeric_threshold, &tl_splitter_nominal_multiway, &tl_splitter_nominal_subset,
+    &tl_splitter_c45_threshold,
     NULL,
 };
 static const tl_pruner_type *const *const pruners[] = {
-    &tl_pruner_none, &tl_pruner_cost_complexity, NULL,
+    &tl_pruner_none, &tl_pruner_cost_complexity,
+    &tl_pruner_collapse, &tl_pruner_pessimistic,
+    &tl_pruner_pre_validation, &tl_pruner_reduced_error,
+    NULL,
 };
 
 #define TL_AT(table, i) ((i) < sizeof table / sizeof *table && table[i] ? *table[i] : NULL)

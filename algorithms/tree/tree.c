@@ -177,6 +177,25 @@ int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t ro
     return -1;
 }
 
+int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row)
+{
+    switch (s->kind) {
+    case TL_SPLIT_NUMERIC: {
+        double x = d->cols[s->attr].num[row];
+        return isnan(x) ? -1 : (x <= s->threshold ? 0 : 1);
+    }
+    case TL_SPLIT_MULTIWAY: {
+        int c = d->cols[s->attr].code[row];
+        return c < 0 || (size_t)c >= s->n_branches ? -1 : c;
+    }
+    case TL_SPLIT_SUBSET: {
+        int c = d->cols[s->attr].code[row];
+        return c < 0 ? -1 : ((s->left_mask >> c) & 1u) ? 0 : 1;
+    }
+    }
+    return -1;
+}
+
 /* Copy the subtree at node of src into dst as node dst_node (already allocated). */
 static int copy_subtree(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node,
                         tl_err *err)

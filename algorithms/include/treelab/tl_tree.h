@@ -75,6 +75,18 @@ void tl_tree_node_predict(const tl_tree *t, size_t node, double *out);
 double tl_tree_node_error(const tl_tree *t, size_t node);
 /* Branch of a row at a split node, or -1 when its value is missing. */
 int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
+/* Branch of a row under a candidate test not yet in a tree, or -1 when its value is missing. */
+int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row);
+
+/* Share of row that reaches node: 1 along the path of its known values, times each branch's
+ * share of the training weight where a value on the path is unknown, 0 off the path. */
+double tl_tree_reach_weight(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
+/* Class weights of rows at every node (the row weight times its reach): out is n_nodes x k,
+ * overwritten. Rows without a class are skipped. TL_EINVAL for a regression tree. */
+int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                  double *out, tl_err *err);
+/* The class a node predicts (arg max of tl_tree_node_predict, the lowest code on ties). */
+size_t tl_tree_node_class(const tl_tree *t, size_t node);
 
 /* Predict rows: classification writes n x k probabilities, regression n values. A missing
  * value sends the row down every branch weighted by the branch's share of the training
@@ -93,6 +105,10 @@ typedef struct tl_criterion_type {
     double (*rank)(double gain, const double *branch_w, size_t n_branches, double missing_w);
     /* Quinlan's filter: only tests with at least the average gain compete on rank. */
     int average_gain_filter;
+    /* 0: the highest rank wins (ties to the attribute tried first). > 0 (J48's Utils.gr
+     * slack, 1e-6): a test must rank above zero and above the best so far by more than
+     * this, so near-ties go to the attribute tried first and a rank of ~0 is no test. */
+    double rank_eps;
 } tl_criterion_type;
 
 /* Plug-in i of the registry (algorithms/tree/registries.c), NULL past the last. */
@@ -120,6 +136,9 @@ typedef struct tl_splitter_type {
      * no admissible test, or a negative tl error code (err set). */
     int (*best)(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_split *out,
                 tl_err *err);
+    /* Non-zero: the grower keeps every numeric attribute's sorted known training values
+     * (tl_grow_train_values), e.g. for C4.5's threshold = a value seen in training. */
+    int needs_train_values;
 } tl_splitter_type;
 
 /* Plug-in i of the registry (algorithms/tree/registries.c), NULL past the last. */
@@ -127,9 +146,12 @@ const tl_splitter_type *tl_splitter_at(size_t i);
 const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
 
 /* Called once a node's test is chosen; return 0 to make the node a leaf instead (validation
- * pre-pruning), 1 to split, or a negative error code. */
+ * pre-pruning), 1 to split, or a negative error code. rows: the node's training rows and
+ * their weights in it. When it is called, the node's ancestors are split and every node
+ * created so far (the node's siblings included) holds its training statistics. */
 typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t,
-                                  size_t node, const tl_split *s, tl_err *err);
+                                  size_t node, const tl_node_rows *rows, const tl_split *s,
+                                  tl_err *err);
 
 typedef struct tl_grow_params {
     const tl_criterion_type *criterion;
@@ -147,6 +169,13 @@ typedef struct tl_grow_params {
     void *accept_user;
     /* For splitters with options of their own (e.g. C4.5's numeric penalty). */
     const void *splitter_opts;
+    /* Slack on weight comparisons (J48: 1e-6, as its Utils.sm/grOrEq): a node is a leaf when
+     * its weight is below 2 min_samples_leaf - eps or all but eps of it is one class, and a
+     * branch holds min_samples_leaf when its weight is >= min_samples_leaf - eps. 0: exact. */
+    double weight_eps;
+    /* J48: a nominal attribute with at least this share of the grown-on row count as levels
+     * stays out of Quinlan's average gain (unless every attribute is such). 0: off. */
+    double avg_gain_level_share;
 } tl_grow_params;
 
 /* Defaults: no limits, reuse allowed, file order, min_samples_split 2, min_samples_leaf 1. */
@@ -173,6 +202,11 @@ double *tl_grow_scratch(const tl_grow_ctx *g);
  * here); returns the weight of the rows whose value is unknown. */
 double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
                            double *out);
+/* The sorted known values of numeric attribute attr over all rows grown on (n of them), or
+ * NULL unless the numeric splitter sets needs_train_values; *rows (if rows is not NULL) gets
+ * the row of each value (equal values in row order). */
+const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
+                                   const uint32_t **rows);
 /* Add row's statistics with weight w into stats. */
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* Gain of a partition: impurity decrease over the known rows (parent = sum of children),
@@ -191,13 +225,20 @@ typedef struct tl_prune_ctx {
     double alpha;             /* cost-complexity parameter */
     int risk_error;           /* cost complexity: 1 = misclassification, 0 = impurity */
     const tl_criterion_type *criterion;
-    double confidence;        /* error-based pruning */
+    double confidence;        /* error-based pruning (J48's -C) */
     int subtree_raising;
+    int collapse;             /* error-based pruning: J48's collapse step first */
 } tl_prune_ctx;
 
 typedef struct tl_pruner_type {
     const char *name;
+    /* Prune the grown tree (c->d, train_rows and, for validation pruners, valid_rows set). */
     int (*prune)(tl_tree *t, const tl_prune_ctx *c, tl_err *err);
+    /* Optional pre-pruning while growing: the fit installs it as the grower's accept
+     * callback with the tl_prune_ctx as user data. */
+    tl_accept_split_fn accept;
+    /* Non-zero: needs validation rows (the protocol's, or held out of the training rows). */
+    int needs_validation;
 } tl_pruner_type;
 
 /* Plug-in i of the registry (algorithms/tree/registries.c), NULL past the last. */

@@ -1,0 +1,108 @@
+/* Validation pre-pruning (Zhou, Machine Learning, 4.3.1): while growing, a node is split only
+ * if the split strictly raises the accuracy on the validation rows that reach it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "treelab/tl_tree.h"
+
+static size_t arg_max(const double *s, size_t k)
+{
+    size_t best = 0;
+    for (size_t c = 1; c < k; c++)
+        if (s[c] > s[best])
+            best = c;
+    return best;
+}
+
+/* Class weights per branch of the candidate test, from the node's training rows (an
+ * unknown value split by the branches' known shares, as the grower will). */
+static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s,
+                         size_t k, double *bs, double *share)
+{
+    size_t nb = s->n_branches;
+    double known = 0, missing[256], *miss = k <= 256 ? missing : NULL;
+    memset(bs, 0, nb * k * sizeof *bs);
+    memset(share, 0, nb * sizeof *share);
+    if (miss)
+        memset(miss, 0, k * sizeof *miss);
+    for (size_t i = 0; i < rows->n; i++) {
+        uint32_t r = rows->rows[i];
+        int b = tl_split_branch(s, d, r);
+        size_t y = (size_t)d->y.code[r];
+        if (b >= 0) {
+            bs[(size_t)b * k + y] += rows->w[r];
+            share[b] += rows->w[r];
+            known += rows->w[r];
+        } else if (miss) {
+            miss[y] += rows->w[r];
+        }
+    }
+    for (size_t b = 0; b < nb; b++) {
+        share[b] = known > 0 ? share[b] / known : 0;
+        for (size_t c = 0; miss && c < k; c++)
+            bs[b * k + c] += miss[c] * share[b];
+    }
+}
+
+static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
+                  const tl_node_rows *rows, const tl_split *s, tl_err *err)
+{
+    const tl_prune_ctx *c = user;
+    const tl_dataset *d = tl_grow_data(g);
+    size_t k = t->k, nb = s->n_branches;
+    if (t->regression)
+        return -tl_err_set(err, TL_EINVAL, "validation pre-pruning needs a class target");
+    double *bs = malloc(nb * k * sizeof *bs), *share = malloc(nb * sizeof *share);
+    size_t *pred = malloc(nb * sizeof *pred);
+    if (!bs || !share || !pred) {
+        free(bs);
+        free(share);
+        free(pred);
+        return -tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    branch_stats(d, rows, s, k, bs, share);
+    size_t here = tl_tree_node_class(t, node);
+    for (size_t b = 0; b < nb; b++) {
+        double w = 0;
+        for (size_t j = 0; j < k; j++)
+            w += bs[b * k + j];
+        pred[b] = w > 0 ? arg_max(bs + b * k, k) : here; /* an empty branch: the node's class */
+    }
+    double before = 0, after = 0;
+    for (size_t i = 0; i < c->n_valid; i++) {
+        size_t v = c->valid_rows[i];
+        if (d->y.code[v] < 0)
+            continue;
+        double r = tl_tree_reach_weight(t, node, d, v) * tl_dataset_weight(d, v);
+        if (r <= 0)
+            continue;
+        size_t y = (size_t)d->y.code[v];
+        before += r * (here == y);
+        int b = tl_split_branch(s, d, v);
+        if (b >= 0)
+            after += r * (pred[b] == y);
+        else
+            for (size_t j = 0; j < nb; j++)
+                after += r * share[j] * (pred[j] == y);
+    }
+    free(bs);
+    free(share);
+    free(pred);
+    return after > before + 1e-9; /* strictly better */
+}
+
+static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
+{
+    (void)t;
+    (void)c;
+    (void)err;
+    return TL_OK; /* all the work happened while growing */
+}
+
+static const tl_pruner_type pre_validation = {
+    .name = "pre_validation",
+    .prune = prune,
+    .accept = accept,
+    .needs_validation = 1,
+};
+const tl_pruner_type *const tl_pruner_pre_validation = &pre_validation;
