@@ -20,11 +20,14 @@ const char *const tl_experiment_top_keys =
  *                        leaves against the value), two parameters as a heatmap with the
  *                        best cell outlined
  *   pruning              cost-complexity curve of every model that chose alpha by CV
+ *   validation           hold-out protocols: validation and test accuracy against tree
+ *                        size for models pruned with reduced_error or pre_validation
  *   boundary             decision regions (two numeric attributes) or the step function
  *                        (regression on one numeric attribute), whole-data models
  *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed */
 const char *const tl_experiment_plot_names =
-    "accuracy|critical_difference|confusion|learning_curve|grid|pruning|boundary|trees";
+    "accuracy|critical_difference|confusion|learning_curve|grid|pruning|validation|boundary|"
+    "trees";
 static const char *const plot_names = tl_experiment_plot_names;
 
 void tl_experiment_free(tl_experiment *x)

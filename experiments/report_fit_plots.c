@@ -247,7 +247,8 @@ static int plot_tree(const char *dir, const tl_model *model, const char *dn, con
 
 /* What the figures need of (dataset, model) fitted on the whole data. */
 static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                       int want_pruning, int want_boundary, int want_trees, tl_err *err)
+                       int want_pruning, int want_boundary, int want_trees, int want_validation,
+                       tl_err *err)
 {
     for (size_t d = 0; d < x->n_datasets; d++) {
         const char *dn = x->datasets[d].name;
@@ -258,6 +259,11 @@ static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *cons
                 continue; /* grid cells are summed up by the grid figure */
             /* any learner may have chosen alpha by CV: plot_pruning asks the fitted model */
             int pr = want_pruning;
+            if (want_validation) {
+                int rc = tl_report_validation_plot(dir, x, em, m, data[d], dn, err);
+                if (rc)
+                    return tl_err_prefix(err, "validation figure of %s on %s: ", em->name, dn);
+            }
             if (!pr && !bk && !want_trees)
                 continue;
             long sel;
@@ -307,7 +313,8 @@ int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *
     tl_rep_free(&r);
     if (!rc)
         rc = fit_figures(dir, x, data, tl_experiment_wants_plot(x, "pruning"),
-                         tl_experiment_wants_plot(x, "boundary"), trees, err);
+                         tl_experiment_wants_plot(x, "boundary"), trees,
+                         tl_experiment_wants_plot(x, "validation"), err);
     tl_plot_set_render(1);
     return rc;
 }

@@ -377,6 +377,72 @@ static void test_learning_curve(void **state)
     assert_int_equal(access(in("l", "plots/critical_difference.dat"), F_OK), -1);
 }
 
+/* Accuracy of model (fitted on tr, validation rows va) on rows te of d. */
+static double accuracy_on(const char *prune, const tl_dataset *d, const size_t *tr, size_t ntr,
+                          const size_t *va, size_t nva, const size_t *te, size_t nte,
+                          size_t *leaves)
+{
+    tl_params p;
+    tl_params_init(&p);
+    tl_params_set(&p, "prune", prune, NULL);
+    tl_err err;
+    tl_model *m = tl_model_new("cart", &p, &err);
+    tl_fit_ctx ctx = {1, va, nva};
+    assert_int_equal(tl_model_fit(m, d, tr, ntr, &ctx, &err), TL_OK);
+    double pred[200], right = 0;
+    assert_int_equal(tl_model_predict_label(m, d, te, nte, pred, &err), TL_OK);
+    for (size_t i = 0; i < nte; i++)
+        right += (int)pred[i] == d->y.code[te[i]];
+    tl_model_info info;
+    tl_model_get_info(m, &info);
+    *leaves = info.leaves;
+    tl_model_free(m);
+    tl_params_clear(&p);
+    return right / (double)nte;
+}
+
+/* Validation pruners: the curve starts at the unpruned tree grown on repeat 0's training rows
+ * (its validation and test accuracy), ends at the root, and marks reduced-error's tree. */
+static void test_validation_curve(void **state)
+{
+    (void)state;
+    run("v", "name = \"v\"; seed = 11;\n"
+             "datasets = ( \"" D "iris.arff\" );\n"
+             "models = ( { name = \"rep\"; algorithm = \"cart\"; params = { prune = \"reduced_error\"; }; } );\n"
+             "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 1; };\n"
+             "plots = [ \"validation\" ];\n");
+    tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
+    size_t n = d->n_rows, tr[150], va[150], te[150], ntr, nva, nte;
+    double order[150];
+    tl_err err;
+    assert_int_equal(tl_protocol_order(d, 1, 11, "iris", 0, order, &err), TL_OK);
+    tl_protocol_split(order, n, 0.6, 0.8, tr, &ntr, va, &nva, te, &nte);
+    size_t full_leaves, rep_leaves;
+    double full_va = accuracy_on("none", d, tr, ntr, va, nva, va, nva, &full_leaves);
+    double full_te = accuracy_on("none", d, tr, ntr, va, nva, te, nte, &full_leaves);
+    double rep_va = accuracy_on("reduced_error", d, tr, ntr, va, nva, va, nva, &rep_leaves);
+    size_t nv = tl_test_dat_block(in("v", "plots/validation_iris__rep.dat"), 0, rows, 100);
+    assert_true(nv >= 2);
+    assert_close(rows[0][0], (double)full_leaves, 0);
+    assert_close(rows[0][1], full_va, 1e-12);
+    assert_close(rows[nv - 1][0], 1, 0);
+    for (size_t i = 1; i < nv; i++)
+        assert_true(rows[i][0] < rows[i - 1][0]);
+    assert_int_equal(tl_test_dat_block(in("v", "plots/validation_iris__rep.dat"), 1, rows, 100), nv);
+    assert_close(rows[0][1], full_te, 1e-12);
+    assert_int_equal(tl_test_dat_block(in("v", "plots/validation_iris__rep.dat"), 2, rows, 10), 1);
+    assert_close(rows[0][0], (double)rep_leaves, 0);
+    assert_close(rows[0][1], rep_va, 1e-12);
+    assert_true(rep_va >= full_va); /* reduced-error pruning never lowers it */
+    if (tl_plot_found(tl_plot_gnuplot())) {
+        unsigned w, h;
+        tl_test_png_size(in("v", "plots/validation_iris__rep.png"), &w, &h);
+        assert_int_equal(w, 1200);
+        assert_int_equal(h, 800);
+    }
+    tl_dataset_free(d);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -401,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_figures_hold_the_reports_numbers),
         cmocka_unit_test(test_steps_and_missing_gnuplot),
         cmocka_unit_test(test_learning_curve),
+        cmocka_unit_test(test_validation_curve),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -69,6 +69,14 @@ int tl_report_pruning_plot(const tl_ccp_path *path, const tl_ccp_cv *cv, int reg
                            int risk_error, const char *criterion, const char *title,
                            const char *stem, tl_err *err);
 
+/* The validation pruners' figure (plot "validation") for model em on dataset d, when em
+ * prunes with "reduced_error" or "pre_validation" and the protocol is a hold-out: repeat 0's
+ * split, the unpruned tree grown on its training rows, cut node by node (weakest link on
+ * validation accuracy), validation and test accuracy against leaves, the tree the pruner
+ * chose marked. TL_OK without a figure otherwise. */
+int tl_report_validation_plot(const char *dir, const tl_experiment *x, const tl_exp_model *em,
+                              size_t color, const tl_dataset *d, const char *dn, tl_err *err);
+
 /* Write dir/manifest (config path and SHA-256, seed, datasets' paths and SHA-256, treelab
  * version and commit, GSL, libconfig and OpenBLAS versions, start and end time) followed by
  * the config file as given, and a copy of the config as dir/config.cfg. */
