@@ -59,16 +59,45 @@ typedef struct {
     const int *y;
 } sorted_rows;
 
-/* Gain of a cut from its left statistics (lw their weight): tl_grow_score's formula without
- * its per-call overheads. right is scratch. */
-static double cut_gain(double (*impurity)(const double *, size_t), const double *left,
-                       double *right, const double *known, size_t k, double lw, double known_w,
-                       double total_w, double h_known)
+/* Copies k class weights. Few classes are the rule, and a loop here becomes a memcpy call
+ * that cost more than the copy (7% of a fit on 10^5 rows). */
+static void copy_stats(double *dst, const double *src, size_t k)
+{
+    switch (k) {
+    case 3:
+        dst[2] = src[2];
+        dst[1] = src[1];
+        dst[0] = src[0];
+        return;
+    case 2:
+        dst[1] = src[1];
+        dst[0] = src[0];
+        return;
+    default:
+        memcpy(dst, src, k * sizeof *dst);
+    }
+}
+
+/* w times the entropy (bits) of the class weights c[0..k) that sum to w: w log2 w minus the
+ * sum of c log2 c, the form J48 computes, with no division per class. */
+static double weighted_entropy(const double *c, size_t k, double w)
+{
+    double s = w > 0 ? w * log2(w) : 0;
+    for (size_t j = 0; j < k; j++)
+        if (c[j] > 0)
+            s -= c[j] * log2(c[j]);
+    return s;
+}
+
+/* Gain of a cut from its left statistics (lw their weight): tl_grow_score's formula, with the
+ * children's entropies in weighted form. right is scratch. */
+static double cut_gain(const double *left, double *right, const double *known, size_t k,
+                       double lw, double known_w, double total_w, double h_known)
 {
     for (size_t j = 0; j < k; j++)
         right[j] = known[j] - left[j];
-    return (h_known - (lw * impurity(left, k) + (known_w - lw) * impurity(right, k)) / known_w) *
-           (known_w / total_w);
+    double child = weighted_entropy(left, k, lw) + weighted_entropy(right, k, known_w - lw);
+    return (h_known - child / known_w) * (known_w / total_w);
 }
 
 /* Finds J48's cut: of the admissible cuts (between distinct values, min_split weight on each
@@ -112,7 +141,7 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
         pos[nc] = i;
         moved[nc] = nc ? cls : -1;
         lw_at[nc] = lw;
-        memcpy(left_at + nc * k, left, k * sizeof *left);
+        copy_stats(left_at + nc * k, left, k);
         nc++;
         cls = -2;
     }
@@ -120,7 +149,7 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     /* a cut is inside a run when the rows moved to reach it and to leave it share one class */
 #define TL_INSIDE(j) ((j) > 0 && (j) + 1 < nc && moved[j] >= 0 && moved[(j) + 1] == moved[j])
 #define TL_GAIN(j)                                                                              \
-    cut_gain(impurity, left_at + (j) * k, right, known, k, lw_at[j], known_w, total_w, h_known)
+    cut_gain(left_at + (j) * k, right, known, k, lw_at[j], known_w, total_w, h_known)
     for (size_t j = nc; j-- > 0;) {
         run_end[j] = TL_INSIDE(j) ? run_end[j + 1] : j;
         if (!TL_INSIDE(j))
