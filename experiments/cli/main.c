@@ -1,4 +1,5 @@
 /* treelab's entry point: the command table, the log hook, and exit statuses. */
+#include <cblas.h>
 #include <gsl/gsl_errno.h>
 #include <locale.h>
 #include <stdio.h>
@@ -37,6 +38,10 @@ int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "C");
     gsl_set_error_handler_off();
+    /* Cells run in parallel (--jobs); BLAS threads on top would only oversubscribe the
+     * cores. OPENBLAS_NUM_THREADS still wins when set. */
+    if (!getenv("OPENBLAS_NUM_THREADS"))
+        openblas_set_num_threads(1);
     tl_log_set_hook(log_to_stderr, NULL);
     if (argc < 2) {
         usage(stderr);
