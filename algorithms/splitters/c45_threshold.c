@@ -78,25 +78,40 @@ static void copy_stats(double *dst, const double *src, size_t k)
     }
 }
 
+/* c log2 c per class, remembered for the count it was computed at: consecutive cuts move a
+ * few rows, so most classes' terms repeat and their log2 is not taken again. */
+typedef struct {
+    double *count, *term; /* k each */
+} xlogx_cache;
+
+static double cached_xlogx(xlogx_cache *m, size_t c, double v)
+{
+    if (v != m->count[c]) {
+        m->count[c] = v;
+        m->term[c] = v > 0 ? v * log2(v) : 0;
+    }
+    return m->term[c];
+}
+
 /* w times the entropy (bits) of the class weights c[0..k) that sum to w: w log2 w minus the
  * sum of c log2 c, the form J48 computes, with no division per class. */
-static double weighted_entropy(const double *c, size_t k, double w)
+static double weighted_entropy(const double *c, size_t k, double w, xlogx_cache *m)
 {
     double s = w > 0 ? w * log2(w) : 0;
     for (size_t j = 0; j < k; j++)
-        if (c[j] > 0)
-            s -= c[j] * log2(c[j]);
+        s -= cached_xlogx(m, j, c[j]);
     return s;
 }
 
 /* Gain of a cut from its left statistics (lw their weight): tl_grow_score's formula, with the
  * children's entropies in weighted form. right is scratch. */
 static double cut_gain(const double *left, double *right, const double *known, size_t k,
-                       double lw, double known_w, double total_w, double h_known)
+                       double lw, double known_w, double total_w, double h_known,
+                       xlogx_cache *ml, xlogx_cache *mr)
 {
     for (size_t j = 0; j < k; j++)
         right[j] = known[j] - left[j];
-    double child = weighted_entropy(left, k, lw) + weighted_entropy(right, k, known_w - lw);
+    double child = weighted_entropy(left, k, lw, ml) + weighted_entropy(right, k, known_w - lw, mr);
     return (h_known - child / known_w) * (known_w / total_w);
 }
 
@@ -121,8 +136,9 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     int *moved = malloc(m * sizeof *moved);
     double *lw_at = malloc(m * sizeof *lw_at), *gain = malloc(m * sizeof *gain);
     double *left_at = malloc(m * k * sizeof *left_at);
+    double *cache = malloc(4 * k * sizeof *cache);
     int rc = TL_OK;
-    if (!pos || !run_end || !moved || !lw_at || !gain || !left_at) {
+    if (!pos || !run_end || !moved || !lw_at || !gain || !left_at || !cache) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
     }
@@ -148,13 +164,16 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     *cuts = nc;
     /* a cut is inside a run when the rows moved to reach it and to leave it share one class */
 #define TL_INSIDE(j) ((j) > 0 && (j) + 1 < nc && moved[j] >= 0 && moved[(j) + 1] == moved[j])
+    xlogx_cache ml = {cache, cache + k}, mr = {cache + 2 * k, cache + 3 * k};
+    for (size_t c = 0; c < k; c++)
+        ml.count[c] = mr.count[c] = -1; /* no weight is negative: nothing cached yet */
 #define TL_GAIN(j)                                                                              \
-    cut_gain(left_at + (j) * k, right, known, k, lw_at[j], known_w, total_w, h_known)
-    for (size_t j = nc; j-- > 0;) {
+    cut_gain(left_at + (j) * k, right, known, k, lw_at[j], known_w, total_w, h_known, &ml, &mr)
+    for (size_t j = nc; j-- > 0;)
         run_end[j] = TL_INSIDE(j) ? run_end[j + 1] : j;
+    for (size_t j = 0; j < nc; j++) /* forward, so the cached terms carry from cut to cut */
         if (!TL_INSIDE(j))
             gain[j] = TL_GAIN(j);
-    }
     /* J48's rule, computing a cut inside a run only when its run's ends allow a win */
     size_t run_start = 0;
     for (size_t j = 0; j < nc; j++) {
@@ -182,6 +201,7 @@ done:
     free(lw_at);
     free(gain);
     free(left_at);
+    free(cache);
     return rc;
 }
 
@@ -206,7 +226,7 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
     double *xs = buf, *ws = buf + n_known;
     int *ys = (int *)(void *)(ws + n_known);
     double known_w = 0, total_w = 0;
-    for (size_t i = 0; i < node->n; i++)
+    for (size_t i = n_known; i < node->n; i++) /* the unknown values, sorted last */
         total_w += node->w[node->sorted[i]];
     for (size_t i = 0; i < n_known; i++) {
         uint32_t r = node->sorted[i];
@@ -216,6 +236,7 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
         known[ys[i]] += ws[i];
         known_w += ws[i];
     }
+    total_w += known_w;
     sorted_rows sr = {xs, ws, ys};
     /* Each side needs 10% of the known weight per class, at least min_leaf, at most 25. */
     size_t n_classes = tl_dataset_n_classes(d) ? tl_dataset_n_classes(d) : 1;
