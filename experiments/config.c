@@ -1,5 +1,6 @@
 /* Experiment files (libconfig): top-level keys, datasets, protocol, reports and baseline. */
 #include "config_util.h"
+#include "treelab/tl_store.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -347,6 +348,8 @@ tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *
         tl_err_set(err, TL_EIO, "%s: cannot read the experiment file", path);
         goto fail;
     }
+    if (tl_store_check_int_literals(path, err))
+        goto fail;
     if (config_read_file(&cfg, path) != CONFIG_TRUE) {
         tl_err_set(err, TL_EPARSE, "%s:%d: %s", path, config_error_line(&cfg),
                    config_error_text(&cfg));

@@ -6,7 +6,9 @@
 
 #include "tl_test_util.h"
 #include "treelab/tl_model.h"
+#include "treelab/tl_experiment.h"
 #include "treelab/tl_params.h"
+#include "treelab/tl_store.h"
 
 static char model_text[1 << 16];
 
@@ -103,7 +105,7 @@ static void test_damaged_naive_bayes_and_soft_tree(void **state)
     (void)state;
     const char *t = saved_model("gaussian_nb");
     expect_rejected(t, "\"yes\", ", "\"yes\", \"maybe\", ", "gaussian_nb has 2 classes");
-    expect_rejected(t, "classes = 2;", "classes = 100000000000;", "do not fit state.prior");
+    expect_rejected(t, "classes = 2;", "classes = 100000000000L;", "do not fit state.prior");
     expect_rejected(t, "\"rainy\"]", "\"rainy\", \"fog\"]", "does not fit 'outlook'");
     expect_rejected(t, "prior = [0.", "prior = [-0.", "state.prior[0] = -0.64");
     t = saved_model("soft_tree");
@@ -111,7 +113,7 @@ static void test_damaged_naive_bayes_and_soft_tree(void **state)
     expect_rejected(t, "enc_mode = [0,", "enc_mode = [9,", "enc_mode[0] = 9");
     expect_rejected(t, "\"yes\", ", "\"yes\", \"maybe\", ", "does not fit the target 'play'");
     expect_rejected(t, "n_out = 2;", "n_out = 3;", "state.theta has");
-    expect_rejected(t, "n_out = 2;", "n_out = 100000000000;", "state.n_out");
+    expect_rejected(t, "n_out = 2;", "n_out = 100000000000L;", "state.n_out");
 }
 
 /* libconfig leaks a string token's text when a syntax error follows it; the sanitizer
@@ -123,12 +125,78 @@ static void test_model_syntax_error_after_string(void **state)
     expect_rejected(t, "name = \"outlook\";", "name = \"outlook\";\n\"", "syntax error");
 }
 
+/* A subset split on an attribute with 40 levels uses mask bits above 31: libconfig needs
+ * them written as 64-bit literals (they were truncated, and the reloaded tree sent rows down
+ * the wrong branch). */
+static void test_wide_subset_mask_round_trip(void **state)
+{
+    (void)state;
+    static char csv[1 << 14];
+    size_t used = (size_t)snprintf(csv, sizeof csv, "a,c\n");
+    for (int i = 0; i < 400; i++) /* levels 33..39 are mostly 'y' */
+        used += (size_t)snprintf(csv + used, sizeof csv - used, "L%d,%s\n", i % 40,
+                                 (i % 40 >= 33) != (i % 13 == 0) ? "y" : "z");
+    tl_err err;
+    tl_err_clear(&err);
+    tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", csv), NULL, &err);
+    assert_non_null(d);
+    tl_params p;
+    tl_params_init(&p);
+    assert_int_equal(tl_params_set(&p, "max_depth", "1", &err), TL_OK);
+    tl_model *m = tl_model_new("cart", &p, &err);
+    assert_int_equal(tl_model_fit(m, d, NULL, d->n_rows, NULL, &err), TL_OK);
+    const char *path = "/tmp/tl_test_bad_input_wide.model";
+    assert_int_equal(tl_model_save(m, path, &err), TL_OK);
+    tl_model *back = tl_model_load(path, &err);
+    if (!back)
+        fail_msg("reload: %s", err.msg);
+    double *a = malloc(d->n_rows * sizeof *a), *b = malloc(d->n_rows * sizeof *b);
+    assert_int_equal(tl_model_predict_label(m, d, NULL, d->n_rows, a, &err), TL_OK);
+    assert_int_equal(tl_model_predict_label(back, d, NULL, d->n_rows, b, &err), TL_OK);
+    size_t y = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        assert_true(a[i] == b[i]);
+        y += a[i] == 0; /* 'y' is the first class seen */
+    }
+    assert_int_equal(y, 7 * 10); /* L33..L39, ten rows each */
+    free(a);
+    free(b);
+    remove(path);
+    tl_model_free(m);
+    tl_model_free(back);
+    tl_params_clear(&p);
+    tl_dataset_free(d);
+}
+
+/* libconfig 1.5 keeps the low 32 bits of a wide literal: 4294967303 would be seed 7. */
+static void test_wide_integer_literals_rejected(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_err_clear(&err);
+    const char *cfg = tl_test_tmpfile(".cfg", "name = \"x\"; # 99999999999 in a comment\n"
+                                              "label = \"4294967303\";\n"
+                                              "seed = 4294967303;\n");
+    assert_int_equal(tl_store_check_int_literals(cfg, &err), TL_EPARSE);
+    assert_non_null(strstr(err.msg, ":3:8: the integer 4294967303 does not fit 32 bits"));
+    tl_experiment *x = tl_experiment_load(cfg, NULL, &err);
+    assert_null(x);
+    assert_non_null(strstr(err.msg, ":3:8: the integer 4294967303"));
+    cfg = tl_test_tmpfile(".cfg", "a = 4294967303L; b = -2147483648; c = 1e400; d = 0x7fffffff;\n");
+    assert_int_equal(tl_store_check_int_literals(cfg, &err), TL_OK);
+    cfg = tl_test_tmpfile(".cfg", "/* 1 */ a = [1, 2,\n  -2147483649];\n");
+    assert_int_equal(tl_store_check_int_literals(cfg, &err), TL_EPARSE);
+    assert_non_null(strstr(err.msg, ":2:3: the integer -2147483649"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_damaged_hard_trees),
         cmocka_unit_test(test_damaged_naive_bayes_and_soft_tree),
         cmocka_unit_test(test_model_syntax_error_after_string),
+        cmocka_unit_test(test_wide_subset_mask_round_trip),
+        cmocka_unit_test(test_wide_integer_literals_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
