@@ -189,6 +189,28 @@ static void test_wide_integer_literals_rejected(void **state)
     assert_non_null(strstr(err.msg, ":2:3: the integer -2147483649"));
 }
 
+/* A repeated option or --set key used to keep the last value silently; an experiment path
+ * naming a folder gave "file I/O error". */
+static void test_cli_repeats_and_folders(void **state)
+{
+    (void)state;
+    static char out[4096], errb[4096];
+    assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --folds 2 "
+                                 "--folds 3", out, sizeof out, errb, sizeof errb), 1);
+    assert_non_null(strstr(errb, "option --folds given twice ('2' and '3')"));
+    assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --algo id3",
+                                 out, sizeof out, errb, sizeof errb), 1);
+    assert_non_null(strstr(errb, "option --algo given twice"));
+    assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --set "
+                                 "max_depth=3 --set max_depth=4", out, sizeof out, errb,
+                                 sizeof errb), 1);
+    assert_non_null(strstr(errb, "--set max_depth given twice ('3' and '4')"));
+    assert_int_equal(tl_test_cli("run experiments/datasets", out, sizeof out, errb, sizeof errb),
+                     1);
+    assert_non_null(strstr(errb, "experiments/datasets: cannot read the experiment file (not a "
+                                 "regular file)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_model_syntax_error_after_string),
         cmocka_unit_test(test_wide_subset_mask_round_trip),
         cmocka_unit_test(test_wide_integer_literals_rejected),
+        cmocka_unit_test(test_cli_repeats_and_folders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
