@@ -1,6 +1,7 @@
 /* The fitted-model handle: registry lookup, parameter checks, schema, save and load. */
 #include "treelab/tl_model.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,7 +178,8 @@ int tl_model_save(const tl_model *m, const char *path, tl_err *err)
     if (fclose(f) != 0 && !rc)
         rc = tl_err_set(err, TL_EIO, "%s: write failed", path);
     if (!rc && rename(tmp, path) != 0)
-        rc = tl_err_set(err, TL_EIO, "%s: cannot rename the model file into place", path);
+        rc = tl_err_set(err, TL_EIO, "%s: cannot replace it with the new model (%s)", path,
+                        strerror(errno));
     if (rc)
         remove(tmp);
     return rc;
