@@ -21,14 +21,14 @@ static const tl_param_spec tree_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 static const tl_model_type id3 = {"id3", "", 1, tree_params, NULL, NULL, NULL, NULL, NULL, NULL,
-                                  NULL, NULL, NULL};
+                                  NULL, NULL, NULL, NULL};
 static const tl_model_type c45 = {"c45", "", 1, tree_params, NULL, NULL, NULL, NULL, NULL, NULL,
-                                  NULL, NULL, NULL};
+                                  NULL, NULL, NULL, NULL};
 static const tl_model_type cart = {"cart", "", 3, tree_params, NULL, NULL, NULL, NULL, NULL,
-                                   NULL, NULL, NULL, NULL};
+                                   NULL, NULL, NULL, NULL, NULL};
 static const tl_param_spec none[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
 static const tl_model_type soft = {"soft_tree", "", 1, none, NULL, NULL, NULL, NULL, NULL, NULL,
-                                   NULL, NULL, NULL};
+                                   NULL, NULL, NULL, NULL};
 static const tl_model_type *const stand_ins[] = {&id3, &c45, &cart, &soft, NULL};
 
 static tl_experiment *load_text(const char *text, tl_err *err, const char **path)

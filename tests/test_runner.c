@@ -57,7 +57,7 @@ static int maj_trace(const void *st, const char *const **c, size_t *nc, const do
 }
 static const tl_model_type majority = {"majority", "test majority", TL_TASK_CLASSIFICATION,
                                        maj_params, maj_alloc, maj_free, maj_fit, maj_predict,
-                                       NULL, NULL, maj_show, maj_info, maj_trace};
+                                       NULL, NULL, maj_show, maj_info, maj_trace, NULL};
 static const tl_model_type *const extra[] = {&majority, NULL};
 
 static char *slurp(const char *dir, const char *name)

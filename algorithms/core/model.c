@@ -1,6 +1,7 @@
 /* The fitted-model handle: registry lookup, parameter checks, schema, save and load. */
 #include "treelab/tl_model.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,7 +178,8 @@ int tl_model_save(const tl_model *m, const char *path, tl_err *err)
     if (fclose(f) != 0 && !rc)
         rc = tl_err_set(err, TL_EIO, "%s: write failed", path);
     if (!rc && rename(tmp, path) != 0)
-        rc = tl_err_set(err, TL_EIO, "%s: cannot rename the model file into place", path);
+        rc = tl_err_set(err, TL_EIO, "%s: cannot replace it with the new model (%s)", path,
+                        strerror(errno));
     if (rc)
         remove(tmp);
     return rc;
@@ -202,6 +204,9 @@ static int load_attr(const tl_store *s, const char *prefix, tl_attr_info *a, tl_
     snprintf(p, sizeof p, "%s.kind", prefix);
     if (tl_store_string(s, p, &kind, err))
         return TL_EPARSE;
+    if (strcmp(kind, "nominal") && strcmp(kind, "numeric"))
+        return tl_err_set(err, TL_EPARSE, "model file: %s = \"%s\"; expected \"nominal\" or "
+                          "\"numeric\"", p, kind);
     a->kind = strcmp(kind, "nominal") == 0 ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC;
     snprintf(p, sizeof p, "%s.levels", prefix);
     size_t n;
@@ -239,6 +244,22 @@ static int load_schema(const tl_store *s, tl_schema *sc, tl_err *err)
     return load_attr(s, "schema.target", &sc->target, err);
 }
 
+/* The target read from the file must be one the learner handles and, for classes, have
+ * at least two (the learners index class arrays by it). */
+static int check_task(const tl_model *m, tl_err *err)
+{
+    const tl_attr_info *t = &m->schema.target;
+    int nominal = t->kind == TL_ATTR_NOMINAL;
+    if (!(m->type->tasks & (nominal ? TL_TASK_CLASSIFICATION : TL_TASK_REGRESSION)))
+        return tl_err_set(err, TL_EPARSE, "model file: %s does not do %s, but the target '%s' "
+                          "is %s", m->type->name, nominal ? "classification" : "regression",
+                          t->name, nominal ? "nominal" : "numeric");
+    if (nominal && t->n_levels < 2)
+        return tl_err_set(err, TL_EPARSE, "model file: the target '%s' has %zu classes; a "
+                          "classifier needs two or more", t->name, t->n_levels);
+    return TL_OK;
+}
+
 tl_model *tl_model_load(const char *path, tl_err *err)
 {
     tl_store *s = tl_store_read(path, err);
@@ -259,7 +280,9 @@ tl_model *tl_model_load(const char *path, tl_err *err)
     if (tl_store_params(s, "params", &params, err))
         goto fail;
     m = tl_model_new(algo, &params, err);
-    if (!m || load_schema(s, &m->schema, err) || m->type->load(m->state, s, err))
+    if (!m || load_schema(s, &m->schema, err) || check_task(m, err) ||
+        m->type->load(m->state, s, err) ||
+        (m->type->check && m->type->check(m->state, &m->schema, err)))
         goto fail;
     m->fitted = 1;
     tl_params_clear(&params);

@@ -4,6 +4,8 @@
 
 #include <libconfig.h>
 #include <math.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,11 +87,71 @@ void tl_store_put_doubles(FILE *f, int indent, const char *name, const double *v
 
 void tl_store_put_ints(FILE *f, int indent, const char *name, const long *v, size_t n)
 {
+    /* libconfig reads a literal beyond 32 bits as int64 only with an L suffix, and an array
+     * must not mix the two types: one wide element makes every element wide. */
+    const char *suffix = "";
+    for (size_t i = 0; i < n; i++)
+        if (v[i] > 2147483647L || v[i] < -2147483647L)
+            suffix = "L";
     indent_to(f, indent);
     fprintf(f, "%s = [", name);
     for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s%ld", i ? (i % 16 ? ", " : ",\n    ") : "", v[i]);
+        fprintf(f, "%s%ld%s", i ? (i % 16 ? ", " : ",\n    ") : "", v[i], suffix);
     fputs("];\n", f);
+}
+
+int tl_store_check_int_literals(const char *path, tl_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return TL_OK; /* the reader reports it */
+    char tok[64];
+    size_t len = 0;
+    int line = 1, col = 0, tok_line = 0, tok_col = 0, prev = '\n', c, rc = TL_OK;
+    enum { CODE, STRING, LINE_COMMENT, BLOCK_COMMENT } st = CODE;
+    while (!rc && (c = fgetc(f)) != EOF) {
+        col++;
+        if (st == STRING) {
+            if (c == '\\' && fgetc(f) != EOF)
+                col++;
+            else if (c == '"')
+                st = CODE;
+        } else if (st == LINE_COMMENT) {
+            st = c == '\n' ? CODE : st;
+        } else if (st == BLOCK_COMMENT) {
+            st = prev == '*' && c == '/' ? CODE : st;
+        } else if (isalnum(c) || c == '.' || c == '_' || c == '+' || c == '-') {
+            if (!len)
+                tok_line = line, tok_col = col;
+            if (len + 1 < sizeof tok)
+                tok[len++] = (char)c;
+        } else {
+            tok[len] = '\0';
+            /* a decimal or hex integer without the L suffix (names start with a letter) */
+            char *end;
+            if (len && (isdigit((unsigned char)tok[0]) ||
+                        ((tok[0] == '-' || tok[0] == '+') && isdigit((unsigned char)tok[1])))) {
+                errno = 0;
+                long long v = strtoll(tok, &end, 0);
+                if (*end == '\0' && (errno == ERANGE || v > 2147483647LL || v < -2147483648LL))
+                    rc = tl_err_set(err, TL_EPARSE, "%s:%d:%d: the integer %s does not fit 32 "
+                                    "bits; write it with an L suffix (%sL) if it is meant",
+                                    path, tok_line, tok_col, tok, tok);
+            }
+            len = 0;
+            if (c == '"')
+                st = STRING;
+            else if (c == '#' || (c == '/' && prev == '/'))
+                st = LINE_COMMENT;
+            else if (c == '*' && prev == '/')
+                st = BLOCK_COMMENT;
+        }
+        if (c == '\n')
+            line++, col = 0;
+        prev = c;
+    }
+    fclose(f);
+    return rc;
 }
 
 void tl_store_put_int_array(FILE *f, int indent, const char *name, const int *v, size_t n)
@@ -130,6 +192,10 @@ tl_store *tl_store_read(const char *path, tl_err *err)
     tl_store *s = malloc(sizeof *s);
     if (!s) {
         tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    if (tl_store_check_int_literals(path, err)) {
+        free(s);
         return NULL;
     }
     config_init(&s->cfg);

@@ -396,6 +396,14 @@ static int gnb_load(void *state, const tl_store *s, tl_err *err)
     if (k < 1 || p < 0)
         return tl_err_set(err, TL_EPARSE, "gaussian_nb: bad sizes %ld classes, %ld attributes",
                           k, p);
+    size_t n_prior, n_kinds; /* before allocating: damaged sizes could ask for any amount */
+    if (tl_store_len(s, "state.prior", &n_prior, err) ||
+        tl_store_len(s, "state.kinds", &n_kinds, err))
+        return TL_EPARSE;
+    if (n_prior != (size_t)k || n_kinds != (size_t)p)
+        return tl_err_set(err, TL_EPARSE, "model file: gaussian_nb: %ld classes and %ld attributes "
+                          "do not fit state.prior (%zu values) and state.kinds (%zu values)", k, p,
+                          n_prior, n_kinds);
     g->k = (size_t)k;
     g->p = (size_t)p;
     g->kind = calloc(g->p ? g->p : 1, sizeof *g->kind);
@@ -450,6 +458,37 @@ static int gnb_show(const void *state, const tl_schema *schema, tl_show_format f
     return TL_OK;
 }
 
+/* The layout read from a model file against its schema, and the numbers it will take
+ * logarithms of: predict and show index the schema's levels with it. */
+static int gnb_check(const void *state, const tl_schema *schema, tl_err *err)
+{
+    const gnb *g = state;
+    if (schema->n_attrs != g->p || schema->target.n_levels != g->k)
+        return tl_err_set(err, TL_EPARSE, "model file: gaussian_nb has %zu classes and %zu "
+                          "attributes; the schema has %zu and %zu", g->k, g->p,
+                          schema->target.n_levels, schema->n_attrs);
+    for (size_t j = 0; j < g->p; j++) {
+        const tl_attr_info *a = &schema->attrs[j];
+        size_t nl = a->kind == TL_ATTR_NOMINAL ? a->n_levels : 0;
+        if (g->kind[j] != (int)a->kind || (size_t)g->n_levels[j] != nl)
+            return tl_err_set(err, TL_EPARSE, "model file: gaussian_nb's attribute %zu (kinds, "
+                              "levels) does not fit '%s' in the schema", j + 1, a->name);
+    }
+    const struct { const char *name; const double *v; size_t n; } arr[] = {
+        {"prior", g->prior, g->k},
+        {"var", g->var, g->k * g->p},
+        {"level_prob", g->level_prob, g->k * g->n_lev_total},
+        {"mean", g->mean, g->k * g->p},
+    };
+    for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
+        for (size_t i = 0; i < arr[a].n; i++)
+            if (!isfinite(arr[a].v[i]) || (a < 3 && arr[a].v[i] < 0))
+                return tl_err_set(err, TL_EPARSE, "model file: state.%s[%zu] = %g; expected a "
+                                  "finite%s number", arr[a].name, i, arr[a].v[i],
+                                  a < 3 ? " non-negative" : "");
+    return TL_OK;
+}
+
 static void gnb_info(const void *state, tl_model_info *out)
 {
     (void)state;
@@ -470,6 +509,7 @@ static const tl_model_type gnb_type = {
     .show = gnb_show,
     .info = gnb_info,
     .trace = NULL,
+    .check = gnb_check,
 };
 
 const tl_model_type *const tl_model_gaussian_nb = &gnb_type;

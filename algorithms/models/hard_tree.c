@@ -270,6 +270,12 @@ int tl_hard_tree_load(void *state, const tl_store *s, tl_err *err)
     return h->tree ? TL_OK : TL_EPARSE;
 }
 
+int tl_hard_tree_check(const void *state, const tl_schema *schema, tl_err *err)
+{
+    const tl_hard_tree *h = state;
+    return tl_tree_check_schema(h->tree, schema, err);
+}
+
 int tl_hard_tree_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
                       tl_err *err)
 {

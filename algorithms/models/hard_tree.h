@@ -64,10 +64,13 @@ int tl_hard_tree_load(void *state, const tl_store *s, tl_err *err);
 int tl_hard_tree_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
                       tl_err *err);
 void tl_hard_tree_info(const void *state, tl_model_info *out);
+/* The loaded tree against the model file's schema (tl_tree_check_schema). */
+int tl_hard_tree_check(const void *state, const tl_schema *schema, tl_err *err);
 
 /* The tl_model_type members every hard tree shares (fit may be the learner's own). */
 #define TL_HARD_TREE_METHODS                                                                   \
     .free = tl_hard_tree_free, .predict = tl_hard_tree_predict, .save = tl_hard_tree_save,     \
-    .load = tl_hard_tree_load, .show = tl_hard_tree_show, .info = tl_hard_tree_info
+    .load = tl_hard_tree_load, .show = tl_hard_tree_show, .info = tl_hard_tree_info,      \
+    .check = tl_hard_tree_check
 
 #endif

@@ -289,6 +289,7 @@ static const tl_model_type type = {
     .show = st_show,
     .info = st_info,
     .trace = st_trace_get,
+    .check = st_check,
 };
 
 const tl_model_type *const tl_model_soft_tree = &type;

@@ -188,6 +188,8 @@ typedef struct soft_tree {
 /* tl_model_type hooks living in soft_tree_store.c and soft_tree_show.c. */
 int st_save(const void *state, FILE *f, int indent, tl_err *err);
 int st_load(void *state, const tl_store *s, tl_err *err);
+/* The loaded encoder and outputs against the schema (tl_model_type.check). */
+int st_check(const void *state, const tl_schema *schema, tl_err *err);
 int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
             tl_err *err);
 

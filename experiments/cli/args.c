@@ -1,5 +1,6 @@
 /* Option parsing shared by the commands. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@ int tl_cli_parse(int argc, char **argv, const tl_cli_opt *opts, const char **pos
 {
     *n_pos = 0;
     *help = 0;
+    uint64_t seen = 0; /* valued options already given, by index in opts */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -49,6 +51,18 @@ int tl_cli_parse(int argc, char **argv, const tl_cli_opt *opts, const char **pos
                         return tl_err_set(err, TL_EINVAL, "--set needs key=value");
                     value = argv[++i];
                 }
+                const char *eqv = strchr(value, '=');
+                if (eqv) { /* a repeated key would silently keep the last value */
+                    char key[128];
+                    size_t kl = (size_t)(eqv - value) < sizeof key ? (size_t)(eqv - value)
+                                                                    : sizeof key - 1;
+                    memcpy(key, value, kl);
+                    key[kl] = '\0';
+                    const char *prev = tl_params_find(set, key);
+                    if (prev)
+                        return tl_err_set(err, TL_EINVAL, "--set %s given twice ('%s' and '%s')",
+                                          key, prev, eqv + 1);
+                }
                 int rc = tl_params_set_kv(set, value, err);
                 if (rc)
                     return rc;
@@ -70,6 +84,13 @@ int tl_cli_parse(int argc, char **argv, const tl_cli_opt *opts, const char **pos
                         return tl_err_set(err, TL_EINVAL, "option %s needs a value", name);
                     value = argv[++i];
                 }
+                /* a repeat would silently win over the first: say so instead */
+                size_t idx = (size_t)(o - opts);
+                if (idx < sizeof seen * 8 && (seen >> idx) & 1u)
+                    return tl_err_set(err, TL_EINVAL, "option %s given twice ('%s' and '%s')",
+                                      name, *o->value, value);
+                if (idx < sizeof seen * 8)
+                    seen |= (uint64_t)1 << idx;
                 *o->value = value;
             } else {
                 if (value)

@@ -224,7 +224,7 @@ static int do_folds(const plot_table *t, const plot_opts *o, tl_err *err)
 static int do_cd(const plot_table *t, const plot_opts *o, tl_err *err)
 {
     static const char *const names[] = {"model", "rank"};
-    int c[2], rc = cols(t, names, c, 2, err);
+    int c[2] = {0, 0}, rc = cols(t, names, c, 2, err);
     if (!rc && !o->cd)
         rc = tl_err_set(err, TL_EINVAL, "cd: --cd VALUE (the critical difference) is required");
     double *r = num_col(t, c[1], &rc, err);

@@ -53,6 +53,10 @@ typedef struct tl_model_type {
      * doubles with column names; owned by the model. */
     int (*trace)(const void *state, const char *const **col_names, size_t *n_cols,
                  const double **values, size_t *n_rows);
+    /* Optional (may be NULL): after load, confirm the state fits the schema read with it
+     * (sizes, attribute and level indices), since show and predict index the schema with
+     * it. TL_EPARSE naming the offending setting. */
+    int (*check)(const void *state, const tl_schema *schema, tl_err *err);
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */

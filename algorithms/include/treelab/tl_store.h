@@ -23,6 +23,11 @@ void tl_store_close_group(FILE *f, int indent);
 /* ---- reading ---- */
 typedef struct tl_store tl_store;
 
+/* libconfig 1.5 silently keeps the low 32 bits of an integer literal without an L suffix
+ * (seed = 4294967303 reads as 7). Scan a libconfig file for such literals, outside strings
+ * and comments: TL_EPARSE naming file:line:col, or TL_OK (also when the file cannot be
+ * opened; the reader reports that). tl_store_read calls it. */
+int tl_store_check_int_literals(const char *path, tl_err *err);
 /* Parse a file; NULL with err naming the file and line on a syntax error. */
 tl_store *tl_store_read(const char *path, tl_err *err);
 void tl_store_free(tl_store *s);

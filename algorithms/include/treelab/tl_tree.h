@@ -295,8 +295,14 @@ int tl_model_ccp(const tl_model *m, const tl_ccp_path **path, const tl_ccp_cv **
 /* Text in Weka's style (`attr <= 2.5: bad (15.0/2.0)`), Graphviz DOT, or if-then rules. */
 int tl_tree_show(const tl_tree *t, const tl_schema *schema, tl_show_format fmt, FILE *f,
                  tl_err *err);
-/* Save the arrays as libconfig settings at indent / load them back from prefix ("state"). */
+/* Save the arrays as libconfig settings at indent / load them back from prefix ("state").
+ * Loading checks the shape (children in range, one parent per node, split kinds, finite
+ * non-negative weights): NULL + TL_EPARSE naming the setting otherwise. */
 int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err);
 tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err);
+/* Check a loaded tree against the schema it will be shown or applied with: attribute
+ * indices, kinds and levels of every split, and the target's task and classes. Returns
+ * TL_OK or TL_EPARSE naming the node. */
+int tl_tree_check_schema(const tl_tree *t, const tl_schema *schema, tl_err *err);
 
 #endif
