@@ -68,6 +68,45 @@ static void test_regression_predict_values(void **state)
     remove(model);
 }
 
+/* Data to predict needs no class: a CSV without the column, unknown classes ('?'), and a
+ * regression file without its target. */
+static void test_predict_unlabelled(void **state)
+{
+    (void)state;
+    const char *model = "/tmp/tl_test_cli_unl.model";
+    char args[512];
+    snprintf(args, sizeof args, "fit experiments/datasets/iris.arff --algo cart -o %s", model);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    const char *csv = tl_test_tmpfile(".csv", "petalwidth,petallength,sepalwidth,sepallength\n"
+                                              "0.2,1.4,3.5,5.1\n2.3,5.7,3.2,6.9\n");
+    snprintf(args, sizeof args, "predict %s %s", model, csv);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_string_equal(out, "row,predicted\n1,Iris-setosa\n2,Iris-virginica\n");
+    remove(csv);
+    const char *arff = tl_test_tmpfile(".arff",
+                                       "@relation q\n@attribute sepallength numeric\n"
+                                       "@attribute sepalwidth numeric\n@attribute petallength numeric\n"
+                                       "@attribute petalwidth numeric\n"
+                                       "@attribute class {Iris-setosa,Iris-versicolor,Iris-virginica}\n"
+                                       "@data\n5.1,3.5,1.4,0.2,?\n6.9,3.2,5.7,2.3,?\n");
+    snprintf(args, sizeof args, "predict %s %s", model, arff);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_string_equal(out, "row,predicted\n1,Iris-setosa\n2,Iris-virginica\n");
+    remove(arff);
+    remove(model);
+
+    snprintf(args, sizeof args,
+             "fit experiments/datasets/engagement-regression.csv --algo cart --set max_depth=2 -o %s",
+             model);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    csv = tl_test_tmpfile(".csv", "age\n10\n75\n");
+    snprintf(args, sizeof args, "predict %s %s", model, csv);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_string_equal(out, "row,predicted\n1,7\n2,4.5\n");
+    remove(csv);
+    remove(model);
+}
+
 static void test_path_matches_sklearn_alphas(void **state)
 {
     (void)state;
@@ -127,6 +166,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_show_predict_round_trip),
         cmocka_unit_test(test_regression_predict_values),
+        cmocka_unit_test(test_predict_unlabelled),
         cmocka_unit_test(test_path_matches_sklearn_alphas),
         cmocka_unit_test(test_cv_csv),
         cmocka_unit_test(test_errors_exit_1_with_choices),

@@ -339,6 +339,11 @@ static int read_data(arff_cur *c, tl_build *b, tl_err *err)
 
 tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *err)
 {
+    return tl_arff_load(path, target, 0, err);
+}
+
+tl_dataset *tl_arff_load(const char *path, const char *target, unsigned flags, tl_err *err)
+{
     tl_err local;
     if (!err)
         err = &local; /* the helpers read err->code */
@@ -354,8 +359,9 @@ tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *e
     tl_build b;
     char *name = NULL;
     tl_dataset *d = NULL;
-    if (tl_build_init(&b, path, 0, err) == TL_OK && read_header(&c, &b, &name, err) == TL_OK &&
-        read_data(&c, &b, err) == TL_OK)
+    int ok = tl_build_init(&b, path, 0, err) == TL_OK;
+    b.flags = flags;
+    if (ok && read_header(&c, &b, &name, err) == TL_OK && read_data(&c, &b, err) == TL_OK)
         d = tl_build_finish(&b, name, target, err);
     tl_build_free(&b);
     free(name);

@@ -101,7 +101,25 @@ static int is_missing(const tl_colbuild *c, size_t i)
     return c->kind == TL_ATTR_NUMERIC ? isnan(c->num[i]) : c->code[i] == TL_MISSING_CODE;
 }
 
-static int find_target(const tl_build *b, const char *target, size_t *t, tl_err *err)
+/* Data to predict may lack the target column: add one whose every cell is missing. */
+static int add_empty_target(tl_build *b, const char *target, size_t *t, tl_err *err)
+{
+    if (tl_build_add_col(b, err))
+        return err->code;
+    tl_colbuild *c = &b->cols[b->n_cols - 1];
+    c->kind = TL_ATTR_NOMINAL;
+    c->name = malloc(strlen(target) + 1);
+    c->code = malloc((b->n_rows ? b->n_rows : 1) * sizeof *c->code);
+    if (!c->name || !c->code)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    strcpy(c->name, target);
+    for (size_t i = 0; i < b->n_rows; i++)
+        c->code[i] = TL_MISSING_CODE;
+    *t = b->n_cols - 1;
+    return TL_OK;
+}
+
+static int find_target(tl_build *b, const char *target, size_t *t, tl_err *err)
 {
     if (!target) {
         *t = b->n_cols - 1;
@@ -112,6 +130,8 @@ static int find_target(const tl_build *b, const char *target, size_t *t, tl_err 
             *t = j;
             return TL_OK;
         }
+    if (b->flags & TL_LOAD_UNLABELLED)
+        return add_empty_target(b, target, t, err);
     char names[700] = "";
     for (size_t j = 0; j < b->n_cols; j++)
         tl_join_append(names, sizeof names, b->cols[j].name);
@@ -187,7 +207,8 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, t
     }
     if (find_target(b, target, &t, err))
         goto fail;
-    size_t dropped = drop_missing_target(b, t);
+    int unlabelled = (b->flags & TL_LOAD_UNLABELLED) != 0;
+    size_t dropped = unlabelled ? 0 : drop_missing_target(b, t);
     if (dropped)
         tl_warn("%s: dropped %zu row%s whose target '%s' is missing", b->path, dropped,
                 dropped == 1 ? "" : "s", b->cols[t].name);
@@ -196,7 +217,7 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, t
                    b->cols[t].name);
         goto fail;
     }
-    if (check_classes(b, t, err))
+    if (!unlabelled && check_classes(b, t, err))
         goto fail;
     d = calloc(1, sizeof *d);
     if (!d || !(d->schema.attrs = calloc(b->n_cols, sizeof *d->schema.attrs)) ||

@@ -371,6 +371,11 @@ static int load(tl_build *b, const tl_src *src, tl_err *err)
 
 tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *err)
 {
+    return tl_csv_load(path, target, 0, err);
+}
+
+tl_dataset *tl_csv_load(const char *path, const char *target, unsigned flags, tl_err *err)
+{
     tl_err local;
     if (!err)
         err = &local; /* the helpers read err->code */
@@ -381,8 +386,10 @@ tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *er
     tl_build b;
     memset(&b, 0, sizeof b);
     tl_dataset *d = NULL;
-    if (load(&b, &src, err) == TL_OK)
+    if (load(&b, &src, err) == TL_OK) {
+        b.flags = flags; /* load() initialised b */
         d = tl_build_finish(&b, NULL, target, err);
+    }
     tl_build_free(&b);
     tl_src_free(&src);
     return d;

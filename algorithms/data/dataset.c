@@ -1,6 +1,8 @@
 /* tl_dataset: accessors, schema copies and freeing. Loaders live in arff.c and csv.c. */
 #include "treelab/tl_dataset.h"
 
+#include "load_util.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,9 +141,15 @@ static int ends_with(const char *s, const char *suffix)
 
 tl_dataset *tl_dataset_load(const char *path, const char *target, tl_err *err)
 {
+    return tl_dataset_load_opts(path, target, 0, err);
+}
+
+tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
+                                 tl_err *err)
+{
     if (ends_with(path, ".arff"))
-        return tl_dataset_load_arff(path, target, err);
-    return tl_dataset_load_csv(path, target, err);
+        return tl_arff_load(path, target, flags, err);
+    return tl_csv_load(path, target, flags, err);
 }
 
 const size_t *tl_rows_or_all(const tl_dataset *d, const size_t *rows, size_t *n, size_t **all,

@@ -67,6 +67,7 @@ typedef struct tl_build {
     tl_levels names; /* the column names, to find duplicates fast in wide files */
     size_t n_rows, cap_rows;
     size_t eof_line, eof_col; /* where "no data rows" is reported */
+    unsigned flags;           /* TL_LOAD_* */
 } tl_build;
 
 /* Allocate n_cols empty columns. Returns TL_OK or TL_ENOMEM. */
@@ -85,6 +86,9 @@ void tl_build_free(tl_build *b);
  * column), drop rows whose target is missing (warned), check a classification target has two
  * classes or more. NULL with err set on failure. */
 tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, tl_err *err);
+/* The loaders with options (TL_LOAD_*). */
+tl_dataset *tl_arff_load(const char *path, const char *target, unsigned flags, tl_err *err);
+tl_dataset *tl_csv_load(const char *path, const char *target, unsigned flags, tl_err *err);
 
 /* Append ", s" (just s when buf is empty) to the NUL-terminated list in buf, cutting the
  * list to fit size: for messages that list the valid names. */

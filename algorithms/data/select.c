@@ -1,6 +1,7 @@
 /* Reshaping a loaded dataset: choosing attributes and conforming it to a model's schema. */
 #include <gsl/gsl_sort.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,7 +182,8 @@ static int recode_target(tl_dataset *d, const tl_attr_info *want, tl_err *err)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
     for (size_t i = 0; i < d->n_rows; i++)
-        d->y.code[i] = map[d->y.code[i]];
+        if (d->y.code[i] >= 0) /* unlabelled rows stay missing */
+            d->y.code[i] = map[d->y.code[i]];
     for (size_t i = 0; i < t->n_levels; i++)
         free(t->levels[i]);
     free(t->levels);
@@ -217,8 +219,28 @@ static int check_conformable(const tl_dataset *d, const tl_schema *schema, size_
     return TL_OK;
 }
 
+/* A target with no known value (data to predict without one) takes the model's kind. */
+static int empty_target_as(tl_dataset *d, tl_attr_kind kind, tl_err *err)
+{
+    tl_attr_info *t = &d->schema.target;
+    if (t->kind == kind || t->kind != TL_ATTR_NOMINAL || t->n_levels)
+        return TL_OK;
+    double *num = malloc((d->n_rows ? d->n_rows : 1) * sizeof *num);
+    if (!num)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < d->n_rows; i++)
+        num[i] = NAN;
+    free(d->y.code);
+    d->y.code = NULL;
+    d->y.num = num;
+    t->kind = TL_ATTR_NUMERIC;
+    return TL_OK;
+}
+
 int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *err)
 {
+    if (empty_target_as(d, schema->target.kind, err))
+        return err ? err->code : TL_ENOMEM;
     size_t *idx = malloc((schema->n_attrs ? schema->n_attrs : 1) * sizeof *idx);
     if (!idx)
         return tl_err_set(err, TL_ENOMEM, "out of memory");

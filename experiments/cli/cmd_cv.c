@@ -77,10 +77,11 @@ static void print(const char *data, const char *algo, size_t k, size_t reps, int
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL, *pos[1];
+    const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL, *target = NULL,
+               *pos[1];
     const tl_cli_opt opts[] = {{"--algo", 1, &algo}, {"--folds", 1, &folds_s},
                                {"--repeats", 1, &reps_s}, {"--seed", 1, &seed_s},
-                               {"--csv", 0, &csv}, {NULL, 0, NULL}};
+                               {"--csv", 0, &csv}, {"--target", 1, &target}, {NULL, 0, NULL}};
     tl_exp_model m;
     memset(&m, 0, sizeof m);
     tl_params_init(&m.params);
@@ -105,7 +106,7 @@ static int run(int argc, char **argv, tl_err *err)
     char name[1024];
     base_name(pos[0], name, sizeof name);
     if (!(m.type = tl_model_find(algo, err)) || tl_params_check(m.type->params, &m.params, err) ||
-        !(d = tl_dataset_load(pos[0], NULL, err))) {
+        !(d = tl_dataset_load(pos[0], target, err))) {
         rc = err->code;
     } else if (!(o.score = calloc(4 * n, sizeof *o.score))) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -124,7 +125,7 @@ static int run(int argc, char **argv, tl_err *err)
 
 const tl_cli_command tl_cmd_cv = {
     "cv", "stratified k-fold cross-validation of one learner",
-    "usage: treelab cv DATA --algo NAME [--set k=v]... [--folds 10] [--repeats 1] [--seed S] "
+    "usage: treelab cv DATA --algo NAME [--set k=v]... [--folds 10] [--repeats 1] [--seed S] [--target NAME] "
     "[--csv]\n"
     "  Prints mean and sd of accuracy (RMSE and R2 for regression) and mean leaves and depth.\n"
     "  Folds depend only on the data, k, the repeat and the seed (the same as `treelab run`).\n"

@@ -10,7 +10,8 @@ static const char usage[] =
     "\n"
     "Apply a saved model to DATA (same attributes, matched by name; nominal values by name)\n"
     "and write CSV to stdout: `row,predicted`, plus one probability column per class with\n"
-    "--proba. Rows are numbered from 1. For regression `predicted` is the value.\n";
+    "--proba. Rows are numbered from 1. For regression `predicted` is the value. DATA needs\n"
+    "no target: the model's target column may be missing, empty or absent.\n";
 
 static void csv_field(const char *s, FILE *f)
 {
@@ -41,7 +42,10 @@ static int run(int argc, char **argv, tl_err *err)
     if (n_pos != 2)
         return tl_err_set(err, TL_EINVAL, "expected MODEL and DATA (see treelab predict --help)");
     tl_model *m = tl_model_load(pos[0], err);
-    tl_dataset *d = m ? tl_cli_load_data(pos[1], target, err) : NULL;
+    /* the rows to predict need no class: unlabelled rows and a missing target column are fine */
+    tl_dataset *d = m ? tl_dataset_load_opts(pos[1], target ? target : m->schema.target.name,
+                                             TL_LOAD_UNLABELLED, err)
+                      : NULL;
     double *out = NULL;
     if (!d || tl_dataset_conform(d, &m->schema, err))
         goto done;

@@ -53,6 +53,16 @@ tl_dataset *tl_dataset_load(const char *path, const char *target, tl_err *err);
 tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *err);
 tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *err);
 
+/* Loading options (bits). TL_LOAD_UNLABELLED, for data to predict: rows whose target is
+ * missing are kept (code TL_MISSING_CODE or NaN), one class is enough, and when the target
+ * named is not a column at all the dataset gets a target column of that name whose every
+ * cell is missing (nominal with no levels). */
+enum { TL_LOAD_UNLABELLED = 1u };
+
+/* tl_dataset_load with options. */
+tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
+                                 tl_err *err);
+
 void tl_dataset_free(tl_dataset *d);
 
 /* 1 when the target is nominal. */
