@@ -1,4 +1,5 @@
 /* The cells file: a self-describing header, then one line per finished cell (%.17g). */
+#include "treelab/tl_version.h"
 #include "treelab/tl_report.h"
 
 #include <errno.h>
@@ -48,7 +49,7 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
     if (tl_file_sha256(x->config_path, sha, err))
         return err->code;
     fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", TREELAB_VERSION,
-            TREELAB_COMMIT);
+            tl_commit());
     fprintf(f, "# name %s\n", x->name);
     fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);
     write_protocol(f, &x->protocol);

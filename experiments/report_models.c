@@ -1,4 +1,5 @@
 /* Results-folder artefacts that need the data: whole-data trees, traces, the manifest. */
+#include "treelab/tl_version.h"
 #include "treelab/tl_report.h"
 
 #include <cblas.h>
@@ -133,7 +134,7 @@ int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *cons
         iso_time(end, t1, sizeof t1);
         fprintf(f, "experiment: %s\nconfig: %s\nconfig_sha256: %s\nseed: %lu\n", x->name,
                 x->config_path, sha, x->seed);
-        fprintf(f, "treelab: %s\ncommit: %s\n", TREELAB_VERSION, TREELAB_COMMIT);
+        fprintf(f, "treelab: %s\ncommit: %s\n", TREELAB_VERSION, tl_commit());
         fprintf(f, "gsl: %s\nlibconfig: %d.%d.%d\nopenblas: %s\n", GSL_VERSION,
                 LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION,
                 openblas_get_config());

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "treelab/tl_version.h"
 #include "cli.h"
 #include "treelab/tl_log.h"
 
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("treelab %s (commit %s)\n", TREELAB_VERSION, TREELAB_COMMIT);
+        printf("treelab %s (commit %s)\n", TREELAB_VERSION, tl_commit());
         return 0;
     }
     for (size_t i = 0; tl_cli_commands[i]; i++) {
