@@ -1,6 +1,6 @@
 /* The cells file: a self-describing header, then one line per finished cell (%.17g). */
-#include "treelab/tl_version.h"
 #include "treelab/tl_report.h"
+#include "treelab/tl_version.h"
 
 #include <errno.h>
 #include <stdlib.h>

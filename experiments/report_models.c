@@ -1,6 +1,6 @@
 /* Results-folder artefacts that need the data: whole-data trees, traces, the manifest. */
-#include "treelab/tl_version.h"
 #include "treelab/tl_report.h"
+#include "treelab/tl_version.h"
 
 #include <cblas.h>
 #include <errno.h>
