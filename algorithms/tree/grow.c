@@ -637,9 +637,12 @@ tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_gro
 int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size_t n,
                             const tl_grow_params *p, tl_split *cand, int *valid, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* the result is err->code: a NULL err must still see a failure */
     tl_err_clear(err);
     for (size_t j = 0; j < d->schema.n_attrs; j++)
         valid[j] = 0;
     grow(d, rows, n, p, cand, valid, err);
-    return err ? err->code : TL_OK;
+    return err->code;
 }
