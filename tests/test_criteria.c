@@ -269,6 +269,24 @@ static void test_registries_list_names(void **state)
     }
 }
 
+/* A failure is reported by the return value even when the caller passes no tl_err (it used
+ * to return TL_OK then): gini on a numeric target is refused. */
+static void test_root_candidates_fail_without_err(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/engagement-regression.csv", NULL);
+    tl_split cand[1];
+    int valid[1];
+    tl_grow_params p;
+    tl_grow_params_init(&p);
+    p.criterion = tl_criterion_find("gini", NULL);
+    p.numeric = tl_splitter_find("numeric_threshold", NULL);
+    size_t rows[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    assert_int_equal(tl_grow_root_candidates(d, rows, 8, &p, cand, valid, NULL), TL_EINVAL);
+    assert_int_equal(valid[0], 0);
+    tl_dataset_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_watermelon3_thresholds),
         cmocka_unit_test(test_nominal_subset_is_optimal),
         cmocka_unit_test(test_registries_list_names),
+        cmocka_unit_test(test_root_candidates_fail_without_err),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

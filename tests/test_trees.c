@@ -134,6 +134,61 @@ static void test_cart_app_recommendation(void **state)
     tl_dataset_free(d);
 }
 
+/* A row of zero weight is not there: scikit-learn drops it before splitting, so
+ * DecisionTree{Classifier,Regressor}().fit([[1],[2],[3],[4]], y, sample_weight=[1,0,1,1])
+ * cuts at 2.0 (between 1 and 3) for y = a,b,b,b and for y = 1,5,5,5. Cutting next to the
+ * weightless row gave 1.5. */
+static void test_cart_zero_weight_rows_place_no_cut(void **state)
+{
+    (void)state;
+    const char *csv[2] = {"x,y\n1,a\n2,b\n3,b\n4,b\n", "x,y\n1,1\n2,5\n3,5\n4,5\n"};
+    for (int i = 0; i < 2; i++) {
+        tl_err err;
+        tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", csv[i]), NULL, &err);
+        if (!d)
+            fail_msg("%s", err.msg);
+        d->weight = malloc(4 * sizeof *d->weight);
+        for (size_t r = 0; r < 4; r++)
+            d->weight[r] = r == 1 ? 0.0 : 1.0;
+        tl_model *m = fit("cart", d, NULL);
+        const tl_tree *t = tl_model_tree(m);
+        assert_int_equal(t->n_nodes, 3);
+        assert_close(t->threshold[0], 2.0, 0);
+        tl_model_free(m);
+        tl_dataset_free(d);
+    }
+}
+
+/* Leaf labels with more classes than show's old 256-entry buffer: each leaf names its own
+ * majority class (it printed the first class for every leaf). */
+static void test_show_labels_with_many_classes(void **state)
+{
+    (void)state;
+    static char csv[8192];
+    size_t used = (size_t)snprintf(csv, sizeof csv, "x,y\n");
+    for (int i = 0; i < 300; i++)
+        used += (size_t)snprintf(csv + used, sizeof csv - used, "%d,k%03d\n", i, i);
+    tl_err err;
+    tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", csv), NULL, &err);
+    if (!d)
+        fail_msg("%s", err.msg);
+    const char *kv[] = {"max_depth=1", NULL};
+    tl_model *m = fit("cart", d, kv);
+    const tl_tree *t = tl_model_tree(m);
+    assert_int_equal(t->n_nodes, 3);
+    const char *text = show(m, TL_SHOW_TEXT);
+    for (size_t b = 0; b < 2; b++) {
+        const char *label = d->schema.target.levels[tl_tree_node_class(t, t->first_child[0] + b)];
+        char want[64];
+        snprintf(want, sizeof want, ": %s (", label);
+        if (!strstr(text, want))
+            fail_msg("leaf %zu should read '%s' in:\n%s", b, want, text);
+    }
+    assert_int_not_equal(tl_tree_node_class(t, 1), tl_tree_node_class(t, 2));
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
 /* ---- scikit-learn agreement (tests/fixtures/sklearn_cart_*.txt, scripts/peers/sklearn_cart.py) */
 typedef struct {
     size_t leaves, depth, n_pred, n_alpha;
@@ -273,6 +328,8 @@ int main(void)
         cmocka_unit_test(test_cart_engagement_depth2),
         cmocka_unit_test(test_cart_two_feature_boundary),
         cmocka_unit_test(test_cart_app_recommendation),
+        cmocka_unit_test(test_cart_zero_weight_rows_place_no_cut),
+        cmocka_unit_test(test_show_labels_with_many_classes),
         cmocka_unit_test(test_cart_sklearn_iris),
         cmocka_unit_test(test_cart_sklearn_breast_cancer),
         cmocka_unit_test(test_cart_sklearn_wine),

@@ -38,6 +38,9 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
     double (*impurity)(const double *, size_t) = p->criterion->impurity;
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
+    /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
+     * so they cannot move a threshold. next: the first row after i with a weight. */
+    size_t next = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = node->sorted[i];
         if (y)
@@ -45,7 +48,14 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
         else
             tl_grow_add_row(g, left, r, w[r]);
         wl += w[r];
-        double xi = x[r], xn = x[node->sorted[i + 1]];
+        if (!(w[r] > 0))
+            continue;
+        if (next <= i)
+            for (next = i + 1; next < n_known && !(w[node->sorted[next]] > 0); next++)
+                ;
+        if (next >= n_known)
+            break;
+        double xi = x[r], xn = x[node->sorted[next]];
         double wr = known_w - wl;
         if (xn <= xi + TL_VALUE_EPS || wl < min_leaf || wr < min_leaf || wl <= 0 || wr <= 0)
             continue;

@@ -71,22 +71,16 @@ static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t 
 /* "bad (15.27/2.27)" for a class leaf, "4.5 (2.0)" for a regression leaf. */
 static void leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *buf, size_t size)
 {
-    double pred[256];
     double w = tl_tree_node_weight(t, node);
     char wbuf[64], ebuf[64];
     fmt_weight(wbuf, sizeof wbuf, w);
     if (t->regression) {
-        tl_tree_node_predict(t, node, pred);
-        snprintf(buf, size, "%.6g (%s)", pred[0], wbuf);
+        double mean;
+        tl_tree_node_predict(t, node, &mean);
+        snprintf(buf, size, "%.6g (%s)", mean, wbuf);
         return;
     }
-    size_t best = 0;
-    if (t->k <= 256) {
-        tl_tree_node_predict(t, node, pred);
-        for (size_t c = 1; c < t->k; c++)
-            if (pred[c] > pred[best])
-                best = c;
-    }
+    size_t best = tl_tree_node_class(t, node);
     double e = tl_tree_node_error(t, node);
     const char *label = best < s->target.n_levels ? s->target.levels[best] : "?";
     fmt_weight(ebuf, sizeof ebuf, e);

@@ -22,6 +22,8 @@ struct tl_grow_ctx {
     long *num_slot;       /* attribute -> slot in the sorted blocks, or -1 */
     uint32_t *tmp;        /* partition buffer */
     unsigned char *used;  /* nominal attributes used on the current path */
+    const size_t *order;  /* order attributes are tried in: p->attr_order or file order */
+    size_t *file_order;   /* 0..n_attrs-1, allocated once per fit when attr_order is NULL */
     tl_split *cand;       /* best test per attribute */
     unsigned char *has_cand;
     tl_tree *t;
@@ -463,7 +465,7 @@ static int build(tl_grow_ctx *g, size_t node, rowset *rs, size_t depth, tl_err *
     size_t n_attrs = d->schema.n_attrs;
     tl_node_rows view = {rs->n, rs->base, NULL, g->w, stats, depth};
     for (size_t i = 0; i < n_attrs; i++) {
-        size_t a = p->attr_order ? p->attr_order[i] : i;
+        size_t a = g->order[i];
         g->has_cand[a] = 0;
         int nominal = d->schema.attrs[a].kind == TL_ATTR_NOMINAL;
         const tl_splitter_type *sp = nominal ? p->nominal : p->numeric;
@@ -477,27 +479,12 @@ static int build(tl_grow_ctx *g, size_t node, rowset *rs, size_t depth, tl_err *
             return -found;
         g->has_cand[a] = (unsigned char)(found == 1);
     }
-    const size_t *order = p->attr_order;
-    size_t *ident = NULL;
-    if (!order) {
-        ident = malloc((n_attrs ? n_attrs : 1) * sizeof *ident);
-        if (!ident)
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        for (size_t i = 0; i < n_attrs; i++)
-            ident[i] = i;
-        order = ident;
-    }
-    if (g->root_only) {
-        free(ident);
+    if (g->root_only)
         return TL_OK;
-    }
-    const tl_split *best = choose(g, order, n_attrs);
-    tl_split chosen;
-    if (best)
-        chosen = *best;
-    free(ident);
+    const tl_split *best = choose(g, g->order, n_attrs);
     if (!best)
         return TL_OK;
+    tl_split chosen = *best;
     /* scikit-learn's min_impurity_decrease: the decrease weighted by the node's share */
     if (w / g->root_w * chosen.gain + 1e-12 < p->min_impurity_decrease)
         return TL_OK;
@@ -558,6 +545,12 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     g.used = calloc(n_attrs ? n_attrs : 1, 1);
     g.cand = calloc(n_attrs ? n_attrs : 1, sizeof *g.cand);
     g.has_cand = calloc(n_attrs ? n_attrs : 1, 1);
+    g.order = p->attr_order;
+    if (!g.order && (g.file_order = malloc((n_attrs ? n_attrs : 1) * sizeof *g.file_order))) {
+        for (size_t j = 0; j < n_attrs; j++)
+            g.file_order[j] = j;
+        g.order = g.file_order;
+    }
     g.n_rows = n;
     g.multival = n_attrs > 0;
     for (size_t j = 0; j < n_attrs; j++)
@@ -576,7 +569,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     blocks = malloc(n * (g.n_num + 1) * sizeof *blocks);
     root.sorted = malloc((g.n_num ? g.n_num : 1) * sizeof *root.sorted);
     if (!g.t || !g.w || !g.branch || !g.scratch || !g.branch_w || !g.parent_buf || !g.num_attr || !g.num_slot ||
-        !g.tmp || !g.used || !g.cand || !g.has_cand || !blocks || !root.sorted) {
+        !g.tmp || !g.used || !g.cand || !g.has_cand || !g.order || !blocks || !root.sorted) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
         goto done;
     }
@@ -622,6 +615,7 @@ done:
     free(g.used);
     free(g.cand);
     free(g.has_cand);
+    free(g.file_order);
     free(g.train_vals);
     free(g.train_n);
     free(g.train_rows);
@@ -643,9 +637,12 @@ tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_gro
 int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size_t n,
                             const tl_grow_params *p, tl_split *cand, int *valid, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* the result is err->code: a NULL err must still see a failure */
     tl_err_clear(err);
     for (size_t j = 0; j < d->schema.n_attrs; j++)
         valid[j] = 0;
     grow(d, rows, n, p, cand, valid, err);
-    return err ? err->code : TL_OK;
+    return err->code;
 }

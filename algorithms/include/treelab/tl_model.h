@@ -92,9 +92,16 @@ int tl_model_predict_label(const tl_model *m, const tl_dataset *d, const size_t 
 /* Output width of predict: number of classes, or 1 for regression. */
 size_t tl_model_out_width(const tl_model *m);
 
+/* Write a fitted model to path (via path.tmp and a rename, so a failed save leaves no half
+ * file). TL_OK, TL_EINVAL when not fitted, TL_EIO, or the learner's save error. */
 int tl_model_save(const tl_model *m, const char *path, tl_err *err);
+/* Read a model file: a fitted model the caller frees with tl_model_free, or NULL + err
+ * (TL_EPARSE naming the file and setting for a damaged or foreign file). */
 tl_model *tl_model_load(const char *path, tl_err *err);
+/* Describe a fitted model on f; TL_EINVAL when not fitted, TL_EUNSUPPORTED for a format the
+ * learner does not have. */
 int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err);
+/* Leaves, depth and nodes of a fitted model (zeros for learners without them, or unfitted). */
 void tl_model_get_info(const tl_model *m, tl_model_info *out);
 
 #endif

@@ -1,4 +1,5 @@
-/* Model files: libconfig text written with %.17g (values read back exactly) and read by path. */
+/* Model files: libconfig text written with %.17g (values read back exactly) and read by path.
+ * Numbers follow LC_NUMERIC, which must be "C" (as the CLI sets it): see README. */
 #ifndef TL_STORE_H
 #define TL_STORE_H
 

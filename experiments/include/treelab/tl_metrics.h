@@ -15,7 +15,8 @@ typedef struct tl_class_metrics {
     double kappa;             /* Cohen's kappa */
     double f1_macro;          /* mean F1 over classes (sklearn's zero_division=0) */
     double f1_weighted;       /* F1 weighted by class support */
-    double log_loss;          /* mean -log p(true class), p clipped to [1e-15, 1] as sklearn */
+    double log_loss;          /* mean -log p(true class), p clipped to [1e-15, 1 - 1e-15] as
+                                 sklearn (NaN counts as 1e-15) */
 } tl_class_metrics;
 
 typedef struct tl_reg_metrics {

@@ -21,7 +21,8 @@ int tl_protocol_folds(const tl_dataset *d, size_t k, int stratified, unsigned lo
                       const char *name, size_t repeat, size_t *fold_of, tl_err *err);
 
 /* Stratified folds of a subset of rows (inner CV of nested selection): fold_of[j] is the
- * fold of rows[j]; rng_seed seeds the shuffle directly. */
+ * fold of rows[j]; rng_seed seeds the shuffle directly. The same deal as tl_protocol_folds
+ * (it is tl_folds_assign, which cost-complexity CV uses too). */
 int tl_protocol_folds_of_rows(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
                               unsigned long rng_seed, size_t *fold_of, tl_err *err);
 
