@@ -31,6 +31,27 @@ static tl_model *new_model(const tl_exp_model *m, const char *key, const char *v
     return model;
 }
 
+/* Fit a candidate on tr and add its score on te to *total: correct rows, or minus the
+ * squared errors. */
+static int fit_and_score(const tl_exp_model *m, const tl_dataset *d, const size_t *tr,
+                         size_t ntr, const size_t *te, size_t nte, const char *value,
+                         unsigned long seed, double *pred, double *total, tl_err *err)
+{
+    tl_model *model = new_model(m, m->select.param, value, err);
+    tl_fit_ctx ctx = {seed, NULL, 0};
+    int rc = model ? TL_OK : err->code;
+    if (!rc && !(rc = tl_model_fit(model, d, tr, ntr, &ctx, err)))
+        rc = tl_model_predict_label(model, d, te, nte, pred, err);
+    for (size_t j = 0; !rc && j < nte; j++) {
+        if (tl_dataset_is_classification(d))
+            *total += pred[j] == (double)d->y.code[te[j]];
+        else
+            *total -= (pred[j] - d->y.num[te[j]]) * (pred[j] - d->y.num[te[j]]);
+    }
+    tl_model_free(model);
+    return rc;
+}
+
 /* Inner-CV score of one candidate value (mean accuracy, or minus the MSE). */
 static int inner_score(const tl_exp_model *m, const tl_dataset *d, const size_t *rows, size_t n,
                        const size_t *fold_of, const char *value, unsigned long seed,
@@ -48,25 +69,38 @@ static int inner_score(const tl_exp_model *m, const tl_dataset *d, const size_t 
                 te[nte++] = rows[j];
             else
                 tr[ntr++] = rows[j];
-        tl_model *model = new_model(m, m->select.param, value, err);
-        tl_fit_ctx ctx = {seed, NULL, 0};
-        if (!model)
-            rc = err->code;
-        else if (!(rc = tl_model_fit(model, d, tr, ntr, &ctx, err)))
-            rc = tl_model_predict_label(model, d, te, nte, pred, err);
-        for (size_t j = 0; !rc && j < nte; j++) {
-            if (tl_dataset_is_classification(d))
-                total += pred[j] == (double)d->y.code[te[j]];
-            else
-                total -= (pred[j] - d->y.num[te[j]]) * (pred[j] - d->y.num[te[j]]);
-        }
+        rc = fit_and_score(m, d, tr, ntr, te, nte, value, seed, pred, &total, err);
         count += nte;
-        tl_model_free(model);
     }
     *score = count ? total / (double)count : 0;
     free(tr);
     free(te);
     free(pred);
+    return rc;
+}
+
+/* With a hold-out's validation rows the candidates are scored on them (fitted on rows),
+ * as seed 004 chooses its parameters; the first best wins. */
+static int select_on_validation(const tl_exp_model *m, const tl_dataset *d, const size_t *rows,
+                                size_t n, const size_t *valid, size_t n_valid,
+                                unsigned long seed, long *best, tl_err *err)
+{
+    double *pred = malloc(n_valid * sizeof *pred), best_score = -INFINITY;
+    int rc = pred ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    *best = 0;
+    for (size_t v = 0; !rc && v < m->select.n_values; v++) {
+        double s = 0;
+        rc = fit_and_score(m, d, rows, n, valid, n_valid, m->select.values[v], seed, pred, &s,
+                           err);
+        if (!rc && s > best_score) {
+            best_score = s;
+            *best = (long)v;
+        }
+    }
+    free(pred);
+    if (rc)
+        tl_err_prefix(err, "selecting %s for %s on the validation rows: ", m->select.param,
+                      m->name);
     return rc;
 }
 
@@ -111,7 +145,11 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
             all[i] = i;
         rows = all, n = d->n_rows;
     }
-    int rc = m->select.param ? select_value(m, d, rows, n, seed, selected, err) : TL_OK;
+    int rc = TL_OK;
+    if (m->select.param && valid && n_valid)
+        rc = select_on_validation(m, d, rows, n, valid, n_valid, seed, selected, err);
+    else if (m->select.param)
+        rc = select_value(m, d, rows, n, seed, selected, err);
     if (rc) {
         free(all);
         return NULL;

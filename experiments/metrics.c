@@ -167,5 +167,7 @@ void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
     out->mse = sse / (double)n;
     out->rmse = sqrt(out->mse);
     out->mae = sae / (double)n;
-    out->r2 = sst > 0 ? 1 - sse / sst : NAN;
+    /* a constant truth leaves R² undefined: 1 for a perfect prediction, else 0, as
+     * scikit-learn's r2_score (force_finite) reports it */
+    out->r2 = sst > 0 ? 1 - sse / sst : (sse == 0 ? 1 : 0);
 }

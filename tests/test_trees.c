@@ -98,6 +98,24 @@ static void test_cart_engagement_depth2(void **state)
     tl_dataset_free(d);
 }
 
+/* Targets in tiny units split as the same targets in ordinary units (variance 1e-14 is
+ * not "pure"). */
+static void test_cart_tiny_regression_targets(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/engagement-regression.csv", NULL);
+    for (size_t i = 0; i < d->n_rows; i++)
+        d->y.num[i] *= 1e-7;
+    const char *kv[] = {"max_depth=2", NULL};
+    tl_model *m = fit("cart", d, kv);
+    const tl_tree *t = tl_model_tree(m);
+    assert_close(t->threshold[0], 35, 0);
+    assert_close(t->threshold[t->first_child[0]], 15, 0);
+    assert_close(t->threshold[t->first_child[0] + 1], 65, 0);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
 static void test_cart_two_feature_boundary(void **state)
 {
     (void)state;
@@ -326,6 +344,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_id3_watermelon_root_is_texture),
         cmocka_unit_test(test_cart_engagement_depth2),
+        cmocka_unit_test(test_cart_tiny_regression_targets),
         cmocka_unit_test(test_cart_two_feature_boundary),
         cmocka_unit_test(test_cart_app_recommendation),
         cmocka_unit_test(test_cart_zero_weight_rows_place_no_cut),

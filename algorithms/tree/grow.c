@@ -4,6 +4,7 @@
  * its children (copied only when rows with an unknown value go down several branches). */
 #include "treelab/tl_tree.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,8 +452,9 @@ static int build(tl_grow_ctx *g, size_t node, rowset *rs, size_t depth, tl_err *
         g->root_w = w;
     double impurity = p->criterion->impurity(stats, k);
     double eps = p->weight_eps;
+    /* pure below scikit-learn's EPSILON, so tiny-valued regression targets still split */
     if ((p->max_depth && depth >= p->max_depth) || w < p->min_samples_split - eps ||
-        w < 2 * p->min_samples_leaf - eps || impurity <= 1e-12 || rs->n < 2)
+        w < 2 * p->min_samples_leaf - eps || impurity <= DBL_EPSILON || rs->n < 2)
         return TL_OK;
     if (eps > 0 && !g->t->regression) {
         double top = 0;

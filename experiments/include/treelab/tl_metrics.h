@@ -20,7 +20,7 @@ typedef struct tl_class_metrics {
 } tl_class_metrics;
 
 typedef struct tl_reg_metrics {
-    double mse, rmse, mae, r2; /* r2 = 1 - SSE/SST (NaN when SST = 0) */
+    double mse, rmse, mae, r2; /* r2 = 1 - SSE/SST; SST = 0: 1 if SSE = 0, else 0 (sklearn) */
 } tl_reg_metrics;
 
 /* k x k confusion matrix, row = true class, column = predicted; counts are weights. */
