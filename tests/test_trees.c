@@ -388,9 +388,10 @@ static void test_cart_rpart_cptable(void **state)
     check_rpart("iris", "experiments/datasets/iris.arff");
     check_rpart("wine", "experiments/datasets/wine.arff");
     check_rpart("breast_cancer", "experiments/datasets/breast_cancer.arff");
-    /* not diabetes: there rpart's fully grown tree (128 leaves, as ours) takes other splits
-     * among equally good ones deep down, and the sequences part after the third subtree */
-    check_rpart("glass", "experiments/datasets/glass.arff");
+    /* Not asserted: diabetes, where rpart's grown tree (128 leaves, as ours) takes other
+     * splits among equally good ones deep down and the sequences part after the third
+     * subtree; glass, where rpart gives the 16-leaf subtree CP 0.0109 (alpha 6/214/4)
+     * against the weakest-link 0.0078 (5/214/3) that treelab and scikit-learn compute. */
     check_rpart("engagement", "experiments/datasets/engagement-regression.csv");
 }
 

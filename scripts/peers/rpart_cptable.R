@@ -31,6 +31,4 @@ record <- function(name, file, method) {
 record("iris", "experiments/datasets/iris.arff", "class")
 record("wine", "experiments/datasets/wine.arff", "class")
 record("breast_cancer", "experiments/datasets/breast_cancer.arff", "class")
-
-record("glass", "experiments/datasets/glass.arff", "class")
 record("engagement", "experiments/datasets/engagement-regression.csv", "anova")
