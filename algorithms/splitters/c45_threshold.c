@@ -142,6 +142,7 @@ typedef struct {
     size_t p_pos;
     double p_lw, s_gain;
     int run_cls;    /* the class the inside cuts moved */
+    int p_cls;      /* the class moved to reach the pending cut (-1: several, or none) */
     size_t n_in;    /* inside cuts: row, left weight, the run class's left weight */
     size_t *in_pos;
     double *in_lw, *in_lc;
@@ -172,6 +173,92 @@ static void close_run(scan_state *st, cut_choice *best)
     copy_stats(st->s_left, st->p_left, st->k);
 }
 
+/* Cuts are buffered in chunks of this many; a chunk none of whose cuts can win is skipped. */
+#define TL_C45_CHUNK 64
+/* The chunk bound visits 2^k corners: only for this many classes or fewer. */
+#define TL_C45_CHUNK_MAX_K 4
+
+/* Upper bound of the gain of every cut whose left statistics lie between a and b (a <= b per
+ * class): the child entropy is concave in the left statistics, so its least value on that
+ * box is at a corner. xa, xb, ra, rb: c log2 c of a, b and of the right sides known - a,
+ * known - b, per class. */
+static double box_bound(const scan_state *st, const double *a, const double *b, const double *xa,
+                        const double *xb, const double *ra, const double *rb)
+{
+    size_t k = st->k;
+    double least = HUGE_VAL;
+    for (unsigned v = 0; v < (1u << k); v++) {
+        double lw = 0, e = 0;
+        for (size_t c = 0; c < k; c++) {
+            int hi = (v >> c) & 1u;
+            lw += hi ? b[c] : a[c];
+            e -= hi ? xb[c] + rb[c] : xa[c] + ra[c];
+        }
+        double rw = st->known_w - lw;
+        e += (lw > 0 ? lw * log2(lw) : 0) + (rw > 0 ? rw * log2(rw) : 0);
+        least = e < least ? e : least;
+    }
+    return (st->h_known - least / st->known_w) * (st->known_w / st->total_w);
+}
+
+static double xlogx(double v) { return v > 0 ? v * log2(v) : 0; }
+
+/* Feeds one cut (row pos, left weight lw, left statistics left, the class moved to reach it
+ * or -1) to the run logic: the pending cut is now known to be inside a run or to end one. */
+static void feed_cut(scan_state *st, cut_choice *best, size_t pos, double lw, const double *left,
+                     int moved, size_t *nc)
+{
+    if (*nc > 1 && st->p_cls >= 0 && moved == st->p_cls) { /* the pending cut is inside */
+        st->run_cls = st->p_cls;
+        st->in_pos[st->n_in] = st->p_pos;
+        st->in_lw[st->n_in] = st->p_lw;
+        st->in_lc[st->n_in++] = st->p_left[st->p_cls];
+    } else if (*nc) {
+        close_run(st, best);
+    }
+    st->p_pos = pos;
+    st->p_lw = lw;
+    st->p_cls = moved;
+    copy_stats(st->p_left, left, st->k);
+    (*nc)++;
+}
+
+/* Feeds a chunk of n buffered cuts, or skips it when the box between the statistics before
+ * it (prev) and at its last cut bounds every gain in it below what the best needs to be
+ * beaten by (so none of them would be taken). A skipped chunk's last cut is fed as a run
+ * boundary: any cut may end a run, the bound of a run's inside holds between any two. */
+static void flush_chunk(scan_state *st, cut_choice *best, const size_t *pos, const double *lw,
+                        const double *left, const int *moved, size_t n, const double *prev,
+                        double *corner, size_t *nc)
+{
+    size_t k = st->k;
+    if (n == 0)
+        return;
+    if (k <= TL_C45_CHUNK_MAX_K && n > 2) {
+        const double *last = left + (n - 1) * k;
+        double *xa = corner, *xb = corner + k, *ra = corner + 2 * k, *rb = corner + 3 * k;
+        for (size_t c = 0; c < k; c++) {
+            xa[c] = xlogx(prev[c]);
+            xb[c] = xlogx(last[c]);
+            ra[c] = xlogx(st->known[c] - prev[c]);
+            rb[c] = xlogx(st->known[c] - last[c]);
+        }
+        if (box_bound(st, prev, last, xa, xb, ra, rb) - best->gain <= 1e-6 - 1e-12) {
+            if (*nc) /* the pending cut ends its run here */
+                close_run(st, best);
+            st->n_in = 0;
+            st->p_cls = -1;
+            st->p_pos = pos[n - 1];
+            st->p_lw = lw[n - 1];
+            copy_stats(st->p_left, last, k);
+            *nc += n;
+            return;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        feed_cut(st, best, pos[i], lw[i], left + i * k, *nc ? moved[i] : -1, nc);
+}
+
 /* Finds J48's cut: of the admissible cuts (between distinct values, min_split weight on each
  * side), in order, the first that beats the best so far by more than 1e-6. Computing every
  * cut's entropy is the hot path of a C4.5 fit, so cuts inside a run that only moves rows of
@@ -189,17 +276,21 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     double (*impurity)(const double *, size_t) = tl_grow_params_of(g)->criterion->impurity;
     size_t m = n_known ? n_known : 1;
     scan_state st = {.k = k, .known = known, .known_w = known_w, .total_w = total_w,
-                     .h_known = impurity(known, k)};
+                     .h_known = impurity(known, k), .p_cls = -1};
     st.in_pos = malloc(m * sizeof *st.in_pos);
     st.in_lw = malloc(m * sizeof *st.in_lw);
     st.in_lc = malloc(m * sizeof *st.in_lc);
-    double *buf = malloc(9 * k * sizeof *buf);
+    double *buf = malloc((15 + TL_C45_CHUNK) * k * sizeof *buf);
+    /* the chunk: rows, left weights, classes moved; left statistics in buf */
+    size_t c_pos[TL_C45_CHUNK];
+    double c_lw[TL_C45_CHUNK];
+    int c_moved[TL_C45_CHUNK];
     int rc = TL_OK;
     if (!st.in_pos || !st.in_lw || !st.in_lc || !buf) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
     }
-    double *left = buf;
+    double *left = buf, *prev = buf + 9 * k, *corner = buf + 10 * k, *c_left = buf + 15 * k;
     st.p_left = buf + k;
     st.s_left = buf + 2 * k;
     st.tmp = buf + 3 * k;
@@ -208,11 +299,11 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     st.mr = (xlogx_cache){buf + 7 * k, buf + 8 * k};
     for (size_t c = 0; c < k; c++)
         st.ml.count[c] = st.mr.count[c] = -1; /* no weight is negative: nothing cached yet */
-    size_t nc = 0;
+    size_t nc = 0, n_chunk = 0;
     double lw = 0;
-    int cls = -2;   /* -2: no row moved yet, -1: several classes */
-    int p_cls = -1; /* the class moved to reach the pending cut (-1: several, or first cut) */
+    int cls = -2; /* -2: no row moved yet, -1: several classes */
     memset(left, 0, k * sizeof *left);
+    memset(prev, 0, k * sizeof *prev);
     for (size_t i = 0; i + 1 < n_known; i++) {
         left[sr->y[i]] += sr->w[i];
         lw += sr->w[i];
@@ -221,22 +312,18 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
             continue;
         if (min_split - lw >= eps || min_split - (known_w - lw) >= eps) /* J48's grOrEq */
             continue;
-        int moved = nc ? cls : -1;
+        c_pos[n_chunk] = i;
+        c_lw[n_chunk] = lw;
+        c_moved[n_chunk] = cls;
+        copy_stats(c_left + n_chunk * k, left, k);
         cls = -2;
-        if (nc > 1 && p_cls >= 0 && moved == p_cls) { /* the pending cut is inside a run */
-            st.run_cls = p_cls;
-            st.in_pos[st.n_in] = st.p_pos;
-            st.in_lw[st.n_in] = st.p_lw;
-            st.in_lc[st.n_in++] = st.p_left[p_cls];
-        } else if (nc) {
-            close_run(&st, best);
+        if (++n_chunk == TL_C45_CHUNK) {
+            flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &nc);
+            copy_stats(prev, c_left + (n_chunk - 1) * k, k);
+            n_chunk = 0;
         }
-        st.p_pos = i;
-        st.p_lw = lw;
-        p_cls = moved;
-        copy_stats(st.p_left, left, k);
-        nc++;
     }
+    flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &nc);
     if (nc) /* the last cut ends the last run */
         close_run(&st, best);
     *cuts = nc;
