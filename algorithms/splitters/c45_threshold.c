@@ -143,6 +143,7 @@ typedef struct {
     double p_lw, s_gain;
     int run_cls;    /* the class the inside cuts moved */
     int p_cls;      /* the class moved to reach the pending cut (-1: several, or none) */
+    int rising;     /* the last chunk fed moved the best */
     size_t n_in;    /* inside cuts: row, left weight, the run class's left weight */
     size_t *in_pos;
     double *in_lw, *in_lc;
@@ -229,21 +230,30 @@ static void feed_cut(scan_state *st, cut_choice *best, size_t pos, double lw, co
  * boundary: any cut may end a run, the bound of a run's inside holds between any two. */
 static void flush_chunk(scan_state *st, cut_choice *best, const size_t *pos, const double *lw,
                         const double *left, const int *moved, size_t n, const double *prev,
-                        double *corner, size_t *nc)
+                        double *corner, int *prev_terms, size_t *nc)
 {
     size_t k = st->k;
     if (n == 0)
         return;
-    if (k <= TL_C45_CHUNK_MAX_K && n > 2) {
+    /* after a chunk that moved the best the gains are likely still rising: no bound then */
+    int try_bound = k <= TL_C45_CHUNK_MAX_K && n > 2 && !st->rising;
+    *prev_terms = *prev_terms && try_bound;
+    if (try_bound) {
         const double *last = left + (n - 1) * k;
         double *xa = corner, *xb = corner + k, *ra = corner + 2 * k, *rb = corner + 3 * k;
         for (size_t c = 0; c < k; c++) {
-            xa[c] = xlogx(prev[c]);
+            if (!*prev_terms) {
+                xa[c] = xlogx(prev[c]);
+                ra[c] = xlogx(st->known[c] - prev[c]);
+            }
             xb[c] = xlogx(last[c]);
-            ra[c] = xlogx(st->known[c] - prev[c]);
             rb[c] = xlogx(st->known[c] - last[c]);
         }
-        if (box_bound(st, prev, last, xa, xb, ra, rb) - best->gain <= 1e-6 - 1e-12) {
+        int skip = box_bound(st, prev, last, xa, xb, ra, rb) - best->gain <= 1e-6 - 1e-12;
+        copy_stats(xa, xb, k); /* the next chunk's box starts at this one's last cut */
+        copy_stats(ra, rb, k);
+        *prev_terms = 1;
+        if (skip) {
             if (*nc) /* the pending cut ends its run here */
                 close_run(st, best);
             st->n_in = 0;
@@ -255,8 +265,10 @@ static void flush_chunk(scan_state *st, cut_choice *best, const size_t *pos, con
             return;
         }
     }
+    size_t was = best->i;
     for (size_t i = 0; i < n; i++)
         feed_cut(st, best, pos[i], lw[i], left + i * k, *nc ? moved[i] : -1, nc);
+    st->rising = best->i != was;
 }
 
 /* Finds J48's cut: of the admissible cuts (between distinct values, min_split weight on each
@@ -300,6 +312,7 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     for (size_t c = 0; c < k; c++)
         st.ml.count[c] = st.mr.count[c] = -1; /* no weight is negative: nothing cached yet */
     size_t nc = 0, n_chunk = 0;
+    int prev_terms = 0; /* corner holds the corner terms of prev */
     double lw = 0;
     int cls = -2; /* -2: no row moved yet, -1: several classes */
     memset(left, 0, k * sizeof *left);
@@ -318,12 +331,14 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
         copy_stats(c_left + n_chunk * k, left, k);
         cls = -2;
         if (++n_chunk == TL_C45_CHUNK) {
-            flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &nc);
+            flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &prev_terms,
+                        &nc);
             copy_stats(prev, c_left + (n_chunk - 1) * k, k);
             n_chunk = 0;
         }
     }
-    flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &nc);
+    flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &prev_terms,
+                        &nc);
     if (nc) /* the last cut ends the last run */
         close_run(&st, best);
     *cuts = nc;
