@@ -96,8 +96,19 @@ static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlis
         free(branch);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
+    if (t->kind[node] == TL_SPLIT_NUMERIC) { /* the common test, without a call per row */
+        const double *x = p->d->cols[t->attr[node]].num;
+        double thr = t->threshold[node];
+        for (size_t i = 0; i < n; i++) {
+            double v = x[r[i].row];
+            branch[i] = isnan(v) ? -1 : (v <= thr ? 0 : 1);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            branch[i] = tl_tree_branch(t, node, p->d, r[i].row);
+    }
     for (size_t i = 0; i < n; i++) {
-        int b = branch[i] = tl_tree_branch(t, node, p->d, r[i].row);
+        int b = branch[i];
         if (b >= 0) {
             share[b] += r[i].w;
             known += r[i].w;
