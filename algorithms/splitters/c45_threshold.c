@@ -93,26 +93,21 @@ static double cached_xlogx(xlogx_cache *m, size_t c, double v)
     return m->term[c];
 }
 
-/* w times the entropy (bits) of the class weights c[0..k) that sum to w: w log2 w minus the
- * sum of c log2 c, the form J48 computes, with no division per class. */
-static double weighted_entropy(const double *c, size_t k, double w, xlogx_cache *m)
-{
-    double s = w > 0 ? w * log2(w) : 0;
-    for (size_t j = 0; j < k; j++)
-        s -= cached_xlogx(m, j, c[j]);
-    return s;
-}
-
-/* Gain of a cut from its left statistics (lw their weight): tl_grow_score's formula, with the
- * children's entropies in weighted form. right is scratch. */
-static double cut_gain(const double *left, double *right, const double *known, size_t k,
+/* Gain of a cut from its left statistics (lw their weight): tl_grow_score's formula, with
+ * each child's entropy in weighted form, w log2 w minus the sum of c log2 c (the form J48
+ * computes, with no division per class). Both children in one loop, each summed in class
+ * order as on its own. */
+static double cut_gain(const double *left, const double *known, size_t k,
                        double lw, double known_w, double total_w, double h_known,
                        xlogx_cache *ml, xlogx_cache *mr)
 {
-    for (size_t j = 0; j < k; j++)
-        right[j] = known[j] - left[j];
-    double child = weighted_entropy(left, k, lw, ml) + weighted_entropy(right, k, known_w - lw, mr);
-    return (h_known - child / known_w) * (known_w / total_w);
+    double rw = known_w - lw;
+    double sl = lw > 0 ? lw * log2(lw) : 0, sr = rw > 0 ? rw * log2(rw) : 0;
+    for (size_t j = 0; j < k; j++) {
+        sl -= cached_xlogx(ml, j, left[j]);
+        sr -= cached_xlogx(mr, j, known[j] - left[j]);
+    }
+    return (h_known - (sl + sr) / known_w) * (known_w / total_w);
 }
 
 /* J48's rule over the cuts, fed in order: a cut wins when it beats the best so far by more
@@ -137,7 +132,7 @@ typedef struct {
     size_t k;
     const double *known;
     double known_w, total_w, h_known;
-    double *p_left, *s_left, *tmp, *right; /* k each */
+    double *p_left, *s_left, *tmp; /* k each */
     xlogx_cache ml, mr;
     size_t p_pos;
     double p_lw, s_gain;
@@ -151,7 +146,7 @@ typedef struct {
 
 static double state_gain(scan_state *st, const double *left, double lw)
 {
-    return cut_gain(left, st->right, st->known, st->k, lw, st->known_w, st->total_w, st->h_known,
+    return cut_gain(left, st->known, st->k, lw, st->known_w, st->total_w, st->h_known,
                     &st->ml, &st->mr);
 }
 
@@ -306,7 +301,6 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     st.p_left = buf + k;
     st.s_left = buf + 2 * k;
     st.tmp = buf + 3 * k;
-    st.right = buf + 4 * k;
     st.ml = (xlogx_cache){buf + 5 * k, buf + 6 * k};
     st.mr = (xlogx_cache){buf + 7 * k, buf + 8 * k};
     for (size_t c = 0; c < k; c++)
