@@ -90,10 +90,25 @@ static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlis
     const tl_tree *t = p->t;
     size_t nb = t->n_children[node];
     double *share = calloc(nb, sizeof *share), known = 0;
-    if (!share)
+    int *branch = malloc((n ? n : 1) * sizeof *branch); /* each row's, found once */
+    if (!share || !branch) {
+        free(share);
+        free(branch);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    if (t->kind[node] == TL_SPLIT_NUMERIC) { /* the common test, without a call per row */
+        const double *x = p->d->cols[t->attr[node]].num;
+        double thr = t->threshold[node];
+        for (size_t i = 0; i < n; i++) {
+            double v = x[r[i].row];
+            branch[i] = isnan(v) ? -1 : (v <= thr ? 0 : 1);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            branch[i] = tl_tree_branch(t, node, p->d, r[i].row);
+    }
     for (size_t i = 0; i < n; i++) {
-        int b = tl_tree_branch(t, node, p->d, r[i].row);
+        int b = branch[i];
         if (b >= 0) {
             share[b] += r[i].w;
             known += r[i].w;
@@ -109,7 +124,7 @@ static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlis
             rc = TL_ENOMEM;
     }
     for (size_t i = 0; i < n && !rc; i++) {
-        int b = tl_tree_branch(t, node, p->d, r[i].row);
+        int b = branch[i];
         if (b >= 0) {
             out[b].r[out[b].n++] = r[i];
             continue;
@@ -119,6 +134,7 @@ static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlis
                 out[c].r[out[c].n++] = (wrow){r[i].row, r[i].w * share[c]};
     }
     free(share);
+    free(branch);
     if (rc) {
         for (size_t b = 0; b < nb; b++) {
             free(out[b].r);
