@@ -167,6 +167,31 @@ static void test_csv_bom_crlf_blank_lines(void **state)
                 "expected 2 fields");
 }
 
+/* Bare-CR line ends (old Mac, Excel "CSV (Macintosh)") end a record like LF and CRLF do.
+ * The row buffer was once sized by counting LF only, and this file wrote past it. */
+static void test_csv_bare_cr(void **state)
+{
+    (void)state;
+    tl_dataset *d = load_text(".csv", "a,b\rx,1\ry,2\r", "b");
+    assert_int_equal(d->n_rows, 2);
+    assert_int_equal(d->schema.n_attrs, 1);
+    assert_string_equal(d->schema.attrs[0].levels[d->cols[0].code[1]], "y");
+    assert_close(d->y.num[1], 2.0, 0);
+    tl_dataset_free(d);
+    /* many short CR-only records, and a mix of all three line ends */
+    char big[4096] = "x,c";
+    for (int i = 0; i < 300; i++)
+        strcat(big, i % 2 ? "\r1,p" : "\r2,q");
+    d = load_text(".csv", big, NULL);
+    assert_int_equal(d->n_rows, 300);
+    tl_dataset_free(d);
+    d = load_text(".csv", "x,c\r1,p\n2,q\r\n3,p\r\r4,q", NULL);
+    assert_int_equal(d->n_rows, 4);
+    assert_close(d->cols[0].num[3], 4.0, 0);
+    tl_dataset_free(d);
+    expect_fail(".csv", "x,c\r1,p\r2\r", NULL, TL_EPARSE, 3, 2, "expected 2 fields");
+}
+
 static void test_csv_nominal_column_with_nan_text(void **state)
 {
     (void)state;
@@ -692,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_csv_quotes),
         cmocka_unit_test(test_csv_delimiters),
         cmocka_unit_test(test_csv_bom_crlf_blank_lines),
+        cmocka_unit_test(test_csv_bare_cr),
         cmocka_unit_test(test_csv_nominal_column_with_nan_text),
         cmocka_unit_test(test_csv_regression_target_and_named_target),
         cmocka_unit_test(test_missing_target_rows_dropped),

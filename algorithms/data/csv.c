@@ -274,6 +274,8 @@ static int first_pass(csv_cur *c, tl_build *b, csv_colstate *st, csv_field *fiel
     while (skip_blank_lines(c)) {
         if (read_record(c, fields, b->n_cols, err))
             return err->code;
+        if (b->n_rows == b->cap_rows) /* the line count bounds the records; never write past it */
+            return tl_err_set(err, TL_EINTERNAL, "%s: more records than lines", c->path);
         for (size_t j = 0; j < b->n_cols; j++)
             first_pass_cell(&fields[j], &st[j], &b->cols[j].num[b->n_rows]);
         b->n_rows++;

@@ -71,11 +71,12 @@ void tl_src_free(tl_src *s)
 
 size_t tl_src_count_lines(const char *p, const char *end)
 {
+    /* Every line end the parsers accept counts: "\n", "\r\n" and a lone "\r" (old Mac
+     * files), so the count is an upper bound on the records whatever the line endings. */
     size_t n = 1;
-    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        n++;
-        p++;
-    }
+    for (; p < end; p++)
+        if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n')))
+            n++;
     return n;
 }
 
