@@ -213,7 +213,7 @@ static void test_heatmaps(void **state)
     assert_close(r[7][2], 4, 0);
     assert_close(r[7][3], 0.08, 1e-15);
     const char *gp = slurp(file("confusion", ".gp"));
-    assert_non_null(strstr(gp, "\"versicolor\" 1"));
+    assert_non_null(strstr(gp, "'versicolor' 1"));
     assert_non_null(strstr(gp, "accuracy 0.9533 (143 of 150)"));
     assert_rendered("confusion");
 
@@ -371,6 +371,57 @@ static void test_missing_and_failing_gnuplot(void **state)
 }
 
 /* `treelab plot KIND FILE -o STEM` from CSV files, one row per value. */
+/* No text from a config or a data file may run a command when gnuplot reads the script:
+ * gnuplot runs `...` inside double-quoted strings through sh, and a newline starts a new
+ * command. Each hostile label tries to create a marker file. */
+static void test_no_command_from_labels(void **state)
+{
+    (void)state;
+    char m[8][128];
+    const char *forms[8] = {
+        "a`touch %s`b",  "x\"`touch %s`\"",      "y' . system('touch %s') . '",
+        "$(touch %s)",   "z\n!touch %s\n",       "q; system(\"touch %s\"); ",
+        "w\r`touch %s`", "v\\\"`touch %s`",
+    };
+    char lab[8][256];
+    const char *labels[8];
+    for (int i = 0; i < 8; i++) {
+        snprintf(m[i], sizeof m[i], "%s/pwned%d", dir, i);
+        snprintf(lab[i], sizeof lab[i], forms[i], m[i]);
+        labels[i] = lab[i];
+    }
+    tl_err err;
+    n_warnings = 0;
+    double cm[64] = {0};
+    for (int i = 0; i < 8; i++)
+        cm[i * 8 + i] = 3, cm[i * 8 + (i + 1) % 8] = 1;
+    tl_plot_confusion c = {8, cm, labels, labels[2]};
+    assert_int_equal(tl_plot_confusion_write(&c, stem("hostile_conf"), &err), TL_OK);
+    double y[2] = {0.5, 0.6}, x[2] = {1, 2};
+    tl_plot_series series[8];
+    for (int i = 0; i < 8; i++)
+        series[i] = (tl_plot_series){labels[i], (size_t)i, 2, x, y, NULL, 0, 0};
+    tl_plot_marker mk = {1, 0.5, labels[4], 0};
+    tl_plot_curve hc = {labels[0], labels[1], labels[5], NULL, 0, series, 8, &mk, 1, 0.55,
+                        labels[3]};
+    assert_int_equal(tl_plot_curve_write(&hc, stem("hostile_curve"), &err), TL_OK);
+    for (int i = 0; i < 8; i++)
+        if (access(m[i], F_OK) == 0)
+            fail_msg("label %d ran a command: %s exists", i, m[i]);
+    /* the figures were drawn all the same: gnuplot parsed every line (a syntax error would
+     * have failed the write) */
+    if (tl_plot_found(tl_plot_gnuplot())) {
+        assert_png("hostile_conf");
+        assert_png("hostile_curve");
+    }
+    /* a stem (file name) with a newline is refused before anything is written */
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/x\n!touch %s", dir, m[0]);
+    assert_int_equal(tl_plot_curve_write(&hc, bad, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "control character"));
+    assert_int_equal(access(m[0], F_OK), -1);
+}
+
 static void test_cli(void **state)
 {
     (void)state;
@@ -426,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_heatmaps),       cmocka_unit_test(test_folds_and_cd),
         cmocka_unit_test(test_boundaries),     cmocka_unit_test(test_tree_dot),
         cmocka_unit_test(test_missing_and_failing_gnuplot), cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_no_command_from_labels),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

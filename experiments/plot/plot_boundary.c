@@ -94,18 +94,17 @@ int tl_plot_boundary_write(const tl_plot_boundary *b, const char *stem, tl_err *
           "set tics front\n",
           f.gp);
     tint_arrays(f.gp, b->n_classes);
-    fprintf(f.gp, "plot '%s.dat' using 1:2:(R[$3+1]):(G[$3+1]):(B[$3+1]) with rgbimage "
-                  "notitle",
-            f.base);
+    tlp_var(f.gp, "pts", f.base, "_points.dat");
+    fputs("plot dat using 1:2:(R[$3+1]):(G[$3+1]):(B[$3+1]) with rgbimage notitle", f.gp);
     size_t np = sizeof filled_pt / sizeof *filled_pt;
     for (size_t c = 0; c < b->n_classes; c++) {
-        fprintf(f.gp, ", \\\n  '%s_points.dat' using 1:($3 == %zu ? $2 : NaN) with points "
+        fprintf(f.gp, ", \\\n  pts using 1:($3 == %zu ? $2 : NaN) with points "
                       "pt %d ps 2.2 lc rgb '%s' title ",
-                f.base, c, filled_pt[c % np], tl_plot_color(c));
+                c, filled_pt[c % np], tl_plot_color(c));
         tlp_str(f.gp, b->classes[c]);
-        fprintf(f.gp, ", \\\n  '%s_points.dat' using 1:($3 == %zu ? $2 : NaN) with points "
+        fprintf(f.gp, ", \\\n  pts using 1:($3 == %zu ? $2 : NaN) with points "
                       "pt %d ps 2.2 lw 1.5 lc rgb '#000000' notitle",
-                f.base, c, open_pt[c % np]);
+                c, open_pt[c % np]);
     }
     fputc('\n', f.gp);
     return tlp_finish(&f, err);
@@ -152,12 +151,10 @@ int tl_plot_steps_write(const tl_plot_steps *s, const char *stem, tl_err *err)
     fputs("\n\n", f.dat);
     tlp_labels(f.gp, s->title ? s->title : "Regression tree", s->xname, s->yname);
     tlp_key(f.gp);
-    fprintf(f.gp, "plot '%s.dat' index 0 using 1:2 with steps lt 1 lw 3 title 'prediction'",
-            f.base);
+    fputs("plot dat index 0 using 1:2 with steps lt 1 lw 3 title 'prediction'", f.gp);
     if (s->n_points)
-        fprintf(f.gp, ", \\\n  '%s.dat' index 1 using 1:2 with points lt 2 ps 2 "
-                      "title 'training points'",
-                f.base);
+        fputs(", \\\n  dat index 1 using 1:2 with points lt 2 ps 2 title 'training points'",
+              f.gp);
     fputc('\n', f.gp);
     return tlp_finish(&f, err);
 }

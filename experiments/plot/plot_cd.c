@@ -109,8 +109,8 @@ int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err)
                   "set label 1 'CD = %.3f' at first %.10g, first %.10g left offset 1,0 "
                   "tc rgb '#D55E00'\n",
             -depth + 0.35, 1 + c->cd, -depth + 0.35, c->cd, 1 + c->cd, -depth + 0.35);
-    fprintf(f.gp, "name(s, r) = sprintf('%%s (%%.2f)', s, r)\n"
-                  "plot '%s.dat' index 0 using 2:(0):(0):4 with vectors nohead lw 1.5 "
+    fputs("name(s, r) = sprintf('%s (%.2f)', s, r)\n"
+                  "plot dat index 0 using 2:(0):(0):4 with vectors nohead lw 1.5 "
                   "lc rgb '#333333', \\\n"
                   "  '' index 0 using 2:4:($3 - $2):(0) with vectors nohead lw 1.5 "
                   "lc rgb '#333333', \\\n"
@@ -118,7 +118,7 @@ int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err)
                   "right offset -0.5,0, \\\n"
                   "  '' index 0 using 3:($5 > 0 ? $4 : NaN):(name(strcol(1), $2)) with labels "
                   "left offset 0.5,0",
-            f.base);
+            f.gp);
     if (nq)
         fputs(", \\\n  '' index 1 using 1:3:($2 - $1):(0) with vectors nohead lw 7 "
               "lc rgb '#000000'",

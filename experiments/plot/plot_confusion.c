@@ -58,11 +58,11 @@ int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err
     int font = tlp_cell_font(k);
     fprintf(f.gp, "# cell text: count and share; white on dark cells\n"
                   "cell(c, s) = sprintf('%%g\\n%%.1f%%%%', c, 100 * s)\n"
-                  "plot '%s.dat' using 1:2:4 with image, \\\n"
+                  "plot dat using 1:2:4 with image, \\\n"
                   "  '' using 1:2:($4 <= 0.55 ? cell($3, $4) : '') with labels "
                   "font ',%d' tc rgb '#000000', \\\n"
                   "  '' using 1:2:($4 > 0.55 ? cell($3, $4) : '') with labels "
                   "font ',%d' tc rgb '#FFFFFF'\n",
-            f.base, font, font);
+            font, font);
     return tlp_finish(&f, err);
 }

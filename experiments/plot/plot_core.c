@@ -38,26 +38,41 @@ const char *tlp_tint(size_t color, double white, char buf[8])
     return buf;
 }
 
+/* Control characters (newline, CR, tab, ...) shown as a space: a newline would end the
+ * gnuplot command and start another one of the text's choosing. */
+static int shown(unsigned char ch)
+{
+    return ch < 0x20 || ch == 0x7f ? ' ' : ch;
+}
+
 void tlp_str(FILE *fp, const char *s)
 {
-    fputc('"', fp);
+    /* Single quotes, never double: gnuplot runs `...` inside double-quoted strings through
+     * the shell, and expands nothing inside single-quoted ones, where '' is a quote. */
+    fputc('\'', fp);
     for (; s && *s; s++) {
-        if (*s == '\n')
-            fputs("\\n", fp);
-        else {
-            if (*s == '"' || *s == '\\')
-                fputc('\\', fp);
-            fputc(*s, fp);
-        }
+        if (*s == '\'')
+            fputc('\'', fp);
+        fputc(shown((unsigned char)*s), fp);
     }
-    fputc('"', fp);
+    fputc('\'', fp);
+}
+
+void tlp_var(FILE *gp, const char *name, const char *base, const char *suffix)
+{
+    char path[TLP_PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s%s", base, suffix);
+    fprintf(gp, "%s = ", name);
+    tlp_str(gp, path);
+    fputc('\n', gp);
 }
 
 void tlp_field(FILE *fp, const char *s)
 {
+    /* Data files are never expanded, but their one quoting style has no escape. */
     fputc('"', fp);
     for (; s && *s; s++)
-        fputc(*s == '"' ? '\'' : *s == '\n' ? ' ' : *s, fp);
+        fputc(*s == '"' ? '\'' : shown((unsigned char)*s), fp);
     fputc('"', fp);
 }
 
@@ -105,13 +120,22 @@ static void terminal(FILE *gp, const char *kind, const char *base)
         fputs("set terminal svg size 1200,800 noenhanced font 'Sans,16' linewidth 1.5 "
               "background rgb 'white'\n",
               gp);
-    fprintf(gp, "set output '%s.%s'\n", base, kind);
+    char out[TLP_PATH_MAX + 8];
+    snprintf(out, sizeof out, "%s.%s", base, kind);
+    fputs("set output ", gp);
+    tlp_str(gp, out);
+    fputc('\n', gp);
 }
 
 static void preamble(const tlp_fig *f, const char *what)
 {
     FILE *gp = f->gp;
-    fprintf(gp, "# treelab figure: %s\n", what);
+    /* A newline would end the comment and start a command: what (a title) is shown
+     * through shown(), and tlp_open refused control characters in the stem. */
+    fputs("# treelab figure: ", gp);
+    for (; what && *what; what++)
+        fputc(shown((unsigned char)*what), gp);
+    fputc('\n', gp);
     fprintf(gp, "# Data: %s*.dat beside this script. Restyle freely, then re-render with\n",
             f->base);
     fprintf(gp, "#   cd '%s' && gnuplot '%s.gp'\n", f->dir, f->base);
@@ -125,7 +149,9 @@ static void preamble(const tlp_fig *f, const char *what)
     fputs("set style fill transparent solid 0.20 noborder\n", gp);
     fputs("set border lw 1 lc rgb '#444444'\n", gp);
     fputs("set key opaque box lc rgb '#bbbbbb'\n", gp);
-    fputs("set tics nomirror out\n\n", gp);
+    fputs("set tics nomirror out\n", gp);
+    tlp_var(gp, "dat", f->base, ".dat");
+    fputc('\n', gp);
 }
 
 int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err)
@@ -135,6 +161,11 @@ int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err)
         return tl_err_set(err, TL_EINVAL, "plot: no output stem given");
     if (strlen(stem) >= sizeof f->stem)
         return tl_err_set(err, TL_EINVAL, "plot: output stem too long");
+    for (const char *c = stem; *c; c++)
+        if (shown((unsigned char)*c) != (unsigned char)*c)
+            return tl_err_set(err, TL_EINVAL,
+                              "plot: output stem holds a control character (byte 0x%02x)",
+                              (unsigned)(unsigned char)*c);
     strcpy(f->stem, stem);
     const char *slash = strrchr(f->stem, '/');
     if (slash) {

@@ -41,15 +41,15 @@ void tlp_markers_block(FILE *dat, const tl_plot_marker *m, size_t n)
     fputs("\n\n", dat);
 }
 
-void tlp_markers_plot(FILE *gp, const char *base, size_t index, const tl_plot_marker *m,
+void tlp_markers_plot(FILE *gp, size_t index, const tl_plot_marker *m,
                       size_t n)
 {
     /* one clause per marker so that each is explained in the key, not by text that could
      * cover the curves */
     for (size_t i = 0; i < n; i++) {
-        fprintf(gp, ", \\\n  '%s.dat' index %zu every ::%zu::%zu using 1:2 with points pt 6 "
+        fprintf(gp, ", \\\n  dat index %zu every ::%zu::%zu using 1:2 with points pt 6 "
                     "ps 3.5 lw 3 lc %d title ",
-                base, index, i, i, tlp_lt(m[i].color));
+                index, i, i, tlp_lt(m[i].color));
         tlp_str(gp, m[i].label);
     }
 }
@@ -101,16 +101,16 @@ static void series_block(FILE *dat, const tl_plot_series *p)
     fputs("\n\n", dat);
 }
 
-static void series_plot(FILE *gp, const char *base, const tl_plot_series *p, size_t index,
+static void series_plot(FILE *gp, const tl_plot_series *p, size_t index,
                         int first)
 {
     const char *axes = p->y2 ? " axes x1y2" : "";
     int lt = tlp_lt(p->color);
     if (p->band)
-        fprintf(gp, "%s  '%s.dat' index %zu using 1:3:4 with filledcurves lt %d%s notitle",
-                first ? "" : ", \\\n", base, index, lt, axes), first = 0;
-    fprintf(gp, "%s  '%s.dat' index %zu using 1:2 with linespoints lt %d%s%s title ",
-            first ? "" : ", \\\n", base, index, lt, p->dashed ? " dt 2" : "", axes);
+        fprintf(gp, "%s  dat index %zu using 1:3:4 with filledcurves lt %d%s notitle",
+                first ? "" : ", \\\n", index, lt, axes), first = 0;
+    fprintf(gp, "%s  dat index %zu using 1:2 with linespoints lt %d%s%s title ",
+            first ? "" : ", \\\n", index, lt, p->dashed ? " dt 2" : "", axes);
     tlp_str(gp, p->name);
 }
 
@@ -158,9 +158,9 @@ int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *wha
         fputs(extra, f.gp);
     fputs("plot \\\n", f.gp);
     for (size_t s = 0; s < c->n_series; s++)
-        series_plot(f.gp, f.base, &c->series[s], s, s == 0);
+        series_plot(f.gp, &c->series[s], s, s == 0);
     if (c->n_markers)
-        tlp_markers_plot(f.gp, f.base, c->n_series, c->markers, c->n_markers);
+        tlp_markers_plot(f.gp, c->n_series, c->markers, c->n_markers);
     tlp_hline(f.gp, c->hline, c->hline_label);
     fputc('\n', f.gp);
     return tlp_finish(&f, err);

@@ -80,11 +80,10 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
             count += !isnan(f->values[g * f->n_folds + i]);
         if (!count)
             continue;
-        fprintf(fig.gp, "%s  '%s.dat' index %zu using 1:2 with boxplot lt %d lw 1.5 "
+        fprintf(fig.gp, "%s  dat index %zu using 1:2 with boxplot lt %d lw 1.5 "
                         "fs transparent solid 0.25 border lt %d notitle, \\\n",
-                first ? "" : ", \\\n", fig.base, g, lt, lt);
-        fprintf(fig.gp, "  '%s.dat' index %zu using 1:2 with points lt %d ps 0.8 ", fig.base, g,
-                lt);
+                first ? "" : ", \\\n", g, lt, lt);
+        fprintf(fig.gp, "  dat index %zu using 1:2 with points lt %d ps 0.8 ", g, lt);
         if (g < f->n_models) {
             fputs("title ", fig.gp);
             tlp_str(fig.gp, f->models[m]);

@@ -66,8 +66,8 @@ int tl_plot_grid_write(const tl_plot_grid *g, const char *stem, tl_err *err)
                 (double)g->sel_x - 0.48, (double)g->sel_y - 0.48, (double)g->sel_x + 0.48,
                 (double)g->sel_y + 0.48);
     int font = tlp_cell_font(g->nx > g->ny ? g->nx : g->ny);
-    fprintf(f.gp, "plot '%s.dat' using 1:2:3 with image, \\\n"
+    fprintf(f.gp, "plot dat using 1:2:3 with image, \\\n"
                   "  '' using 1:2:4:5 with labels font ',%d' tc rgb variable\n",
-            f.base, font);
+            font);
     return tlp_finish(&f, err);
 }

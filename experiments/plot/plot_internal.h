@@ -30,9 +30,15 @@ void tlp_abort(tlp_fig *f);
 /* Close an extra file, TL_EIO naming it when a write failed. */
 int tlp_close_extra(FILE *fp, const tlp_fig *f, const char *suffix, tl_err *err);
 
-/* Write s as a gnuplot double-quoted string (newline as \n, quote and backslash escaped). */
+/* Write s as a gnuplot single-quoted string: nothing in it is expanded (no `command`), a
+ * quote is doubled, control characters become spaces. Every user or file text that reaches
+ * a script goes through here. */
 void tlp_str(FILE *fp, const char *s);
-/* Write s as a double-quoted data-file field (inner double quotes become single quotes). */
+/* Write the script line NAME = 'BASE SUFFIX' (quoted by tlp_str), so plot clauses name their
+ * data file by a variable instead of pasting a path. The preamble defines dat = BASE.dat. */
+void tlp_var(FILE *gp, const char *name, const char *base, const char *suffix);
+/* Write s as a double-quoted data-file field (inner double quotes become single quotes,
+ * control characters spaces). Data files are never expanded by gnuplot. */
 void tlp_field(FILE *fp, const char *s);
 /* Write a number with %.17g; NaN and infinities as NaN (gnuplot's missing value). */
 void tlp_num(FILE *fp, double v);
@@ -55,7 +61,7 @@ extern int tlp_render; /* tl_plot_set_render */
 void tlp_markers_block(FILE *dat, const tl_plot_marker *m, size_t n);
 /* The plot clauses (leading ", \\\n") drawing block `index` of BASE.dat as markers m[0..n),
  * each with its label in the key. */
-void tlp_markers_plot(FILE *gp, const char *base, size_t index, const tl_plot_marker *m,
+void tlp_markers_plot(FILE *gp, size_t index, const tl_plot_marker *m,
                       size_t n);
 /* The plot clause (leading ", \\\n") of a dashed horizontal reference line at y, labelled in
  * the key (NaN: nothing). */

@@ -169,20 +169,18 @@ int tl_plot_pruning(const tl_plot_cp_path *p, const char *stem, tl_err *err)
     fputs("plot \\\n", f.gp);
     if (p->cv_error) {
         if (p->cv_se)
-            fprintf(f.gp, "  '%s.dat' index 0 using 2:6:7 with filledcurves lt 1 notitle, \\\n",
-                    f.base);
-        fprintf(f.gp, "  '%s.dat' index 0 using 2:5 with linespoints lt 1 title "
+            fputs("  dat index 0 using 2:6:7 with filledcurves lt 1 notitle, \\\n", f.gp);
+        fprintf(f.gp, "  dat index 0 using 2:5 with linespoints lt 1 title "
                       "'cross-validated error%s', \\\n",
-                f.base, p->cv_se ? " (band: ± 1 SE)" : "");
+                p->cv_se ? " (band: ± 1 SE)" : "");
     }
-    fprintf(f.gp, "  '%s.dat' index 0 using 2:4 with linespoints lt 7 dt 2 pt 6 title ", f.base);
+    fputs("  dat index 0 using 2:4 with linespoints lt 7 dt 2 pt 6 title ", f.gp);
     tlp_str(f.gp, p->risk_label ? p->risk_label : "resubstitution error");
     if (!by_leaves)
-        fprintf(f.gp, ", \\\n  '%s.dat' index 0 using 2:4:x2ticlabels(8) axes x2y1 with "
-                      "points ps 0 notitle",
-                f.base);
+        fputs(", \\\n  dat index 0 using 2:4:x2ticlabels(8) axes x2y1 with points ps 0 notitle",
+              f.gp);
     if (n_markers)
-        tlp_markers_plot(f.gp, f.base, 1, m, n_markers);
+        tlp_markers_plot(f.gp, 1, m, n_markers);
     tlp_hline(f.gp, threshold, "min + 1 SE");
     fputc('\n', f.gp);
     return tlp_finish(&f, err);
