@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../algorithms/data/load_util.h"
 #include "tl_test_util.h"
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_log.h"
@@ -190,6 +191,56 @@ static void test_csv_bare_cr(void **state)
     assert_close(d->cols[0].num[3], 4.0, 0);
     tl_dataset_free(d);
     expect_fail(".csv", "x,c\r1,p\r2\r", NULL, TL_EPARSE, 3, 2, "expected 2 fields");
+}
+
+/* Write n bytes (NULs included) to a temporary file; returns its path (static buffer). */
+static const char *bytes_file(const char *suffix, const char *bytes, size_t n)
+{
+    const char *path = tl_test_tmpfile(suffix, "");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+    return path;
+}
+
+/* A NUL byte inside a value once made 'x\0h' the level x (and read past a level's name):
+ * text files hold no NUL, so the loaders refuse one, naming where it is. */
+static void test_nul_byte_refused(void **state)
+{
+    (void)state;
+    static const char arff[] = "@relation r\n@attribute a {x,y}\n@attribute c {p,q}\n"
+                               "@data\nx,p\n'x\0h',q\n";
+    static const char csv[] = "a,c\r\nx,p\r\ny\0,q\r\n";
+    const struct {
+        const char *suffix, *bytes;
+        size_t n;
+        int line, col;
+    } cases[] = {
+        {".arff", arff, sizeof arff - 1, 6, 3},
+        {".csv", csv, sizeof csv - 1, 3, 2},
+        {".csv", "\xEF\xBB\xBF\0a,b\n", 8, 1, 1}, /* columns count after the BOM */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *path = bytes_file(cases[i].suffix, cases[i].bytes, cases[i].n);
+        char want[300];
+        snprintf(want, sizeof want, "%s:%d:%d: a NUL byte", path, cases[i].line, cases[i].col);
+        tl_err err;
+        tl_dataset *d = tl_dataset_load(path, NULL, &err);
+        remove(path);
+        if (d)
+            fail_msg("case %zu loaded", i);
+        assert_int_equal(err.code, TL_EPARSE);
+        if (strncmp(err.msg, want, strlen(want)) != 0)
+            fail_msg("case %zu: '%s', expected '%s...'", i, err.msg, want);
+    }
+    /* the level dictionary itself never matches a name against a longer key with a NUL */
+    tl_levels lv = {0};
+    int added;
+    assert_int_equal(tl_levels_add(&lv, "x", 1, &added), 0);
+    assert_int_equal(tl_levels_find(&lv, "x\0h", 3), -1);
+    assert_int_equal(tl_levels_find(&lv, "x", 1), 0);
+    tl_levels_free(&lv);
 }
 
 static void test_csv_nominal_column_with_nan_text(void **state)
@@ -718,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_csv_delimiters),
         cmocka_unit_test(test_csv_bom_crlf_blank_lines),
         cmocka_unit_test(test_csv_bare_cr),
+        cmocka_unit_test(test_nul_byte_refused),
         cmocka_unit_test(test_csv_nominal_column_with_nan_text),
         cmocka_unit_test(test_csv_regression_target_and_named_target),
         cmocka_unit_test(test_missing_target_rows_dropped),

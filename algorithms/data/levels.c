@@ -14,9 +14,11 @@ static uint64_t hash(const char *s, size_t len)
     return h;
 }
 
+/* name (a C string) equals s[0..len). strnlen never reads past name's terminator, and a
+ * NUL inside s cannot match a name that is shorter. */
 static int eq(const char *name, const char *s, size_t len)
 {
-    return strncmp(name, s, len) == 0 && name[len] == '\0';
+    return strnlen(name, len + 1) == len && memcmp(name, s, len) == 0;
 }
 
 int tl_levels_find(const tl_levels *lv, const char *s, size_t len)

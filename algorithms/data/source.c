@@ -58,6 +58,19 @@ int tl_src_read(tl_src *s, const char *path, tl_err *err)
         s->text += 3;
         s->len -= 3;
     }
+    /* Names and levels are C strings: a NUL byte would cut a value short and make two
+     * different values one level. Text files hold none; UTF-16 files hold many. */
+    const char *nul = memchr(s->text, '\0', s->len);
+    if (nul) {
+        size_t line = tl_src_count_lines(s->text, nul);
+        const char *bol = nul;
+        while (bol > s->text && bol[-1] != '\n' && bol[-1] != '\r')
+            bol--;
+        size_t col = (size_t)(nul - bol) + 1;
+        tl_src_free(s);
+        return tl_parse_err(err, TL_EPARSE, path, line, col,
+                            "a NUL byte: expected text (is the file binary, or UTF-16?)");
+    }
     return TL_OK;
 }
 
