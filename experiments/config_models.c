@@ -42,7 +42,7 @@ static int check_params(const tl_cfg_ctx *c, const config_setting_t *s, const tl
 {
     tl_err e;
     tl_err_clear(&e);
-    if (tl_params_check(m->type->params, &m->params, &e) == TL_OK)
+    if (tl_model_check_params(m->type, &m->params, &e) == TL_OK)
         return TL_OK;
     return tl_cfg_fail(c, s, "model '%s' (%s): %s", m->name, m->type->name, e.msg);
 }

@@ -10,36 +10,31 @@
 #include "treelab/tl_log.h"
 #include "treelab/tl_plot.h"
 #include "treelab/tl_protocol.h"
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
+#include "treelab/tl_model.h"
 
 /* Grid resolution of decision boundaries and of step functions. */
 #define BOUNDARY_N 200
 #define STEPS_N 400
 
-int tl_report_pruning_plot(const tl_ccp_path *path, const tl_ccp_cv *cv, int regression,
-                           int risk_error, const char *criterion, const char *title,
-                           const char *stem, tl_err *err)
+void tl_report_risk_label(const tl_prune_trace *tr, int regression, char *buf, size_t size)
 {
-    double *v = malloc(2 * (path->n ? path->n : 1) * sizeof *v);
-    if (!v)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    double *leaves = v, *alpha = v + path->n;
-    for (size_t i = 0; i < path->n; i++)
-        leaves[i] = (double)path->leaves[i], alpha[i] = path->alpha[i];
-    char risk[256];
     if (regression)
-        snprintf(risk, sizeof risk, "resubstitution MSE");
-    else if (risk_error)
-        snprintf(risk, sizeof risk, "resubstitution error");
+        snprintf(buf, size, "resubstitution MSE");
+    else if (!tr->risk_name || !strcmp(tr->risk_name, "error"))
+        snprintf(buf, size, "resubstitution error");
     else
-        snprintf(risk, sizeof risk, "resubstitution risk R(T) (%s impurity)",
-                 criterion ? criterion : "node");
-    tl_plot_cp_path p = {path->n, alpha, leaves, path->risk, cv ? cv->cv_error : NULL,
-                         cv ? cv->cv_se : NULL, title, 0, risk,
-                         regression ? "mean squared error" : "error rate"};
-    int rc = tl_plot_pruning(&p, stem, err);
-    free(v);
-    return rc;
+        snprintf(buf, size, "resubstitution risk R(T) (%s impurity)", tr->risk_name);
+}
+
+int tl_report_pruning_plot(const tl_prune_trace *tr, int regression, const char *risk_label,
+                           const char *title, const char *stem, tl_err *err)
+{
+    int has_error = tr->n && !isnan(tr->error[0]);
+    tl_plot_cp_path p = {tr->n, tr->param, tr->leaves, tr->risk,
+                         has_error ? tr->error : NULL, has_error ? tr->se : NULL, title, 0,
+                         risk_label, regression ? "mean squared error" : "error rate"};
+    return tl_plot_pruning(&p, stem, err);
 }
 
 static const char *fig_stem(const char *dir, const char *kind, const char *d, const char *m,
@@ -49,27 +44,24 @@ static const char *fig_stem(const char *dir, const char *kind, const char *d, co
     return buf;
 }
 
+/* The pruning curve of a model whose pruner recorded a sequence of subtrees with a
+ * cross-validated error (cost complexity with alpha = auto). */
 static int plot_pruning(const char *dir, const tl_exp_model *em, const tl_model *model,
                         const tl_dataset *d, const char *dn, tl_err *err)
 {
-    const tl_ccp_path *path = NULL;
-    const tl_ccp_cv *cv = NULL;
-    double chosen;
-    if (!tl_model_ccp(model, &path, &cv, &chosen) || !path || !cv)
-        return TL_OK; /* alpha was not chosen by cross-validation */
-    if (path->n < 2) {
+    const tl_prune_trace *tr = tl_model_prune_trace(model);
+    if (!tr || tr->n < 1 || isnan(tr->error[0]))
+        return TL_OK; /* no sequence scored by cross-validation */
+    if (tr->n < 2) {
         tl_info("pruning curve of %s on %s skipped: the unpruned tree is a single leaf",
                 em->name, dn);
         return TL_OK;
     }
-    const char *risk = tl_params_find(&em->params, "ccp_risk");
-    const tl_grow_params *gp = tl_model_grow_params(model);
-    char title[1024], buf[4096];
-    snprintf(title, sizeof title, "Cost-complexity pruning: %s on %s (whole data; alpha = %.4g "
-             "chosen)", em->name, dn, chosen);
-    return tl_report_pruning_plot(path, cv, !tl_dataset_is_classification(d),
-                                  risk && !strcmp(risk, "error"),
-                                  gp && gp->criterion ? gp->criterion->name : NULL, title,
+    char title[1024], buf[4096], risk[256];
+    snprintf(title, sizeof title, "Cost-complexity pruning: %s on %s (whole data; %s = %.4g "
+             "chosen)", em->name, dn, tr->param_name, tr->chosen_param);
+    tl_report_risk_label(tr, !tl_dataset_is_classification(d), risk, sizeof risk);
+    return tl_report_pruning_plot(tr, !tl_dataset_is_classification(d), risk, title,
                                   fig_stem(dir, "pruning", dn, em->name, buf, sizeof buf), err);
 }
 

@@ -9,7 +9,8 @@
 #include "treelab/tl_plot.h"
 #include "treelab/tl_protocol.h"
 #include "treelab/tl_runner.h"
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
+#include "treelab/tl_model.h"
 
 /* Weight of the rows routed by reach that the current tree (pruned[] marks cut nodes)
  * classifies right below node, and its leaves. */
@@ -108,9 +109,7 @@ static int sequence(const tl_tree *t, const tl_dataset *d, const size_t *va, siz
 int tl_report_validation_plot(const char *dir, const tl_experiment *x, const tl_exp_model *em,
                               size_t color, const tl_dataset *d, const char *dn, tl_err *err)
 {
-    const char *prune = tl_params_find(&em->params, "prune");
-    if (!prune || (strcmp(prune, "reduced_error") && strcmp(prune, "pre_validation")) ||
-        x->protocol.kind != TL_PROTO_HOLDOUT || !tl_dataset_is_classification(d))
+    if (x->protocol.kind != TL_PROTO_HOLDOUT || !tl_dataset_is_classification(d))
         return TL_OK;
     size_t n = d->n_rows, ntr, nva, nte, npts = 0;
     size_t *rows = malloc(3 * (n ? n : 1) * sizeof *rows);
@@ -131,18 +130,24 @@ int tl_report_validation_plot(const char *dir, const tl_experiment *x, const tl_
         goto done; /* nothing to score on */
     unsigned long seed = tl_protocol_seed(x->seed, dn, 0, 1);
     tl_fit_ctx ctx = {seed, va, nva};
-    if (!rc)
-        rc = tl_params_copy(&p, &em->params, err);
-    if (!rc)
-        rc = tl_params_set(&p, "prune", "none", err);
-    if (!rc && !(full = tl_model_new(em->type->name, &p, err)))
-        rc = err->code;
-    if (!rc)
-        rc = tl_model_fit(full, d, tr, ntr, &ctx, err);
     if (!rc && !(chosen = tl_model_new(em->type->name, &em->params, err)))
         rc = err->code;
     if (!rc)
         rc = tl_model_fit(chosen, d, tr, ntr, &ctx, err);
+    /* the figure is the validation pruners': the fitted model says which pruner it ran */
+    const tl_prune_trace *trace = rc ? NULL : tl_model_prune_trace(chosen);
+    const char *prune = trace ? trace->pruner : NULL;
+    if (!rc && (!prune || (strcmp(prune, "reduced_error") && strcmp(prune, "pre_validation"))))
+        goto done;
+    /* the same tree unpruned: the pruner slot emptied, whatever the model's names for it */
+    if (!rc)
+        rc = tl_params_copy(&p, &em->params, err);
+    if (!rc)
+        rc = tl_params_set(&p, "pruner", "none", err);
+    if (!rc && !(full = tl_model_new(em->type->name, &p, err)))
+        rc = err->code;
+    if (!rc)
+        rc = tl_model_fit(full, d, tr, ntr, &ctx, err);
     const tl_tree *t = rc ? NULL : tl_model_tree(full);
     const tl_tree *tc = rc ? NULL : tl_model_tree(chosen);
     if (!rc && (!t || !tc))

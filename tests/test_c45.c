@@ -8,7 +8,7 @@
 
 #include "tl_test_util.h"
 #include "treelab/tl_model.h"
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 static const char *const weka_sets[] = {
     "iris", "vote", "soybean", "breast-cancer", "credit-g", "diabetes", "glass", "ionosphere",
@@ -56,7 +56,7 @@ static int capture(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t no
     return 1;
 }
 
-/* A stump with C4.5's stopping rules (min_leaf 2, J48's slack). */
+/* A stump with C4.5's stopping rules (min_leaf 2; the slack is gain_ratio's, none here). */
 static tl_tree *stump(const tl_dataset *d, const char *criterion, const char *numeric,
                       tl_split *root)
 {
@@ -67,11 +67,12 @@ static tl_tree *stump(const tl_dataset *d, const char *criterion, const char *nu
     p.criterion = tl_criterion_find(criterion, &err);
     p.numeric = tl_splitter_find(numeric, &err);
     p.nominal = tl_splitter_find("nominal_multiway", &err);
+    void *numeric_state = p.numeric->init ? p.numeric->init(NULL, &err) : NULL;
+    p.numeric_state = numeric_state;
     p.max_depth = 1;
     p.min_samples_leaf = 2;
     p.min_samples_split = 4;
     p.min_leaf_branches = 2;
-    p.weight_eps = 1e-6;
     p.accept = capture;
     p.accept_user = root;
     memset(root, 0, sizeof *root);
@@ -80,6 +81,8 @@ static tl_tree *stump(const tl_dataset *d, const char *criterion, const char *nu
         rows[i] = i;
     tl_tree *t = tl_grow(d, rows, d->n_rows, &p, &err);
     free(rows);
+    if (numeric_state)
+        p.numeric->free(numeric_state);
     if (!t)
         fail_msg("grow: %s", err.msg);
     return t;

@@ -15,7 +15,7 @@
 #include "treelab/tl_plot.h"
 #include "treelab/tl_protocol.h"
 #include "treelab/tl_runner.h"
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 #define D TL_SOURCE_DIR "/experiments/datasets/"
 static char dir[64];
@@ -242,14 +242,13 @@ static void test_figures_hold_the_reports_numbers(void **state)
     tl_model *cart = tl_model_new("cart", &prm, &err);
     tl_fit_ctx ctx = {tl_protocol_seed(5, "iris", 0, 0), NULL, 0};
     assert_int_equal(tl_model_fit(cart, iris, NULL, 0, &ctx, &err), 0);
-    const tl_ccp_path *path;
-    const tl_ccp_cv *cv;
-    double chosen;
-    assert_int_equal(tl_model_ccp(cart, &path, &cv, &chosen), 1);
-    assert_int_equal(path->n, n);
+    const tl_prune_trace *tr = tl_model_prune_trace(cart);
+    assert_non_null(tr);
+    assert_string_equal(tr->pruner, "cost_complexity");
+    assert_int_equal(tr->n, n);
     for (size_t i = 0; i < n; i++) {
-        assert_close(rows[i][4], cv->cv_error[i], 1e-15);
-        assert_close(rows[i][6], cv->cv_error[i] + cv->cv_se[i], 1e-15);
+        assert_close(rows[i][4], tr->error[i], 1e-15);
+        assert_close(rows[i][6], tr->error[i] + tr->se[i], 1e-15);
     }
     tl_model_free(cart);
     tl_params_clear(&prm);

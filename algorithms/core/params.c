@@ -93,6 +93,21 @@ int tl_params_copy(tl_params *dst, const tl_params *src, tl_err *err)
     return TL_OK;
 }
 
+void tl_params_unset_prefix(tl_params *p, const char *prefix)
+{
+    size_t n = strlen(prefix), kept = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (!strncmp(p->keys[i], prefix, n)) {
+            free(p->keys[i]);
+            free(p->values[i]);
+            continue;
+        }
+        p->keys[kept] = p->keys[i];
+        p->values[kept++] = p->values[i];
+    }
+    p->n = kept;
+}
+
 const char *tl_params_find(const tl_params *p, const char *key)
 {
     if (!p)
@@ -274,5 +289,23 @@ void tl_params_print_help(const tl_param_spec *spec, FILE *f)
         else if (spec->type == TL_PARAM_CHOICE)
             fprintf(f, "{%s} ", spec->choices);
         fprintf(f, "%s\n", spec->help);
+    }
+}
+
+void tl_join_names(const char *(*name_at)(size_t i, unsigned filter), unsigned filter, char *buf,
+                   size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0;; i++) {
+        const char *n = name_at(i, filter);
+        if (!n)
+            break;
+        if (!*n)
+            continue;
+        int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", n);
+        if (w < 0 || (size_t)w >= size - used)
+            break;
+        used += (size_t)w;
     }
 }

@@ -1,7 +1,7 @@
-/* Entropy in bits: ID3's information gain. */
+/* Entropy in bits: ID3's information gain (Quinlan 1986). */
 #include <math.h>
 
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 double tl_entropy_bits(const double *stats, size_t k);
 
@@ -23,10 +23,11 @@ double tl_entropy_bits(const double *stats, size_t k)
 
 static const tl_criterion_type entropy = {
     .name = "entropy",
+    .summary = "information gain: decrease of the class entropy in bits",
+    .reference = "Quinlan, Induction of decision trees, Machine Learning 1 (1986)",
     .tasks = TL_TASK_CLASSIFICATION,
     .impurity = tl_entropy_bits,
-    .rank = NULL,
-    .average_gain_filter = 0,
+    .entropy_bits = 1,
 };
 
 const tl_criterion_type *const tl_criterion_entropy = &entropy;

@@ -1,5 +1,5 @@
 /* Gini impurity (CART): 1 - sum p^2. */
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 static double gini(const double *stats, size_t k)
 {
@@ -15,6 +15,8 @@ static double gini(const double *stats, size_t k)
 
 static const tl_criterion_type gini_type = {
     .name = "gini",
+    .summary = "Gini impurity 1 - sum p^2 (CART)",
+    .reference = "Breiman, Friedman, Olshen & Stone, Classification and Regression Trees (1984)",
     .tasks = TL_TASK_CLASSIFICATION,
     .impurity = gini,
 };

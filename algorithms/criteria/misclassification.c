@@ -1,5 +1,5 @@
 /* Misclassification rate, 1 - max p: the "accuracy" criterion of seed 001's table 9.4. */
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 static double misclassification(const double *stats, size_t k)
 {
@@ -14,6 +14,8 @@ static double misclassification(const double *stats, size_t k)
 
 static const tl_criterion_type misclassification_type = {
     .name = "misclassification",
+    .summary = "misclassification rate 1 - max p",
+    .reference = "Breiman et al. (1984), sec. 4.1",
     .tasks = TL_TASK_CLASSIFICATION,
     .impurity = misclassification,
 };

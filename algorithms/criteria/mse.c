@@ -1,5 +1,5 @@
 /* Mean squared error around the node mean (regression): from (w, sum, sum of squares). */
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 static double mse(const double *stats, size_t k)
 {
@@ -13,6 +13,8 @@ static double mse(const double *stats, size_t k)
 
 static const tl_criterion_type mse_type = {
     .name = "mse",
+    .summary = "squared error around the node mean (regression)",
+    .reference = "Breiman et al. (1984), ch. 8",
     .tasks = TL_TASK_REGRESSION,
     .impurity = mse,
 };

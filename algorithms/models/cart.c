@@ -1,78 +1,59 @@
-/* CART (Breiman et al. 1984): binary splits (numeric thresholds, nominal subsets), Gini or
- * entropy for classes, MSE for a numeric target, minimal cost-complexity pruning with a
- * fixed alpha or one chosen by cross-validation. */
+/* CART (Breiman et al. 1984) as a preset of the composable tree: binary splits (numeric
+ * thresholds, nominal subsets), Gini or entropy for classes, MSE for a numeric target,
+ * minimal cost-complexity pruning with a fixed alpha or one chosen by cross-validation. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "hard_tree.h"
+#include "tree_impl.h"
 
 static const tl_param_spec params[] = {
-    {"criterion", TL_PARAM_CHOICE, "auto", 0, 0, "auto|gini|entropy|misclassification|mse",
-     "split criterion; auto: gini for classes, mse for a numeric target"},
-    TL_HARD_TREE_STOP_PARAMS,
     {"ccp_alpha", TL_PARAM_DOUBLE, "0", 0, 1e12, NULL,
-     "cost-complexity parameter for prune = none (0 keeps the grown tree)"},
+     "older name: cost-complexity alpha for prune = none (0 keeps the grown tree)"},
     {"prune", TL_PARAM_CHOICE, "none", 0, 0, "none|cv|pre_validation|reduced_error",
-     "cv: choose alpha by cross-validation (folds, select); pre_validation | reduced_error: "
-     "validation pruning (validation_fraction)"},
+     "older name for pruner: cv is cost_complexity with alpha = auto (folds, select); "
+     "pre_validation | reduced_error: validation pruning (validation_fraction)"},
     {"select", TL_PARAM_CHOICE, "min", 0, 0, "min|1se", "prune = cv: least error or one-SE rule"},
     {"folds", TL_PARAM_INT, "10", 2, 1000, NULL, "prune = cv: number of folds"},
     {"ccp_risk", TL_PARAM_CHOICE, "impurity", 0, 0, "impurity|error",
      "risk R(t): weighted impurity (scikit-learn) or misclassification (Breiman, rpart)"},
-    TL_HARD_TREE_VALID_PARAMS,
+    TL_TREE_PARAMS,
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-static void *alloc(const tl_params *p, tl_err *err)
-{
-    tl_hard_tree *h = tl_hard_tree_alloc(params, p, err);
-    if (!h)
-        return NULL;
-    const char *crit = tl_params_string(params, p, "criterion");
-    h->criterion_auto = !strcmp(crit, "auto");
-    h->grow.criterion = h->criterion_auto ? NULL : tl_criterion_find(crit, err);
-    h->grow.numeric = tl_splitter_find("numeric_threshold", err);
-    h->grow.nominal = tl_splitter_find("nominal_subset", err);
-    h->prune.alpha = tl_params_double(params, p, "ccp_alpha");
-    h->prune.risk_error = !strcmp(tl_params_string(params, p, "ccp_risk"), "error");
-    h->ccp_cv = !strcmp(tl_params_string(params, p, "prune"), "cv");
-    h->ccp_1se = !strcmp(tl_params_string(params, p, "select"), "1se");
-    h->ccp_folds = (size_t)tl_params_int(params, p, "folds");
-    if (h->prune.alpha > 0)
-        h->pruner = tl_pruner_find("cost_complexity", err);
-    const char *prune = tl_params_string(params, p, "prune");
-    if (strcmp(prune, "none") && strcmp(prune, "cv") && tl_hard_tree_set_pruner(h, prune, err)) {
-        tl_hard_tree_free(h);
-        return NULL;
-    }
-    return h;
-}
-
-static int fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
-               const tl_fit_ctx *ctx, tl_err *err)
-{
-    tl_hard_tree *h = state;
-    int regression = !tl_dataset_is_classification(d);
-    const tl_criterion_type *mse = tl_criterion_find("mse", err);
-    if (h->criterion_auto)
-        h->grow.criterion = regression ? mse : tl_criterion_find("gini", err);
-    if (regression && h->grow.criterion != mse)
-        return tl_err_set(err, TL_EINVAL,
-                          "cart: criterion %s needs a nominal target; use mse for a numeric one",
-                          h->grow.criterion->name);
-    if (h->grow.criterion == mse && !regression)
-        return tl_err_set(err, TL_EINVAL, "cart: criterion mse needs a numeric target");
-    h->prune.criterion = h->grow.criterion;
-    return tl_hard_tree_fit(state, d, rows, n, ctx, err);
-}
-
-static const tl_model_type cart = {
-    .name = "cart",
-    .summary = "CART: binary splits, Gini/entropy or MSE, cost-complexity pruning",
-    .tasks = TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION,
-    .params = params,
-    .alloc = alloc,
-    .fit = fit,
-    TL_HARD_TREE_METHODS,
+static const char *const defaults[] = {
+    "criterion=auto", "numeric=numeric_threshold", "nominal=nominal_subset", "pruner=none",
+    NULL,
 };
 
-const tl_model_type *const tl_model_cart = &cart;
+static int translate(const tl_params *user, tl_params *out, tl_err *err)
+{
+    tl_params_init(out);
+    const char *prune = tl_params_find(user, "prune"), *alpha = tl_params_find(user, "ccp_alpha");
+    int cv = prune && !strcmp(prune, "cv");
+    int rc = TL_OK;
+    if (cv || (!(prune && strcmp(prune, "none")) && alpha && strtod(alpha, NULL) > 0)) {
+        rc = tl_params_set(out, "pruner", "cost_complexity", err);
+        if (!rc)
+            rc = tl_params_set(out, "pruner.alpha", cv ? "auto" : alpha, err);
+        const char *risk = tl_params_find(user, "ccp_risk");
+        if (!rc)
+            rc = tl_params_set(out, "pruner.risk", risk ? risk : "impurity", err);
+        const char *names[] = {"select", "folds"};
+        for (int i = 0; i < 2 && cv && !rc; i++) {
+            const char *v = tl_params_find(user, names[i]);
+            char key[64];
+            snprintf(key, sizeof key, "pruner.%s", names[i]);
+            if (v)
+                rc = tl_params_set(out, key, v, err);
+        }
+    } else if (prune && strcmp(prune, "none")) {
+        rc = tl_params_set(out, "pruner", prune, err);
+    }
+    return rc;
+}
+
+static const tl_tree_preset preset = {params, defaults, translate};
+
+TL_TREE_LEARNER(cart, "cart", "CART: binary splits, Gini/entropy or MSE, cost-complexity pruning",
+                TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION, preset);

@@ -1,7 +1,7 @@
 /* J48's collapse step: a subtree whose leaves misclassify no less training weight than the
  * node would as a leaf is replaced by that leaf (top-down; J48 does it before pruning, and
  * also for its unpruned tree). */
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 static double training_errors(const tl_tree *t, size_t node)
 {
@@ -26,14 +26,23 @@ static void collapse(tl_tree *t, size_t node)
         collapse(t, t->first_child[node] + c);
 }
 
-static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
+static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err)
 {
-    (void)c;
+    (void)state;
+    (void)in;
+    (void)trace;
     if (t->regression)
         return tl_err_set(err, TL_EINVAL, "the collapse pruner needs a class target");
     collapse(t, 0);
     return tl_tree_compact(t, err);
 }
 
-static const tl_pruner_type collapse_type = {.name = "collapse", .prune = prune};
+static const tl_pruner_type collapse_type = {
+    .name = "collapse",
+    .summary = "J48's collapse: subtrees that do not lower the training error become leaves",
+    .reference = "Weka J48 (C45PruneableClassifierTree.collapse)",
+    .needs = TL_NEEDS_CLASSES,
+    .prune = prune,
+};
 const tl_pruner_type *const tl_pruner_collapse = &collapse_type;

@@ -1,180 +1,218 @@
-/* Minimal cost-complexity pruning (Breiman et al. 1984, ch. 3): the weakest-link sequence
- * and pruning to a given alpha. Risks are shares of the root's weight, so alphas compare
- * with scikit-learn's ccp_alpha (impurity risk) and rpart's cp times the root error. */
+/* Minimal cost-complexity pruning with alpha given, or chosen by k-fold cross-validation
+ * (min or one-SE rule): for each fold a tree is grown on the other folds with the same
+ * grower, pruned at the geometric midpoint of every alpha interval of the full-data path,
+ * and scored on the fold (Breiman et al. 1984, ch. 3.4 and 11). Works on any grown tree. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
-/* Relative slack when comparing alphas: links within it are pruned together. */
-#define TL_CCP_EPS 1e-12
+static const tl_param_spec params[] = {
+    {"alpha", TL_PARAM_STRING, "auto", 0, 0, NULL,
+     "complexity parameter: a number >= 0, or auto to choose it by cross-validation"},
+    {"select", TL_PARAM_CHOICE, "min", 0, 0, "min|1se",
+     "alpha = auto: the least CV error, or the smallest tree within one SE of it"},
+    {"folds", TL_PARAM_INT, "10", 2, 1000, NULL, "alpha = auto: number of folds"},
+    {"risk", TL_PARAM_CHOICE, "auto", 0, 0, "auto|impurity|error",
+     "R(t): weighted impurity (scikit-learn), misclassification (Breiman, rpart); auto: "
+     "impurity when the criterion has one, else misclassification"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
 
-static double node_risk(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
-                        size_t node)
+typedef struct options {
+    int cv, one_se;
+    double alpha;
+    size_t folds;
+    int risk; /* -1 auto, 0 impurity, 1 error */
+} options;
+
+static void *init(const tl_params *p, tl_err *err)
 {
-    if (risk_error || t->regression)
-        return tl_tree_node_error(t, node);
-    return tl_tree_node_weight(t, node) * crit->impurity(t->stats + node * t->k, t->k);
-}
-
-typedef struct {
-    double *r_node;   /* risk if the node were a leaf */
-    double *r_branch; /* risk of the leaves of its current subtree */
-    size_t *leaves;
-    double *g;        /* weakest-link value; INFINITY for leaves */
-} ccp_work;
-
-/* Post-order over the current (partly pruned) tree; returns the minimum g. */
-static double update(const tl_tree *t, const unsigned char *pruned, ccp_work *w, size_t node)
-{
-    if (t->attr[node] < 0 || pruned[node]) {
-        w->r_branch[node] = w->r_node[node];
-        w->leaves[node] = 1;
-        w->g[node] = INFINITY;
-        return INFINITY;
+    options o = {0};
+    const char *a = tl_params_string(params, p, "alpha");
+    char *end = NULL;
+    if (!strcmp(a, "auto"))
+        o.cv = 1;
+    else if (!(o.alpha = strtod(a, &end), end != a && !*end && o.alpha >= 0 && isfinite(o.alpha))) {
+        tl_err_set(err, TL_EINVAL, "parameter alpha: expected auto or a number >= 0, got '%s'",
+                   a);
+        return NULL;
     }
-    double rb = 0, best = INFINITY;
-    size_t lv = 0;
-    for (size_t c = 0; c < t->n_children[node]; c++) {
-        size_t ch = t->first_child[node] + c;
-        double m = update(t, pruned, w, ch);
-        if (m < best)
-            best = m;
-        rb += w->r_branch[ch];
-        lv += w->leaves[ch];
+    o.one_se = !strcmp(tl_params_string(params, p, "select"), "1se");
+    o.folds = (size_t)tl_params_int(params, p, "folds");
+    const char *r = tl_params_string(params, p, "risk");
+    o.risk = !strcmp(r, "auto") ? -1 : !strcmp(r, "error");
+    options *s = malloc(sizeof *s);
+    if (!s)
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+    else
+        *s = o;
+    return s;
+}
+
+/* Loss of the tree's prediction for one row: 0/1, or the squared error. */
+static double row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *pred)
+{
+    tl_tree_predict(t, d, &row, 1, pred);
+    if (t->regression) {
+        double e = pred[0] - d->y.num[row];
+        return e * e;
     }
-    w->r_branch[node] = rb;
-    w->leaves[node] = lv;
-    w->g[node] = lv > 1 ? (w->r_node[node] - rb) / (double)(lv - 1) : INFINITY;
-    if (w->g[node] < 0) /* rounding: a split never raises the risk */
-        w->g[node] = 0;
-    return w->g[node] < best ? w->g[node] : best;
+    size_t best = 0;
+    for (size_t c = 1; c < t->k; c++)
+        if (pred[c] > pred[best])
+            best = c;
+    return (int)best == d->y.code[row] ? 0.0 : 1.0;
 }
 
-/* Prune (mark) every node of the current tree whose g is within slack of alpha_min. */
-static void prune_weakest(const tl_tree *t, unsigned char *pruned, const ccp_work *w,
-                          double alpha_min, size_t node)
+/* The cross-validated error (and its SE) of every subtree of the path, into error[] and
+ * se[]; beta[i] is the alpha tried for subtree i. */
+static int cross_validate(const tl_prune_input *in, const tl_ccp_path *path, int risk_error,
+                          size_t folds, const double *beta, double *error, double *se,
+                          tl_err *err)
 {
-    if (t->attr[node] < 0 || pruned[node])
-        return;
-    if (w->g[node] <= alpha_min + TL_CCP_EPS * fmax(1.0, fabs(alpha_min))) {
-        pruned[node] = 1;
-        return;
-    }
-    for (size_t c = 0; c < t->n_children[node]; c++)
-        prune_weakest(t, pruned, w, alpha_min, t->first_child[node] + c);
-}
-
-static int work_alloc(ccp_work *w, size_t n)
-{
-    w->r_node = malloc(n * sizeof *w->r_node);
-    w->r_branch = malloc(n * sizeof *w->r_branch);
-    w->leaves = malloc(n * sizeof *w->leaves);
-    w->g = malloc(n * sizeof *w->g);
-    return w->r_node && w->r_branch && w->leaves && w->g ? 0 : -1;
-}
-
-static void work_free(ccp_work *w)
-{
-    free(w->r_node);
-    free(w->r_branch);
-    free(w->leaves);
-    free(w->g);
-}
-
-/* Runs the weakest-link loop; with path != NULL records every subtree, otherwise stops
- * before the first link weaker than alpha and applies the pruning to t. */
-static int run(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
-               tl_ccp_path *path, tl_err *err)
-{
-    size_t n = t->n_nodes;
-    ccp_work w;
-    unsigned char *pruned = calloc(n ? n : 1, 1);
+    const tl_dataset *d = in->d;
+    size_t m = path->n, n = in->n_train;
+    const size_t *rows = in->train_rows;
+    tl_grow_params gp = *in->grow;
+    gp.accept = NULL; /* a pre-pruner's hook belongs to the tree being pruned */
+    gp.accept_user = NULL;
+    size_t *fold = malloc(n * sizeof *fold);
+    size_t *train = malloc(n * sizeof *train);
+    double *loss = calloc(m * n, sizeof *loss); /* per subtree, per row */
+    double *pred = malloc((tl_dataset_is_classification(d) ? tl_dataset_n_classes(d) : 1) *
+                          sizeof *pred);
     int rc = TL_OK;
-    if (work_alloc(&w, n ? n : 1) || !pruned) {
+    if (!fold || !train || !loss || !pred) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
     }
-    double root_w = tl_tree_node_weight(t, 0);
-    for (size_t i = 0; i < n; i++)
-        w.r_node[i] = root_w > 0 ? node_risk(t, crit, risk_error, i) / root_w : 0;
-    size_t cap = 0;
-    double cur_alpha = 0; /* the alpha at which the current subtree becomes optimal */
-    for (;;) {
-        double alpha_min = update(t, pruned, &w, 0);
-        if (path) {
-            if (path->n == cap) {
-                cap = cap ? 2 * cap : 16;
-                double *a = realloc(path->alpha, cap * sizeof *a);
-                if (a)
-                    path->alpha = a;
-                size_t *l = realloc(path->leaves, cap * sizeof *l);
-                if (l)
-                    path->leaves = l;
-                double *r = realloc(path->risk, cap * sizeof *r);
-                if (r)
-                    path->risk = r;
-                if (!a || !l || !r) {
-                    rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-                    goto done;
-                }
-            }
-            path->alpha[path->n] = cur_alpha;
-            path->leaves[path->n] = w.leaves[0];
-            path->risk[path->n] = w.r_branch[0];
-            path->n++;
-        }
-        if (alpha_min == INFINITY)
-            break;
-        if (!path && alpha_min > alpha)
-            break;
-        cur_alpha = alpha_min;
-        prune_weakest(t, pruned, &w, alpha_min, 0);
-    }
-    if (!path) {
+    if ((rc = tl_folds_assign(d, rows, n, folds, in->seed, fold, err)))
+        goto done;
+    for (size_t f = 0; f < folds && !rc; f++) {
+        size_t nt = 0;
         for (size_t i = 0; i < n; i++)
-            if (pruned[i])
-                tl_tree_make_leaf(t, i);
-        rc = tl_tree_compact(t, err);
+            if (fold[i] != f)
+                train[nt++] = rows[i];
+        tl_tree *t = tl_grow(d, train, nt, &gp, err);
+        if (!t) {
+            rc = err ? err->code : TL_EINTERNAL;
+            break;
+        }
+        /* betas increase, so each pruning continues from the previous subtree */
+        for (size_t i = 0; i < m && !rc; i++) {
+            rc = tl_ccp_prune(t, gp.criterion, risk_error, beta[i], err);
+            for (size_t r = 0; r < n && !rc; r++)
+                if (fold[r] == f)
+                    loss[i * n + r] = row_loss(t, d, rows[r], pred);
+        }
+        tl_tree_free(t);
+    }
+    for (size_t i = 0; i < m && !rc; i++) {
+        double mean = 0, ss = 0;
+        for (size_t r = 0; r < n; r++)
+            mean += loss[i * n + r];
+        mean /= (double)n;
+        for (size_t r = 0; r < n; r++)
+            ss += (loss[i * n + r] - mean) * (loss[i * n + r] - mean);
+        error[i] = mean;
+        se[i] = n > 1 ? sqrt(ss / (double)(n - 1) / (double)n) : 0;
     }
 done:
-    work_free(&w);
-    free(pruned);
+    free(fold);
+    free(train);
+    free(loss);
+    free(pred);
     return rc;
 }
 
-int tl_ccp_path_compute(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
-                        tl_ccp_path *path, tl_err *err)
+/* Later subtrees are smaller: scanning from the smallest makes ties favour it. */
+static void pick(const double *error, const double *se, size_t m, size_t *best_min,
+                 size_t *best_1se)
 {
-    memset(path, 0, sizeof *path);
-    /* run() only marks nodes when recording a path: the tree is left as it is */
-    int rc = run((tl_tree *)t, crit, risk_error, 0, path, err);
+    size_t best = m - 1;
+    for (size_t i = m; i-- > 0;)
+        if (error[i] < error[best] - 1e-12)
+            best = i;
+    *best_min = *best_1se = best;
+    for (size_t i = m; i-- > 0;)
+        if (error[i] <= error[best] + se[best] + 1e-12) {
+            *best_1se = i;
+            break;
+        }
+}
+
+static int prune_cv(const options *o, tl_tree *t, const tl_prune_input *in, int risk_error,
+                    tl_prune_trace *trace, tl_err *err)
+{
+    tl_ccp_path path;
+    int rc = tl_ccp_path_compute(t, in->grow->criterion, risk_error, &path, err);
     if (rc)
-        tl_ccp_path_free(path);
+        return rc;
+    size_t m = path.n, folds = o->folds < in->n_train ? o->folds : in->n_train;
+    double *beta = malloc(m * sizeof *beta), *error = malloc(m * sizeof *error);
+    double *se = malloc(m * sizeof *se);
+    if (!beta || !error || !se)
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m && !rc; i++)
+        beta[i] = i + 1 < m ? sqrt(path.alpha[i] * path.alpha[i + 1]) : path.alpha[i];
+    if (!rc)
+        rc = cross_validate(in, &path, risk_error, folds, beta, error, se, err);
+    for (size_t i = 0; i < m && !rc; i++)
+        rc = tl_prune_trace_add(trace, path.alpha[i], (double)path.leaves[i], path.risk[i],
+                                error[i], se[i], err);
+    if (!rc) {
+        size_t best_min, best_1se;
+        pick(error, se, m, &best_min, &best_1se);
+        trace->min_error = best_min;
+        trace->chosen = o->one_se ? best_1se : best_min;
+        trace->chosen_param = beta[trace->chosen];
+        rc = tl_ccp_prune(t, in->grow->criterion, risk_error, trace->chosen_param, err);
+    }
+    free(beta);
+    free(error);
+    free(se);
+    tl_ccp_path_free(&path);
     return rc;
 }
 
-void tl_ccp_path_free(tl_ccp_path *path)
-{
-    if (!path)
-        return;
-    free(path->alpha);
-    free(path->leaves);
-    free(path->risk);
-    memset(path, 0, sizeof *path);
-}
-
-int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
+static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
                  tl_err *err)
 {
-    return run(t, crit, risk_error, alpha, NULL, err);
+    const options *o = state;
+    const tl_criterion_type *crit = in->grow->criterion;
+    int risk_error = o->risk >= 0 ? o->risk : !crit->impurity;
+    if (!risk_error && !t->regression && !crit->impurity)
+        return tl_err_set(err, TL_EINVAL,
+                          "cost_complexity: risk = impurity needs a criterion with an impurity; "
+                          "%s has none (use risk = error)",
+                          crit->name);
+    trace->param_name = "alpha";
+    trace->risk_name = risk_error || t->regression ? "error" : crit->name;
+    trace->error_name = o->cv ? "cv error" : NULL;
+    if (o->cv)
+        return prune_cv(o, t, in, risk_error, trace, err);
+    double before = (double)tl_tree_leaves(t, 0);
+    int rc = tl_ccp_prune(t, crit, risk_error, o->alpha, err);
+    if (!rc)
+        rc = tl_prune_trace_add(trace, 0, before, NAN, NAN, NAN, err);
+    if (!rc)
+        rc = tl_prune_trace_add(trace, o->alpha, (double)tl_tree_leaves(t, 0), NAN, NAN, NAN,
+                                err);
+    trace->chosen = trace->n ? trace->n - 1 : SIZE_MAX;
+    trace->chosen_param = o->alpha;
+    return rc;
 }
 
-static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
-{
-    return tl_ccp_prune(t, c->criterion, c->risk_error, c->alpha, err);
-}
-
-static const tl_pruner_type cost_complexity = {.name = "cost_complexity", .prune = prune};
+static const tl_pruner_type cost_complexity = {
+    .name = "cost_complexity",
+    .summary = "minimal cost-complexity pruning, alpha given or chosen by CV (min or 1-SE)",
+    .reference = "Breiman, Friedman, Olshen & Stone, Classification and Regression Trees "
+                 "(1984), ch. 3",
+    .params = params,
+    .init = init,
+    .free = free,
+    .prune = prune,
+};
 const tl_pruner_type *const tl_pruner_cost_complexity = &cost_complexity;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 static size_t arg_max(const double *s, size_t k)
 {
@@ -47,7 +47,7 @@ static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl
 static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
                   const tl_node_rows *rows, const tl_split *s, tl_err *err)
 {
-    const tl_prune_ctx *c = user;
+    const tl_prune_input *c = ((const tl_prune_hook *)user)->in;
     const tl_dataset *d = tl_grow_data(g);
     size_t k = t->k, nb = s->n_branches;
     if (t->regression)
@@ -91,18 +91,24 @@ static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t nod
     return after > before + 1e-9; /* strictly better */
 }
 
-static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
+static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err)
 {
+    (void)state;
     (void)t;
-    (void)c;
-    (void)err;
+    (void)trace;
+    if (!in->valid_rows || !in->n_valid)
+        return tl_err_set(err, TL_EINVAL, "validation pre-pruning needs validation rows, and "
+                                          "there are none");
     return TL_OK; /* all the work happened while growing */
 }
 
 static const tl_pruner_type pre_validation = {
     .name = "pre_validation",
+    .summary = "while growing, split only if validation accuracy strictly rises",
+    .reference = "Zhou, Machine Learning (2016), sec. 4.3.1",
+    .needs = TL_NEEDS_VALIDATION | TL_NEEDS_CLASSES,
     .prune = prune,
     .accept = accept,
-    .needs_validation = 1,
 };
 const tl_pruner_type *const tl_pruner_pre_validation = &pre_validation;

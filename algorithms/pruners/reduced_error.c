@@ -2,7 +2,9 @@
  * lower the accuracy on the validation rows reaching it. */
 #include <stdlib.h>
 
-#include "treelab/tl_tree.h"
+#include <math.h>
+
+#include "treelab/tl_grow.h"
 
 /* Validation weight the subtree at node gets right once pruned; prunes on the way up. */
 static double prune_node(tl_tree *t, size_t node, const double *reach)
@@ -20,27 +22,39 @@ static double prune_node(tl_tree *t, size_t node, const double *reach)
     return sub;
 }
 
-static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
+static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err)
 {
-    if (t->regression)
-        return tl_err_set(err, TL_EINVAL, "reduced-error pruning needs a class target");
-    if (!c->valid_rows && c->n_valid)
-        return tl_err_set(err, TL_EINVAL, "reduced-error pruning needs validation rows");
+    (void)state;
+    /* with no validation rows every subtree "keeps" an accuracy of 0 and the tree would be
+     * cut to its root without a word */
+    if (!in->valid_rows || !in->n_valid)
+        return tl_err_set(err, TL_EINVAL, "reduced-error pruning needs validation rows, and "
+                                          "there are none");
     double *reach = malloc(t->n_nodes * t->k * sizeof *reach);
     if (!reach)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
-    int rc = tl_tree_route(t, c->d, c->valid_rows, c->n_valid, reach, err);
+    double before = (double)tl_tree_leaves(t, 0);
+    int rc = tl_tree_route(t, in->d, in->valid_rows, in->n_valid, reach, err);
     if (!rc) {
         prune_node(t, 0, reach);
         rc = tl_tree_compact(t, err);
     }
     free(reach);
+    trace->param_name = "step";
+    if (!rc)
+        rc = tl_prune_trace_add(trace, 0, before, NAN, NAN, NAN, err);
+    if (!rc)
+        rc = tl_prune_trace_add(trace, 1, (double)tl_tree_leaves(t, 0), NAN, NAN, NAN, err);
+    trace->chosen = trace->n ? trace->n - 1 : SIZE_MAX;
     return rc;
 }
 
 static const tl_pruner_type reduced_error = {
     .name = "reduced_error",
+    .summary = "bottom-up, a subtree becomes a leaf unless that lowers validation accuracy",
+    .reference = "Quinlan, Simplifying decision trees, Int. J. Man-Machine Studies 27 (1987)",
+    .needs = TL_NEEDS_VALIDATION | TL_NEEDS_CLASSES,
     .prune = prune,
-    .needs_validation = 1,
 };
 const tl_pruner_type *const tl_pruner_reduced_error = &reduced_error;

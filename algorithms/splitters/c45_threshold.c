@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 /* J48 treats values closer than this as equal (no cut between them). */
 #define TL_C45_VALUE_EPS 1e-5
@@ -344,15 +344,58 @@ done:
     return rc;
 }
 
-static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_split *out,
-                tl_err *err)
+/* The same admissible cuts as scan_cuts, for a criterion without the entropy closed form:
+ * every cut is scored by the criterion (no run is skipped). */
+static void scan_cuts_generic(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known,
+                              const double *known, double known_w, double total_w,
+                              double min_split, double eps, size_t *cuts, cut_choice *best)
 {
+    size_t k = tl_grow_k(g), nc = 0;
+    double *children = tl_grow_scratch(g) + k, *left = children, *right = children + k;
+    double lw = 0;
+    memset(left, 0, k * sizeof *left);
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        left[sr->y[i]] += sr->w[i];
+        lw += sr->w[i];
+        if (!(sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1]))
+            continue;
+        if (min_split - lw >= eps || min_split - (known_w - lw) >= eps)
+            continue;
+        nc++;
+        for (size_t j = 0; j < k; j++)
+            right[j] = known[j] - left[j];
+        consider(best, tl_grow_partition_gain(g, children, 2) * (known_w / total_w), i, lw);
+    }
+    *cuts = nc;
+}
 
+static const tl_param_spec params[] = {
+    {"slack", TL_PARAM_DOUBLE, "1e-6", 0, 0.1, NULL,
+     "J48's Utils.eps on the weight comparisons of the cut scan (0: exact)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static void *init(const tl_params *p, tl_err *err)
+{
+    double *slack = malloc(sizeof *slack);
+    if (!slack)
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+    else
+        *slack = tl_params_double(params, p, "slack");
+    return slack;
+}
+
+static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err)
+{
     const tl_grow_params *p = tl_grow_params_of(g);
     const tl_dataset *d = tl_grow_data(g);
     size_t k = tl_grow_k(g);
     const double *x = d->cols[attr].num;
-    double eps = p->weight_eps;
+    double eps = *(const double *)state;
+    if (!tl_dataset_is_classification(d))
+        return -tl_err_set(err, TL_EINVAL, "splitter c45_threshold needs a class target");
+    int closed_form = p->criterion->entropy_bits;
     double *known = tl_grow_scratch(g);
     memset(known, 0, k * sizeof *known);
 
@@ -392,8 +435,13 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
 
     size_t cuts = 0;
     cut_choice choice = {0, 0, SIZE_MAX};
-    int rc = scan_cuts(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts, &choice,
+    int rc = TL_OK;
+    if (closed_form)
+        rc = scan_cuts(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts, &choice,
                        err);
+    else
+        scan_cuts_generic(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts,
+                          &choice);
     size_t best_i = choice.i;
     double best_gain = choice.gain, best_left_w = choice.left_w;
     free(buf);
@@ -401,8 +449,9 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
         return -rc;
     if (cuts == 0 || best_i == SIZE_MAX)
         return 0;
-    /* release 8: the gain pays for the choice among the cuts */
-    double gain = best_gain - log2((double)cuts) / total_w;
+    /* release 8: the gain pays for the choice among the cuts, in bits (so only when the
+     * criterion counts in bits) */
+    double gain = closed_form ? best_gain - log2((double)cuts) / total_w : best_gain;
     if (gain <= 1e-6)
         return 0;
     double branch_w[2] = {best_left_w, known_w - best_left_w};
@@ -420,14 +469,21 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
     out->gain = gain;
     out->known_weight = known_w;
     out->missing_weight = total_w - known_w;
-    out->rank = p->criterion->rank ? p->criterion->rank(gain, branch_w, 2, total_w - known_w)
+    out->rank = p->criterion->rank ? p->criterion->rank(p->criterion_state, gain, branch_w, 2,
+                                                        total_w - known_w)
                                    : gain;
     return 1;
 }
 
 static const tl_splitter_type c45_threshold = {
     .name = "c45_threshold",
-    .kind = TL_ATTR_NUMERIC,
+    .summary = "C4.5's binary cut: least branch weight, log2(cuts)/|D| penalty, threshold at a "
+               "training value (J48)",
+    .reference = "Quinlan, Improved use of continuous attributes in C4.5, JAIR 4 (1996)",
+    .params = params,
+    .init = init,
+    .free = free,
+    .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .best = best,
     .needs_train_values = 1,
 };

@@ -1,9 +1,10 @@
 /* One branch per level of a nominal attribute (ID3, C4.5). */
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
-static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_split *out,
-                tl_err *err)
+static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err)
 {
+    (void)state;
     (void)err;
     const tl_dataset *d = tl_grow_data(g);
     size_t levels = d->schema.attrs[attr].n_levels;
@@ -18,7 +19,9 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
 
 static const tl_splitter_type nominal_multiway = {
     .name = "nominal_multiway",
-    .kind = TL_ATTR_NOMINAL,
+    .summary = "one branch per level (ID3, C4.5)",
+    .reference = "Quinlan (1986); Quinlan (1993)",
+    .kinds = TL_KIND_BIT(TL_ATTR_NOMINAL),
     .best = best,
 };
 

@@ -5,7 +5,7 @@
  * heuristic, not guaranteed optimal). Levels absent from the node go right. */
 #include <string.h>
 
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 #define TL_SUBSET_EXHAUSTIVE_MAX 12
 
@@ -68,9 +68,10 @@ static int try_mask(const tl_grow_ctx *g, const tl_node_rows *node, const double
     return 1;
 }
 
-static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_split *out,
-                tl_err *err)
+static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err)
 {
+    (void)state;
     size_t k = tl_grow_k(g);
     const tl_dataset *d = tl_grow_data(g);
     size_t levels = d->schema.attrs[attr].n_levels;
@@ -124,7 +125,9 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
 
 static const tl_splitter_type nominal_subset = {
     .name = "nominal_subset",
-    .kind = TL_ATTR_NOMINAL,
+    .summary = "binary split into a subset of levels and the rest (CART)",
+    .reference = "Breiman et al. (1984), sec. 4.2.2 (ordering theorem for two classes)",
+    .kinds = TL_KIND_BIT(TL_ATTR_NOMINAL),
     .best = best,
 };
 

@@ -3,16 +3,17 @@
 #include <math.h>
 #include <string.h>
 
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between. */
 #define TL_VALUE_EPS 1e-7
 
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
-static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_split *out,
-                tl_err *err)
+static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err)
 {
+    (void)state;
     (void)err;
     size_t k = tl_grow_k(g);
     const tl_dataset *d = tl_grow_data(g);
@@ -61,7 +62,10 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
             continue;
         for (size_t j = 0; j < k; j++)
             right[j] = known[j] - left[j];
-        double child = wl * impurity(left, k) + wr * impurity(right, k);
+        /* impurity criteria: least weighted child impurity; partition criteria: the
+         * greatest score, negated */
+        double child = impurity ? wl * impurity(left, k) + wr * impurity(right, k)
+                                : -tl_grow_partition_gain(g, children, 2);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
@@ -85,7 +89,9 @@ static int best(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_
 
 static const tl_splitter_type numeric_threshold = {
     .name = "numeric_threshold",
-    .kind = TL_ATTR_NUMERIC,
+    .summary = "binary cut at the midpoint of two adjacent distinct values (CART, ID3)",
+    .reference = "Breiman et al. (1984), sec. 2.4; as scikit-learn's BestSplitter",
+    .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .best = best,
 };
 

@@ -105,7 +105,7 @@ static int run(int argc, char **argv, tl_err *err)
     size_t n = (size_t)(k * reps);
     char name[1024];
     base_name(pos[0], name, sizeof name);
-    if (!(m.type = tl_model_find(algo, err)) || tl_params_check(m.type->params, &m.params, err) ||
+    if (!(m.type = tl_model_find(algo, err)) || tl_model_check_params(m.type, &m.params, err) ||
         !(d = tl_dataset_load(pos[0], target, err))) {
         rc = err->code;
     } else if (!(o.score = calloc(4 * n, sizeof *o.score))) {

@@ -20,6 +20,8 @@ static void learner_help(const char *algo)
     if (t) {
         printf("\n%s: %s\nparameters:\n", t->name, t->summary);
         tl_params_print_help(t->params, stdout);
+        if (t->help)
+            t->help(stdout);
         return;
     }
     printf("\nlearners:\n");

@@ -1,10 +1,12 @@
 /* `treelab path DATA --algo cart [--cv K]`: the cost-complexity pruning sequence as CSV. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model_io.h"
 #include "treelab/tl_report.h"
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
+#include "treelab/tl_model.h"
 
 static const char usage[] =
     "usage: treelab path DATA [--algo cart] [--set key=value]... [--cv K] [--seed S]\n"
@@ -44,7 +46,8 @@ static int run(int argc, char **argv, tl_err *err)
     tl_dataset *d = NULL;
     tl_model *m = NULL;
     tl_ccp_path path = {0};
-    tl_ccp_cv cv = {0};
+    tl_prune_trace one = {0};
+    const tl_prune_trace *tr = NULL;
     if (tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, &set, &help, err))
         goto done;
     if (help) {
@@ -57,30 +60,51 @@ static int run(int argc, char **argv, tl_err *err)
     }
     if ((cv_s && tl_cli_long("--cv", cv_s, 2, 1000, &folds, err)) || tl_cli_seed(seed_s, &seed, err))
         goto done;
-    /* the path starts from the unpruned tree, whatever pruning the parameters ask for */
+    /* the path starts from the unpruned tree: the cost-complexity pruner with alpha = auto
+     * records it with its CV error (--cv); without --cv no pruner runs and the path of the
+     * grown tree is computed here. The tree's own pruner slot wins over any older name. */
     const char *risk = tl_params_find(&set, "ccp_risk");
-    int risk_error = risk && !strcmp(risk, "error");
-    if ((tl_params_find(&set, "prune") && tl_params_set(&set, "prune", "none", err)) ||
-        (tl_params_find(&set, "ccp_alpha") && tl_params_set(&set, "ccp_alpha", "0", err)))
+    if (!risk)
+        risk = tl_params_find(&set, "pruner.risk");
+    char folds_s[32];
+    snprintf(folds_s, sizeof folds_s, "%ld", folds);
+    if (tl_params_set(&set, "pruner", folds ? "cost_complexity" : "none", err) ||
+        (folds && (tl_params_set(&set, "pruner.alpha", "auto", err) ||
+                   tl_params_set(&set, "pruner.folds", folds_s, err) ||
+                   tl_params_set(&set, "pruner.risk", risk ? risk : "auto", err))))
         goto done;
     if (!(d = tl_cli_load_data(pos[0], target, err)) || !(m = tl_cli_fit(algo, &set, d, seed, err)))
         goto done;
     const tl_tree *t = tl_model_tree(m);
-    const tl_grow_params *gp = tl_model_grow_params(m);
     if (!t) {
-        tl_err_set(err, TL_EINVAL, "path needs a tree learner (id3 or cart), not %s", algo);
+        tl_err_set(err, TL_EINVAL, "path needs a tree learner (tree, id3, c45 or cart), not %s",
+                   algo);
         goto done;
     }
-    if (tl_ccp_path_compute(t, gp->criterion, risk_error, &path, err))
-        goto done;
-    if (folds && tl_ccp_cv_run(d, NULL, 0, gp, gp->criterion, risk_error, &path, (size_t)folds,
-                               seed, &cv, err))
-        goto done;
+    if (folds) {
+        tr = tl_model_prune_trace(m);
+    } else {
+        const char *crit = tl_params_find(&set, "criterion");
+        int regression = !tl_dataset_is_classification(d);
+        const tl_criterion_type *c = tl_criterion_find(
+            crit && strcmp(crit, "auto") ? crit : regression ? "mse" : "gini", err);
+        int risk_error = risk && !strcmp(risk, "error");
+        if (!c || tl_ccp_path_compute(t, c, risk_error, &path, err))
+            goto done;
+        tl_prune_trace_reset(&one);
+        one.param_name = "alpha";
+        one.risk_name = risk_error || regression || !c->impurity ? "error" : c->name;
+        for (size_t i = 0; i < path.n; i++)
+            if (tl_prune_trace_add(&one, path.alpha[i], (double)path.leaves[i], path.risk[i],
+                                   NAN, NAN, err))
+                goto done;
+        tr = &one;
+    }
     printf("alpha,leaves,risk%s\n", folds ? ",cv_error,cv_se" : "");
-    for (size_t i = 0; i < path.n; i++) {
-        printf("%.17g,%zu,%.17g", path.alpha[i], path.leaves[i], path.risk[i]);
+    for (size_t i = 0; i < tr->n; i++) {
+        printf("%.17g,%.0f,%.17g", tr->param[i], tr->leaves[i], tr->risk[i]);
         if (folds)
-            printf(",%.17g,%.17g", cv.cv_error[i], cv.cv_se[i]);
+            printf(",%.17g,%.17g", tr->error[i], tr->se[i]);
         putchar('\n');
     }
     if (plot) {
@@ -89,14 +113,16 @@ static int run(int argc, char **argv, tl_err *err)
         const char *base = strrchr(pos[0], '/');
         snprintf(title, sizeof title, "Cost-complexity pruning: %s on %s%s", algo,
                  base ? base + 1 : pos[0], folds ? "" : " (no --cv: no CV error)");
-        if (tl_report_pruning_plot(&path, folds ? &cv : NULL, !tl_dataset_is_classification(d),
-                                   risk_error, gp->criterion->name, title, stem, err))
+        char label[256];
+        tl_report_risk_label(tr, !tl_dataset_is_classification(d), label, sizeof label);
+        if (tl_report_pruning_plot(tr, !tl_dataset_is_classification(d), label, title, stem,
+                                   err))
             goto done;
         fprintf(stderr, "treelab path: figure %s.png (data and script: %s.dat, %s.gp)\n", stem,
                 stem, stem);
     }
 done:
-    tl_ccp_cv_free(&cv);
+    tl_prune_trace_free(&one);
     tl_ccp_path_free(&path);
     tl_model_free(m);
     tl_dataset_free(d);

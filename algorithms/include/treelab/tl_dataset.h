@@ -9,6 +9,9 @@
 
 typedef enum { TL_ATTR_NUMERIC = 0, TL_ATTR_NOMINAL = 1 } tl_attr_kind;
 
+/* Tasks, as bits: what a learner or a plug-in can handle. */
+enum { TL_TASK_CLASSIFICATION = 1u, TL_TASK_REGRESSION = 2u };
+
 /* Code of a missing nominal cell. Numeric missing cells are NaN. */
 #define TL_MISSING_CODE (-1)
 

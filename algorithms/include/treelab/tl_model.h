@@ -9,8 +9,7 @@
 #include "treelab/tl_error.h"
 #include "treelab/tl_params.h"
 #include "treelab/tl_store.h"
-
-enum { TL_TASK_CLASSIFICATION = 1u, TL_TASK_REGRESSION = 2u };
+#include "treelab/tl_tree.h"
 
 /* What a fit may use besides the training rows. */
 typedef struct tl_fit_ctx {
@@ -23,8 +22,6 @@ typedef struct tl_fit_ctx {
 typedef struct tl_model_info {
     size_t leaves, depth, nodes;
 } tl_model_info;
-
-typedef enum { TL_SHOW_TEXT = 0, TL_SHOW_DOT = 1, TL_SHOW_RULES = 2 } tl_show_format;
 
 /* A learner. One exported `const tl_model_type *const tl_model_NAME` per file. */
 typedef struct tl_model_type {
@@ -57,6 +54,14 @@ typedef struct tl_model_type {
      * (sizes, attribute and level indices), since show and predict index the schema with
      * it. TL_EPARSE naming the offending setting. */
     int (*check)(const void *state, const tl_schema *schema, tl_err *err);
+    /* Optional: every problem with the parameters, before any work (libsvm's
+     * svm_check_parameter), for learners whose parameters a table alone cannot check
+     * (e.g. SLOT.PARAM names of the composable tree). NULL: tl_params_check on params. */
+    int (*check_params)(const tl_params *p, tl_err *err);
+    /* What the learner offers besides predictions (NULL: it has none). */
+    const tl_tree *(*tree)(const void *state); /* its fitted hard tree */
+    const struct tl_prune_trace *(*prune_trace)(const void *state); /* how it was pruned */
+    void (*help)(FILE *f); /* more for --help than the parameter table */
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */
@@ -74,7 +79,10 @@ typedef struct tl_model {
     void *state;
 } tl_model;
 
-/* Look up algo, check params against its table, allocate. NULL + err on failure. */
+/* Every problem with params for the learner type (its check_params, or its table). */
+int tl_model_check_params(const tl_model_type *type, const tl_params *params, tl_err *err);
+
+/* Look up algo, check params (tl_model_check_params), allocate. NULL + err on failure. */
 tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err);
 /* The same for a learner given by its type (one outside the registry, e.g. a test's). */
 tl_model *tl_model_new_type(const tl_model_type *type, const tl_params *params, tl_err *err);
@@ -103,5 +111,10 @@ tl_model *tl_model_load(const char *path, tl_err *err);
 int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err);
 /* Leaves, depth and nodes of a fitted model (zeros for learners without them, or unfitted). */
 void tl_model_get_info(const tl_model *m, tl_model_info *out);
+
+/* The fitted hard tree of a model, or NULL for learners without one (or before fit). */
+const tl_tree *tl_model_tree(const tl_model *m);
+/* How the last fit pruned its tree, or NULL (no tree, or no pruner recorded anything). */
+const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m);
 
 #endif

@@ -33,6 +33,8 @@ int tl_params_set(tl_params *p, const char *key, const char *value, tl_err *err)
 /* Parse "key=value" (as given to --set). */
 int tl_params_set_kv(tl_params *p, const char *kv, tl_err *err);
 int tl_params_copy(tl_params *dst, const tl_params *src, tl_err *err);
+/* Remove every key that starts with prefix. */
+void tl_params_unset_prefix(tl_params *p, const char *prefix);
 /* The value set for key, or NULL. */
 const char *tl_params_find(const tl_params *p, const char *key);
 
@@ -45,6 +47,11 @@ long tl_params_int(const tl_param_spec *spec, const tl_params *p, const char *na
 double tl_params_double(const tl_param_spec *spec, const tl_params *p, const char *name);
 int tl_params_bool(const tl_param_spec *spec, const tl_params *p, const char *name);
 const char *tl_params_string(const tl_param_spec *spec, const tl_params *p, const char *name);
+
+/* Join the names name_at(0, filter), name_at(1, filter), ... (until NULL; "" entries are
+ * skipped) with ", " into buf, cut to size: the list of valid names an error gives. */
+void tl_join_names(const char *(*name_at)(size_t i, unsigned filter), unsigned filter, char *buf,
+                   size_t size);
 
 /* Help text for a table, one parameter per line, for `--help`. */
 void tl_params_print_help(const tl_param_spec *spec, FILE *f);

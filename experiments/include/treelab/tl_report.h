@@ -7,7 +7,7 @@
 
 #include "treelab/tl_error.h"
 #include "treelab/tl_runner.h"
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 /* What the cells file's header records (enough to render every report without the config
  * or the data). */
@@ -62,12 +62,14 @@ int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const 
 int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                     tl_err *err);
 
-/* The pruning curve of a cost-complexity path (tl_plot_pruning) at stem: cv may be NULL (no
- * CV curve); the risk is labelled as the MSE (regression), the misclassification rate
- * (risk_error) or the criterion's impurity. title may be NULL. */
-int tl_report_pruning_plot(const tl_ccp_path *path, const tl_ccp_cv *cv, int regression,
-                           int risk_error, const char *criterion, const char *title,
-                           const char *stem, tl_err *err);
+/* The pruning curve (tl_plot_pruning) of a pruner's trace at stem: parameter (alpha) and
+ * leaves against training risk, and the trace's error with its SE band when it has one.
+ * risk_label names the risk curve (NULL: "resubstitution error"); title may be NULL. */
+/* The label of a trace's risk curve: the MSE, the misclassification rate, or the impurity
+ * of the criterion named in tr->risk_name. */
+void tl_report_risk_label(const tl_prune_trace *tr, int regression, char *buf, size_t size);
+int tl_report_pruning_plot(const tl_prune_trace *tr, int regression, const char *risk_label,
+                           const char *title, const char *stem, tl_err *err);
 
 /* The validation pruners' figure (plot "validation") for model em on dataset d, when em
  * prunes with "reduced_error" or "pre_validation" and the protocol is a hold-out: repeat 0's

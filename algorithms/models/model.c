@@ -7,33 +7,35 @@
 
 #define TL_MODEL_FORMAT 1
 
-const tl_model_type *tl_model_find(const char *name, tl_err *err)
-{
-    for (size_t i = 0; tl_model_at(i); i++)
-        if (strcmp(tl_model_at(i)->name, name) == 0)
-            return tl_model_at(i);
-    char names[512] = "";
-    size_t used = 0;
-    for (size_t i = 0; tl_model_at(i) && used + 1 < sizeof names; i++) {
-        int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                         tl_model_at(i)->name);
-        if (w > 0)
-            used += (size_t)w;
-    }
-    tl_err_set(err, TL_EINVAL, "unknown algorithm '%s'; valid algorithms: %s", name,
-               used ? names : "(none)");
-    return NULL;
-}
-
 tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err)
 {
     const tl_model_type *type = tl_model_find(algo, err);
     return type ? tl_model_new_type(type, params, err) : NULL;
 }
 
+int tl_model_check_params(const tl_model_type *type, const tl_params *params, tl_err *err)
+{
+    tl_params none;
+    tl_params_init(&none);
+    if (!params)
+        params = &none;
+    return type->check_params ? type->check_params(params, err)
+                              : tl_params_check(type->params, params, err);
+}
+
+const tl_tree *tl_model_tree(const tl_model *m)
+{
+    return m && m->fitted && m->type->tree ? m->type->tree(m->state) : NULL;
+}
+
+const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m)
+{
+    return m && m->fitted && m->type->prune_trace ? m->type->prune_trace(m->state) : NULL;
+}
+
 tl_model *tl_model_new_type(const tl_model_type *type, const tl_params *params, tl_err *err)
 {
-    if (tl_params_check(type->params, params, err)) {
+    if (tl_model_check_params(type, params, err)) {
         tl_err_prefix(err, "%s: ", type->name);
         return NULL;
     }

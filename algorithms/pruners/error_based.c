@@ -9,7 +9,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "treelab/tl_tree.h"
+#include "treelab/tl_grow.h"
 
 /* J48's Utils.SMALL: slack on every weight comparison. */
 #define TL_EBP_EPS 1e-6
@@ -262,42 +262,78 @@ static int prune_node(ebp *p, size_t node, tl_err *err)
     return rc ? rc : prune_node(p, node, err);
 }
 
-static int prune(tl_tree *t, const tl_prune_ctx *c, tl_err *err)
+static const tl_param_spec params[] = {
+    {"confidence", TL_PARAM_DOUBLE, "0.25", 1e-6, 0.5, NULL,
+     "confidence factor (J48 -C); smaller prunes more"},
+    {"subtree_raising", TL_PARAM_BOOL, "true", 0, 0, NULL,
+     "a subtree may be replaced by its largest branch (J48 without -S)"},
+    {"collapse", TL_PARAM_BOOL, "true", 0, 0, NULL,
+     "first collapse subtrees that do not lower the training error (J48 without -O)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+typedef struct options {
+    double confidence;
+    int subtree_raising, collapse;
+} options;
+
+static void *init(const tl_params *p, tl_err *err)
 {
-    if (t->regression)
-        return tl_err_set(err, TL_EINVAL, "error-based pruning needs a class target");
-    if (!c->d || !c->train_rows)
+    options *o = malloc(sizeof *o);
+    if (!o) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    o->confidence = tl_params_double(params, p, "confidence");
+    o->subtree_raising = tl_params_bool(params, p, "subtree_raising");
+    o->collapse = tl_params_bool(params, p, "collapse");
+    return o;
+}
+
+static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err)
+{
+    const options *o = state;
+    if (!in->d || !in->train_rows)
         return tl_err_set(err, TL_EINVAL, "error-based pruning needs the training rows");
-    if (!(c->confidence > 0 && c->confidence <= 0.5))
-        return tl_err_set(err, TL_EINVAL, "confidence must be in (0, 0.5], not %g", c->confidence);
-    if (c->collapse) {
-        int rc = tl_pruner_find("collapse", err)->prune(t, c, err);
+    if (o->collapse) {
+        int rc = tl_pruner_find("collapse", err)->prune(NULL, t, in, trace, err);
         if (rc)
             return rc;
     }
-    ebp p = {.t = t, .d = c->d, .k = t->k, .raising = c->subtree_raising};
-    p.cf = (double)(float)c->confidence; /* J48 keeps the confidence as a float */
+    double before = (double)tl_tree_leaves(t, 0);
+    ebp p = {.t = t, .d = in->d, .k = t->k, .raising = o->subtree_raising};
+    p.cf = (double)(float)o->confidence; /* J48 keeps the confidence as a float */
     p.z = gsl_cdf_ugaussian_Pinv(1 - p.cf);
     size_t n_nodes = t->n_nodes; /* compacting below renumbers */
     p.data = calloc(n_nodes, sizeof *p.data);
     p.cls = malloc(t->k * sizeof *p.cls);
-    rowlist all = {malloc((c->n_train ? c->n_train : 1) * sizeof(wrow)), 0};
+    rowlist all = {malloc((in->n_train ? in->n_train : 1) * sizeof(wrow)), 0};
     int rc = TL_OK;
     if (!p.data || !p.cls || !all.r) {
         free(all.r);
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < c->n_train; i++) {
-        size_t r = c->train_rows[i];
-        if (c->d->y.code[r] >= 0) /* J48 drops rows without a class */
-            all.r[all.n++] = (wrow){(uint32_t)r, tl_dataset_weight(c->d, r)};
+    for (size_t i = 0; i < in->n_train; i++) {
+        size_t r = in->train_rows[i];
+        if (in->d->y.code[r] >= 0) /* J48 drops rows without a class */
+            all.r[all.n++] = (wrow){(uint32_t)r, tl_dataset_weight(in->d, r)};
     }
     rc = redistribute(&p, 0, all, err);
     if (!rc)
         rc = prune_node(&p, 0, err);
     if (!rc)
         rc = tl_tree_compact(t, err);
+    /* the grown tree and the pruned one, at this confidence */
+    trace->param_name = "confidence";
+    if (!rc)
+        rc = tl_prune_trace_add(trace, 0, before, NAN, NAN, NAN, err);
+    if (!rc)
+        rc = tl_prune_trace_add(trace, o->confidence, (double)tl_tree_leaves(t, 0), NAN, NAN,
+                                NAN, err);
+    trace->chosen = trace->n - 1;
+    trace->chosen_param = o->confidence;
 done:
     if (p.data)
         for (size_t i = 0; i < n_nodes; i++)
@@ -307,5 +343,15 @@ done:
     return rc;
 }
 
-static const tl_pruner_type pessimistic = {.name = "pessimistic", .prune = prune};
-const tl_pruner_type *const tl_pruner_pessimistic = &pessimistic;
+static const tl_pruner_type error_based = {
+    .name = "error_based",
+    .summary = "C4.5's error-based pruning: upper confidence limit of the errors, subtree "
+               "raising (J48)",
+    .reference = "Quinlan, C4.5: Programs for Machine Learning (1993), ch. 4",
+    .params = params,
+    .init = init,
+    .free = free,
+    .needs = TL_NEEDS_CLASSES,
+    .prune = prune,
+};
+const tl_pruner_type *const tl_pruner_error_based = &error_based;

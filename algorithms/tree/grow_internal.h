@@ -1,0 +1,65 @@
+/* The grower's private state, shared by its steps (grow.c, grow_rows.c, grow_score.c). */
+#ifndef TL_GROW_INTERNAL_H
+#define TL_GROW_INTERNAL_H
+
+#include "treelab/tl_grow.h"
+
+struct tl_grow_ctx {
+    const tl_dataset *d;
+    const tl_grow_params *p;
+    tl_choice_rules rules; /* the criterion's, resolved once per fit */
+    size_t k;
+    double *w;            /* w[row]: weight of the row in the node being processed */
+    int *branch;          /* branch[row] while partitioning */
+    double *scratch;      /* for splitters */
+    double *branch_w;     /* for tl_grow_score */
+    double *parent_buf;   /* for tl_grow_score: k */
+    size_t n_num;         /* numeric attributes */
+    size_t *num_attr;     /* their indices */
+    long *num_slot;       /* attribute -> slot in the sorted blocks, or -1 */
+    uint32_t *tmp;        /* partition buffer */
+    unsigned char *used;  /* nominal attributes used on the current path */
+    const size_t *order;  /* order attributes are tried in: p->attr_order or file order */
+    size_t *file_order;   /* 0..n_attrs-1 when attr_order is NULL */
+    tl_split *cand;       /* best test per attribute */
+    unsigned char *has_cand;
+    tl_tree *t;
+    double root_w;
+    size_t n_rows;        /* rows grown on */
+    int multival;         /* J48: every attribute is nominal with many levels */
+    double *train_vals;   /* per numeric slot: sorted known values (needs_train_values) */
+    size_t *train_n;      /* per numeric slot: how many */
+    uint32_t *train_rows; /* per numeric slot: the rows of those values */
+};
+
+/* The rows of one node: `base` in any order, and per numeric attribute a sorted block. */
+typedef struct tlg_rowset {
+    size_t n;
+    uint32_t *base;
+    uint32_t **sorted; /* n_num blocks */
+} tlg_rowset;
+
+/* A split node's children, waiting on the work stack: their row sets and what the rows with
+ * an unknown value weigh in each (C4.5's fractions). Owns the buffers the children's blocks
+ * live in, so it is released only once the whole subtree is grown. */
+typedef struct tlg_children {
+    size_t first, n;       /* child nodes first .. first + n - 1 */
+    tlg_rowset *kids;
+    uint32_t **ptrs;       /* the kids' sorted-block pointers */
+    uint32_t *fresh;       /* blocks copied for the kids when some rows go down every branch */
+    size_t n_missing;
+    uint32_t *missing_rows;
+    double *missing_w;     /* their weight at the parent */
+    double *share;         /* per child: its share of the known weight */
+} tlg_children;
+
+/* Sort every numeric attribute's block once per fit (grow_rows.c). */
+int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_err *err);
+/* Route the node's rows by the chosen test and hand each child its row set (grow_rows.c):
+ * the parent's blocks partitioned in place when every value is known, fresh blocks
+ * otherwise. Sets every child's training statistics. */
+int tlg_partition(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_split *s,
+                  tlg_children *out, tl_err *err);
+void tlg_children_free(tlg_children *c);
+
+#endif
