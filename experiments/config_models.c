@@ -22,19 +22,44 @@ static const tl_model_type *find_type(const tl_cfg_ctx *c, const config_setting_
     return t;
 }
 
-/* Parameters as text from the scalar settings of group g (any scalar type). */
-static int read_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_params *p)
+/* Parameters as text from the scalar settings of group g (any scalar type). A group inside
+ * names a plug-in slot and its own parameters, `pruner = { name = "error_based";
+ * confidence = 0.1; }`, read as pruner = error_based, pruner.confidence = 0.1 (libconfig names
+ * cannot hold the dot of SLOT.PARAM). */
+static int read_params_at(const tl_cfg_ctx *c, const config_setting_t *g, const char *prefix,
+                          tl_params *p)
 {
     if (config_setting_type(g) != CONFIG_TYPE_GROUP)
         return tl_cfg_fail(c, g, "expected a group { name = value; ... }");
     for (int i = 0; i < config_setting_length(g); i++) {
         const config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
-        char text[256];
-        int rc = tl_cfg_scalar_text(c, e, text, sizeof text);
-        if (rc || (rc = tl_params_set(p, config_setting_name(e), text, c->err)))
+        const char *name = config_setting_name(e);
+        char key[256], text[256];
+        int rc;
+        if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
+            if (*prefix)
+                return tl_cfg_fail(c, e, "expected a value: a plug-in's parameters nest one "
+                                         "level only");
+            snprintf(key, sizeof key, "%s.", name);
+            rc = read_params_at(c, e, key, p);
+        } else {
+            if (*prefix && !strcmp(name, "name"))
+                snprintf(key, sizeof key, "%.*s", (int)strlen(prefix) - 1, prefix);
+            else
+                snprintf(key, sizeof key, "%s%s", prefix, name);
+            rc = tl_cfg_scalar_text(c, e, text, sizeof text);
+            if (!rc)
+                rc = tl_params_set(p, key, text, c->err);
+        }
+        if (rc)
             return rc;
     }
     return TL_OK;
+}
+
+static int read_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_params *p)
+{
+    return read_params_at(c, g, "", p);
 }
 
 /* Check params against the learner's table; the message gets the setting's place. */
@@ -189,7 +214,18 @@ static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g,
                            "{ name = [v1, v2, ...]; name2 = [...]; }");
     for (int i = 0; i < n; i++) {
         const config_setting_t *e = config_setting_get_elem(ps, (unsigned)i);
-        if (!(gr->param[i] = tl_cfg_strdup(config_setting_name(e))))
+        char name[256];
+        snprintf(name, sizeof name, "%s", config_setting_name(e));
+        /* a plug-in's parameter: `pruner = { confidence = [...]; }` sweeps pruner.confidence */
+        if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
+            if (config_setting_length(e) != 1)
+                return tl_cfg_fail(c, e, "expected one swept parameter of slot '%s' "
+                                         "{ param = [v1, v2, ...]; }", name);
+            e = config_setting_get_elem(e, 0);
+            snprintf(name, sizeof name, "%s.%s", config_setting_name(config_setting_parent(e)),
+                     config_setting_name(e));
+        }
+        if (!(gr->param[i] = tl_cfg_strdup(name)))
             return tl_err_set(c->err, TL_ENOMEM, "out of memory");
         int rc = read_values(c, e, &gr->values[i], &gr->n_values[i]);
         if (rc || (rc = check_values(c, e, base, gr->param[i], gr->values[i], gr->n_values[i])))

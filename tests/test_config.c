@@ -20,15 +20,11 @@ static const tl_param_spec tree_params[] = {
     {"folds", TL_PARAM_INT, "10", 2, 100, NULL, ""},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
-static const tl_model_type id3 = {"id3", "", 1, tree_params, NULL, NULL, NULL, NULL, NULL, NULL,
-                                  NULL, NULL, NULL, NULL};
-static const tl_model_type c45 = {"c45", "", 1, tree_params, NULL, NULL, NULL, NULL, NULL, NULL,
-                                  NULL, NULL, NULL, NULL};
-static const tl_model_type cart = {"cart", "", 3, tree_params, NULL, NULL, NULL, NULL, NULL,
-                                   NULL, NULL, NULL, NULL, NULL};
+static const tl_model_type id3 = {.name = "id3", .summary = "", .tasks = 1, .params = tree_params};
+static const tl_model_type c45 = {.name = "c45", .summary = "", .tasks = 1, .params = tree_params};
+static const tl_model_type cart = {.name = "cart", .summary = "", .tasks = 3, .params = tree_params};
 static const tl_param_spec none[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
-static const tl_model_type soft = {"soft_tree", "", 1, none, NULL, NULL, NULL, NULL, NULL, NULL,
-                                   NULL, NULL, NULL, NULL};
+static const tl_model_type soft = {.name = "soft_tree", .summary = "", .tasks = 1, .params = none};
 static const tl_model_type *const stand_ins[] = {&id3, &c45, &cart, &soft, NULL};
 
 static tl_experiment *load_text(const char *text, tl_err *err, const char **path)
@@ -237,6 +233,55 @@ static void test_errors(void **state)
     expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error", NULL);
 }
 
+/* A plug-in's parameters nest under its slot (libconfig names hold no dot): read as
+ * SLOT = name and SLOT.PARAM, checked against the real plug-in's table, and swept by a grid
+ * written the same way. */
+static void test_nested_plugin_params(void **state)
+{
+    (void)state;
+    tl_err err;
+    const char *path = tl_test_tmpfile(".cfg",
+        "name = \"n\";\n" IRIS "models = ( { name = \"t\"; algorithm = \"tree\"; params = { criterion = "
+        "\"gain_ratio\";\n  pruner = { name = \"error_based\"; confidence = 0.1; }; }; },\n"
+        "  { name = \"c\"; algorithm = \"c45\"; params = { pruner = { name = \"cost_complexity\"; "
+        "select = \"1se\"; }; }; } );\n"
+        "grids = ( { model = \"t\"; params = { pruner = { confidence = [0.05, 0.5]; }; }; } );\n"
+        "protocol = { kind = \"cv\"; folds = 3; };\n");
+    tl_experiment *x = tl_experiment_load(path, NULL, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    assert_string_equal(tl_params_find(&x->models[0].params, "pruner"), "error_based");
+    assert_string_equal(tl_params_find(&x->models[0].params, "pruner.confidence"), "0.1");
+    assert_string_equal(tl_params_find(&x->models[1].params, "pruner.select"), "1se");
+    assert_string_equal(x->grids[0].param[0], "pruner.confidence");
+    assert_int_equal(x->n_models, 4);
+    assert_string_equal(tl_params_find(&x->models[3].params, "pruner.confidence"), "0.5");
+    tl_experiment_free(x);
+    /* a misspelt parameter of the plug-in: its line, the slot, and the valid names */
+    path = tl_test_tmpfile(".cfg",
+        "name = \"n\"; " IRIS "models = ( { algorithm = \"tree\";\n  params = { pruner = { name = "
+        "\"error_based\"; confidance = 0.1; }; }; } );\nprotocol = { kind = \"cv\"; };\n");
+    assert_null(tl_experiment_load(path, NULL, &err));
+    assert_non_null(strstr(err.msg, ":3"));
+    assert_non_null(strstr(err.msg, "pruner error_based: unknown parameter 'confidance'; "
+                                    "valid parameters: confidence, subtree_raising, collapse"));
+    /* a value out of the plug-in's range in a grid: refused at its line before any work */
+    path = tl_test_tmpfile(".cfg",
+        "name = \"n\"; " IRIS "models = ( { name = \"t\"; algorithm = \"tree\"; params = { pruner = "
+        "\"error_based\"; }; } );\n"
+        "grids = ( { model = \"t\";\n  params = { pruner = { confidence = [0.1, 0.9]; }; }; } );\n"
+        "protocol = { kind = \"cv\"; };\n");
+    assert_null(tl_experiment_load(path, NULL, &err));
+    assert_non_null(strstr(err.msg, ":4"));
+    assert_non_null(strstr(err.msg, "confidence = 0.9 is out of range"));
+    /* an unknown plug-in lists the registry */
+    path = tl_test_tmpfile(".cfg",
+        "name = \"n\"; " IRIS "models = ( { algorithm = \"id3\"; params = { criterion = \"gini2\"; }; } );\n"
+        "protocol = { kind = \"cv\"; };\n");
+    assert_null(tl_experiment_load(path, NULL, &err));
+    assert_non_null(strstr(err.msg, "unknown criterion 'gini2'; valid: entropy, gain_ratio"));
+}
+
 static void test_unreadable_file(void **state)
 {
     (void)state;
@@ -254,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_relative_paths),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_unreadable_file),
+        cmocka_unit_test(test_nested_plugin_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

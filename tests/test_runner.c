@@ -55,9 +55,10 @@ static int maj_trace(const void *st, const char *const **c, size_t *nc, const do
     *c = trace_cols, *nc = 2, *v = trace_vals, *nr = 2;
     return TL_OK;
 }
-static const tl_model_type majority = {"majority", "test majority", TL_TASK_CLASSIFICATION,
-                                       maj_params, maj_alloc, maj_free, maj_fit, maj_predict,
-                                       NULL, NULL, maj_show, maj_info, maj_trace, NULL};
+static const tl_model_type majority = {
+    .name = "majority", .summary = "test majority", .tasks = TL_TASK_CLASSIFICATION,
+    .params = maj_params, .alloc = maj_alloc, .free = maj_free, .fit = maj_fit,
+    .predict = maj_predict, .show = maj_show, .info = maj_info, .trace = maj_trace};
 static const tl_model_type *const extra[] = {&majority, NULL};
 
 static char *slurp(const char *dir, const char *name)
