@@ -2,7 +2,7 @@
 #include "cli.h"
 
 extern const tl_cli_command tl_cmd_info, tl_cmd_fit, tl_cmd_predict, tl_cmd_show, tl_cmd_path,
-    tl_cmd_cv, tl_cmd_run, tl_cmd_report, tl_cmd_plot;
+    tl_cmd_cv, tl_cmd_run, tl_cmd_report, tl_cmd_plot, tl_cmd_plugins;
 
 const tl_cli_command *const tl_cli_commands[] = {
     &tl_cmd_run,
@@ -14,5 +14,6 @@ const tl_cli_command *const tl_cli_commands[] = {
     &tl_cmd_path,
     &tl_cmd_plot,
     &tl_cmd_info,
+    &tl_cmd_plugins,
     NULL
 };
