@@ -7,6 +7,7 @@
     X(gini)                                                                                    \
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
+    X(hellinger)                                                                               \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;
