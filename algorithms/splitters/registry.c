@@ -7,6 +7,7 @@
     X(c45_threshold)                                                                           \
     X(nominal_multiway)                                                                        \
     X(nominal_subset)                                                                          \
+    X(random_subset)                                                                           \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_splitter_type *const tl_splitter_##n;

@@ -1,0 +1,126 @@
+/* The random-forest split (Breiman, "Random forests", Machine Learning 45, 2001): at each
+ * node only mtry attributes drawn at random compete; each is split by an inner splitter for
+ * its kind. The draw is a function of (fit seed, node, attribute), so a tree is the same
+ * for a seed whatever the thread count, and the numeric and nominal slots agree on the
+ * node's draw when both hold this splitter. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "treelab/tl_grow.h"
+
+static const tl_param_spec params[] = {
+    {"mtry", TL_PARAM_INT, "0", 0, 1e6, NULL,
+     "attributes drawn at each node; 0: floor(sqrt(attributes)), at least 1"},
+    {"numeric", TL_PARAM_STRING, "numeric_threshold", 0, 0, NULL,
+     "splitter for the drawn numeric attributes"},
+    {"nominal", TL_PARAM_STRING, "nominal_subset", 0, 0, NULL,
+     "splitter for the drawn nominal attributes"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+typedef struct subset {
+    size_t mtry;
+    const tl_splitter_type *inner[2]; /* by tl_attr_kind */
+    void *state[2];
+} subset;
+
+static void subset_free(void *p)
+{
+    subset *s = p;
+    if (!s)
+        return;
+    for (int k = 0; k < 2; k++)
+        if (s->inner[k] && s->inner[k]->free && s->state[k])
+            s->inner[k]->free(s->state[k]);
+    free(s);
+}
+
+static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err);
+
+static void *init(const tl_params *p, tl_err *err)
+{
+    subset *s = calloc(1, sizeof *s);
+    if (!s) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    s->mtry = (size_t)tl_params_int(params, p, "mtry");
+    const char *names[2] = {tl_params_string(params, p, "numeric"),
+                            tl_params_string(params, p, "nominal")};
+    for (int k = 0; k < 2; k++) {
+        s->inner[k] = tl_splitter_find(names[k], err);
+        if (s->inner[k] && !(s->inner[k]->kinds & TL_KIND_BIT(k))) {
+            tl_err_set(err, TL_EINVAL, "random_subset: %s does not split %s attributes",
+                       names[k], k == TL_ATTR_NUMERIC ? "numeric" : "nominal");
+            s->inner[k] = NULL;
+        }
+        if (s->inner[k] && s->inner[k]->best == best) {
+            tl_err_set(err, TL_EINVAL, "random_subset cannot hold itself");
+            s->inner[k] = NULL;
+        }
+        if (!s->inner[k] || (s->inner[k]->init && !(s->state[k] = s->inner[k]->init(NULL, err)))) {
+            subset_free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+/* SplitMix64: a well-mixed 64-bit value of (seed, node, attribute). */
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint64_t draw(unsigned long seed, size_t node, size_t attr)
+{
+    return mix(mix(mix((uint64_t)seed) ^ (uint64_t)node) ^ (uint64_t)attr);
+}
+
+/* attr is among the node's mtry attributes with the smallest draws (ties by index). */
+static int drawn(const subset *s, const tl_grow_ctx *g, size_t node, size_t attr)
+{
+    size_t n = tl_grow_data(g)->schema.n_attrs;
+    size_t m = s->mtry ? s->mtry : (size_t)floor(sqrt((double)n));
+    if (m < 1)
+        m = 1;
+    if (m >= n)
+        return 1;
+    unsigned long seed = tl_grow_params_of(g)->seed;
+    uint64_t mine = draw(seed, node, attr);
+    size_t below = 0;
+    for (size_t a = 0; a < n && below < m; a++) {
+        uint64_t v = draw(seed, node, a);
+        below += v < mine || (v == mine && a < attr);
+    }
+    return below < m;
+}
+
+static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err)
+{
+    const subset *s = state;
+    if (!drawn(s, g, node->id, attr))
+        return 0;
+    int k = tl_grow_data(g)->schema.attrs[attr].kind;
+    return s->inner[k]->best(s->state[k], g, node, attr, out, err);
+}
+
+static const tl_splitter_type random_subset = {
+    .name = "random_subset",
+    .summary = "only mtry attributes drawn per node compete (the random-forest split)",
+    .reference = "Breiman, Random forests, Machine Learning 45 (2001)",
+    .params = params,
+    .init = init,
+    .free = subset_free,
+    .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC) | TL_KIND_BIT(TL_ATTR_NOMINAL),
+    .best = best,
+    .needs_train_values = 1, /* in case the inner numeric splitter is c45_threshold */
+};
+
+const tl_splitter_type *const tl_splitter_random_subset = &random_subset;
