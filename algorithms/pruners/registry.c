@@ -9,6 +9,7 @@
     X(collapse)                                                                                \
     X(reduced_error)                                                                           \
     X(pre_validation)                                                                          \
+    X(minimum_error)                                                                           \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_pruner_type *const tl_pruner_##n;
