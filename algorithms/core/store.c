@@ -377,6 +377,34 @@ int tl_store_string_at(const tl_store *s, const char *path, size_t i, const char
     return TL_OK;
 }
 
+/* The string settings of g into out, a group inside as SLOT (its `name`) and SLOT.PARAM. */
+static int read_params(config_setting_t *g, const char *slot, tl_params *out, tl_err *err)
+{
+    for (int i = 0; i < config_setting_length(g); i++) {
+        config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
+        const char *name = config_setting_name(e);
+        if (!slot && config_setting_is_group(e)) {
+            int rc = read_params(e, name, out, err);
+            if (rc)
+                return rc;
+            continue;
+        }
+        const char *v = config_setting_get_string(e);
+        if (!v)
+            return bad_type(err, name, "a string");
+        char key[256];
+        if (!slot)
+            snprintf(key, sizeof key, "%s", name);
+        else if (!strcmp(name, "name"))
+            snprintf(key, sizeof key, "%s", slot);
+        else
+            snprintf(key, sizeof key, "%s.%s", slot, name);
+        if (tl_params_set(out, key, v, err))
+            return err ? err->code : TL_ENOMEM;
+    }
+    return TL_OK;
+}
+
 int tl_store_params(const tl_store *s, const char *group, tl_params *out, tl_err *err)
 {
     tl_params_init(out);
@@ -385,13 +413,5 @@ int tl_store_params(const tl_store *s, const char *group, tl_params *out, tl_err
         return TL_OK;
     if (!config_setting_is_group(g))
         return bad_type(err, group, "a group");
-    for (int i = 0; i < config_setting_length(g); i++) {
-        config_setting_t *e = config_setting_get_elem(g, (unsigned)i);
-        const char *v = config_setting_get_string(e);
-        if (!v)
-            return bad_type(err, config_setting_name(e), "a string");
-        if (tl_params_set(out, config_setting_name(e), v, err))
-            return err ? err->code : TL_ENOMEM;
-    }
-    return TL_OK;
+    return read_params(g, NULL, out, err);
 }

@@ -143,6 +143,51 @@ static void put_attr(FILE *f, int indent, const char *group, const tl_attr_info 
     tl_store_close_group(f, indent);
 }
 
+/* The slot of a SLOT.PARAM key and its length, or 0 for a plain key. */
+static size_t slot_len(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    return dot ? (size_t)(dot - key) : 0;
+}
+
+/* params as settings; SLOT.PARAM keys nest as SLOT = { name = ...; PARAM = ...; } (as in
+ * experiment files: libconfig names hold no dot). */
+static void put_params(FILE *f, const tl_params *p)
+{
+    tl_store_open_group(f, 0, "params");
+    for (size_t i = 0; i < p->n; i++) {
+        const char *k = p->keys[i];
+        size_t n = slot_len(k), own = strlen(k);
+        int first = 1; /* the first key naming this slot writes its group */
+        for (size_t j = 0; j < i && first; j++) {
+            size_t m = slot_len(p->keys[j]) ? slot_len(p->keys[j]) : strlen(p->keys[j]);
+            first = !(m == (n ? n : own) && !strncmp(p->keys[j], k, m));
+        }
+        int grouped = n > 0;
+        for (size_t j = 0; j < p->n && !grouped; j++)
+            grouped = slot_len(p->keys[j]) == own && !strncmp(p->keys[j], k, own);
+        if (!grouped) {
+            tl_store_put_string(f, 1, k, p->values[i]);
+            continue;
+        }
+        if (!first)
+            continue;
+        size_t sl = n ? n : own;
+        char slot[128];
+        snprintf(slot, sizeof slot, "%.*s", (int)sl, k);
+        tl_store_open_group(f, 1, slot);
+        for (size_t j = 0; j < p->n; j++) {
+            const char *kj = p->keys[j];
+            if (strlen(kj) == sl && !strncmp(kj, slot, sl))
+                tl_store_put_string(f, 2, "name", p->values[j]);
+            else if (slot_len(kj) == sl && !strncmp(kj, slot, sl))
+                tl_store_put_string(f, 2, kj + sl + 1, p->values[j]);
+        }
+        tl_store_close_group(f, 1);
+    }
+    tl_store_close_group(f, 0);
+}
+
 int tl_model_save(const tl_model *m, const char *path, tl_err *err)
 {
     if (!m->fitted)
@@ -157,10 +202,7 @@ int tl_model_save(const tl_model *m, const char *path, tl_err *err)
     tl_store_put_int(f, 0, "format", TL_MODEL_FORMAT);
     tl_store_put_string(f, 0, "treelab_version", TREELAB_VERSION);
     tl_store_put_string(f, 0, "algorithm", m->type->name);
-    tl_store_open_group(f, 0, "params");
-    for (size_t i = 0; i < m->params.n; i++)
-        tl_store_put_string(f, 1, m->params.keys[i], m->params.values[i]);
-    tl_store_close_group(f, 0);
+    put_params(f, &m->params);
     fprintf(f, "schema = {\n  attributes = (\n");
     for (size_t j = 0; j < m->schema.n_attrs; j++) {
         fprintf(f, "    {\n");

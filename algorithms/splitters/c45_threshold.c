@@ -393,8 +393,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     size_t k = tl_grow_k(g);
     const double *x = d->cols[attr].num;
     double eps = *(const double *)state;
-    if (!tl_dataset_is_classification(d))
-        return -tl_err_set(err, TL_EINVAL, "splitter c45_threshold needs a class target");
+    if (!tl_dataset_is_classification(d)) /* reached through another splitter, e.g. random_subset */
+        return -tl_err_set(err, TL_EINVAL, "splitter c45_threshold needs a nominal target");
     int closed_form = p->criterion->entropy_bits;
     double *known = tl_grow_scratch(g);
     memset(known, 0, k * sizeof *known);
@@ -484,6 +484,7 @@ static const tl_splitter_type c45_threshold = {
     .init = init,
     .free = free,
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
+    .tasks = TL_TASK_CLASSIFICATION,
     .best = best,
     .needs_train_values = 1,
 };

@@ -298,6 +298,12 @@ static int check_params(const tl_dataset *d, const tl_grow_params *p, int regres
                           p->criterion->name, regression ? "regression" : "classification",
                           regression ? "use mse for a numeric target"
                                      : "it needs a numeric target");
+    unsigned task = regression ? TL_TASK_REGRESSION : TL_TASK_CLASSIFICATION;
+    const tl_splitter_type *sp[2] = {p->numeric, p->nominal};
+    for (int i = 0; i < 2; i++)
+        if (sp[i] && sp[i]->tasks && !(sp[i]->tasks & task))
+            return tl_err_set(err, TL_EINVAL, "splitter %s needs a %s target", sp[i]->name,
+                              regression ? "nominal" : "numeric");
     if (p->numeric && !(p->numeric->kinds & TL_KIND_BIT(TL_ATTR_NUMERIC)))
         return tl_err_set(err, TL_EINVAL, "splitter %s does not split numeric attributes",
                           p->numeric->name);

@@ -86,6 +86,7 @@ typedef struct tl_node_rows {
 typedef struct tl_splitter_type {
     TL_PLUGIN_FIELDS;
     unsigned kinds; /* attribute kinds it handles: bits 1u << TL_ATTR_NUMERIC / NOMINAL */
+    unsigned tasks; /* TL_TASK_* it handles; 0: both */
     /* Best test on attr for the node. Returns 1 and fills out, 0 when the attribute offers
      * no admissible test, or a negative tl error code (err set). */
     int (*best)(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,

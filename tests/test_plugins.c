@@ -1,0 +1,398 @@
+/* The plug-ins: worked numbers for Hellinger distance, the random attribute subset and
+ * minimum-error pruning, and a contract every registered criterion x splitter x pruner
+ * combination meets (a plug-in added later is tested here without touching this file). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tl_test_util.h"
+#include "treelab/tl_grow.h"
+#include "treelab/tl_model.h"
+
+static tl_model *fit_kv(const char *algo, const tl_dataset *d, const char *const *kv,
+                        unsigned long seed, tl_err *err)
+{
+    tl_params p;
+    tl_params_init(&p);
+    for (; kv && *kv; kv++)
+        if (tl_params_set_kv(&p, *kv, err))
+            fail_msg("%s", err->msg);
+    tl_model *m = tl_model_new(algo, &p, err);
+    tl_params_clear(&p);
+    if (!m)
+        return NULL;
+    tl_fit_ctx ctx = {seed, NULL, 0};
+    if (tl_model_fit(m, d, NULL, 0, &ctx, err)) {
+        tl_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Fails the test unless a and b show the same tree. */
+static void assert_same_tree(const tl_model *a, const tl_model *b);
+
+static char *show_text(const tl_model *m)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_err err;
+    if (tl_model_show(m, TL_SHOW_TEXT, f, &err))
+        fail_msg("show: %s", err.msg);
+    fclose(f);
+    return buf;
+}
+
+static void assert_same_tree(const tl_model *a, const tl_model *b)
+{
+    char *x = show_text(a), *y = show_text(b);
+    int same = !strcmp(x, y);
+    free(x);
+    free(y);
+    assert_true(same);
+}
+
+/* ---- Hellinger distance ---- */
+
+/* A two-class node (+ 6, - 4) cut into (+ 5, - 1) and (+ 1, - 3): by hand,
+ * sqrt((sqrt(5/6) - sqrt(1/4))^2 + (sqrt(1/6) - sqrt(3/4))^2) = 0.616459... The distance
+ * ignores the class balance: the same cut with every negative row weighing 10 scores the
+ * same, while Gini's gain changes. */
+static void test_hellinger_worked_example(void **state)
+{
+    (void)state;
+    const tl_criterion_type *h = tl_criterion_find("hellinger", NULL);
+    assert_non_null(h);
+    assert_null(h->impurity); /* a partition criterion */
+    double parent[2] = {6, 4}, children[4] = {5, 1, 1, 3};
+    double want = sqrt(pow(sqrt(5.0 / 6) - sqrt(1.0 / 4), 2) + pow(sqrt(1.0 / 6) - sqrt(3.0 / 4), 2));
+    assert_close(want, 0.6164595, 1e-7);
+    assert_close(h->score(NULL, parent, children, 2, 2), want, 1e-15);
+    double parent10[2] = {6, 40}, children10[4] = {5, 10, 1, 30};
+    assert_close(h->score(NULL, parent10, children10, 2, 2), want, 1e-15);
+    /* a cut that does not separate the classes is worth nothing; a perfect one sqrt(2) */
+    double same[4] = {3, 2, 3, 2}, perfect[4] = {6, 0, 0, 4};
+    assert_close(h->score(NULL, parent, same, 2, 2), 0, 1e-15);
+    assert_close(h->score(NULL, parent, perfect, 2, 2), sqrt(2), 1e-15);
+    /* three classes: the largest one-versus-rest distance; class 2 alone is split off */
+    double p3[3] = {2, 2, 4}, c3[6] = {2, 2, 0, 0, 0, 4};
+    assert_close(h->score(NULL, p3, c3, 2, 3), sqrt(2), 1e-15);
+    /* grown: on a skewed two-class set the root test is the one with the largest distance */
+    const char *csv = tl_test_tmpfile(".csv", "a,b,y\n1,1,p\n1,1,p\n1,0,p\n1,0,n\n0,0,n\n0,1,n\n"
+                                              "1,1,p\n1,1,p\n1,1,p\n1,1,p\n");
+    tl_err err;
+    tl_dataset *d = tl_dataset_load(csv, NULL, &err);
+    assert_non_null(d);
+    const char *kv[] = {"criterion=hellinger", "max_depth=1", NULL};
+    tl_model *m = fit_kv("tree", d, kv, 1, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    /* a (p: 7/7 at a > 0.5, n: 1/3): sqrt((1 - sqrt(1/3))^2 + (0 - sqrt(2/3))^2) = 0.919;
+     * b (p: 6/7 at b > 0.5, n: 1/3): 0.730. */
+    assert_string_equal(d->schema.attrs[tl_model_tree(m)->attr[0]].name, "a");
+    tl_model_free(m);
+    tl_dataset_free(d);
+    remove(csv);
+}
+
+/* ---- random attribute subset ---- */
+
+static void test_random_subset(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
+    tl_err err;
+    /* drawing every attribute is the inner splitter itself */
+    const char *all[] = {"numeric=random_subset", "numeric.mtry=4", NULL};
+    tl_model *a = fit_kv("tree", d, all, 7, &err), *b = fit_kv("tree", d, NULL, 7, &err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_same_tree(a, b);
+    tl_model_free(a);
+    tl_model_free(b);
+    /* one attribute per node: the root has exactly one candidate; the same seed gives the
+     * same tree, and the draw differs between seeds */
+    tl_grow_params p;
+    tl_grow_params_init(&p);
+    p.criterion = tl_criterion_find("gini", &err);
+    p.numeric = tl_splitter_find("random_subset", &err);
+    tl_params sp;
+    tl_params_init(&sp);
+    tl_params_set(&sp, "mtry", "1", &err);
+    void *st = p.numeric->init(&sp, &err);
+    assert_non_null(st);
+    p.numeric_state = st;
+    size_t rows[150];
+    for (size_t i = 0; i < 150; i++)
+        rows[i] = i;
+    int seen[4] = {0};
+    for (unsigned long seed = 1; seed <= 40; seed++) {
+        tl_split cand[4];
+        int valid[4], n = 0;
+        p.seed = seed;
+        assert_int_equal(tl_grow_root_candidates(d, rows, 150, &p, cand, valid, &err), TL_OK);
+        for (int j = 0; j < 4; j++)
+            if (valid[j])
+                n++, seen[j]++;
+        assert_int_equal(n, 1);
+    }
+    for (int j = 0; j < 4; j++) /* each attribute is drawn at the root for some seed */
+        assert_true(seen[j] > 0);
+    p.numeric->free(st);
+    tl_params_clear(&sp);
+    const char *one[] = {"numeric=random_subset", "numeric.mtry=1", NULL};
+    a = fit_kv("tree", d, one, 3, &err);
+    b = fit_kv("tree", d, one, 3, &err);
+    assert_same_tree(a, b);
+    tl_model_free(a);
+    tl_model_free(b);
+    tl_dataset_free(d);
+}
+
+/* ---- minimum-error pruning ---- */
+
+/* Hand computations, k = 2 classes. Tree 1: a root (15, 5) over leaves (10, 0) and (5, 5).
+ * Laplace (Niblett & Bratko): the root as a leaf (20 - 15 + 1) / 22 = 0.2727; its branches
+ * 10/20 * (10 - 10 + 1)/12 + 10/20 * (10 - 5 + 1)/12 = 0.2917 > 0.2727: pruned. The
+ * m-estimate at m = 2 with the root's priors 3/4, 1/4: as a leaf 1 - (15 + 1.5)/22 = 0.25;
+ * branches 1/2 (1 - 11.5/12) + 1/2 (1 - 6.5/12) = 0.25: a tie, and ties prune.
+ * Tree 2: a root (10, 10) over (10, 0) and (0, 10). Laplace: 11/22 = 0.5 against 1/12 on
+ * both branches: kept; the m-estimate (m = 2, priors 1/2): 1 - 11/22 = 0.5 against
+ * 1 - 11/12 = 1/12: kept. */
+static tl_tree *two_leaf_tree(const double *root, const double *l, const double *r)
+{
+    tl_err err;
+    tl_tree *t = tl_tree_alloc(2, 0, 4, &err);
+    tl_tree_add_nodes(t, 1, SIZE_MAX, &err);
+    size_t first = tl_tree_add_nodes(t, 2, 0, &err);
+    t->attr[0] = 0;
+    t->kind[0] = TL_SPLIT_NUMERIC;
+    t->threshold[0] = 0.5;
+    t->first_child[0] = first;
+    t->n_children[0] = 2;
+    memcpy(t->stats, root, 2 * sizeof *root);
+    memcpy(t->stats + 2, l, 2 * sizeof *l);
+    memcpy(t->stats + 4, r, 2 * sizeof *r);
+    return t;
+}
+
+static size_t mep_leaves(const double *root, const double *l, const double *r, const char *est,
+                         const char *m)
+{
+    const tl_pruner_type *pr = tl_pruner_find("minimum_error", NULL);
+    tl_params p;
+    tl_params_init(&p);
+    tl_err err;
+    tl_params_set(&p, "estimate", est, &err);
+    tl_params_set(&p, "m", m, &err);
+    void *st = pr->init(&p, &err);
+    tl_tree *t = two_leaf_tree(root, l, r);
+    tl_prune_trace tr = {0};
+    tl_prune_trace_reset(&tr);
+    tl_prune_input in = {0};
+    assert_int_equal(pr->prune(st, t, &in, &tr, &err), TL_OK);
+    size_t leaves = tl_tree_leaves(t, 0);
+    assert_int_equal(tr.n, 2);
+    assert_close(tr.leaves[0], 2, 0);
+    assert_close(tr.leaves[1], (double)leaves, 0);
+    tl_prune_trace_free(&tr);
+    tl_tree_free(t);
+    pr->free(st);
+    tl_params_clear(&p);
+    return leaves;
+}
+
+static void test_minimum_error_worked_example(void **state)
+{
+    (void)state;
+    double root[2] = {15, 5}, l[2] = {10, 0}, r[2] = {5, 5};
+    assert_int_equal(mep_leaves(root, l, r, "laplace", "2"), 1);
+    assert_int_equal(mep_leaves(root, l, r, "m", "2"), 1);
+    double root2[2] = {10, 10}, l2[2] = {10, 0}, r2[2] = {0, 10};
+    assert_int_equal(mep_leaves(root2, l2, r2, "laplace", "2"), 2);
+    assert_int_equal(mep_leaves(root2, l2, r2, "m", "2"), 2);
+}
+
+/* ---- the contract over the registries ---- */
+
+static int pred_equal(const double *a, const double *b, size_t n)
+{
+    return memcmp(a, b, n * sizeof *a) == 0;
+}
+
+/* Fit, predict (rows sum to 1), save/load (same predictions), refit with the same seed
+ * (same tree). Returns 0 when the fit was refused (err set), 1 when it met the contract. */
+static int contract(const tl_dataset *d, const char *const *kv, tl_err *err)
+{
+    tl_model *m = fit_kv("tree", d, kv, 5, err);
+    if (!m)
+        return 0;
+    size_t w = tl_model_out_width(m), n = d->n_rows;
+    double *p = malloc(n * w * sizeof *p), *q = malloc(n * w * sizeof *q);
+    assert_int_equal(tl_model_predict(m, d, NULL, 0, p, err), TL_OK);
+    for (size_t i = 0; w > 1 && i < n; i++) {
+        double s = 0;
+        for (size_t c = 0; c < w; c++) {
+            assert_true(p[i * w + c] >= 0);
+            s += p[i * w + c];
+        }
+        assert_close(s, 1, 1e-9);
+    }
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/tl_contract_%d.model", (int)getpid());
+    if (tl_model_save(m, path, err))
+        fail_msg("save: %s", err->msg);
+    tl_model *back = tl_model_load(path, err);
+    if (!back)
+        fail_msg("load: %s", err->msg);
+    remove(path);
+    assert_int_equal(tl_model_predict(back, d, NULL, 0, q, err), TL_OK);
+    if (!pred_equal(p, q, n * w))
+        fail_msg("%s %s %s %s: predictions differ after save/load", kv[0], kv[1], kv[2], kv[3]);
+    tl_model *again = fit_kv("tree", d, kv, 5, err);
+    assert_non_null(again);
+    char *s1 = show_text(m), *s2 = show_text(again);
+    if (strcmp(s1, s2))
+        fail_msg("%s %s %s %s: the same seed grew another tree", kv[0], kv[1], kv[2], kv[3]);
+    free(s1);
+    free(s2);
+    tl_model_free(again);
+    tl_model_free(back);
+    tl_model_free(m);
+    free(p);
+    free(q);
+    return 1;
+}
+
+/* Why a combination cannot work on data of this task, or NULL: the documented errors. */
+static const char *impossible(const tl_criterion_type *c, const tl_splitter_type *num,
+                              const tl_splitter_type *nom, const tl_pruner_type *pr,
+                              int regression)
+{
+    unsigned task = regression ? TL_TASK_REGRESSION : TL_TASK_CLASSIFICATION;
+    if (!(c->tasks & task))
+        return regression ? "needs a nominal target" : "needs a numeric target";
+    if ((num->tasks && !(num->tasks & task)) || (nom->tasks && !(nom->tasks & task)))
+        return "needs a nominal target";
+    if (regression && (pr->needs & TL_NEEDS_CLASSES))
+        return "needs a nominal target";
+    return NULL;
+}
+
+static void run_contract(const tl_dataset *d, int regression, size_t *n_ok, size_t *n_refused)
+{
+    for (size_t ic = 0; tl_criterion_at(ic); ic++)
+        for (size_t is = 0; tl_splitter_at(is); is++)
+            for (size_t jn = 0; tl_splitter_at(jn); jn++)
+                for (size_t ip = 0; tl_pruner_at(ip); ip++) {
+                    const tl_criterion_type *c = tl_criterion_at(ic);
+                    const tl_splitter_type *num = tl_splitter_at(is), *nom = tl_splitter_at(jn);
+                    const tl_pruner_type *pr = tl_pruner_at(ip);
+                    if (!(num->kinds & TL_KIND_BIT(TL_ATTR_NUMERIC)) ||
+                        !(nom->kinds & TL_KIND_BIT(TL_ATTR_NOMINAL)))
+                        continue; /* refused before any fit: tested below */
+                    char kv[4][96];
+                    snprintf(kv[0], sizeof kv[0], "criterion=%s", c->name);
+                    snprintf(kv[1], sizeof kv[1], "numeric=%s", num->name);
+                    snprintf(kv[2], sizeof kv[2], "nominal=%s", nom->name);
+                    snprintf(kv[3], sizeof kv[3], "pruner=%s", pr->name);
+                    const char *args[] = {kv[0], kv[1], kv[2], kv[3], "pruner.folds=3", NULL};
+                    if (strcmp(pr->name, "cost_complexity"))
+                        args[4] = NULL;
+                    tl_err err;
+                    tl_err_clear(&err);
+                    const char *why = impossible(c, num, nom, pr, regression);
+                    int ok = contract(d, args, &err);
+                    if (why && ok)
+                        fail_msg("%s %s %s %s was accepted (%s)", kv[0], kv[1], kv[2], kv[3],
+                                 why);
+                    if (!why && !ok)
+                        fail_msg("%s %s %s %s: %s", kv[0], kv[1], kv[2], kv[3], err.msg);
+                    if (why && !strstr(err.msg, why))
+                        fail_msg("%s %s %s %s: '%s' does not say '%s'", kv[0], kv[1], kv[2],
+                                 kv[3], err.msg, why);
+                    *(ok ? n_ok : n_refused) += 1;
+                }
+}
+
+static void test_every_combination(void **state)
+{
+    (void)state;
+    /* labor: 57 rows, numeric and nominal attributes, 326 missing cells */
+    tl_dataset *d = tl_test_load("experiments/datasets/labor.arff", NULL);
+    size_t ok = 0, refused = 0;
+    run_contract(d, 0, &ok, &refused);
+    print_message("classification: %zu combinations fitted, %zu refused as documented\n", ok,
+                  refused);
+    assert_true(ok > 100);
+    tl_dataset_free(d);
+    /* regression on the same attributes: the first year's wage increase as the target */
+    d = tl_test_load("experiments/datasets/labor.arff", "wage-increase-first-year");
+    ok = refused = 0;
+    run_contract(d, 1, &ok, &refused);
+    print_message("regression: %zu combinations fitted, %zu refused as documented\n", ok,
+                  refused);
+    assert_true(ok > 10);
+    tl_dataset_free(d);
+}
+
+/* Refused before any work: a splitter in the wrong slot, an unknown plug-in or parameter
+ * (listing the valid ones), a bad value, and a validation pruner with no rows to validate. */
+static void test_impossible_combinations(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_params p;
+    struct {
+        const char *kv[3], *msg;
+    } cases[] = {
+        {{"numeric=nominal_subset"}, "splitter nominal_subset does not split numeric attributes; "
+                                     "valid: numeric_threshold, c45_threshold"},
+        {{"nominal=c45_threshold"}, "does not split nominal attributes"},
+        {{"criterion=variance"}, "unknown criterion 'variance'; valid: entropy"},
+        {{"pruner=magic"}, "unknown pruner 'magic'; valid: none, cost_complexity"},
+        {{"pruner=error_based", "pruner.confidance=0.1"},
+         "unknown parameter 'confidance'; valid parameters: confidence"},
+        {{"pruner=none", "pruner.alpha=1"}, "pruner none: pruner.alpha: pruner none takes no "
+                                            "parameters"},
+        {{"pruner=cost_complexity", "pruner.alpha=-1"}, "expected auto or a number >= 0"},
+        {{"pruner.confidence=0.1"}, "pruner none"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tl_params_init(&p);
+        for (int j = 0; j < 3 && cases[i].kv[j]; j++)
+            tl_params_set_kv(&p, cases[i].kv[j], &err);
+        tl_model *m = tl_model_new("tree", &p, &err);
+        tl_params_clear(&p);
+        if (m)
+            fail_msg("case %zu accepted", i);
+        if (!strstr(err.msg, cases[i].msg))
+            fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].msg);
+    }
+    /* reduced_error with no rows to validate on: an error, not a tree cut to its root */
+    tl_tree *t = tl_tree_alloc(2, 0, 4, &err);
+    tl_tree_add_nodes(t, 1, SIZE_MAX, &err);
+    tl_prune_trace tr = {0};
+    tl_prune_trace_reset(&tr);
+    tl_prune_input in = {0};
+    const tl_pruner_type *re = tl_pruner_find("reduced_error", NULL);
+    assert_int_equal(re->prune(NULL, t, &in, &tr, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "needs validation rows"));
+    tl_prune_trace_free(&tr);
+    tl_tree_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hellinger_worked_example),
+        cmocka_unit_test(test_random_subset),
+        cmocka_unit_test(test_minimum_error_worked_example),
+        cmocka_unit_test(test_impossible_combinations),
+        cmocka_unit_test(test_every_combination),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
