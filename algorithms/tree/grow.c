@@ -9,6 +9,9 @@
 
 #include "grow_internal.h"
 
+/* Gains at or below this share of the node's impurity are rounding, not a decrease. */
+#define TL_GAIN_EPS 1e-12
+
 /* One node on the work stack: its rows and, once split, its children still to grow. */
 typedef struct frame {
     size_t node, depth;
@@ -124,6 +127,14 @@ static const tl_split *choose(const tl_grow_ctx *g)
     return best;
 }
 
+/* What a gain is measured against: the node's impurity (so a target in units of 1e-7
+ * splits as one in units of 1), or 1 for a partition criterion. */
+static double node_scale(const tl_grow_ctx *g, const double *stats)
+{
+    const tl_criterion_type *c = g->p->criterion;
+    return c->impurity ? c->impurity(stats, g->k) : 1;
+}
+
 /* Steps 1 to 6 for the frame's node: a leaf (kids.n = 0) or a split whose children are
  * ready to be pushed. */
 static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
@@ -143,8 +154,12 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     if (!best)
         return TL_OK;
     tl_split chosen = *best;
-    /* scikit-learn's min_impurity_decrease: the decrease weighted by the node's share */
-    if (w / g->root_w * chosen.gain + 1e-12 < p->min_impurity_decrease)
+    /* a split must decrease the impurity by more than rounding: otherwise the first of
+     * several worthless tests would be taken (on data with unknown values such tests are
+     * common, and their children predict alike); scikit-learn's min_impurity_decrease on top,
+     * the decrease weighted by the node's share */
+    if (chosen.gain <= TL_GAIN_EPS * node_scale(g, stats) ||
+        w / g->root_w * chosen.gain + 1e-12 < p->min_impurity_decrease)
         return TL_OK;
     if (p->accept) { /* step 5: pre-pruning may veto the split */
         int ok = p->accept(p->accept_user, g, g->t, f->node, &view, &chosen, err);
