@@ -10,6 +10,7 @@
     X(reduced_error)                                                                           \
     X(pre_validation)                                                                          \
     X(minimum_error)                                                                           \
+    X(pessimistic)                                                                             \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_pruner_type *const tl_pruner_##n;
