@@ -216,6 +216,49 @@ static void test_minimum_error_worked_example(void **state)
     assert_int_equal(mep_leaves(root2, l2, r2, "m", "2"), 2);
 }
 
+/* PEP by hand (Quinlan 1987). A node of 20 training rows (18, 2) over leaves (5, 0), (4, 1),
+ * (4, 0), (5, 1): the subtree's corrected errors 2 + 4/2 = 4, SE = sqrt(4 * 16 / 20) = 1.789;
+ * as a leaf 2 + 1/2 = 2.5 <= 5.789: pruned. A node (14, 6) over (5, 0), (0, 5), (5, 0), (4, 1):
+ * the subtree 1 + 4/2 = 3, SE = sqrt(3 * 17 / 20) = 1.597; as a leaf 6.5 > 4.597: kept. */
+static tl_tree *four_leaf_tree(const double leaves[4][2])
+{
+    tl_err err;
+    tl_tree *t = tl_tree_alloc(2, 0, 8, &err);
+    tl_tree_add_nodes(t, 1, SIZE_MAX, &err);
+    size_t first = tl_tree_add_nodes(t, 4, 0, &err);
+    t->attr[0] = 0;
+    t->kind[0] = TL_SPLIT_MULTIWAY;
+    t->first_child[0] = first;
+    t->n_children[0] = 4;
+    for (size_t b = 0; b < 4; b++)
+        for (size_t c = 0; c < 2; c++) {
+            t->stats[(first + b) * 2 + c] = leaves[b][c];
+            t->stats[c] += leaves[b][c];
+        }
+    return t;
+}
+
+static void test_pessimistic_worked_example(void **state)
+{
+    (void)state;
+    const tl_pruner_type *pr = tl_pruner_find("pessimistic", NULL);
+    const double prunable[4][2] = {{5, 0}, {4, 1}, {4, 0}, {5, 1}};
+    const double kept[4][2] = {{5, 0}, {0, 5}, {5, 0}, {4, 1}};
+    const double (*cases[2])[2] = {prunable, kept};
+    size_t want[2] = {1, 4};
+    for (int i = 0; i < 2; i++) {
+        tl_err err;
+        tl_tree *t = four_leaf_tree(cases[i]);
+        tl_prune_trace tr = {0};
+        tl_prune_trace_reset(&tr);
+        tl_prune_input in = {0};
+        assert_int_equal(pr->prune(NULL, t, &in, &tr, &err), TL_OK);
+        assert_int_equal(tl_tree_leaves(t, 0), want[i]);
+        tl_prune_trace_free(&tr);
+        tl_tree_free(t);
+    }
+}
+
 /* ---- the contract over the registries ---- */
 
 static int pred_equal(const double *a, const double *b, size_t n)
@@ -391,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_hellinger_worked_example),
         cmocka_unit_test(test_random_subset),
         cmocka_unit_test(test_minimum_error_worked_example),
+        cmocka_unit_test(test_pessimistic_worked_example),
         cmocka_unit_test(test_impossible_combinations),
         cmocka_unit_test(test_every_combination),
     };
