@@ -20,17 +20,23 @@ static void test_defaults_and_values(void **state)
     tl_err err;
     tl_params_init(&p);
     assert_int_equal(tl_params_check(spec, &p, &err), TL_OK);
-    assert_int_equal(tl_params_int(spec, &p, "max_depth"), 0);
-    assert_close(tl_params_double(spec, &p, "alpha"), 0.5, 0);
-    assert_int_equal(tl_params_bool(spec, &p, "prune"), 1);
-    assert_string_equal(tl_params_string(spec, &p, "criterion"), "gini");
+    tl_param_reader rd = tl_params_reader(spec, &p, &err);
+    assert_int_equal(tl_params_int(&rd, "max_depth"), 0);
+    assert_close(tl_params_double(&rd, "alpha"), 0.5, 0);
+    assert_int_equal(tl_params_bool(&rd, "prune"), 1);
+    assert_string_equal(tl_params_string(&rd, "criterion"), "gini");
     assert_int_equal(tl_params_set_kv(&p, "max_depth=3", &err), TL_OK);
     assert_int_equal(tl_params_set_kv(&p, "criterion=entropy", &err), TL_OK);
     assert_int_equal(tl_params_set(&p, "prune", "false", &err), TL_OK);
     assert_int_equal(tl_params_check(spec, &p, &err), TL_OK);
-    assert_int_equal(tl_params_int(spec, &p, "max_depth"), 3);
-    assert_int_equal(tl_params_bool(spec, &p, "prune"), 0);
-    assert_string_equal(tl_params_string(spec, &p, "criterion"), "entropy");
+    assert_int_equal(tl_params_int(&rd, "max_depth"), 3);
+    assert_int_equal(tl_params_bool(&rd, "prune"), 0);
+    assert_string_equal(tl_params_string(&rd, "criterion"), "entropy");
+    assert_int_equal(rd.rc, TL_OK);
+    /* a name the table does not hold is an error naming it, not a silent 0 */
+    assert_int_equal(tl_params_int(&rd, "max_dpeth"), 0);
+    assert_int_equal(rd.rc, TL_EINTERNAL);
+    assert_non_null(strstr(err.msg, "'max_dpeth' is read but not in the parameter table"));
     tl_params_clear(&p);
 }
 

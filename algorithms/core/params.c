@@ -237,45 +237,57 @@ int tl_params_check(const tl_param_spec *spec, const tl_params *p, tl_err *err)
     return TL_OK;
 }
 
-static const char *value_of(const tl_param_spec *spec, const tl_params *p, const char *name)
+tl_param_reader tl_params_reader(const tl_param_spec *spec, const tl_params *p, tl_err *err)
 {
-    const char *v = tl_params_find(p, name);
-    if (v)
-        return v;
-    const tl_param_spec *s = find_spec(spec, name);
-    return s ? s->def : NULL;
+    tl_param_reader r = {spec, p, err, TL_OK};
+    return r;
 }
 
-long tl_params_int(const tl_param_spec *spec, const tl_params *p, const char *name)
+/* The value set for name or the spec's default; NULL (and r->rc set) when the spec has no
+ * such parameter. */
+static const char *value_of(tl_param_reader *r, const char *name)
 {
-    const char *v = value_of(spec, p, name);
+    const tl_param_spec *s = find_spec(r->spec, name);
+    if (!s) {
+        if (!r->rc)
+            r->rc = tl_err_set(r->err, TL_EINTERNAL,
+                               "parameter '%s' is read but not in the parameter table", name);
+        return NULL;
+    }
+    const char *v = tl_params_find(r->p, name);
+    return v ? v : s->def;
+}
+
+long tl_params_int(tl_param_reader *r, const char *name)
+{
+    const char *v = value_of(r, name);
     long l = 0;
     if (v)
         parse_long(v, &l);
     return l;
 }
 
-double tl_params_double(const tl_param_spec *spec, const tl_params *p, const char *name)
+double tl_params_double(tl_param_reader *r, const char *name)
 {
-    const char *v = value_of(spec, p, name);
+    const char *v = value_of(r, name);
     double d = 0;
     if (v)
         parse_double(v, &d);
     return d;
 }
 
-int tl_params_bool(const tl_param_spec *spec, const tl_params *p, const char *name)
+int tl_params_bool(tl_param_reader *r, const char *name)
 {
-    const char *v = value_of(spec, p, name);
+    const char *v = value_of(r, name);
     int b = 0;
     if (v)
         parse_bool(v, &b);
     return b;
 }
 
-const char *tl_params_string(const tl_param_spec *spec, const tl_params *p, const char *name)
+const char *tl_params_string(tl_param_reader *r, const char *name)
 {
-    const char *v = value_of(spec, p, name);
+    const char *v = value_of(r, name);
     return v ? v : "";
 }
 

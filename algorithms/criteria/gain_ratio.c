@@ -24,9 +24,14 @@ static void *init(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
+    tl_param_reader rd = tl_params_reader(params, p, err);
     r->average_gain_filter = 1;
-    r->slack = tl_params_double(params, p, "slack");
-    r->level_share = tl_params_double(params, p, "level_share");
+    r->slack = tl_params_double(&rd, "slack");
+    r->level_share = tl_params_double(&rd, "level_share");
+    if (rd.rc) {
+        free(r);
+        return NULL;
+    }
     return r;
 }
 

@@ -102,8 +102,13 @@ static void *gnb_alloc(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    g->var_smoothing = tl_params_double(gnb_params, p, "var_smoothing");
-    const char *pri = tl_params_string(gnb_params, p, "priors");
+    tl_param_reader rd = tl_params_reader(gnb_params, p, err);
+    g->var_smoothing = tl_params_double(&rd, "var_smoothing");
+    const char *pri = tl_params_string(&rd, "priors");
+    if (rd.rc) {
+        gnb_free(g);
+        return NULL;
+    }
     if (pri && *pri && parse_priors(g, pri, err)) {
         gnb_free(g);
         return NULL;

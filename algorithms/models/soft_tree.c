@@ -33,6 +33,8 @@ static const tl_param_spec params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
+static void st_free(void *state);
+
 static void *st_alloc(const tl_params *p, tl_err *err)
 {
     soft_tree *m = calloc(1, sizeof *m);
@@ -40,24 +42,29 @@ static void *st_alloc(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    m->depth = (size_t)tl_params_int(params, p, "depth");
-    m->beta = tl_params_double(params, p, "beta");
-    m->incremental = strcmp(tl_params_string(params, p, "grow"), "incremental") == 0;
-    m->predict = strcmp(tl_params_string(params, p, "predict"), "max_path") == 0
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    m->depth = (size_t)tl_params_int(&rd, "depth");
+    m->beta = tl_params_double(&rd, "beta");
+    m->incremental = strcmp(tl_params_string(&rd, "grow"), "incremental") == 0;
+    m->predict = strcmp(tl_params_string(&rd, "predict"), "max_path") == 0
                      ? ST_PREDICT_MAX_PATH : ST_PREDICT_MIXTURE;
-    m->valid_fraction = tl_params_double(params, p, "validation_fraction");
+    m->valid_fraction = tl_params_double(&rd, "validation_fraction");
     st_train_opts *o = &m->opts;
-    o->obj.loss = strcmp(tl_params_string(params, p, "loss"), "expected") == 0 ? ST_LOSS_EXPECTED
+    o->obj.loss = strcmp(tl_params_string(&rd, "loss"), "expected") == 0 ? ST_LOSS_EXPECTED
                                                                               : ST_LOSS_MIXTURE;
-    o->obj.lambda = tl_params_double(params, p, "lambda");
-    o->obj.l2 = tl_params_double(params, p, "l2");
-    o->optimizer = strcmp(tl_params_string(params, p, "optimizer"), "sgd") == 0 ? ST_OPT_SGD
+    o->obj.lambda = tl_params_double(&rd, "lambda");
+    o->obj.l2 = tl_params_double(&rd, "l2");
+    o->optimizer = strcmp(tl_params_string(&rd, "optimizer"), "sgd") == 0 ? ST_OPT_SGD
                                                                                : ST_OPT_ADAM;
-    o->learning_rate = tl_params_double(params, p, "learning_rate");
-    o->batch_size = (size_t)tl_params_int(params, p, "batch_size");
-    o->epochs = (size_t)tl_params_int(params, p, "epochs");
-    o->patience = (size_t)tl_params_int(params, p, "patience");
-    o->init_scale = tl_params_double(params, p, "init_scale");
+    o->learning_rate = tl_params_double(&rd, "learning_rate");
+    o->batch_size = (size_t)tl_params_int(&rd, "batch_size");
+    o->epochs = (size_t)tl_params_int(&rd, "epochs");
+    o->patience = (size_t)tl_params_int(&rd, "patience");
+    o->init_scale = tl_params_double(&rd, "init_scale");
+    if (rd.rc) {
+        st_free(m);
+        return NULL;
+    }
     return m;
 }
 

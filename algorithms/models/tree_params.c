@@ -146,7 +146,10 @@ static int find_plugin(int s, const char *name, plugin *out, tl_err *err)
 /* Checks slot s's plug-in and its parameters; with state != NULL builds its state. */
 static int build_slot(const tl_params *p, int s, plugin *pl, void **state, tl_err *err)
 {
-    const char *name = tl_params_string(tree_spec, p, slots[s]); /* set, or the default */
+    tl_param_reader rd = tl_params_reader(tree_spec, p, err);
+    const char *name = tl_params_string(&rd, slots[s]); /* set, or the default */
+    if (rd.rc)
+        return rd.rc;
     int rc = find_plugin(s, name, pl, err);
     tl_params sub;
     if (!rc && !(rc = slot_params(p, s, &sub, err))) {
@@ -214,12 +217,15 @@ static int build(tl_tree_learner *h, const tl_params *p, tl_err *err)
      * branches must hold min_samples_leaf; binary splits are unaffected by either */
     h->grow.reuse_nominal = 0;
     h->grow.min_leaf_branches = 2;
-    h->grow.max_depth = (size_t)tl_params_int(tree_spec, p, "max_depth");
-    h->grow.min_samples_split = tl_params_double(tree_spec, p, "min_samples_split");
-    h->grow.min_samples_leaf = tl_params_double(tree_spec, p, "min_samples_leaf");
-    h->grow.min_impurity_decrease = tl_params_double(tree_spec, p, "min_impurity_decrease");
-    h->validation_fraction = tl_params_double(tree_spec, p, "validation_fraction");
-    const char *tb = tl_params_string(tree_spec, p, "tie_break");
+    tl_param_reader rd = tl_params_reader(tree_spec, p, err);
+    h->grow.max_depth = (size_t)tl_params_int(&rd, "max_depth");
+    h->grow.min_samples_split = tl_params_double(&rd, "min_samples_split");
+    h->grow.min_samples_leaf = tl_params_double(&rd, "min_samples_leaf");
+    h->grow.min_impurity_decrease = tl_params_double(&rd, "min_impurity_decrease");
+    h->validation_fraction = tl_params_double(&rd, "validation_fraction");
+    const char *tb = tl_params_string(&rd, "tie_break");
+    if (rd.rc)
+        return rd.rc;
     if (strcmp(tb, "file") && !(h->tie_break = strdup(tb)))
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     if (h->criterion_auto) {

@@ -30,7 +30,8 @@ typedef struct options {
 static void *init(const tl_params *p, tl_err *err)
 {
     options o = {0};
-    const char *a = tl_params_string(params, p, "alpha");
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    const char *a = tl_params_string(&rd, "alpha");
     char *end = NULL;
     if (!strcmp(a, "auto"))
         o.cv = 1;
@@ -39,10 +40,12 @@ static void *init(const tl_params *p, tl_err *err)
                    a);
         return NULL;
     }
-    o.one_se = !strcmp(tl_params_string(params, p, "select"), "1se");
-    o.folds = (size_t)tl_params_int(params, p, "folds");
-    const char *r = tl_params_string(params, p, "risk");
+    o.one_se = !strcmp(tl_params_string(&rd, "select"), "1se");
+    o.folds = (size_t)tl_params_int(&rd, "folds");
+    const char *r = tl_params_string(&rd, "risk");
     o.risk = !strcmp(r, "auto") ? -1 : !strcmp(r, "error");
+    if (rd.rc)
+        return NULL;
     options *s = malloc(sizeof *s);
     if (!s)
         tl_err_set(err, TL_ENOMEM, "out of memory");

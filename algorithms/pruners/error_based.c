@@ -284,9 +284,14 @@ static void *init(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    o->confidence = tl_params_double(params, p, "confidence");
-    o->subtree_raising = tl_params_bool(params, p, "subtree_raising");
-    o->collapse = tl_params_bool(params, p, "collapse");
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    o->confidence = tl_params_double(&rd, "confidence");
+    o->subtree_raising = tl_params_bool(&rd, "subtree_raising");
+    o->collapse = tl_params_bool(&rd, "collapse");
+    if (rd.rc) {
+        free(o);
+        return NULL;
+    }
     return o;
 }
 

@@ -29,8 +29,13 @@ static void *init(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    o->m_estimate = !strcmp(tl_params_string(params, p, "estimate"), "m");
-    o->m = tl_params_double(params, p, "m");
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    o->m_estimate = !strcmp(tl_params_string(&rd, "estimate"), "m");
+    o->m = tl_params_double(&rd, "m");
+    if (rd.rc) {
+        free(o);
+        return NULL;
+    }
     return o;
 }
 

@@ -377,11 +377,13 @@ static const tl_param_spec params[] = {
 
 static void *init(const tl_params *p, tl_err *err)
 {
-    double *slack = malloc(sizeof *slack);
-    if (!slack)
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    double v = tl_params_double(&rd, "slack");
+    double *slack = rd.rc ? NULL : malloc(sizeof *slack);
+    if (slack)
+        *slack = v;
+    else if (!rd.rc)
         tl_err_set(err, TL_ENOMEM, "out of memory");
-    else
-        *slack = tl_params_double(params, p, "slack");
     return slack;
 }
 

@@ -46,9 +46,13 @@ static void *init(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    s->mtry = (size_t)tl_params_int(params, p, "mtry");
-    const char *names[2] = {tl_params_string(params, p, "numeric"),
-                            tl_params_string(params, p, "nominal")};
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    s->mtry = (size_t)tl_params_int(&rd, "mtry");
+    const char *names[2] = {tl_params_string(&rd, "numeric"), tl_params_string(&rd, "nominal")};
+    if (rd.rc) {
+        free(s);
+        return NULL;
+    }
     for (int k = 0; k < 2; k++) {
         s->inner[k] = tl_splitter_find(names[k], err);
         if (s->inner[k] && !(s->inner[k]->kinds & TL_KIND_BIT(k))) {

@@ -42,11 +42,23 @@ const char *tl_params_find(const tl_params *p, const char *key);
  * types, out-of-range numbers and unknown choices (listing the allowed ones) are TL_EINVAL. */
 int tl_params_check(const tl_param_spec *spec, const tl_params *p, tl_err *err);
 
-/* Typed getters: the set value or the spec's default. Call after tl_params_check. */
-long tl_params_int(const tl_param_spec *spec, const tl_params *p, const char *name);
-double tl_params_double(const tl_param_spec *spec, const tl_params *p, const char *name);
-int tl_params_bool(const tl_param_spec *spec, const tl_params *p, const char *name);
-const char *tl_params_string(const tl_param_spec *spec, const tl_params *p, const char *name);
+/* Typed getters: the set value or the spec's default, through a reader that remembers the
+ * first problem. A name the table does not hold (a misspelling in the code that reads it) is
+ * TL_EINTERNAL naming it, never a silent 0: read every value, then check r.rc. Call after
+ * tl_params_check. */
+typedef struct tl_param_reader {
+    const tl_param_spec *spec;
+    const tl_params *p;
+    tl_err *err; /* may be NULL */
+    int rc;      /* TL_OK, or the first problem */
+} tl_param_reader;
+
+/* A reader of p (may be NULL: every value is the default) against spec. */
+tl_param_reader tl_params_reader(const tl_param_spec *spec, const tl_params *p, tl_err *err);
+long tl_params_int(tl_param_reader *r, const char *name);
+double tl_params_double(tl_param_reader *r, const char *name);
+int tl_params_bool(tl_param_reader *r, const char *name);
+const char *tl_params_string(tl_param_reader *r, const char *name);
 
 /* Join the names name_at(0, filter), name_at(1, filter), ... (until NULL; "" entries are
  * skipped) with ", " into buf, cut to size: the list of valid names an error gives. */
