@@ -401,7 +401,7 @@ static void test_impossible_combinations(void **state)
          "unknown parameter 'confidance'; valid parameters: confidence"},
         {{"pruner=none", "pruner.alpha=1"}, "pruner none: pruner.alpha: pruner none takes no "
                                             "parameters"},
-        {{"pruner=cost_complexity", "pruner.alpha=-1"}, "expected auto or a number >= 0"},
+        {{"pruner=cost_complexity", "pruner.alpha=-1"}, "expected auto, path or a number >= 0"},
         {{"pruner.confidence=0.1"}, "pruner none"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

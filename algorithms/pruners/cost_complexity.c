@@ -10,7 +10,8 @@
 
 static const tl_param_spec params[] = {
     {"alpha", TL_PARAM_STRING, "auto", 0, 0, NULL,
-     "complexity parameter: a number >= 0, or auto to choose it by cross-validation"},
+     "complexity parameter: a number >= 0, auto to choose it by cross-validation, or path to "
+     "record the weakest-link sequence and keep the grown tree"},
     {"select", TL_PARAM_CHOICE, "min", 0, 0, "min|1se",
      "alpha = auto: the least CV error, or the smallest tree within one SE of it"},
     {"folds", TL_PARAM_INT, "10", 2, 1000, NULL, "alpha = auto: number of folds"},
@@ -21,7 +22,7 @@ static const tl_param_spec params[] = {
 };
 
 typedef struct options {
-    int cv, one_se;
+    int cv, path_only, one_se;
     double alpha;
     size_t folds;
     int risk; /* -1 auto, 0 impurity, 1 error */
@@ -35,9 +36,11 @@ static void *init(const tl_params *p, tl_err *err)
     char *end = NULL;
     if (!strcmp(a, "auto"))
         o.cv = 1;
+    else if (!strcmp(a, "path"))
+        o.path_only = 1;
     else if (!(o.alpha = strtod(a, &end), end != a && !*end && o.alpha >= 0 && isfinite(o.alpha))) {
-        tl_err_set(err, TL_EINVAL, "parameter alpha: expected auto or a number >= 0, got '%s'",
-                   a);
+        tl_err_set(err, TL_EINVAL,
+                   "parameter alpha: expected auto, path or a number >= 0, got '%s'", a);
         return NULL;
     }
     o.one_se = !strcmp(tl_params_string(&rd, "select"), "1se");
@@ -180,6 +183,21 @@ static int prune_cv(const options *o, tl_tree *t, const tl_prune_input *in, int 
     return rc;
 }
 
+/* The weakest-link sequence into the trace; the tree stays as grown (subtree 0). */
+static int record_path(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
+                       tl_prune_trace *trace, tl_err *err)
+{
+    tl_ccp_path path;
+    int rc = tl_ccp_path_compute(t, crit, risk_error, &path, err);
+    for (size_t i = 0; i < path.n && !rc; i++)
+        rc = tl_prune_trace_add(trace, path.alpha[i], (double)path.leaves[i], path.risk[i], NAN,
+                                NAN, err);
+    trace->chosen = 0;
+    trace->chosen_param = 0;
+    tl_ccp_path_free(&path);
+    return rc;
+}
+
 static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
                  tl_err *err)
 {
@@ -196,6 +214,8 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     trace->error_name = o->cv ? "cv error" : NULL;
     if (o->cv)
         return prune_cv(o, t, in, risk_error, trace, err);
+    if (o->path_only)
+        return record_path(t, crit, risk_error, trace, err);
     double before = (double)tl_tree_leaves(t, 0);
     int rc = tl_ccp_prune(t, crit, risk_error, o->alpha, err);
     if (!rc)

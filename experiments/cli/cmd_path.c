@@ -45,8 +45,6 @@ static int run(int argc, char **argv, tl_err *err)
     unsigned long seed;
     tl_dataset *d = NULL;
     tl_model *m = NULL;
-    tl_ccp_path path = {0};
-    tl_prune_trace one = {0};
     const tl_prune_trace *tr = NULL;
     if (tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, &set, &help, err))
         goto done;
@@ -60,45 +58,33 @@ static int run(int argc, char **argv, tl_err *err)
     }
     if ((cv_s && tl_cli_long("--cv", cv_s, 2, 1000, &folds, err)) || tl_cli_seed(seed_s, &seed, err))
         goto done;
-    /* the path starts from the unpruned tree: the cost-complexity pruner with alpha = auto
-     * records it with its CV error (--cv); without --cv no pruner runs and the path of the
-     * grown tree is computed here. The tree's own pruner slot wins over any older name. */
-    const char *risk = tl_params_find(&set, "ccp_risk");
-    if (!risk)
-        risk = tl_params_find(&set, "pruner.risk");
-    char folds_s[32];
-    snprintf(folds_s, sizeof folds_s, "%ld", folds);
-    if (tl_params_set(&set, "pruner", folds ? "cost_complexity" : "none", err) ||
-        (folds && (tl_params_set(&set, "pruner.alpha", "auto", err) ||
-                   tl_params_set(&set, "pruner.folds", folds_s, err) ||
-                   tl_params_set(&set, "pruner.risk", risk ? risk : "auto", err))))
+    /* the path of the grown tree, as the cost-complexity pruner records it: alpha = path
+     * keeps the tree, alpha = auto adds the CV error (--cv K). The learner's own criterion
+     * gives the risk, and the pruner slot wins over any older name for pruning. */
+    const tl_model_type *type = tl_model_find(algo, err);
+    if (!type)
         goto done;
-    if (!(d = tl_cli_load_data(pos[0], target, err)) || !(m = tl_cli_fit(algo, &set, d, seed, err)))
-        goto done;
-    const tl_tree *t = tl_model_tree(m);
-    if (!t) {
+    if (!type->tree) {
         tl_err_set(err, TL_EINVAL, "path needs a tree learner (tree, id3, c45 or cart), not %s",
                    algo);
         goto done;
     }
-    if (folds) {
-        tr = tl_model_prune_trace(m);
-    } else {
-        const char *crit = tl_params_find(&set, "criterion");
-        int regression = !tl_dataset_is_classification(d);
-        const tl_criterion_type *c = tl_criterion_find(
-            crit && strcmp(crit, "auto") ? crit : regression ? "mse" : "gini", err);
-        int risk_error = risk && !strcmp(risk, "error");
-        if (!c || tl_ccp_path_compute(t, c, risk_error, &path, err))
-            goto done;
-        tl_prune_trace_reset(&one);
-        one.param_name = "alpha";
-        one.risk_name = risk_error || regression || !c->impurity ? "error" : c->name;
-        for (size_t i = 0; i < path.n; i++)
-            if (tl_prune_trace_add(&one, path.alpha[i], (double)path.leaves[i], path.risk[i],
-                                   NAN, NAN, err))
-                goto done;
-        tr = &one;
+    const char *risk = tl_params_find(&set, "ccp_risk");
+    if (!risk)
+        risk = tl_params_find(&set, "pruner.risk");
+    char folds_s[32];
+    snprintf(folds_s, sizeof folds_s, "%ld", folds ? folds : 10);
+    if (tl_params_set(&set, "pruner", "cost_complexity", err) ||
+        tl_params_set(&set, "pruner.alpha", folds ? "auto" : "path", err) ||
+        tl_params_set(&set, "pruner.folds", folds_s, err) ||
+        tl_params_set(&set, "pruner.risk", risk ? risk : "auto", err))
+        goto done;
+    if (!(d = tl_cli_load_data(pos[0], target, err)) || !(m = tl_cli_fit(algo, &set, d, seed, err)))
+        goto done;
+    if (!(tr = tl_model_prune_trace(m))) {
+        tl_err_set(err, TL_EINVAL, "path needs a tree learner (tree, id3, c45 or cart), not %s",
+                   algo);
+        goto done;
     }
     printf("alpha,leaves,risk%s\n", folds ? ",cv_error,cv_se" : "");
     for (size_t i = 0; i < tr->n; i++) {
@@ -122,8 +108,7 @@ static int run(int argc, char **argv, tl_err *err)
                 stem, stem);
     }
 done:
-    tl_prune_trace_free(&one);
-    tl_ccp_path_free(&path);
+
     tl_model_free(m);
     tl_dataset_free(d);
     tl_params_clear(&set);
