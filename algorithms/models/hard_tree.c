@@ -247,7 +247,7 @@ int tl_hard_tree_predict(const void *state, const tl_dataset *d, const size_t *r
     const tl_hard_tree *h = state;
     int rc = check_tree(h->tree, d, err);
     if (!rc)
-        tl_tree_predict(h->tree, d, rows, n, out);
+        rc = tl_tree_predict(h->tree, d, rows, n, out, err);
     return rc;
 }
 

@@ -15,19 +15,24 @@ void tl_ccp_cv_free(tl_ccp_cv *cv)
     memset(cv, 0, sizeof *cv);
 }
 
-/* Loss of the tree's prediction for one row: 0/1, or the squared error. */
-static double row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *pred)
+/* Loss of the tree's prediction for one row into *loss: 0/1, or the squared error. */
+static int row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *pred,
+                    double *loss, tl_err *err)
 {
-    tl_tree_predict(t, d, &row, 1, pred);
+    int rc = tl_tree_predict(t, d, &row, 1, pred, err);
+    if (rc)
+        return rc;
     if (t->regression) {
         double e = pred[0] - d->y.num[row];
-        return e * e;
+        *loss = e * e;
+        return TL_OK;
     }
     size_t best = 0;
     for (size_t c = 1; c < t->k; c++)
         if (pred[c] > pred[best])
             best = c;
-    return (int)best == d->y.code[row] ? 0.0 : 1.0;
+    *loss = (int)best == d->y.code[row] ? 0.0 : 1.0;
+    return TL_OK;
 }
 
 int tl_ccp_cv_run(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *gp,
@@ -72,7 +77,7 @@ int tl_ccp_cv_run(const tl_dataset *d, const size_t *rows, size_t n, const tl_gr
             rc = tl_ccp_prune(t, crit, risk_error, out->beta[i], err);
             for (size_t r = 0; r < n && !rc; r++)
                 if (fold[r] == f)
-                    loss[i * n + r] = row_loss(t, d, rows[r], pred);
+                    rc = row_loss(t, d, rows[r], pred, &loss[i * n + r], err);
         }
         tl_tree_free(t);
     }

@@ -41,18 +41,20 @@ static void descend(const tl_tree *t, size_t node, const tl_dataset *d, size_t r
     }
 }
 
-void tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
-                     double *out)
+int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                    double *out, tl_err *err)
 {
     size_t width = t->regression ? 1 : t->k;
     double tmp[256];
     double *buf = width <= 256 ? tmp : malloc(width * sizeof *buf);
+    if (!buf)
+        return tl_err_set(err, TL_ENOMEM, "out of memory predicting with a tree");
     for (size_t i = 0; i < n; i++) {
         double *o = out + i * width;
         memset(o, 0, width * sizeof *o);
-        if (buf)
-            descend(t, 0, d, rows[i], 1.0, o, buf);
+        descend(t, 0, d, rows[i], 1.0, o, buf);
     }
     if (buf != tmp)
         free(buf);
+    return TL_OK;
 }
