@@ -201,10 +201,58 @@ static void test_tree_predict_reports_out_of_memory(void **state)
     tl_dataset_free(d);
 }
 
+/* ---- soft_tree fit ---- */
+
+typedef struct fit_ctx {
+    tl_model *m;
+    const tl_dataset *d;
+} fit_ctx;
+
+static int call_fit(void *ctx, tl_err *err)
+{
+    fit_ctx *c = ctx;
+    tl_fit_ctx fc = {7, NULL, 0};
+    return tl_model_fit(c->m, c->d, NULL, 0, &fc, err);
+}
+
+/* Each allocation of a soft tree fit fails in turn, with and without a validation share and
+ * growing incrementally. encode_rows freed its buffers on failure and left the pointers for
+ * the caller's cleanup to free again. */
+static void test_soft_tree_fit_out_of_memory(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/weather.numeric.arff", NULL);
+    const char *const configs[][6] = {
+        {"epochs=2", "depth=2", NULL},
+        {"epochs=2", "depth=2", "validation_fraction=0.3", NULL},
+        {"epochs=2", "depth=2", "grow=incremental", "validation_fraction=0.3", NULL},
+    };
+    for (size_t i = 0; i < sizeof configs / sizeof *configs; i++) {
+        tl_params p;
+        tl_err err;
+        tl_params_init(&p);
+        for (const char *const *kv = configs[i]; *kv; kv++)
+            if (tl_params_set_kv(&p, *kv, &err))
+                fail_msg("%s", err.msg);
+        tl_model *m = tl_model_new("soft_tree", &p, &err);
+        tl_params_clear(&p);
+        if (!m)
+            fail_msg("%s", err.msg);
+        fit_ctx c = {m, d};
+        char what[128];
+        snprintf(what, sizeof what, "soft_tree fit (%s %s %s)", configs[i][0], configs[i][1],
+                 configs[i][2] ? configs[i][2] : "");
+        assert_true(sweep(what, call_fit, &c) > 0);
+        tl_model_free(m);
+    }
+    tl_dataset_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree_predict_reports_out_of_memory),
+        cmocka_unit_test(test_soft_tree_fit_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
