@@ -114,6 +114,9 @@ static void test_damaged_naive_bayes_and_soft_tree(void **state)
     expect_rejected(t, "\"yes\", ", "\"yes\", \"maybe\", ", "does not fit the target 'play'");
     expect_rejected(t, "n_out = 2;", "n_out = 3;", "state.theta has");
     expect_rejected(t, "n_out = 2;", "n_out = 100000000000L;", "state.n_out");
+    /* a node shared by two splits (show walked it once per path) and an orphan */
+    expect_rejected(t, "right = [2, 4,", "right = [2, 3,", "node 3 is a child of two splits");
+    expect_rejected(t, "left = [1, 3,", "left = [3, 3,", "node 1 is no split's child");
 }
 
 /* libconfig leaks a string token's text when a syntax error follows it; the sanitizer

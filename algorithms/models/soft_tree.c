@@ -122,11 +122,14 @@ typedef struct encoded {
     st_data data;
 } encoded;
 
+/* Frees the buffers and forgets them: encode_rows clears on failure, and its caller's
+ * cleanup clears again. */
 static void encoded_clear(encoded *e)
 {
     free(e->X);
     free(e->y);
     free(e->wt);
+    memset(e, 0, sizeof *e);
 }
 
 static int encode_rows(const soft_tree *m, const tl_dataset *d, const size_t *rows, size_t n,

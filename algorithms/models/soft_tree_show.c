@@ -101,24 +101,65 @@ static void put_leaf(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
     }
 }
 
-static int show_text(const soft_tree *m, const tl_schema *sc, size_t node, int level, FILE *f,
-                     tl_err *err)
+/* A node still to print and its depth. */
+typedef struct st_pending {
+    size_t node, level;
+} st_pending;
+
+/* Every node depth first, a split before its left then its right subtree, indented two
+ * spaces per level. An explicit stack, not recursion: a tree read from a model file may be
+ * far deeper than the C stack allows. */
+static int show_text(const soft_tree *m, const tl_schema *sc, FILE *f, tl_err *err)
 {
     const st_tree *t = &m->net.tree;
-    fprintf(f, "%*s", 2 * level, "");
-    if (t->left[node] < 0) {
-        fprintf(f, "leaf %d: ", t->slot[node]);
-        put_leaf(f, m, sc, t->slot[node], 0);
+    size_t cap = 64, sp = 0, n_spaces = 0;
+    st_pending *stack = malloc(cap * sizeof *stack);
+    char *spaces = NULL; /* the deepest indentation so far, written in one piece */
+    if (!stack)
+        return tl_err_set(err, TL_ENOMEM, "out of memory showing a soft tree");
+    stack[sp++] = (st_pending){0, 0};
+    int rc = TL_OK;
+    while (!rc && sp) {
+        st_pending p = stack[--sp];
+        size_t node = p.node;
+        if (2 * p.level > n_spaces) {
+            size_t want = 2 * p.level > 2 * n_spaces ? 2 * p.level : 2 * n_spaces;
+            char *grown = realloc(spaces, want);
+            if (!grown) {
+                rc = tl_err_set(err, TL_ENOMEM, "out of memory showing a soft tree");
+                break;
+            }
+            memset(grown + n_spaces, ' ', want - n_spaces);
+            spaces = grown;
+            n_spaces = want;
+        }
+        if (p.level)
+            fwrite(spaces, 1, 2 * p.level, f);
+        if (t->left[node] < 0) {
+            fprintf(f, "leaf %d: ", t->slot[node]);
+            put_leaf(f, m, sc, t->slot[node], 0);
+            fputc('\n', f);
+            continue;
+        }
+        fprintf(f, "split %d: right with p = sigmoid(z), ", t->slot[node]);
+        rc = put_split(f, m, sc, t->slot[node], 0, err);
         fputc('\n', f);
-        return TL_OK;
+        if (rc)
+            break;
+        if (sp + 2 > cap) {
+            st_pending *grown = realloc(stack, 2 * cap * sizeof *grown);
+            if (!grown) {
+                rc = tl_err_set(err, TL_ENOMEM, "out of memory showing a soft tree");
+                break;
+            }
+            stack = grown;
+            cap *= 2;
+        }
+        stack[sp++] = (st_pending){(size_t)t->right[node], p.level + 1};
+        stack[sp++] = (st_pending){(size_t)t->left[node], p.level + 1};
     }
-    fprintf(f, "split %d: right with p = sigmoid(z), ", t->slot[node]);
-    int rc = put_split(f, m, sc, t->slot[node], 0, err);
-    fputc('\n', f);
-    if (!rc)
-        rc = show_text(m, sc, (size_t)t->left[node], level + 1, f, err);
-    if (!rc)
-        rc = show_text(m, sc, (size_t)t->right[node], level + 1, f, err);
+    free(stack);
+    free(spaces);
     return rc;
 }
 
@@ -155,5 +196,5 @@ int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE
             st_tree_max_depth(t), t->n_inner, t->n_leaves, m->net.beta);
     fprintf(f, "each split sends a row right with p = sigmoid(z), z in the attributes' original "
                "units; terms ordered by standardised weight\n");
-    return show_text(m, schema, 0, 0, f, err);
+    return show_text(m, schema, f, err);
 }

@@ -17,14 +17,18 @@ void st_tree_clear(st_tree *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Slots and depths follow from the child arrays; parents must precede children. */
+/* Slots and depths follow from the child arrays; parents must precede children, and every
+ * node but the root must have exactly one parent (a node shared by two splits made show walk
+ * it twice, 2^depth times down a chain of them). */
 static int finish_tree(st_tree *t, tl_err *err)
 {
     t->n_inner = t->n_leaves = 0;
     for (size_t i = 0; i < t->n_nodes; i++)
-        t->depth[i] = 0;
+        t->depth[i] = i ? -1 : 0; /* -1: no parent seen yet */
     for (size_t i = 0; i < t->n_nodes; i++) {
         int l = t->left[i], r = t->right[i];
+        if (t->depth[i] < 0) /* its parents would all have come before it */
+            return tl_err_set(err, TL_EPARSE, "soft tree node %zu is no split's child", i);
         if ((l < 0) != (r < 0))
             return tl_err_set(err, TL_EPARSE, "soft tree node %zu has one child", i);
         if (l < 0) {
@@ -33,6 +37,11 @@ static int finish_tree(st_tree *t, tl_err *err)
         }
         if ((size_t)l <= i || (size_t)r <= i || (size_t)l >= t->n_nodes || (size_t)r >= t->n_nodes)
             return tl_err_set(err, TL_EPARSE, "soft tree node %zu has bad children %d, %d", i, l, r);
+        if (t->depth[l] >= 0 || l == r)
+            return tl_err_set(err, TL_EPARSE, "soft tree node %d is a child of two splits",
+                              t->depth[l] >= 0 ? l : r);
+        if (t->depth[r] >= 0)
+            return tl_err_set(err, TL_EPARSE, "soft tree node %d is a child of two splits", r);
         t->slot[i] = (int)t->n_inner++;
         t->depth[l] = t->depth[r] = t->depth[i] + 1;
     }

@@ -213,7 +213,7 @@ int tl_tree_learner_predict(const void *state, const tl_dataset *d, const size_t
     const tl_tree_learner *h = state;
     int rc = check_tree(h->tree, d, err);
     if (!rc)
-        tl_tree_predict(h->tree, d, rows, n, out);
+        rc = tl_tree_predict(h->tree, d, rows, n, out, err);
     return rc;
 }
 

@@ -57,19 +57,24 @@ static void *init(const tl_params *p, tl_err *err)
     return s;
 }
 
-/* Loss of the tree's prediction for one row: 0/1, or the squared error. */
-static double row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *pred)
+/* Loss of the tree's prediction for one row into *loss: 0/1, or the squared error. */
+static int row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *pred,
+                    double *loss, tl_err *err)
 {
-    tl_tree_predict(t, d, &row, 1, pred);
+    int rc = tl_tree_predict(t, d, &row, 1, pred, err);
+    if (rc)
+        return rc;
     if (t->regression) {
         double e = pred[0] - d->y.num[row];
-        return e * e;
+        *loss = e * e;
+        return TL_OK;
     }
     size_t best = 0;
     for (size_t c = 1; c < t->k; c++)
         if (pred[c] > pred[best])
             best = c;
-    return (int)best == d->y.code[row] ? 0.0 : 1.0;
+    *loss = (int)best == d->y.code[row] ? 0.0 : 1.0;
+    return TL_OK;
 }
 
 /* The cross-validated error (and its SE) of every subtree of the path, into error[] and
@@ -111,7 +116,7 @@ static int cross_validate(const tl_prune_input *in, const tl_ccp_path *path, int
             rc = tl_ccp_prune(t, gp.criterion, risk_error, beta[i], err);
             for (size_t r = 0; r < n && !rc; r++)
                 if (fold[r] == f)
-                    loss[i * n + r] = row_loss(t, d, rows[r], pred);
+                    rc = row_loss(t, d, rows[r], pred, &loss[i * n + r], err);
         }
         tl_tree_free(t);
     }

@@ -90,22 +90,97 @@ static void leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *
         snprintf(buf, size, "%s (%s)", label, wbuf);
 }
 
-static void text(const tl_tree *t, const tl_schema *s, size_t node, int depth, FILE *f)
+/* Where a depth-first walk of a tree stands at one level: the node, the branch to take
+ * next, and (for rules) the length of the rule's conditions above the node. Walks keep these
+ * on the heap, not the C stack: a tree may be far deeper than the C stack allows. */
+typedef struct level {
+    size_t node, next, len;
+} level;
+
+typedef struct walk {
+    level *v;
+    size_t n, cap;
+} walk;
+
+static int walk_push(walk *w, size_t node, size_t len, tl_err *err)
+{
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        level *grown = realloc(w->v, cap * sizeof *grown);
+        if (!grown)
+            return tl_err_set(err, TL_ENOMEM, "out of memory showing a tree");
+        w->v = grown;
+        w->cap = cap;
+    }
+    w->v[w->n++] = (level){node, 0, len};
+    return TL_OK;
+}
+
+/* A growing text buffer: the indentation of a text line, or the conditions of a rule. */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+static int strbuf_reserve(strbuf *b, size_t len, tl_err *err)
+{
+    if (len <= b->cap)
+        return TL_OK;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < len)
+        cap *= 2;
+    char *grown = realloc(b->s, cap);
+    if (!grown)
+        return tl_err_set(err, TL_ENOMEM, "out of memory showing a tree");
+    b->s = grown;
+    b->cap = cap;
+    return TL_OK;
+}
+
+static int strbuf_add(strbuf *b, const char *s, tl_err *err)
+{
+    size_t n = strlen(s);
+    int rc = strbuf_reserve(b, b->len + n, err);
+    if (!rc) {
+        memcpy(b->s + b->len, s, n);
+        b->len += n;
+    }
+    return rc;
+}
+
+/* Weka's layout: one line per branch, "|   " per level above it, the leaf after a colon. */
+static int text(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
 {
     char cond[1024], leaf[512];
-    for (size_t b = 0; b < t->n_children[node]; b++) {
+    walk w = {0};
+    strbuf indent = {0}; /* "|   " repeated for the deepest level so far */
+    int rc = walk_push(&w, 0, 0, err);
+    while (!rc && w.n) {
+        level *at = &w.v[w.n - 1];
+        if (at->next >= t->n_children[at->node]) {
+            w.n--;
+            continue;
+        }
+        size_t node = at->node, b = at->next++, depth = w.n - 1;
         size_t ch = t->first_child[node] + b;
-        for (int i = 0; i < depth; i++)
-            fputs("|   ", f);
+        while (indent.len < 4 * depth && !(rc = strbuf_add(&indent, "|   ", err)))
+            ;
+        if (rc)
+            break;
+        if (depth)
+            fwrite(indent.s, 1, 4 * depth, f);
         condition(t, s, node, b, cond, sizeof cond);
         if (t->attr[ch] < 0) {
             leaf_label(t, s, ch, leaf, sizeof leaf);
             fprintf(f, "%s: %s\n", cond, leaf);
         } else {
             fprintf(f, "%s\n", cond);
-            text(t, s, ch, depth + 1, f);
+            rc = walk_push(&w, ch, 0, err);
         }
     }
+    free(w.v);
+    free(indent.s);
+    return rc;
 }
 
 static void dot_escape(const char *in, FILE *f)
@@ -144,28 +219,41 @@ static void dot(const tl_tree *t, const tl_schema *s, FILE *f)
     fprintf(f, "}\n");
 }
 
-/* One rule per leaf: the conditions on its path. */
-static void rules(const tl_tree *t, const tl_schema *s, size_t node, size_t *path, size_t *br,
-                  size_t depth, FILE *f)
+/* One rule per leaf: the conditions on its path. The conditions above the current node are
+ * kept as one string, so a leaf's rule is written in one piece however deep it is. */
+static int rules(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
 {
-    if (t->attr[node] < 0) {
-        char cond[1024], leaf[512];
-        fputs("IF ", f);
-        if (!depth)
-            fputs("true", f);
-        for (size_t i = 0; i < depth; i++) {
-            condition(t, s, path[i], br[i], cond, sizeof cond);
-            fprintf(f, "%s%s", i ? " AND " : "", cond);
+    char cond[1024], leaf[512];
+    walk w = {0};
+    strbuf path = {0};
+    int rc = walk_push(&w, 0, 0, err);
+    while (!rc && w.n) {
+        level *at = &w.v[w.n - 1];
+        size_t node = at->node, depth = w.n - 1;
+        if (t->attr[node] < 0 || at->next >= t->n_children[node]) {
+            if (t->attr[node] < 0) {
+                path.len = at->len;
+                fputs("IF ", f);
+                if (!depth)
+                    fputs("true", f);
+                else
+                    fwrite(path.s, 1, path.len, f);
+                leaf_label(t, s, node, leaf, sizeof leaf);
+                fprintf(f, " THEN %s = %s\n", s->target.name, leaf);
+            }
+            w.n--;
+            continue;
         }
-        leaf_label(t, s, node, leaf, sizeof leaf);
-        fprintf(f, " THEN %s = %s\n", s->target.name, leaf);
-        return;
+        size_t b = at->next++;
+        path.len = at->len;
+        condition(t, s, node, b, cond, sizeof cond);
+        if ((depth && (rc = strbuf_add(&path, " AND ", err))) || (rc = strbuf_add(&path, cond, err)))
+            break;
+        rc = walk_push(&w, t->first_child[node] + b, path.len, err);
     }
-    for (size_t b = 0; b < t->n_children[node]; b++) {
-        path[depth] = node;
-        br[depth] = b;
-        rules(t, s, t->first_child[node] + b, path, br, depth + 1, f);
-    }
+    free(w.v);
+    free(path.s);
+    return rc;
 }
 
 int tl_tree_show(const tl_tree *t, const tl_schema *s, tl_show_format fmt, FILE *f, tl_err *err)
@@ -174,21 +262,13 @@ int tl_tree_show(const tl_tree *t, const tl_schema *s, tl_show_format fmt, FILE 
         dot(t, s, f);
         return TL_OK;
     }
-    if (fmt == TL_SHOW_RULES) {
-        size_t depth = tl_tree_depth(t, 0) + 1;
-        size_t *path = malloc(2 * depth * sizeof *path);
-        if (!path)
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        rules(t, s, 0, path, path + depth, 0, f);
-        free(path);
-        return TL_OK;
-    }
+    if (fmt == TL_SHOW_RULES)
+        return rules(t, s, f, err);
     if (t->attr[0] < 0) {
         char leaf[512];
         leaf_label(t, s, 0, leaf, sizeof leaf);
         fprintf(f, ": %s\n", leaf);
         return TL_OK;
     }
-    text(t, s, 0, 0, f);
-    return TL_OK;
+    return text(t, s, f, err);
 }

@@ -26,18 +26,41 @@ double tl_tree_reach_weight(const tl_tree *t, size_t node, const tl_dataset *d, 
     return w;
 }
 
-static void route(const tl_tree *t, size_t node, const tl_dataset *d, size_t row, double w,
-                  double *out)
+/* A node a row reaches, with the share of the row that reaches it. */
+typedef struct reached {
+    size_t node;
+    double w;
+} reached;
+
+/* Adds the row's weight w times its reach into out at every node it reaches, visiting them
+ * depth first with an explicit stack (*stack, *cap: grown on the heap as needed; a tree may
+ * be far deeper than the C stack allows). */
+static int route(const tl_tree *t, const tl_dataset *d, size_t row, double w, double *out,
+                 reached **stack, size_t *cap, tl_err *err)
 {
-    out[node * t->k + (size_t)d->y.code[row]] += w;
-    if (t->attr[node] < 0)
-        return;
-    for (size_t c = 0; c < t->n_children[node]; c++) {
-        size_t ch = t->first_child[node] + c;
-        double s = branch_share(t, node, ch, d, row);
-        if (s > 0)
-            route(t, ch, d, row, w * s, out);
+    size_t sp = 0;
+    (*stack)[sp++] = (reached){0, w};
+    while (sp) {
+        reached r = (*stack)[--sp];
+        out[r.node * t->k + (size_t)d->y.code[row]] += r.w;
+        if (t->attr[r.node] < 0)
+            continue;
+        size_t first = t->first_child[r.node], nc = t->n_children[r.node];
+        if (sp + nc > *cap) {
+            size_t want = 2 * *cap > sp + nc ? 2 * *cap : sp + nc;
+            reached *grown = realloc(*stack, want * sizeof *grown);
+            if (!grown)
+                return tl_err_set(err, TL_ENOMEM, "out of memory routing rows down a tree");
+            *stack = grown;
+            *cap = want;
+        }
+        for (size_t c = nc; c-- > 0;) { /* the first child on top */
+            double s = branch_share(t, r.node, first + c, d, row);
+            if (s > 0)
+                (*stack)[sp++] = (reached){first + c, r.w * s};
+        }
     }
+    return TL_OK;
 }
 
 int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
@@ -46,10 +69,16 @@ int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, siz
     if (t->regression || !tl_dataset_is_classification(d))
         return tl_err_set(err, TL_EINVAL, "routing class weights needs a class target");
     memset(out, 0, t->n_nodes * t->k * sizeof *out);
-    for (size_t i = 0; i < n; i++)
+    size_t cap = 64;
+    reached *stack = malloc(cap * sizeof *stack);
+    if (!stack)
+        return tl_err_set(err, TL_ENOMEM, "out of memory routing rows down a tree");
+    int rc = TL_OK;
+    for (size_t i = 0; i < n && !rc; i++)
         if (d->y.code[rows[i]] >= 0 && (size_t)d->y.code[rows[i]] < t->k)
-            route(t, 0, d, rows[i], tl_dataset_weight(d, rows[i]), out);
-    return TL_OK;
+            rc = route(t, d, rows[i], tl_dataset_weight(d, rows[i]), out, &stack, &cap, err);
+    free(stack);
+    return rc;
 }
 
 size_t tl_tree_node_class(const tl_tree *t, size_t node)

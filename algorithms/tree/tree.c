@@ -88,27 +88,43 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
     return first;
 }
 
+/* The node after node in a depth-first walk of the subtree at root, or SIZE_MAX at its end;
+ * *depth follows the depth below root. No recursion (a tree may be far deeper than the C
+ * stack allows) and no memory: down to the first child, on to the next sibling, or up
+ * through parent[], which tl_tree_add_nodes and tl_tree_load keep. */
+static size_t walk_next(const tl_tree *t, size_t root, size_t node, size_t *depth)
+{
+    if (t->attr[node] >= 0 && t->n_children[node] > 0) {
+        ++*depth;
+        return t->first_child[node];
+    }
+    while (node != root) {
+        size_t p = t->parent[node];
+        if (node + 1 < t->first_child[p] + t->n_children[p])
+            return node + 1;
+        node = p;
+        --*depth;
+    }
+    return SIZE_MAX;
+}
+
 size_t tl_tree_leaves(const tl_tree *t, size_t node)
 {
-    if (t->attr[node] < 0)
-        return 1;
-    size_t n = 0;
-    for (size_t c = 0; c < t->n_children[node]; c++)
-        n += tl_tree_leaves(t, t->first_child[node] + c);
+    size_t n = 0, depth = 0;
+    for (size_t at = node; at != SIZE_MAX; at = walk_next(t, node, at, &depth))
+        n += t->attr[at] < 0;
     return n;
 }
 
 size_t tl_tree_depth(const tl_tree *t, size_t node)
 {
-    if (t->attr[node] < 0)
-        return 0;
-    size_t d = 0;
-    for (size_t c = 0; c < t->n_children[node]; c++) {
-        size_t dc = tl_tree_depth(t, t->first_child[node] + c);
-        if (dc > d)
-            d = dc;
+    size_t d = 0, depth = 0;
+    for (size_t at = node; at != SIZE_MAX; at = walk_next(t, node, at, &depth)) {
+        size_t below = depth + (t->attr[at] >= 0); /* a split is a level above its children */
+        if (below > d)
+            d = below;
     }
-    return d + 1;
+    return d;
 }
 
 void tl_tree_make_leaf(tl_tree *t, size_t node)
@@ -196,9 +212,9 @@ int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row)
     return -1;
 }
 
-/* Copy the subtree at node of src into dst as node dst_node (already allocated). */
-static int copy_subtree(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node,
-                        tl_err *err)
+/* Copy node's test and statistics from src into dst_node of dst, and for a split give
+ * dst_node its block of children (appended, so they come after every node made so far). */
+static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node, tl_err *err)
 {
     dst->attr[dst_node] = src->attr[node];
     dst->kind[dst_node] = src->kind[node];
@@ -213,18 +229,55 @@ static int copy_subtree(tl_tree *dst, size_t dst_node, const tl_tree *src, size_
         return TL_ENOMEM;
     dst->first_child[dst_node] = first;
     dst->n_children[dst_node] = nc;
-    for (size_t c = 0; c < nc; c++)
-        if (copy_subtree(dst, first + c, src, src->first_child[node] + c, err))
-            return TL_ENOMEM;
     return TL_OK;
 }
 
+/* The nodes of t reachable from the root, renumbered depth-first: a node's children get
+ * their block when the walk reaches the node, before any of its children's subtrees (the
+ * numbering the pruners' compaction has always produced). An explicit stack, not recursion:
+ * a tree may be far deeper than the C stack allows. */
 static tl_tree *copy_reachable(const tl_tree *t, tl_err *err)
 {
+    typedef struct {
+        size_t src, dst, next; /* next: the child to copy next */
+    } frame;
     tl_tree *c = tl_tree_alloc(t->k, t->regression, t->n_nodes ? t->n_nodes : 1, err);
     if (!c)
         return NULL;
-    if (tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX || copy_subtree(c, 0, t, 0, err)) {
+    frame local[64], *stack = local;
+    size_t sp = 0, cap = sizeof local / sizeof *local;
+    int rc = tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX ? TL_ENOMEM
+                                                                 : copy_node(c, 0, t, 0, err);
+    if (!rc && t->attr[0] >= 0)
+        stack[sp++] = (frame){0, 0, 0};
+    while (!rc && sp) {
+        frame *top = &stack[sp - 1];
+        if (top->next >= t->n_children[top->src]) {
+            sp--;
+            continue;
+        }
+        size_t s = t->first_child[top->src] + top->next;
+        size_t d = c->first_child[top->dst] + top->next;
+        top->next++;
+        if ((rc = copy_node(c, d, t, s, err)) || t->attr[s] < 0)
+            continue;
+        if (sp == cap) {
+            frame *grown = stack == local ? malloc(2 * cap * sizeof *grown)
+                                          : realloc(stack, 2 * cap * sizeof *grown);
+            if (!grown) {
+                rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+                continue;
+            }
+            if (stack == local)
+                memcpy(grown, local, sizeof local);
+            stack = grown;
+            cap *= 2;
+        }
+        stack[sp++] = (frame){s, d, 0};
+    }
+    if (stack != local)
+        free(stack);
+    if (rc) {
         tl_tree_free(c);
         return NULL;
     }

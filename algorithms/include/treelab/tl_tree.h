@@ -92,9 +92,9 @@ size_t tl_tree_node_class(const tl_tree *t, size_t node);
 
 /* Predict rows: classification writes n x k probabilities, regression n values. A missing
  * value sends the row down every branch weighted by the branch's share of the training
- * weight (C4.5's fractional descent). */
-void tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
-                     double *out);
+ * weight (C4.5's fractional descent). Returns TL_OK, or TL_ENOMEM (err set). */
+int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                    double *out, tl_err *err);
 
 /* ---- export ---- */
 /* Text in Weka's style (`attr <= 2.5: bad (15.0/2.0)`), Graphviz DOT, or if-then rules. */
