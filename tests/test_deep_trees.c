@@ -37,6 +37,10 @@
 #ifndef LOAD_DEPTH
 #define LOAD_DEPTH DEPTH
 #endif
+/* The depth of the chain grown by the grower: a chain costs time quadratic in its depth (each
+ * level scans the rows below it; scikit-learn's too), 100,000 takes minutes, 5,000 well
+ * under a second; both are far past the ~1,000 levels a recursive grower survives on 1 MB. */
+#define FIT_DEPTH 5000
 
 /* ---- a chain: split i tests x <= i; its branch 0 is a leaf of class i % 2 (weight 1), its
  * branch 1 the next split; the last split's branch 1 is a leaf of class a (weight 1) ---- */
@@ -476,6 +480,52 @@ static void test_cli_deep_hard_model_small_stack(void **state)
     remove(data);
 }
 
+/* The grower itself: a chain as deep as the data is long (x = i, classes alternating), grown
+ * through the CLI with a 1 MB stack, where a recursive grower overflows within about a
+ * thousand levels; then shown and applied the same way. */
+static void test_cli_fit_deep_chain_small_stack(void **state)
+{
+    (void)state;
+    char csv[64], model[64], out[64];
+    snprintf(csv, sizeof csv, "/tmp/tl_chain_%ld.csv", (long)getpid());
+    snprintf(model, sizeof model, "/tmp/tl_chain_%ld.model", (long)getpid());
+    snprintf(out, sizeof out, "/tmp/tl_chain_%ld.out", (long)getpid());
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fputs("x,y\n", f);
+    for (size_t i = 0; i < FIT_DEPTH + 1; i++)
+        fprintf(f, "%zu,%c\n", i, i % 2 ? 'b' : 'a');
+    fclose(f);
+    /* (C4.5's log2(cuts)/|D| charge leaves no cut worth taking on this data: a single leaf) */
+    const char *crit[] = {"criterion=gini", "criterion=hellinger"};
+    for (int a = 0; a < 2; a++) {
+        const char *fit[] = {"treelab", "fit", csv, "--algo", "tree", "--set", crit[a],
+                             "-o", model, NULL};
+        expect_cli_ok(NULL, fit);
+        const char *show[] = {"treelab", "show", model, "--format", "dot", NULL};
+        expect_cli_ok(NULL, show);
+        const char *predict[] = {"treelab", "predict", model, csv, NULL};
+        expect_cli_ok(out, predict);
+        /* every training row is predicted right: the chain has one leaf per row */
+        FILE *p = fopen(out, "r");
+        char line[128];
+        size_t rows = 0, right = 0;
+        assert_non_null(fgets(line, sizeof line, p)); /* header */
+        while (fgets(line, sizeof line, p)) {
+            size_t r;
+            char pred;
+            if (sscanf(line, "%zu,%c", &r, &pred) == 2)
+                rows++, right += pred == ((r - 1) % 2 ? 'b' : 'a');
+        }
+        fclose(p);
+        assert_int_equal(rows, FIT_DEPTH + 1);
+        assert_int_equal(right, rows);
+    }
+    remove(csv);
+    remove(model);
+    remove(out);
+}
+
 static void test_cli_deep_soft_model_small_stack(void **state)
 {
     (void)state;
@@ -497,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_deep_chain_on_small_stack),
         cmocka_unit_test(test_cli_deep_hard_model_small_stack),
         cmocka_unit_test(test_cli_deep_soft_model_small_stack),
+        cmocka_unit_test(test_cli_fit_deep_chain_small_stack),
     };
     if (getenv("TL_TEST_FILTER"))
         cmocka_set_test_filter(getenv("TL_TEST_FILTER"));
