@@ -190,14 +190,22 @@ static int plan(run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
     return TL_OK;
 }
 
-/* Every header line but the producer's, so a resume may use a rebuilt treelab. */
+/* Header lines that do not identify the experiment: the producer (a resume may use a rebuilt
+ * treelab) and the config's path (`./x.cfg` and `x.cfg` are one file; the config_sha256 line
+ * is what says it is the same config). */
+static const char *skip_incidental(const char *h)
+{
+    while (!strncmp(h, "# producer ", 11) || !strncmp(h, "# config ", 9))
+        h = strchr(h, '\n') ? strchr(h, '\n') + 1 : h + strlen(h);
+    return h;
+}
+
+/* The header lines that identify the experiment are the same in a and b. */
 static int same_header(const char *a, const char *b)
 {
     for (;;) {
-        while (!strncmp(a, "# producer", 10))
-            a = strchr(a, '\n') ? strchr(a, '\n') + 1 : a + strlen(a);
-        while (!strncmp(b, "# producer", 10))
-            b = strchr(b, '\n') ? strchr(b, '\n') + 1 : b + strlen(b);
+        a = skip_incidental(a);
+        b = skip_incidental(b);
         if (*a != '#' || *b != '#')
             return (*a == '#') == (*b == '#');
         size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");

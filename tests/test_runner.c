@@ -193,6 +193,42 @@ static void test_resume(void **state)
     tl_experiment_free(x);
 }
 
+/* A resume is the same experiment when the config's content is: another spelling of its
+ * path is accepted, an edited file (a comment is enough) is refused. */
+static void test_resume_config_identity(void **state)
+{
+    (void)state;
+    tl_err err;
+    char path[256], other[300], text[4096];
+    snprintf(path, sizeof path, "%s", config());
+    tl_experiment *x = tl_experiment_load(path, extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    const char *part = "/tmp/tl_run_ident";
+    rm(part);
+    assert_int_equal(run(x, part, 1, 0, 3), TL_EINTERRUPTED);
+    tl_experiment_free(x);
+    /* /tmp/./tl_test_... names the same file */
+    snprintf(other, sizeof other, "/tmp/.%s", path + 4);
+    x = tl_experiment_load(other, extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    assert_int_equal(run(x, part, 1, 1, 3), TL_EINTERRUPTED);
+    tl_experiment_free(x);
+    FILE *f = fopen(path, "r");
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    f = fopen(path, "w");
+    fprintf(f, "# edited\n%s", text);
+    fclose(f);
+    x = tl_experiment_load(path, extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    assert_int_equal(run(x, part, 1, 1, 0), TL_EINVAL);
+    tl_experiment_free(x);
+    rm(part);
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -229,6 +265,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_and_reruns_identical),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_resume_config_identity),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,8 +58,9 @@ typedef struct tl_run_opts {
  * figures x->plots names, tl_report_plots), manifest.
  * data: the loaded datasets (x->n_datasets of them), or NULL to load them here. The numbers
  * do not depend on jobs. Returns TL_OK; TL_EINVAL when out_dir exists without resume or
- * holds another config's cells; TL_EINTERRUPTED when cancelled or max_cells was reached (the
- * finished cells are kept and `resume` completes them); or the first learner error. */
+ * holds the cells of another config (compared by the file's content, not its path), seed,
+ * data or models; TL_EINTERRUPTED when cancelled or max_cells was reached (the finished
+ * cells are kept and `resume` completes them); or the first learner error. */
 int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o, tl_err *err);
 
 /* Name of the cells file inside a results folder. */
