@@ -1,5 +1,6 @@
 /* The cells file: a self-describing header, then one line per finished cell (%.17g). */
 #include "treelab/tl_report.h"
+#include "treelab/tl_text.h"
 #include "treelab/tl_version.h"
 
 #include <errno.h>
@@ -60,8 +61,20 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
             strcpy(sha, "-");
         size_t k = tl_dataset_n_classes(d);
         fprintf(f, "# dataset %zu %zu %s %s\n", i, k, sha, x->datasets[i].name);
-        for (size_t c = 0; c < k; c++)
-            fprintf(f, "# class %zu %zu %s\n", i, c, d->schema.target.levels[c]);
+        for (size_t c = 0; c < k; c++) {
+            /* class names come from the data, not the config: a quoted CSV field may hold a
+             * newline, which would end this line */
+            const char *cl = d->schema.target.levels[c];
+            long at = tl_text_ctrl(cl);
+            char name[5];
+            if (at >= 0)
+                return tl_err_set(err, TL_EINVAL, "%s:%d: dataset '%s': class '%.*s...' holds "
+                                  "control character %s; class names end up in result files "
+                                  "and may not hold one", x->config_path, x->datasets[i].line,
+                                  x->datasets[i].name, (int)at, cl,
+                                  tl_text_ctrl_name((unsigned char)cl[at], name));
+            fprintf(f, "# class %zu %zu %s\n", i, c, cl);
+        }
     }
     for (size_t j = 0; j < x->n_models; j++)
         fprintf(f, "# model %zu %s\n", j, x->models[j].name);

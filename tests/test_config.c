@@ -237,6 +237,25 @@ static void test_errors(void **state)
     expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error", NULL);
 }
 
+/* A control character in any string that may end up in a result file is refused at load,
+ * at its line (it used to break cells.txt after every cell had been computed). */
+static void test_control_characters(void **state)
+{
+    (void)state;
+    expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"gaussian_nb\";\n"
+                 " name = \"a\\nb\"; } );\n", 4, "models[0].name: control character \\n",
+                 "character 2 of the string");
+    expect_error("name = \"t\\tx\";\n" IRIS NB, 1, "name: control character \\t", NULL);
+    expect_error("name = \"t\";\ndatasets = ( { path = \"" TL_SOURCE_DIR
+                 "/experiments/datasets/iris.arff\";\n name = \"ir\\x01is\"; } );\n" NB, 3,
+                 "datasets[0].name: control character \\x01", NULL);
+    expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\"; } );\n"
+                 "grids = ( { model = \"cart\"; param = \"criterion\";\n"
+                 " values = [\"gini\", \"x\\ry\"]; } );\n", 5, "control character \\r", NULL);
+    expect_error("name = \"t\";\n" IRIS NB "reports = [\"trees\",\n \"\\x7f\"];\n", 5,
+                 "control character \\x7f", NULL);
+}
+
 static void test_unreadable_file(void **state)
 {
     (void)state;
@@ -253,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_two_parameter_grid),
         cmocka_unit_test(test_relative_paths),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_control_characters),
         cmocka_unit_test(test_unreadable_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

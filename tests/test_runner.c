@@ -229,6 +229,32 @@ static void test_resume_config_identity(void **state)
     rm(part);
 }
 
+/* A class name from the data with a newline (a quoted CSV field) is refused before any cell
+ * is computed, naming the config line and the dataset. */
+static void test_control_character_in_class(void **state)
+{
+    (void)state;
+    const char *data = tl_test_tmpfile(".csv", "x,y\n1,a\n2,\"b\nc\"\n3,a\n4,\"b\nc\"\n");
+    char text[1024], cfg[256];
+    snprintf(text, sizeof text, "name = \"nl\";\ndatasets = ( { path = \"%s\"; name = \"d\"; } );\n"
+             "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; };\n", data);
+    snprintf(cfg, sizeof cfg, "%s", tl_test_tmpfile(".cfg", text));
+    tl_err err;
+    tl_experiment *x = tl_experiment_load(cfg, extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    rm("/tmp/tl_run_nl");
+    tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL};
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    char want[300];
+    snprintf(want, sizeof want, "%s:2: dataset 'd': class 'b...' holds control character \\n", cfg);
+    if (!strstr(err.msg, want))
+        fail_msg("'%s' lacks '%s'", err.msg, want);
+    rm("/tmp/tl_run_nl");
+    tl_experiment_free(x);
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -266,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_jobs_and_reruns_identical),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_resume_config_identity),
+        cmocka_unit_test(test_control_character_in_class),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

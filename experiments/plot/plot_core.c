@@ -6,6 +6,7 @@
 
 #include "plot_internal.h"
 #include "treelab/tl_log.h"
+#include "treelab/tl_text.h"
 
 /* Okabe & Ito (2008), ordered so the first colours are the most distinct on white; yellow,
  * the weakest on white, comes last. */
@@ -161,11 +162,11 @@ int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err)
         return tl_err_set(err, TL_EINVAL, "plot: no output stem given");
     if (strlen(stem) >= sizeof f->stem)
         return tl_err_set(err, TL_EINVAL, "plot: output stem too long");
-    for (const char *c = stem; *c; c++)
-        if (shown((unsigned char)*c) != (unsigned char)*c)
-            return tl_err_set(err, TL_EINVAL,
-                              "plot: output stem holds a control character (byte 0x%02x)",
-                              (unsigned)(unsigned char)*c);
+    long ctrl = tl_text_ctrl(stem);
+    if (ctrl >= 0)
+        return tl_err_set(err, TL_EINVAL,
+                          "plot: output stem holds a control character (byte 0x%02x)",
+                          (unsigned)(unsigned char)stem[ctrl]);
     strcpy(f->stem, stem);
     const char *slash = strrchr(f->stem, '/');
     if (slash) {
