@@ -238,6 +238,16 @@ void tl_rep_free(tl_rep *r)
 
 int tl_report_render(const char *dir, tl_err *err)
 {
+    int lock;
+    int rc = tl_results_lock(dir, &lock, err);
+    if (!rc)
+        rc = tl_rep_render(dir, err);
+    tl_results_unlock(lock);
+    return rc;
+}
+
+int tl_rep_render(const char *dir, tl_err *err)
+{
     char path[4096];
     tl_rep r;
     int rc = tl_rep_load(dir, &r, err);

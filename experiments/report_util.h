@@ -33,6 +33,9 @@ void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out);
 size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
                        double *sd, double *n_train);
 
+/* tl_report_render for a caller that holds dir's lock (the runner). */
+int tl_rep_render(const char *dir, tl_err *err);
+
 /* summary.md and summary.csv (report_summary.c). */
 int tl_rep_summary(const tl_rep *r, tl_err *err);
 

@@ -11,7 +11,7 @@
 
 #include "treelab/tl_log.h"
 #include "treelab/tl_protocol.h"
-#include "treelab/tl_report.h"
+#include "report_util.h"
 
 typedef struct run_state {
     const tl_experiment *x;
@@ -251,8 +251,9 @@ static int open_cells(run_state *s, const char *header, tl_cell **done, size_t *
     return TL_OK;
 }
 
-/* Create the results folder; an existing non-empty one is refused unless resuming. */
-static int prepare_dir(const char *dir, int resume, tl_err *err)
+/* Create the results folder and lock it; an existing non-empty one is refused unless
+ * resuming. The check comes after the lock, so two runs cannot both pass it. */
+static int prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", dir);
@@ -262,12 +263,11 @@ static int prepare_dir(const char *dir, int resume, tl_err *err)
             mkdir(buf, 0777);
             *p = '/';
         }
-    if (mkdir(buf, 0777) == 0)
-        return TL_OK;
-    if (errno != EEXIST)
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
         return tl_err_set(err, TL_EIO, "cannot create %s: %s", dir, strerror(errno));
-    if (resume)
-        return TL_OK;
+    int rc = tl_results_lock(dir, lock, err);
+    if (rc || resume)
+        return rc;
     char cells[4200];
     snprintf(cells, sizeof cells, "%s/%s", dir, TL_CELLS_FILE);
     if (access(cells, F_OK) == 0)
@@ -356,9 +356,9 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     char *header = NULL;
     tl_cell *done = NULL;
     size_t n_done = 0;
-    int rc;
+    int rc, lock = -1;
     if (!(rc = check_tasks(x, data, err)) && !(rc = header_text(x, data, &header, err)) &&
-        !(rc = prepare_dir(o->out_dir, o->resume, err)) &&
+        !(rc = prepare_dir(o->out_dir, o->resume, &lock, err)) &&
         !(rc = open_cells(&s, header, &done, &n_done, err)) && !(rc = make_splits(&s, err)) &&
         !(rc = plan(&s, done, n_done, err))) {
         if (n_done)
@@ -378,11 +378,12 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     if (!rc)
         rc = tl_report_models(o->out_dir, x, data, err);
     if (!rc)
-        rc = tl_report_render(o->out_dir, err);
+        rc = tl_rep_render(o->out_dir, err);
     if (!rc)
         rc = tl_report_plots(o->out_dir, x, data, err);
     if (!rc)
         rc = tl_report_manifest(o->out_dir, x, data, start, time(NULL), n_done > 0, err);
+    tl_results_unlock(lock);
     return rc;
 }
 

@@ -1,9 +1,13 @@
 /* The runner: byte-identical results for any --jobs and on re-runs, resume after an
  * interruption, refusal to overwrite, and summary numbers on a hand-checkable case. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tl_test_util.h"
 #include "treelab/tl_report.h"
@@ -97,6 +101,15 @@ static const char *config(void)
         "protocol = { kind = \"cv\"; folds = 3; repeats = 2; };\n");
 }
 
+static tl_experiment *load(const char *path)
+{
+    tl_err err;
+    tl_experiment *x = tl_experiment_load(path, extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    return x;
+}
+
 /* Run x into dir; returns the code. */
 static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume, size_t max)
 {
@@ -121,9 +134,7 @@ static void test_jobs_and_reruns_identical(void **state)
 {
     (void)state;
     tl_err err;
-    tl_experiment *x = tl_experiment_load(config(), extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(config());
     const char *a = "/tmp/tl_run_a", *b = "/tmp/tl_run_b", *c = "/tmp/tl_run_c";
     rm(a), rm(b), rm(c);
     assert_int_equal(run(x, a, 1, 0, 0), TL_OK);
@@ -168,10 +179,7 @@ static void test_jobs_and_reruns_identical(void **state)
 static void test_resume(void **state)
 {
     (void)state;
-    tl_err err;
-    tl_experiment *x = tl_experiment_load(config(), extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(config());
     const char *full = "/tmp/tl_run_full", *part = "/tmp/tl_run_part";
     rm(full), rm(part);
     assert_int_equal(run(x, full, 2, 0, 0), TL_OK);
@@ -198,21 +206,16 @@ static void test_resume(void **state)
 static void test_resume_config_identity(void **state)
 {
     (void)state;
-    tl_err err;
     char path[256], other[300], text[4096];
     snprintf(path, sizeof path, "%s", config());
-    tl_experiment *x = tl_experiment_load(path, extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(path);
     const char *part = "/tmp/tl_run_ident";
     rm(part);
     assert_int_equal(run(x, part, 1, 0, 3), TL_EINTERRUPTED);
     tl_experiment_free(x);
     /* /tmp/./tl_test_... names the same file */
     snprintf(other, sizeof other, "/tmp/.%s", path + 4);
-    x = tl_experiment_load(other, extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    x = load(other);
     assert_int_equal(run(x, part, 1, 1, 3), TL_EINTERRUPTED);
     tl_experiment_free(x);
     FILE *f = fopen(path, "r");
@@ -221,12 +224,54 @@ static void test_resume_config_identity(void **state)
     f = fopen(path, "w");
     fprintf(f, "# edited\n%s", text);
     fclose(f);
-    x = tl_experiment_load(path, extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    x = load(path);
     assert_int_equal(run(x, part, 1, 1, 0), TL_EINVAL);
     tl_experiment_free(x);
     rm(part);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* While another process holds a results folder's lock (taken here as a second `treelab run`
+ * would), a new run, a resume and `treelab report` are refused at once, naming the folder,
+ * and write nothing; once it is released the folder resumes and reports as usual. */
+static void test_results_folder_lock(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_lock", *cells = "/tmp/tl_run_lock/" TL_CELLS_FILE;
+    rm(dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    int fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR | O_CREAT, 0666);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL};
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "/tmp/tl_run_lock is in use: another treelab run"));
+    assert_int_equal(file_size(cells), -1);
+    close(fd);
+    assert_int_equal(run(x, dir, 1, 0, 3), TL_EINTERRUPTED);
+    long before = file_size(cells);
+    fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    o.resume = 1;
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "is in use"));
+    char errbuf[1024];
+    assert_int_equal(tl_test_cli("report /tmp/tl_run_lock", NULL, 0, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "/tmp/tl_run_lock is in use: another treelab run"));
+    assert_int_equal(file_size(cells), before);
+    assert_int_equal(file_size("/tmp/tl_run_lock/metrics.csv"), -1);
+    close(fd);
+    assert_int_equal(run(x, dir, 1, 1, 0), TL_OK);
+    assert_int_equal(tl_report_render(dir, &err), TL_OK);
+    rm(dir);
+    tl_experiment_free(x);
 }
 
 /* A class name from the data with a newline (a quoted CSV field) is refused before any cell
@@ -241,9 +286,7 @@ static void test_control_character_in_class(void **state)
              "protocol = { kind = \"cv\"; folds = 2; };\n", data);
     snprintf(cfg, sizeof cfg, "%s", tl_test_tmpfile(".cfg", text));
     tl_err err;
-    tl_experiment *x = tl_experiment_load(cfg, extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(cfg);
     rm("/tmp/tl_run_nl");
     tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
@@ -268,10 +311,7 @@ static void test_hand_checked_summary(void **state)
              "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
              "protocol = { kind = \"cv\"; folds = 2; repeats = 3; }; reports = [\"confusion\"];\n",
              data);
-    tl_err err;
-    tl_experiment *x = tl_experiment_load(tl_test_tmpfile(".cfg", text), extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
     rm("/tmp/tl_run_h");
     assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
     char *s = slurp("/tmp/tl_run_h", "summary.csv");
@@ -293,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_resume_config_identity),
         cmocka_unit_test(test_control_character_in_class),
+        cmocka_unit_test(test_results_folder_lock),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
