@@ -158,6 +158,16 @@ static int grow(void **arr, size_t n, size_t size)
     return 0;
 }
 
+/* The name after the numbers of a header line starts after exactly one space: a " %n" in
+ * the format would skip a name's own leading spaces. Moves *off onto it; 0 if none. */
+static int name_at(const char *line, int *off)
+{
+    if (!*off || line[*off] != ' ')
+        return 0;
+    ++*off;
+    return 1;
+}
+
 /* One header line into meta; 0 on success. */
 static int parse_header(const char *line, tl_cells_meta *m)
 {
@@ -178,7 +188,7 @@ static int parse_header(const char *line, tl_cells_meta *m)
         m->fractions[m->n_fractions++] = strtod(line + off, NULL);
         return 0;
     }
-    if (sscanf(line, "# dataset %zu %zu %64s %n", &i, &k, sha, &off) == 3 && off) {
+    if (sscanf(line, "# dataset %zu %zu %64s%n", &i, &k, sha, &off) == 3 && name_at(line, &off)) {
         if (i != m->n_datasets || grow((void **)&m->dataset, i, sizeof *m->dataset) ||
             grow((void **)&m->dataset_sha, i, sizeof *m->dataset_sha) ||
             grow((void **)&m->n_classes, i, sizeof *m->n_classes) ||
@@ -193,12 +203,12 @@ static int parse_header(const char *line, tl_cells_meta *m)
         m->n_classes[i] = k;
         return 0;
     }
-    if (sscanf(line, "# class %zu %zu %n", &i, &k, &off) == 2 && off) {
+    if (sscanf(line, "# class %zu %zu%n", &i, &k, &off) == 2 && name_at(line, &off)) {
         if (i >= m->n_datasets || k >= m->n_classes[i] || m->classes[i][k])
             return -1;
         return (m->classes[i][k] = strdup(line + off)) ? 0 : -1;
     }
-    if (sscanf(line, "# model %zu %n", &i, &off) == 1 && off) {
+    if (sscanf(line, "# model %zu%n", &i, &off) == 1 && name_at(line, &off)) {
         if (i != m->n_models || grow((void **)&m->model, i, sizeof *m->model))
             return -1;
         return (m->model[m->n_models++] = strdup(line + off)) ? 0 : -1;

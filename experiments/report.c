@@ -87,7 +87,8 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     for (size_t i = 0; i < r->n; i++) {
         const tl_cell *c = &r->cells[i];
         const char *dn = r->meta.dataset[c->dataset], *mn = r->meta.model[c->model];
-        fprintf(f, "%s,%s,%zu,%zu,%zu,%zu", dn, mn, c->repeat, c->fold, c->n_train, c->n_test);
+        tl_csv_pair(f, dn, mn);
+        fprintf(f, ",%zu,%zu,%zu,%zu", c->repeat, c->fold, c->n_train, c->n_test);
         const double cv[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa,
                              c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss};
         const double rv[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
@@ -102,8 +103,8 @@ static int write_metrics(const tl_rep *r, tl_err *err)
                 tl_rep_num(f, rv[j]);
         }
         fprintf(f, ",%.0f,%.0f\n", c->leaves, c->depth);
-        fprintf(t, "%s,%s,%zu,%zu,%.6f,%.6f\n", dn, mn, c->repeat, c->fold, c->fit_s,
-                c->predict_s);
+        tl_csv_pair(t, dn, mn);
+        fprintf(t, ",%zu,%zu,%.6f,%.6f\n", c->repeat, c->fold, c->fit_s, c->predict_s);
     }
     return tl_rep_close(t, tl_rep_close(f, TL_OK, err), err);
 }
@@ -155,18 +156,22 @@ static int write_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
         tl_confusion_per_class(&c, pr, pr + k, pr + 2 * k);
         char *const *cl = r->meta.classes[d];
         fputs("truth\\predicted", f);
-        for (size_t j = 0; j < k; j++)
-            fprintf(f, ",%s", cl[j]);
+        for (size_t j = 0; j < k; j++) {
+            fputc(',', f);
+            tl_csv_field(f, cl[j]);
+        }
         fputc('\n', f);
         for (size_t i = 0; i < k; i++) {
-            fputs(cl[i], f);
+            tl_csv_field(f, cl[i]);
             for (size_t j = 0; j < k; j++)
                 fprintf(f, ",%.10g", c.m[i * k + j]);
             fputc('\n', f);
         }
         fputs("\nclass,precision,recall,f1\n", f);
-        for (size_t i = 0; i < k; i++)
-            fprintf(f, "%s,%.4f,%.4f,%.4f\n", cl[i], pr[i], pr[k + i], pr[2 * k + i]);
+        for (size_t i = 0; i < k; i++) {
+            tl_csv_field(f, cl[i]);
+            fprintf(f, ",%.4f,%.4f,%.4f\n", pr[i], pr[k + i], pr[2 * k + i]);
+        }
         rc = tl_rep_close(f, rc, err);
     }
     tl_confusion_free(&c);
@@ -189,8 +194,8 @@ static int write_learning_curve(const tl_rep *r, tl_err *err)
                 double mean, sd, nt;
                 if (!tl_rep_lc_point(r, d, m, fr, &mean, &sd, &nt))
                     continue;
-                fprintf(f, "%s,%s,%.4f,%.1f,%s,%.6f,%.6f\n", r->meta.dataset[d], r->meta.model[m],
-                        r->meta.fractions[fr], nt,
+                tl_csv_pair(f, r->meta.dataset[d], r->meta.model[m]);
+                fprintf(f, ",%.4f,%.1f,%s,%.6f,%.6f\n", r->meta.fractions[fr], nt,
                         r->meta.n_classes[d] ? "accuracy" : "rmse", mean, sd);
             }
     return tl_rep_close(f, TL_OK, err);
@@ -207,11 +212,13 @@ static int write_selections(const tl_rep *r, tl_err *err)
     if (!f)
         return err->code;
     fputs("dataset,model,repeat,fold,selected_index\n", f);
-    for (i = 0; i < r->n; i++)
-        if (r->cells[i].selected >= 0)
-            fprintf(f, "%s,%s,%zu,%zu,%ld\n", r->meta.dataset[r->cells[i].dataset],
-                    r->meta.model[r->cells[i].model], r->cells[i].repeat, r->cells[i].fold,
-                    r->cells[i].selected);
+    for (i = 0; i < r->n; i++) {
+        const tl_cell *c = &r->cells[i];
+        if (c->selected < 0)
+            continue;
+        tl_csv_pair(f, r->meta.dataset[c->dataset], r->meta.model[c->model]);
+        fprintf(f, ",%zu,%zu,%ld\n", c->repeat, c->fold, c->selected);
+    }
     return tl_rep_close(f, TL_OK, err);
 }
 

@@ -12,6 +12,7 @@
 
 #include "treelab/tl_log.h"
 #include "treelab/tl_protocol.h"
+#include "treelab/tl_text.h"
 
 static FILE *open_out(const char *dir, const char *sub, const char *d, const char *m,
                       const char *ext, tl_err *err)
@@ -74,8 +75,10 @@ static int write_trace(const char *dir, const char *dn, const tl_exp_model *em,
     FILE *f = open_out(dir, "trace", dn, em->name, ".csv", err);
     if (!f)
         return err->code;
-    for (size_t j = 0; j < nc; j++)
-        fprintf(f, "%s%s", j ? "," : "", cols[j]);
+    for (size_t j = 0; j < nc; j++) {
+        fputs(j ? "," : "", f);
+        tl_csv_field(f, cols[j]);
+    }
     fputc('\n', f);
     for (size_t i = 0; i < nr; i++)
         for (size_t j = 0; j < nc; j++)

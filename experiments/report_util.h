@@ -4,6 +4,7 @@
 
 #include "treelab/tl_report.h"
 #include "treelab/tl_stats.h"
+#include "treelab/tl_text.h"
 
 typedef struct tl_rep {
     const char *dir;

@@ -1,7 +1,8 @@
-/* Text that ends up in result files: names checked for control characters. */
+/* Text that ends up in result files: names checked for control characters, CSV fields
+ * quoted. */
 #include "treelab/tl_text.h"
 
-#include <stdio.h>
+#include <string.h>
 
 long tl_text_ctrl(const char *s)
 {
@@ -18,4 +19,28 @@ const char *tl_text_ctrl_name(unsigned char ch, char buf[5])
     else
         snprintf(buf, 5, "\\x%02x", ch);
     return buf;
+}
+
+void tl_csv_field(FILE *f, const char *s)
+{
+    size_t n = strlen(s);
+    int edge = n && (strchr(" \t", s[0]) || strchr(" \t", s[n - 1]));
+    if (!edge && !strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void tl_csv_pair(FILE *f, const char *a, const char *b)
+{
+    tl_csv_field(f, a);
+    fputc(',', f);
+    tl_csv_field(f, b);
 }

@@ -298,6 +298,50 @@ static void test_control_character_in_class(void **state)
     tl_experiment_free(x);
 }
 
+/* Names with a comma, a quote or an edge space are RFC 4180-quoted in every CSV the report
+ * writes, so treelab's own CSV reader (the dataset loader) finds the columns in place. */
+static void test_csv_quoting(void **state)
+{
+    (void)state;
+    const char *data = tl_test_tmpfile(".csv", "x,y\n1,\"a,b\"\n2,\"a,b\"\n3,\"a,b\"\n4,c\n"
+                                               "5,c\n6,c\n7,\"a,b\"\n8,c\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "name = \"q\";\ndatasets = ( { path = \"%s\"; name = \"d,1\"; } );\n"
+             "models = ( { name = \"m \\\"q\\\",x\"; algorithm = \"majority\"; },\n"
+             " { name = \" sp\"; algorithm = \"majority\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; };\n", data);
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+    const char *dir = "/tmp/tl_run_q";
+    rm(dir);
+    assert_int_equal(run(x, dir, 1, 0, 0), TL_OK);
+    char *m = slurp(dir, "metrics.csv");
+    assert_non_null(strstr(m, "\n\"d,1\",\"m \"\"q\"\",x\",0,0,"));
+    assert_non_null(strstr(m, "\n\"d,1\",\" sp\",0,1,"));
+    free(m);
+    m = slurp(dir, "confusion/d,1__m \"q\",x.csv");
+    assert_non_null(strstr(m, "truth\\predicted,\"a,b\",c\n\"a,b\","));
+    free(m);
+    static const char *const files[] = {"metrics.csv", "timings.csv", "summary.csv"};
+    static const size_t rows[] = {4, 4, 2};
+    for (size_t i = 0; i < 3; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        tl_err err;
+        tl_dataset *d = tl_dataset_load(path, "model", &err);
+        if (!d)
+            fail_msg("%s: %s", files[i], err.msg);
+        assert_int_equal(d->n_rows, rows[i]);
+        const tl_attr_info *t = &d->schema.target;
+        assert_int_equal(t->n_levels, 2);
+        assert_true(!strcmp(t->levels[0], "m \"q\",x") || !strcmp(t->levels[1], "m \"q\",x"));
+        assert_true(!strcmp(t->levels[0], " sp") || !strcmp(t->levels[1], " sp"));
+        tl_dataset_free(d);
+    }
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -334,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_resume_config_identity),
         cmocka_unit_test(test_control_character_in_class),
         cmocka_unit_test(test_results_folder_lock),
+        cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
