@@ -208,8 +208,8 @@ static void test_cli_repeats_and_folders(void **state)
     assert_non_null(strstr(errb, "--set max_depth given twice ('3' and '4')"));
     assert_int_equal(tl_test_cli("run experiments/datasets", out, sizeof out, errb, sizeof errb),
                      1);
-    assert_non_null(strstr(errb, "experiments/datasets: cannot read the experiment file (not a "
-                                 "regular file)"));
+    assert_non_null(strstr(errb, "experiments/datasets: cannot read the experiment file (it is "
+                                 "a directory)"));
 }
 
 int main(void)

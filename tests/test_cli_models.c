@@ -164,13 +164,18 @@ static void test_errors_exit_1_with_choices(void **state)
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set "
                                  "criterion=mse -o /tmp/x", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "criterion mse needs a numeric target"));
+    /* the reason, not just "cannot read the file" */
     assert_int_equal(tl_test_cli("show /nonexistent.model", out, sizeof out, errb, sizeof errb), 1);
-    assert_non_null(strstr(errb, "/nonexistent.model"));
+    assert_non_null(strstr(errb, "/nonexistent.model: cannot read the model file (No such file "
+                                 "or directory)"));
+    assert_int_equal(tl_test_cli("show experiments", out, sizeof out, errb, sizeof errb), 1);
+    assert_non_null(strstr(errb, "experiments: cannot read the model file (it is a directory)"));
     const char *bad = tl_test_tmpfile(".model", "format = 1;\nalgorithm = \"cart\";\nstate = = {};\n");
     char args[512];
     snprintf(args, sizeof args, "show %s", bad);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 1);
-    assert_non_null(strstr(errb, ":3:")); /* the line of the syntax error */
+    /* the line of the syntax error and its text */
+    assert_non_null(strstr(errb, ":3: syntax error at `state = = {};`"));
     remove(bad);
     assert_int_equal(tl_test_cli("path experiments/datasets/iris.arff --cv 1", out, sizeof out, errb,
                                  sizeof errb), 1);

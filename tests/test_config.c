@@ -233,8 +233,14 @@ static void test_errors(void **state)
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\"; },\n"
                  " { algorithm = \"cart\"; } );\n", 4, "model name 'cart' is used twice", NULL);
     expect_error("seed = 1;\n" IRIS NB, 1, "missing required key 'name'", NULL);
-    /* a syntax error: libconfig's message with the line */
-    expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error", NULL);
+    /* a syntax error: libconfig's message with the line, the line's text and a hint */
+    expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error at `seed = = 1;`",
+                 "expected `name = value;` settings");
+    /* at the end of the file: what was left open, and where */
+    expect_error("name = \"t\";\nmodels = ( { a = \")\"; } # )\n\n", 4,
+                 "syntax error at the end of the file", "the '(' opened on line 2 is not closed");
+    expect_error("name = \"t\";\nx = \"a\\\"b;\n", 3, "syntax error at the end of the file",
+                 "the string opened on line 2 is not closed");
 }
 
 /* A control character in any string that may end up in a result file is refused at load,
