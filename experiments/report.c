@@ -11,17 +11,7 @@ FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        tl_err_set(err, TL_EIO, "%s: %s", path, strerror(errno));
-    return f;
-}
-
-int tl_rep_close(FILE *f, int rc, tl_err *err)
-{
-    if (fclose(f) && !rc)
-        return tl_err_set(err, TL_EIO, "writing a report: %s", strerror(errno));
-    return rc;
+    return tl_out_open(path, err);
 }
 
 size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first)
@@ -73,7 +63,7 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     FILE *f = tl_rep_open(r, "metrics.csv", err), *t = f ? tl_rep_open(r, "timings.csv", err) : NULL;
     if (!t) {
         if (f)
-            fclose(f);
+            tl_out_discard(f);
         return err->code;
     }
     int cls = any_task(r, 1), reg = any_task(r, 0);
@@ -106,7 +96,7 @@ static int write_metrics(const tl_rep *r, tl_err *err)
         tl_csv_pair(t, dn, mn);
         fprintf(t, ",%zu,%zu,%.6f,%.6f\n", c->repeat, c->fold, c->fit_s, c->predict_s);
     }
-    return tl_rep_close(t, tl_rep_close(f, TL_OK, err), err);
+    return tl_out_close(t, tl_out_close(f, TL_OK, err), err);
 }
 
 void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out)
@@ -172,7 +162,7 @@ static int write_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
             tl_csv_field(f, cl[i]);
             fprintf(f, ",%.4f,%.4f,%.4f\n", pr[i], pr[k + i], pr[2 * k + i]);
         }
-        rc = tl_rep_close(f, rc, err);
+        rc = tl_out_close(f, rc, err);
     }
     tl_confusion_free(&c);
     free(pr);
@@ -198,7 +188,7 @@ static int write_learning_curve(const tl_rep *r, tl_err *err)
                 fprintf(f, ",%.4f,%.1f,%s,%.6f,%.6f\n", r->meta.fractions[fr], nt,
                         r->meta.n_classes[d] ? "accuracy" : "rmse", mean, sd);
             }
-    return tl_rep_close(f, TL_OK, err);
+    return tl_out_close(f, TL_OK, err);
 }
 
 static int write_selections(const tl_rep *r, tl_err *err)
@@ -219,7 +209,7 @@ static int write_selections(const tl_rep *r, tl_err *err)
         tl_csv_pair(f, r->meta.dataset[c->dataset], r->meta.model[c->model]);
         fprintf(f, ",%zu,%zu,%ld\n", c->repeat, c->fold, c->selected);
     }
-    return tl_rep_close(f, TL_OK, err);
+    return tl_out_close(f, TL_OK, err);
 }
 
 int tl_rep_load(const char *dir, tl_rep *r, tl_err *err)

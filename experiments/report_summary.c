@@ -229,9 +229,9 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
         md_overall(md, r, all);
     }
     if (md)
-        rc = tl_rep_close(md, rc, err);
+        rc = tl_out_close(md, rc, err);
     if (csv)
-        rc = tl_rep_close(csv, rc, err);
+        rc = tl_out_close(csv, rc, err);
     free(all);
     free(buf);
     return rc;

@@ -2,6 +2,7 @@
 #ifndef TL_REPORT_UTIL_H
 #define TL_REPORT_UTIL_H
 
+#include "treelab/tl_outfile.h"
 #include "treelab/tl_report.h"
 #include "treelab/tl_stats.h"
 #include "treelab/tl_text.h"
@@ -13,10 +14,9 @@ typedef struct tl_rep {
     size_t n;
 } tl_rep;
 
-/* Open dir/name for writing; NULL with err set. */
+/* Open dir/name for writing (tl_out_open: a temporary name until tl_out_close); NULL with
+ * err set. */
 FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err);
-/* Close f, turning a write failure into TL_EIO. Returns rc or the new error. */
-int tl_rep_close(FILE *f, int rc, tl_err *err);
 /* Cells of (dataset, model): *first index and the count (sorted order makes them adjacent). */
 size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first);
 /* The primary score of a cell, larger is better: accuracy, or minus the RMSE. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "treelab/tl_log.h"
+#include "treelab/tl_outfile.h"
 #include "treelab/tl_protocol.h"
 #include "report_util.h"
 
@@ -374,7 +375,10 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     for (size_t i = 0; i < s.n_todo; i++)
         tl_cell_clear(&s.todo[i]);
     free_state(&s);
-    /* whole-data models, reports and manifest are rebuilt from scratch on every finish */
+    /* whole-data models, reports and manifest are rebuilt from scratch on every finish; the
+     * cancel flag stops them before the next file (each one is written whole or not at all) */
+    int cells_done = !rc;
+    tl_out_set_cancel(o->cancel);
     if (!rc)
         rc = tl_report_models(o->out_dir, x, data, err);
     if (!rc)
@@ -383,6 +387,12 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
         rc = tl_report_plots(o->out_dir, x, data, err);
     if (!rc)
         rc = tl_report_manifest(o->out_dir, x, data, start, time(NULL), n_done > 0, err);
+    /* a gnuplot killed by the same Ctrl-C fails too: the stop is what to report */
+    if (cells_done && rc && tl_out_cancelled())
+        rc = tl_err_set(err, TL_EINTERRUPTED, "stopped while writing the reports; every cell "
+                        "is kept in %s and each report file there is complete or absent; "
+                        "--resume writes them all", o->out_dir);
+    tl_out_set_cancel(NULL);
     tl_results_unlock(lock);
     return rc;
 }

@@ -62,7 +62,24 @@ static int maj_trace(const void *st, const char *const **c, size_t *nc, const do
 static const tl_model_type majority = {"majority", "test majority", TL_TASK_CLASSIFICATION,
                                        maj_params, maj_alloc, maj_free, maj_fit, maj_predict,
                                        NULL, NULL, maj_show, maj_info, maj_trace, NULL};
-static const tl_model_type *const extra[] = {&majority, NULL};
+/* "probe": the majority model whose text show stands for a kill or Ctrl-C in the middle of
+ * the report phase: it notes whether its file already exists under its final name, writes a
+ * line and sets the run's cancel flag. */
+static volatile sig_atomic_t probe_cancel;
+static const char *probe_file;
+static int probe_final_seen;
+static int probe_show(const void *st, const tl_schema *sc, tl_show_format f, FILE *o,
+                      tl_err *err)
+{
+    if (f != TL_SHOW_TEXT)
+        return maj_show(st, sc, f, o, err);
+    probe_final_seen |= access(probe_file, F_OK) == 0;
+    fputs("probe tree\n", o);
+    probe_cancel = 1;
+    return TL_OK;
+}
+static tl_model_type probe;
+static const tl_model_type *const extra[] = {&majority, &probe, NULL};
 
 static char *slurp(const char *dir, const char *name)
 {
@@ -122,6 +139,12 @@ static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume,
     return rc;
 }
 
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
 static void same_file(const char *a, const char *b, const char *name)
 {
     char *x = slurp(a, name), *y = slurp(b, name);
@@ -157,6 +180,10 @@ static void test_jobs_and_reruns_identical(void **state)
     char *t = slurp(a, "trees/iris__maj.txt");
     assert_non_null(strstr(t, "no tree to show"));
     free(t);
+    /* ... and no .dot (an empty file is not valid DOT), nor has naive Bayes */
+    assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__maj.dot"), -1);
+    assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__nb.dot"), -1);
+    assert_true(file_size("/tmp/tl_run_a/trees/iris__nb.txt") > 0);
     t = slurp(a, "trace/iris__maj.csv");
     assert_string_equal(t, "epoch,loss\n1.000000,0.500000\n2.000000,0.250000\n");
     free(t);
@@ -228,12 +255,6 @@ static void test_resume_config_identity(void **state)
     assert_int_equal(run(x, part, 1, 1, 0), TL_EINVAL);
     tl_experiment_free(x);
     rm(part);
-}
-
-static long file_size(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
 /* While another process holds a results folder's lock (taken here as a second `treelab run`
@@ -342,6 +363,43 @@ static void test_csv_quoting(void **state)
     tl_experiment_free(x);
 }
 
+/* Report files are written under a temporary name and renamed when complete, and the cancel
+ * flag (Ctrl-C) stops the report phase before its next file: the file being written when it
+ * came is complete, later ones absent, no temporary file left, and the run says it stopped. */
+static void test_report_phase_stops_cleanly(void **state)
+{
+    (void)state;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "name = \"stop\";\ndatasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
+             "models = ( { name = \"p\"; algorithm = \"probe\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; };\n");
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+    const char *dir = "/tmp/tl_run_stop";
+    rm(dir);
+    probe_file = "/tmp/tl_run_stop/trees/iris__p.txt";
+    probe_cancel = 0, probe_final_seen = 0;
+    tl_run_opts o = {dir, 1, 0, 0, &probe_cancel, NULL, NULL};
+    tl_err err;
+    int rc = tl_run(x, NULL, &o, &err);
+    assert_false(probe_final_seen);
+    assert_int_equal(rc, TL_EINTERRUPTED);
+    assert_non_null(strstr(err.msg, "stopped while writing the reports"));
+    char *t = slurp(dir, "trees/iris__p.txt");
+    assert_string_equal(t, "probe tree\n");
+    free(t);
+    assert_int_equal(file_size("/tmp/tl_run_stop/trees/iris__p.dot"), -1);
+    assert_int_equal(file_size("/tmp/tl_run_stop/metrics.csv"), -1);
+    assert_int_equal(system("test -z \"$(find /tmp/tl_run_stop -name '*.tmp')\""), 0);
+    /* every cell was kept: a resume only writes the reports */
+    probe_cancel = 0;
+    o.resume = 1, o.cancel = NULL;
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
+    assert_true(file_size("/tmp/tl_run_stop/metrics.csv") > 0);
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -372,6 +430,9 @@ static void test_hand_checked_summary(void **state)
 
 int main(void)
 {
+    probe = majority;
+    probe.name = "probe";
+    probe.show = probe_show;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_and_reruns_identical),
         cmocka_unit_test(test_resume),
@@ -379,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_control_character_in_class),
         cmocka_unit_test(test_results_folder_lock),
         cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_report_phase_stops_cleanly),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,7 +48,8 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
 int tl_report_render(const char *dir, tl_err *err);
 
 /* Fit every model on every whole dataset and write trees/DATASET__MODEL.txt and .dot
- * (tl_model_show; a learner without a tree gets a one-line note in the .txt) and, for learners
+ * (tl_model_show; a learner without a tree, e.g. naive Bayes, gets a one-line note in the
+ * .txt and no .dot, since an empty file is not valid DOT) and, for learners
  * with a trace, trace/DATASET__MODEL.csv, as x->reports asks. */
 int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                      tl_err *err);

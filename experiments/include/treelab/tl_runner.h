@@ -55,7 +55,8 @@ typedef struct tl_run_opts {
 /* Run every cell of x and write the results folder (see README of results/ and issue 5):
  * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then
  * metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, plots/ (the
- * figures x->plots names, tl_report_plots), manifest.
+ * figures x->plots names, tl_report_plots), manifest. Report files are written whole or not
+ * at all (tl_out_open); the cancel flag also stops the report phase before its next file.
  * data: the loaded datasets (x->n_datasets of them), or NULL to load them here. The numbers
  * do not depend on jobs. Returns TL_OK; TL_EINVAL when another process holds out_dir's lock
  * (tl_results_lock), when out_dir exists without resume or
