@@ -1,5 +1,6 @@
 /* The cells file: a self-describing header, then one line per finished cell (%.17g). */
 #include "treelab/tl_report.h"
+#include "treelab/tl_text.h"
 #include "treelab/tl_version.h"
 
 #include <errno.h>
@@ -60,8 +61,20 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
             strcpy(sha, "-");
         size_t k = tl_dataset_n_classes(d);
         fprintf(f, "# dataset %zu %zu %s %s\n", i, k, sha, x->datasets[i].name);
-        for (size_t c = 0; c < k; c++)
-            fprintf(f, "# class %zu %zu %s\n", i, c, d->schema.target.levels[c]);
+        for (size_t c = 0; c < k; c++) {
+            /* class names come from the data, not the config: a quoted CSV field may hold a
+             * newline, which would end this line */
+            const char *cl = d->schema.target.levels[c];
+            long at = tl_text_ctrl(cl);
+            char name[5];
+            if (at >= 0)
+                return tl_err_set(err, TL_EINVAL, "%s:%d: dataset '%s': class '%.*s...' holds "
+                                  "control character %s; class names end up in result files "
+                                  "and may not hold one", x->config_path, x->datasets[i].line,
+                                  x->datasets[i].name, (int)at, cl,
+                                  tl_text_ctrl_name((unsigned char)cl[at], name));
+            fprintf(f, "# class %zu %zu %s\n", i, c, cl);
+        }
     }
     for (size_t j = 0; j < x->n_models; j++)
         fprintf(f, "# model %zu %s\n", j, x->models[j].name);
@@ -145,6 +158,16 @@ static int grow(void **arr, size_t n, size_t size)
     return 0;
 }
 
+/* The name after the numbers of a header line starts after exactly one space: a " %n" in
+ * the format would skip a name's own leading spaces. Moves *off onto it; 0 if none. */
+static int name_at(const char *line, int *off)
+{
+    if (!*off || line[*off] != ' ')
+        return 0;
+    ++*off;
+    return 1;
+}
+
 /* One header line into meta; 0 on success. */
 static int parse_header(const char *line, tl_cells_meta *m)
 {
@@ -165,7 +188,7 @@ static int parse_header(const char *line, tl_cells_meta *m)
         m->fractions[m->n_fractions++] = strtod(line + off, NULL);
         return 0;
     }
-    if (sscanf(line, "# dataset %zu %zu %64s %n", &i, &k, sha, &off) == 3 && off) {
+    if (sscanf(line, "# dataset %zu %zu %64s%n", &i, &k, sha, &off) == 3 && name_at(line, &off)) {
         if (i != m->n_datasets || grow((void **)&m->dataset, i, sizeof *m->dataset) ||
             grow((void **)&m->dataset_sha, i, sizeof *m->dataset_sha) ||
             grow((void **)&m->n_classes, i, sizeof *m->n_classes) ||
@@ -180,12 +203,12 @@ static int parse_header(const char *line, tl_cells_meta *m)
         m->n_classes[i] = k;
         return 0;
     }
-    if (sscanf(line, "# class %zu %zu %n", &i, &k, &off) == 2 && off) {
+    if (sscanf(line, "# class %zu %zu%n", &i, &k, &off) == 2 && name_at(line, &off)) {
         if (i >= m->n_datasets || k >= m->n_classes[i] || m->classes[i][k])
             return -1;
         return (m->classes[i][k] = strdup(line + off)) ? 0 : -1;
     }
-    if (sscanf(line, "# model %zu %n", &i, &off) == 1 && off) {
+    if (sscanf(line, "# model %zu%n", &i, &off) == 1 && name_at(line, &off)) {
         if (i != m->n_models || grow((void **)&m->model, i, sizeof *m->model))
             return -1;
         return (m->model[m->n_models++] = strdup(line + off)) ? 0 : -1;

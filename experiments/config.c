@@ -2,11 +2,9 @@
 #include "config_util.h"
 #include "treelab/tl_store.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const tl_experiment_top_keys =
@@ -349,20 +347,8 @@ tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *
         tl_err_set(err, TL_ENOMEM, "out of memory");
         goto fail;
     }
-    struct stat sb;
-    errno = 0;
-    if (access(path, R_OK) != 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        tl_err_set(err, TL_EIO, "%s: cannot read the experiment file (%s)", path,
-                   errno ? strerror(errno) : "not a regular file");
+    if (tl_store_parse(&cfg, path, "the experiment file", err))
         goto fail;
-    }
-    if (tl_store_check_int_literals(path, err))
-        goto fail;
-    if (config_read_file(&cfg, path) != CONFIG_TRUE) {
-        tl_err_set(err, TL_EPARSE, "%s:%d: %s", path, config_error_line(&cfg),
-                   config_error_text(&cfg));
-        goto fail;
-    }
     tl_cfg_ctx c = {path, extra, err};
     if (read_root(&c, config_root_setting(&cfg), x))
         goto fail;

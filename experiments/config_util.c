@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "treelab/tl_text.h"
+
 char *tl_cfg_strdup(const char *s)
 {
     return strdup(s);
@@ -111,6 +113,20 @@ static const config_setting_t *member(const tl_cfg_ctx *c, const config_setting_
     return m;
 }
 
+/* Every string of an experiment file may become a name or path in a result file (cells.txt
+ * lines, CSV rows, the manifest), where a control character would break the line: refused
+ * here, before any cell is computed. */
+static int check_text(const tl_cfg_ctx *c, const config_setting_t *s, const char *text)
+{
+    long at = tl_text_ctrl(text);
+    char name[5];
+    if (at < 0)
+        return TL_OK;
+    return tl_cfg_fail(c, s, "control character %s at character %ld of the string; names and "
+                       "paths end up in result files and may not hold one",
+                       tl_text_ctrl_name((unsigned char)text[at], name), at + 1);
+}
+
 int tl_cfg_string(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, int required,
                   const char **out)
 {
@@ -120,6 +136,8 @@ int tl_cfg_string(const tl_cfg_ctx *c, const config_setting_t *g, const char *ke
         return rc;
     if (config_setting_type(m) != CONFIG_TYPE_STRING)
         return tl_cfg_fail(c, m, "expected a string, got %s", type_name(config_setting_type(m)));
+    if ((rc = check_text(c, m, config_setting_get_string(m))))
+        return rc;
     *out = config_setting_get_string(m);
     return TL_OK;
 }
@@ -204,6 +222,10 @@ int tl_cfg_strings(const tl_cfg_ctx *c, const config_setting_t *g, const char *k
             return tl_cfg_fail(c, e, "expected a string, got %s",
                                type_name(config_setting_type(e)));
         }
+        if ((rc = check_text(c, e, config_setting_get_string(e)))) {
+            tl_cfg_strv_free(v, len);
+            return rc;
+        }
         if (!(v[i] = tl_cfg_strdup(config_setting_get_string(e)))) {
             tl_cfg_strv_free(v, len);
             return tl_err_set(c->err, TL_ENOMEM, "out of memory");
@@ -236,7 +258,7 @@ int tl_cfg_scalar_text(const tl_cfg_ctx *c, const config_setting_t *s, char *buf
         return TL_OK;
     case CONFIG_TYPE_STRING:
         snprintf(buf, size, "%s", config_setting_get_string(s));
-        return TL_OK;
+        return check_text(c, s, buf);
     default:
         return tl_cfg_fail(c, s, "expected a number, string or boolean, got %s",
                            type_name(config_setting_type(s)));

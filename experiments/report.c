@@ -11,17 +11,7 @@ FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        tl_err_set(err, TL_EIO, "%s: %s", path, strerror(errno));
-    return f;
-}
-
-int tl_rep_close(FILE *f, int rc, tl_err *err)
-{
-    if (fclose(f) && !rc)
-        return tl_err_set(err, TL_EIO, "writing a report: %s", strerror(errno));
-    return rc;
+    return tl_out_open(path, err);
 }
 
 size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first)
@@ -73,7 +63,7 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     FILE *f = tl_rep_open(r, "metrics.csv", err), *t = f ? tl_rep_open(r, "timings.csv", err) : NULL;
     if (!t) {
         if (f)
-            fclose(f);
+            tl_out_discard(f);
         return err->code;
     }
     int cls = any_task(r, 1), reg = any_task(r, 0);
@@ -87,7 +77,8 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     for (size_t i = 0; i < r->n; i++) {
         const tl_cell *c = &r->cells[i];
         const char *dn = r->meta.dataset[c->dataset], *mn = r->meta.model[c->model];
-        fprintf(f, "%s,%s,%zu,%zu,%zu,%zu", dn, mn, c->repeat, c->fold, c->n_train, c->n_test);
+        tl_csv_pair(f, dn, mn);
+        fprintf(f, ",%zu,%zu,%zu,%zu", c->repeat, c->fold, c->n_train, c->n_test);
         const double cv[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa,
                              c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss};
         const double rv[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
@@ -102,10 +93,10 @@ static int write_metrics(const tl_rep *r, tl_err *err)
                 tl_rep_num(f, rv[j]);
         }
         fprintf(f, ",%.0f,%.0f\n", c->leaves, c->depth);
-        fprintf(t, "%s,%s,%zu,%zu,%.6f,%.6f\n", dn, mn, c->repeat, c->fold, c->fit_s,
-                c->predict_s);
+        tl_csv_pair(t, dn, mn);
+        fprintf(t, ",%zu,%zu,%.6f,%.6f\n", c->repeat, c->fold, c->fit_s, c->predict_s);
     }
-    return tl_rep_close(t, tl_rep_close(f, TL_OK, err), err);
+    return tl_out_close(t, tl_out_close(f, TL_OK, err), err);
 }
 
 void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out)
@@ -155,19 +146,23 @@ static int write_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
         tl_confusion_per_class(&c, pr, pr + k, pr + 2 * k);
         char *const *cl = r->meta.classes[d];
         fputs("truth\\predicted", f);
-        for (size_t j = 0; j < k; j++)
-            fprintf(f, ",%s", cl[j]);
+        for (size_t j = 0; j < k; j++) {
+            fputc(',', f);
+            tl_csv_field(f, cl[j]);
+        }
         fputc('\n', f);
         for (size_t i = 0; i < k; i++) {
-            fputs(cl[i], f);
+            tl_csv_field(f, cl[i]);
             for (size_t j = 0; j < k; j++)
                 fprintf(f, ",%.10g", c.m[i * k + j]);
             fputc('\n', f);
         }
         fputs("\nclass,precision,recall,f1\n", f);
-        for (size_t i = 0; i < k; i++)
-            fprintf(f, "%s,%.4f,%.4f,%.4f\n", cl[i], pr[i], pr[k + i], pr[2 * k + i]);
-        rc = tl_rep_close(f, rc, err);
+        for (size_t i = 0; i < k; i++) {
+            tl_csv_field(f, cl[i]);
+            fprintf(f, ",%.4f,%.4f,%.4f\n", pr[i], pr[k + i], pr[2 * k + i]);
+        }
+        rc = tl_out_close(f, rc, err);
     }
     tl_confusion_free(&c);
     free(pr);
@@ -189,11 +184,11 @@ static int write_learning_curve(const tl_rep *r, tl_err *err)
                 double mean, sd, nt;
                 if (!tl_rep_lc_point(r, d, m, fr, &mean, &sd, &nt))
                     continue;
-                fprintf(f, "%s,%s,%.4f,%.1f,%s,%.6f,%.6f\n", r->meta.dataset[d], r->meta.model[m],
-                        r->meta.fractions[fr], nt,
+                tl_csv_pair(f, r->meta.dataset[d], r->meta.model[m]);
+                fprintf(f, ",%.4f,%.1f,%s,%.6f,%.6f\n", r->meta.fractions[fr], nt,
                         r->meta.n_classes[d] ? "accuracy" : "rmse", mean, sd);
             }
-    return tl_rep_close(f, TL_OK, err);
+    return tl_out_close(f, TL_OK, err);
 }
 
 static int write_selections(const tl_rep *r, tl_err *err)
@@ -207,12 +202,14 @@ static int write_selections(const tl_rep *r, tl_err *err)
     if (!f)
         return err->code;
     fputs("dataset,model,repeat,fold,selected_index\n", f);
-    for (i = 0; i < r->n; i++)
-        if (r->cells[i].selected >= 0)
-            fprintf(f, "%s,%s,%zu,%zu,%ld\n", r->meta.dataset[r->cells[i].dataset],
-                    r->meta.model[r->cells[i].model], r->cells[i].repeat, r->cells[i].fold,
-                    r->cells[i].selected);
-    return tl_rep_close(f, TL_OK, err);
+    for (i = 0; i < r->n; i++) {
+        const tl_cell *c = &r->cells[i];
+        if (c->selected < 0)
+            continue;
+        tl_csv_pair(f, r->meta.dataset[c->dataset], r->meta.model[c->model]);
+        fprintf(f, ",%zu,%zu,%ld\n", c->repeat, c->fold, c->selected);
+    }
+    return tl_out_close(f, TL_OK, err);
 }
 
 int tl_rep_load(const char *dir, tl_rep *r, tl_err *err)
@@ -237,6 +234,16 @@ void tl_rep_free(tl_rep *r)
 }
 
 int tl_report_render(const char *dir, tl_err *err)
+{
+    int lock;
+    int rc = tl_results_lock(dir, &lock, err);
+    if (!rc)
+        rc = tl_rep_render(dir, err);
+    tl_results_unlock(lock);
+    return rc;
+}
+
+int tl_rep_render(const char *dir, tl_err *err)
 {
     char path[4096];
     tl_rep r;

@@ -9,28 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "treelab/tl_log.h"
+#include "treelab/tl_outfile.h"
 #include "treelab/tl_protocol.h"
+#include "treelab/tl_text.h"
+
+/* dir/sub/d__m.ext (sub created), into path. */
+static const char *out_path(const char *dir, const char *sub, const char *d, const char *m,
+                            const char *ext, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", dir, sub);
+    mkdir(path, 0777);
+    snprintf(path, size, "%s/%s/%s__%s%s", dir, sub, d, m, ext);
+    return path;
+}
 
 static FILE *open_out(const char *dir, const char *sub, const char *d, const char *m,
                       const char *ext, tl_err *err)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, sub);
-    mkdir(path, 0777);
-    snprintf(path, sizeof path, "%s/%s/%s__%s%s", dir, sub, d, m, ext);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        tl_err_set(err, TL_EIO, "%s: %s", path, strerror(errno));
-    return f;
-}
-
-static int close_out(FILE *f, int rc, tl_err *err)
-{
-    if (fclose(f) && !rc)
-        return tl_err_set(err, TL_EIO, "closing a report file: %s", strerror(errno));
-    return rc;
+    return tl_out_open(out_path(dir, sub, d, m, ext, path, sizeof path), err);
 }
 
 static int write_trees(const char *dir, const char *dn, const tl_exp_model *em,
@@ -46,21 +46,26 @@ static int write_trees(const char *dir, const char *dn, const tl_exp_model *em,
         /* not every learner has a tree to draw: say so instead of failing the run */
         fprintf(f, "(%s: %s has no tree to show: %s)\n", em->name, em->type->name, e.msg);
         tl_info("trees: %s (%s) has no tree to show; skipped", em->name, em->type->name);
-        return close_out(f, TL_OK, err);
-    }
-    if (rc) {
+        rc = TL_OK;
+    } else if (rc) {
         *err = e;
-        return close_out(f, rc, err);
     }
-    if ((rc = close_out(f, TL_OK, err)))
+    if ((rc = tl_out_close(f, rc, err)))
         return rc;
     if (!(f = open_out(dir, "trees", dn, em->name, ".dot", err)))
         return err->code;
     tl_err_clear(&e);
     rc = tl_model_show(model, TL_SHOW_DOT, f, &e);
-    if (rc && rc != TL_EUNSUPPORTED)
+    if (rc == TL_EUNSUPPORTED) {
+        /* no tree, no .dot (an empty file is not valid DOT); one left by an older run goes */
+        char path[4096];
+        tl_out_discard(f);
+        unlink(out_path(dir, "trees", dn, em->name, ".dot", path, sizeof path));
+        return TL_OK;
+    }
+    if (rc)
         *err = e;
-    return close_out(f, rc == TL_EUNSUPPORTED ? TL_OK : rc, err);
+    return tl_out_close(f, rc, err);
 }
 
 static int write_trace(const char *dir, const char *dn, const tl_exp_model *em,
@@ -74,13 +79,15 @@ static int write_trace(const char *dir, const char *dn, const tl_exp_model *em,
     FILE *f = open_out(dir, "trace", dn, em->name, ".csv", err);
     if (!f)
         return err->code;
-    for (size_t j = 0; j < nc; j++)
-        fprintf(f, "%s%s", j ? "," : "", cols[j]);
+    for (size_t j = 0; j < nc; j++) {
+        fputs(j ? "," : "", f);
+        tl_csv_field(f, cols[j]);
+    }
     fputc('\n', f);
     for (size_t i = 0; i < nr; i++)
         for (size_t j = 0; j < nc; j++)
             fprintf(f, "%.6f%s", v[i * nc + j], j + 1 < nc ? "," : "\n");
-    return close_out(f, TL_OK, err);
+    return tl_out_close(f, TL_OK, err);
 }
 
 int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
@@ -96,6 +103,10 @@ int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const 
             if (!(x->reports & TL_REPORT_TREES) && !want_trace)
                 continue;
             long sel;
+            char what[4096];
+            if (tl_out_check_cancel(out_path(dir, "trees", dn, em->name, "", what, sizeof what),
+                                    err))
+                return err->code;
             tl_model *model = tl_cell_fit(em, data[d], NULL, 0, NULL, 0,
                                           tl_protocol_seed(x->seed, dn, 0, 0), &sel, err);
             int rc = model ? TL_OK : err->code;
@@ -126,9 +137,11 @@ int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *cons
         return err->code;
     snprintf(path, sizeof path, "%s/manifest", dir);
     snprintf(copy, sizeof copy, "%s/config.cfg", dir);
-    FILE *f = fopen(path, "w"), *c = fopen(copy, "w"), *in = fopen(x->config_path, "r");
-    int rc = (f && c && in) ? TL_OK : tl_err_set(err, TL_EIO, "writing %s: %s", path,
-                                                  strerror(errno));
+    FILE *in = fopen(x->config_path, "r");
+    int rc = in ? TL_OK : tl_err_set(err, TL_EIO, "%s: %s", x->config_path, strerror(errno));
+    FILE *f = rc ? NULL : tl_out_open(path, err), *c = f ? tl_out_open(copy, err) : NULL;
+    if (!rc && !c)
+        rc = err->code;
     if (!rc) {
         iso_time(start, t0, sizeof t0);
         iso_time(end, t1, sizeof t1);
@@ -155,9 +168,9 @@ int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *cons
     }
     if (in)
         fclose(in);
-    if (c && fclose(c) && !rc)
-        rc = tl_err_set(err, TL_EIO, "writing %s", copy);
-    if (f && fclose(f) && !rc)
-        rc = tl_err_set(err, TL_EIO, "writing %s", path);
+    if (c)
+        rc = tl_out_close(c, rc, err);
+    if (f)
+        rc = tl_out_close(f, rc, err);
     return rc;
 }

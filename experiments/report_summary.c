@@ -115,7 +115,8 @@ static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, i
 {
     int cls = r->meta.n_classes[d] > 0;
     for (size_t m = 0; m < r->meta.n_models; m++) {
-        fprintf(f, "%s,%s,%zu", r->meta.dataset[d], r->meta.model[m], ps[m].n);
+        tl_csv_pair(f, r->meta.dataset[d], r->meta.model[m]);
+        fprintf(f, ",%zu", ps[m].n);
         for (size_t j = 0; any_cls && j < 6; j++)
             cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
         for (size_t j = 0; any_reg && j < 4; j++)
@@ -228,9 +229,9 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
         md_overall(md, r, all);
     }
     if (md)
-        rc = tl_rep_close(md, rc, err);
+        rc = tl_out_close(md, rc, err);
     if (csv)
-        rc = tl_rep_close(csv, rc, err);
+        rc = tl_out_close(csv, rc, err);
     free(all);
     free(buf);
     return rc;

@@ -2,8 +2,10 @@
 #ifndef TL_REPORT_UTIL_H
 #define TL_REPORT_UTIL_H
 
+#include "treelab/tl_outfile.h"
 #include "treelab/tl_report.h"
 #include "treelab/tl_stats.h"
+#include "treelab/tl_text.h"
 
 typedef struct tl_rep {
     const char *dir;
@@ -12,10 +14,9 @@ typedef struct tl_rep {
     size_t n;
 } tl_rep;
 
-/* Open dir/name for writing; NULL with err set. */
+/* Open dir/name for writing (tl_out_open: a temporary name until tl_out_close); NULL with
+ * err set. */
 FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err);
-/* Close f, turning a write failure into TL_EIO. Returns rc or the new error. */
-int tl_rep_close(FILE *f, int rc, tl_err *err);
 /* Cells of (dataset, model): *first index and the count (sorted order makes them adjacent). */
 size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first);
 /* The primary score of a cell, larger is better: accuracy, or minus the RMSE. */
@@ -32,6 +33,9 @@ void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out);
  * for regression) and the mean training size. Returns the number of cells (0: none). */
 size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
                        double *sd, double *n_train);
+
+/* tl_report_render for a caller that holds dir's lock (the runner). */
+int tl_rep_render(const char *dir, tl_err *err);
 
 /* summary.md and summary.csv (report_summary.c). */
 int tl_rep_summary(const tl_rep *r, tl_err *err);

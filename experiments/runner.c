@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "treelab/tl_log.h"
+#include "treelab/tl_outfile.h"
 #include "treelab/tl_protocol.h"
-#include "treelab/tl_report.h"
+#include "report_util.h"
 
 typedef struct run_state {
     const tl_experiment *x;
@@ -190,14 +191,22 @@ static int plan(run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
     return TL_OK;
 }
 
-/* Every header line but the producer's, so a resume may use a rebuilt treelab. */
+/* Header lines that do not identify the experiment: the producer (a resume may use a rebuilt
+ * treelab) and the config's path (`./x.cfg` and `x.cfg` are one file; the config_sha256 line
+ * is what says it is the same config). */
+static const char *skip_incidental(const char *h)
+{
+    while (!strncmp(h, "# producer ", 11) || !strncmp(h, "# config ", 9))
+        h = strchr(h, '\n') ? strchr(h, '\n') + 1 : h + strlen(h);
+    return h;
+}
+
+/* The header lines that identify the experiment are the same in a and b. */
 static int same_header(const char *a, const char *b)
 {
     for (;;) {
-        while (!strncmp(a, "# producer", 10))
-            a = strchr(a, '\n') ? strchr(a, '\n') + 1 : a + strlen(a);
-        while (!strncmp(b, "# producer", 10))
-            b = strchr(b, '\n') ? strchr(b, '\n') + 1 : b + strlen(b);
+        a = skip_incidental(a);
+        b = skip_incidental(b);
         if (*a != '#' || *b != '#')
             return (*a == '#') == (*b == '#');
         size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
@@ -243,8 +252,9 @@ static int open_cells(run_state *s, const char *header, tl_cell **done, size_t *
     return TL_OK;
 }
 
-/* Create the results folder; an existing non-empty one is refused unless resuming. */
-static int prepare_dir(const char *dir, int resume, tl_err *err)
+/* Create the results folder and lock it; an existing non-empty one is refused unless
+ * resuming. The check comes after the lock, so two runs cannot both pass it. */
+static int prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", dir);
@@ -254,12 +264,11 @@ static int prepare_dir(const char *dir, int resume, tl_err *err)
             mkdir(buf, 0777);
             *p = '/';
         }
-    if (mkdir(buf, 0777) == 0)
-        return TL_OK;
-    if (errno != EEXIST)
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
         return tl_err_set(err, TL_EIO, "cannot create %s: %s", dir, strerror(errno));
-    if (resume)
-        return TL_OK;
+    int rc = tl_results_lock(dir, lock, err);
+    if (rc || resume)
+        return rc;
     char cells[4200];
     snprintf(cells, sizeof cells, "%s/%s", dir, TL_CELLS_FILE);
     if (access(cells, F_OK) == 0)
@@ -348,9 +357,9 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     char *header = NULL;
     tl_cell *done = NULL;
     size_t n_done = 0;
-    int rc;
+    int rc, lock = -1;
     if (!(rc = check_tasks(x, data, err)) && !(rc = header_text(x, data, &header, err)) &&
-        !(rc = prepare_dir(o->out_dir, o->resume, err)) &&
+        !(rc = prepare_dir(o->out_dir, o->resume, &lock, err)) &&
         !(rc = open_cells(&s, header, &done, &n_done, err)) && !(rc = make_splits(&s, err)) &&
         !(rc = plan(&s, done, n_done, err))) {
         if (n_done)
@@ -366,15 +375,25 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     for (size_t i = 0; i < s.n_todo; i++)
         tl_cell_clear(&s.todo[i]);
     free_state(&s);
-    /* whole-data models, reports and manifest are rebuilt from scratch on every finish */
+    /* whole-data models, reports and manifest are rebuilt from scratch on every finish; the
+     * cancel flag stops them before the next file (each one is written whole or not at all) */
+    int cells_done = !rc;
+    tl_out_set_cancel(o->cancel);
     if (!rc)
         rc = tl_report_models(o->out_dir, x, data, err);
     if (!rc)
-        rc = tl_report_render(o->out_dir, err);
+        rc = tl_rep_render(o->out_dir, err);
     if (!rc)
         rc = tl_report_plots(o->out_dir, x, data, err);
     if (!rc)
         rc = tl_report_manifest(o->out_dir, x, data, start, time(NULL), n_done > 0, err);
+    /* a gnuplot killed by the same Ctrl-C fails too: the stop is what to report */
+    if (cells_done && rc && tl_out_cancelled())
+        rc = tl_err_set(err, TL_EINTERRUPTED, "stopped while writing the reports; every cell "
+                        "is kept in %s and each report file there is complete or absent; "
+                        "--resume writes them all", o->out_dir);
+    tl_out_set_cancel(NULL);
+    tl_results_unlock(lock);
     return rc;
 }
 

@@ -68,6 +68,24 @@ static void test_regression_predict_values(void **state)
     remove(model);
 }
 
+/* A class name with a comma is one quoted CSV field, in the probability header too (it was
+ * written p_"a,b", two fields). */
+static void test_predict_quoted_classes(void **state)
+{
+    (void)state;
+    const char *model = "/tmp/tl_test_cli_quoted.model";
+    char args[512], data[256];
+    snprintf(data, sizeof data, "%s",
+             tl_test_tmpfile(".csv", "x,y\n1,\"a,b\"\n2,\"a,b\"\n8,c\n9,c\n"));
+    snprintf(args, sizeof args, "fit %s --algo cart -o %s", data, model);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(args, sizeof args, "predict %s %s --proba", model, data);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_non_null(strstr(out, "row,predicted,\"p_a,b\",p_c\n1,\"a,b\",1.000000,0.000000\n"));
+    remove(model);
+    remove(data);
+}
+
 /* Data to predict needs no class: a CSV without the column, unknown classes ('?'), and a
  * regression file without its target. */
 static void test_predict_unlabelled(void **state)
@@ -147,13 +165,18 @@ static void test_errors_exit_1_with_choices(void **state)
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set "
                                  "criterion=mse -o /tmp/x", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "criterion mse needs a numeric target"));
+    /* the reason, not just "cannot read the file" */
     assert_int_equal(tl_test_cli("show /nonexistent.model", out, sizeof out, errb, sizeof errb), 1);
-    assert_non_null(strstr(errb, "/nonexistent.model"));
+    assert_non_null(strstr(errb, "/nonexistent.model: cannot read the model file (No such file "
+                                 "or directory)"));
+    assert_int_equal(tl_test_cli("show experiments", out, sizeof out, errb, sizeof errb), 1);
+    assert_non_null(strstr(errb, "experiments: cannot read the model file (it is a directory)"));
     const char *bad = tl_test_tmpfile(".model", "format = 1;\nalgorithm = \"cart\";\nstate = = {};\n");
     char args[512];
     snprintf(args, sizeof args, "show %s", bad);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 1);
-    assert_non_null(strstr(errb, ":3:")); /* the line of the syntax error */
+    /* the line of the syntax error and its text */
+    assert_non_null(strstr(errb, ":3: syntax error at `state = = {};`"));
     remove(bad);
     assert_int_equal(tl_test_cli("path experiments/datasets/iris.arff --cv 1", out, sizeof out, errb,
                                  sizeof errb), 1);
@@ -168,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_fit_show_predict_round_trip),
         cmocka_unit_test(test_regression_predict_values),
         cmocka_unit_test(test_predict_unlabelled),
+        cmocka_unit_test(test_predict_quoted_classes),
         cmocka_unit_test(test_path_matches_sklearn_alphas),
         cmocka_unit_test(test_cv_csv),
         cmocka_unit_test(test_errors_exit_1_with_choices),

@@ -229,8 +229,33 @@ static void test_errors(void **state)
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\"; },\n"
                  " { algorithm = \"cart\"; } );\n", 4, "model name 'cart' is used twice", NULL);
     expect_error("seed = 1;\n" IRIS NB, 1, "missing required key 'name'", NULL);
-    /* a syntax error: libconfig's message with the line */
-    expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error", NULL);
+    /* a syntax error: libconfig's message with the line, the line's text and a hint */
+    expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error at `seed = = 1;`",
+                 "expected `name = value;` settings");
+    /* at the end of the file: what was left open, and where */
+    expect_error("name = \"t\";\nmodels = ( { a = \")\"; } # )\n\n", 4,
+                 "syntax error at the end of the file", "the '(' opened on line 2 is not closed");
+    expect_error("name = \"t\";\nx = \"a\\\"b;\n", 3, "syntax error at the end of the file",
+                 "the string opened on line 2 is not closed");
+}
+
+/* A control character in any string that may end up in a result file is refused at load,
+ * at its line (it used to break cells.txt after every cell had been computed). */
+static void test_control_characters(void **state)
+{
+    (void)state;
+    expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"gaussian_nb\";\n"
+                 " name = \"a\\nb\"; } );\n", 4, "models[0].name: control character \\n",
+                 "character 2 of the string");
+    expect_error("name = \"t\\tx\";\n" IRIS NB, 1, "name: control character \\t", NULL);
+    expect_error("name = \"t\";\ndatasets = ( { path = \"" TL_SOURCE_DIR
+                 "/experiments/datasets/iris.arff\";\n name = \"ir\\x01is\"; } );\n" NB, 3,
+                 "datasets[0].name: control character \\x01", NULL);
+    expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\"; } );\n"
+                 "grids = ( { model = \"cart\"; param = \"criterion\";\n"
+                 " values = [\"gini\", \"x\\ry\"]; } );\n", 5, "control character \\r", NULL);
+    expect_error("name = \"t\";\n" IRIS NB "reports = [\"trees\",\n \"\\x7f\"];\n", 5,
+                 "control character \\x7f", NULL);
 }
 
 /* A plug-in's parameters nest under its slot (libconfig names hold no dot): read as
@@ -298,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_two_parameter_grid),
         cmocka_unit_test(test_relative_paths),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_control_characters),
         cmocka_unit_test(test_unreadable_file),
         cmocka_unit_test(test_nested_plugin_params),
     };

@@ -402,6 +402,53 @@ static void test_arff_escapes_bom_crlf_regression(void **state)
 
 #define ARFF_HEAD "@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n"
 
+static void assert_same_data(const tl_dataset *a, const tl_dataset *b)
+{
+    assert_int_equal(a->n_rows, b->n_rows);
+    assert_int_equal(a->schema.n_attrs, b->schema.n_attrs);
+    for (size_t j = 0; j <= a->schema.n_attrs; j++) {
+        int target = j == a->schema.n_attrs;
+        const tl_attr_info *x = target ? &a->schema.target : &a->schema.attrs[j];
+        const tl_attr_info *y = target ? &b->schema.target : &b->schema.attrs[j];
+        const tl_column *cx = target ? &a->y : &a->cols[j], *cy = target ? &b->y : &b->cols[j];
+        assert_string_equal(x->name, y->name);
+        assert_int_equal(x->kind, y->kind);
+        assert_int_equal(x->n_levels, y->n_levels);
+        for (size_t l = 0; l < x->n_levels; l++)
+            assert_string_equal(x->levels[l], y->levels[l]);
+        for (size_t i = 0; i < a->n_rows; i++)
+            if (x->kind == TL_ATTR_NOMINAL)
+                assert_int_equal(cx->code[i], cy->code[i]);
+            else
+                assert_true(cx->num[i] == cy->num[i] || (isnan(cx->num[i]) && isnan(cy->num[i])));
+    }
+}
+
+/* An ARFF file whose lines end in a lone CR (old Mac) loads as its LF version does; it used
+ * to be one line, "expected @data, found the end of the file". Errors count CR lines. */
+static void test_arff_bare_cr(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"experiments/datasets/weather.nominal.arff",
+                                        "experiments/datasets/labor.arff"};
+    for (size_t k = 0; k < 2; k++) {
+        FILE *f = fopen(tl_test_path(files[k]), "rb");
+        assert_non_null(f);
+        static char text[1 << 16];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        for (char *p = text; *p; p++)
+            *p = *p == '\n' ? '\r' : *p;
+        tl_dataset *lf = tl_test_load(files[k], NULL), *cr = load_text(".arff", text, NULL);
+        assert_same_data(lf, cr);
+        tl_dataset_free(lf);
+        tl_dataset_free(cr);
+    }
+    expect_fail(".arff", "@relation r\r@attribute x numeric\r@attribute c {a,b}\r@data\r1,a\r"
+                "2,z\r", NULL, TL_EPARSE, 6, 3, "'z'");
+}
+
 static void test_arff_malformed(void **state)
 {
     (void)state;
@@ -776,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_csv_malformed),
         cmocka_unit_test(test_arff_parse),
         cmocka_unit_test(test_arff_escapes_bom_crlf_regression),
+        cmocka_unit_test(test_arff_bare_cr),
         cmocka_unit_test(test_arff_malformed),
         cmocka_unit_test(test_io_error),
         cmocka_unit_test(test_very_long_lines),

@@ -470,6 +470,28 @@ static void test_cli(void **state)
     assert_non_null(strstr(out, "alpha,leaves,risk[,cv_error,cv_se]"));
 }
 
+/* `treelab plot` reads RFC 4180 quoting as treelab's CSV files write it: a comma or a
+ * doubled quote inside a quoted name stays in the name; a broken quote is an error. */
+static void test_cli_quoted_fields(void **state)
+{
+    (void)state;
+    char out[4096], errbuf[4096], args[1024];
+    const char *csv = tl_test_tmpfile(".csv", "model,rank\n\"a,b\",1.5\n \"say \"\"hi\"\"\" ,2\n"
+                                              "c,3\n");
+    snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1 --datasets 5", csv,
+             stem("cli_quoted"));
+    if (tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf))
+        fail_msg("%s", errbuf);
+    /* data files turn an inner double quote into a single one */
+    const char *dat = slurp(file("cli_quoted", ".dat"));
+    assert_non_null(strstr(dat, "\n\"a,b\" 1.5 "));
+    assert_non_null(strstr(dat, "\n\"say 'hi'\" 2 "));
+    csv = tl_test_tmpfile(".csv", "model,rank\n\"a,b\"x,1.5\n");
+    snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1", csv, stem("cli_quoted"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, ":2: a quoted field is not closed, or text follows"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,7 +499,7 @@ int main(void)
         cmocka_unit_test(test_heatmaps),       cmocka_unit_test(test_folds_and_cd),
         cmocka_unit_test(test_boundaries),     cmocka_unit_test(test_tree_dot),
         cmocka_unit_test(test_missing_and_failing_gnuplot), cmocka_unit_test(test_cli),
-        cmocka_unit_test(test_no_command_from_labels),
+        cmocka_unit_test(test_no_command_from_labels), cmocka_unit_test(test_cli_quoted_fields),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

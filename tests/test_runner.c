@@ -1,9 +1,13 @@
 /* The runner: byte-identical results for any --jobs and on re-runs, resume after an
  * interruption, refusal to overwrite, and summary numbers on a hand-checkable case. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tl_test_util.h"
 #include "treelab/tl_report.h"
@@ -59,7 +63,24 @@ static const tl_model_type majority = {
     .name = "majority", .summary = "test majority", .tasks = TL_TASK_CLASSIFICATION,
     .params = maj_params, .alloc = maj_alloc, .free = maj_free, .fit = maj_fit,
     .predict = maj_predict, .show = maj_show, .info = maj_info, .trace = maj_trace};
-static const tl_model_type *const extra[] = {&majority, NULL};
+/* "probe": the majority model whose text show stands for a kill or Ctrl-C in the middle of
+ * the report phase: it notes whether its file already exists under its final name, writes a
+ * line and sets the run's cancel flag. */
+static volatile sig_atomic_t probe_cancel;
+static const char *probe_file;
+static int probe_final_seen;
+static int probe_show(const void *st, const tl_schema *sc, tl_show_format f, FILE *o,
+                      tl_err *err)
+{
+    if (f != TL_SHOW_TEXT)
+        return maj_show(st, sc, f, o, err);
+    probe_final_seen |= access(probe_file, F_OK) == 0;
+    fputs("probe tree\n", o);
+    probe_cancel = 1;
+    return TL_OK;
+}
+static tl_model_type probe;
+static const tl_model_type *const extra[] = {&majority, &probe, NULL};
 
 static char *slurp(const char *dir, const char *name)
 {
@@ -98,6 +119,15 @@ static const char *config(void)
         "protocol = { kind = \"cv\"; folds = 3; repeats = 2; };\n");
 }
 
+static tl_experiment *load(const char *path)
+{
+    tl_err err;
+    tl_experiment *x = tl_experiment_load(path, extra, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    return x;
+}
+
 /* Run x into dir; returns the code. */
 static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume, size_t max)
 {
@@ -108,6 +138,12 @@ static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume,
     if (rc && rc != TL_EINTERRUPTED && rc != TL_EINVAL)
         fail_msg("%s", err.msg);
     return rc;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
 static void same_file(const char *a, const char *b, const char *name)
@@ -122,9 +158,7 @@ static void test_jobs_and_reruns_identical(void **state)
 {
     (void)state;
     tl_err err;
-    tl_experiment *x = tl_experiment_load(config(), extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(config());
     const char *a = "/tmp/tl_run_a", *b = "/tmp/tl_run_b", *c = "/tmp/tl_run_c";
     rm(a), rm(b), rm(c);
     assert_int_equal(run(x, a, 1, 0, 0), TL_OK);
@@ -147,6 +181,10 @@ static void test_jobs_and_reruns_identical(void **state)
     char *t = slurp(a, "trees/iris__maj.txt");
     assert_non_null(strstr(t, "no tree to show"));
     free(t);
+    /* ... and no .dot (an empty file is not valid DOT), nor has naive Bayes */
+    assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__maj.dot"), -1);
+    assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__nb.dot"), -1);
+    assert_true(file_size("/tmp/tl_run_a/trees/iris__nb.txt") > 0);
     t = slurp(a, "trace/iris__maj.csv");
     assert_string_equal(t, "epoch,loss\n1.000000,0.500000\n2.000000,0.250000\n");
     free(t);
@@ -169,10 +207,7 @@ static void test_jobs_and_reruns_identical(void **state)
 static void test_resume(void **state)
 {
     (void)state;
-    tl_err err;
-    tl_experiment *x = tl_experiment_load(config(), extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(config());
     const char *full = "/tmp/tl_run_full", *part = "/tmp/tl_run_part";
     rm(full), rm(part);
     assert_int_equal(run(x, full, 2, 0, 0), TL_OK);
@@ -194,6 +229,178 @@ static void test_resume(void **state)
     tl_experiment_free(x);
 }
 
+/* A resume is the same experiment when the config's content is: another spelling of its
+ * path is accepted, an edited file (a comment is enough) is refused. */
+static void test_resume_config_identity(void **state)
+{
+    (void)state;
+    char path[256], other[300], text[4096];
+    snprintf(path, sizeof path, "%s", config());
+    tl_experiment *x = load(path);
+    const char *part = "/tmp/tl_run_ident";
+    rm(part);
+    assert_int_equal(run(x, part, 1, 0, 3), TL_EINTERRUPTED);
+    tl_experiment_free(x);
+    /* /tmp/./tl_test_... names the same file */
+    snprintf(other, sizeof other, "/tmp/.%s", path + 4);
+    x = load(other);
+    assert_int_equal(run(x, part, 1, 1, 3), TL_EINTERRUPTED);
+    tl_experiment_free(x);
+    FILE *f = fopen(path, "r");
+    text[fread(text, 1, sizeof text - 1, f)] = '\0';
+    fclose(f);
+    f = fopen(path, "w");
+    fprintf(f, "# edited\n%s", text);
+    fclose(f);
+    x = load(path);
+    assert_int_equal(run(x, part, 1, 1, 0), TL_EINVAL);
+    tl_experiment_free(x);
+    rm(part);
+}
+
+/* While another process holds a results folder's lock (taken here as a second `treelab run`
+ * would), a new run, a resume and `treelab report` are refused at once, naming the folder,
+ * and write nothing; once it is released the folder resumes and reports as usual. */
+static void test_results_folder_lock(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_lock", *cells = "/tmp/tl_run_lock/" TL_CELLS_FILE;
+    rm(dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    int fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR | O_CREAT, 0666);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL};
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "/tmp/tl_run_lock is in use: another treelab run"));
+    assert_int_equal(file_size(cells), -1);
+    close(fd);
+    assert_int_equal(run(x, dir, 1, 0, 3), TL_EINTERRUPTED);
+    long before = file_size(cells);
+    fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    o.resume = 1;
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "is in use"));
+    char errbuf[1024];
+    assert_int_equal(tl_test_cli("report /tmp/tl_run_lock", NULL, 0, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "/tmp/tl_run_lock is in use: another treelab run"));
+    assert_int_equal(file_size(cells), before);
+    assert_int_equal(file_size("/tmp/tl_run_lock/metrics.csv"), -1);
+    close(fd);
+    assert_int_equal(run(x, dir, 1, 1, 0), TL_OK);
+    assert_int_equal(tl_report_render(dir, &err), TL_OK);
+    rm(dir);
+    tl_experiment_free(x);
+}
+
+/* A class name from the data with a newline (a quoted CSV field) is refused before any cell
+ * is computed, naming the config line and the dataset. */
+static void test_control_character_in_class(void **state)
+{
+    (void)state;
+    const char *data = tl_test_tmpfile(".csv", "x,y\n1,a\n2,\"b\nc\"\n3,a\n4,\"b\nc\"\n");
+    char text[1024], cfg[256];
+    snprintf(text, sizeof text, "name = \"nl\";\ndatasets = ( { path = \"%s\"; name = \"d\"; } );\n"
+             "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; };\n", data);
+    snprintf(cfg, sizeof cfg, "%s", tl_test_tmpfile(".cfg", text));
+    tl_err err;
+    tl_experiment *x = load(cfg);
+    rm("/tmp/tl_run_nl");
+    tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL};
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    char want[300];
+    snprintf(want, sizeof want, "%s:2: dataset 'd': class 'b...' holds control character \\n", cfg);
+    if (!strstr(err.msg, want))
+        fail_msg("'%s' lacks '%s'", err.msg, want);
+    rm("/tmp/tl_run_nl");
+    tl_experiment_free(x);
+}
+
+/* Names with a comma, a quote or an edge space are RFC 4180-quoted in every CSV the report
+ * writes, so treelab's own CSV reader (the dataset loader) finds the columns in place. */
+static void test_csv_quoting(void **state)
+{
+    (void)state;
+    const char *data = tl_test_tmpfile(".csv", "x,y\n1,\"a,b\"\n2,\"a,b\"\n3,\"a,b\"\n4,c\n"
+                                               "5,c\n6,c\n7,\"a,b\"\n8,c\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "name = \"q\";\ndatasets = ( { path = \"%s\"; name = \"d,1\"; } );\n"
+             "models = ( { name = \"m \\\"q\\\",x\"; algorithm = \"majority\"; },\n"
+             " { name = \" sp\"; algorithm = \"majority\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; };\n", data);
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+    const char *dir = "/tmp/tl_run_q";
+    rm(dir);
+    assert_int_equal(run(x, dir, 1, 0, 0), TL_OK);
+    char *m = slurp(dir, "metrics.csv");
+    assert_non_null(strstr(m, "\n\"d,1\",\"m \"\"q\"\",x\",0,0,"));
+    assert_non_null(strstr(m, "\n\"d,1\",\" sp\",0,1,"));
+    free(m);
+    m = slurp(dir, "confusion/d,1__m \"q\",x.csv");
+    assert_non_null(strstr(m, "truth\\predicted,\"a,b\",c\n\"a,b\","));
+    free(m);
+    static const char *const files[] = {"metrics.csv", "timings.csv", "summary.csv"};
+    static const size_t rows[] = {4, 4, 2};
+    for (size_t i = 0; i < 3; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        tl_err err;
+        tl_dataset *d = tl_dataset_load(path, "model", &err);
+        if (!d)
+            fail_msg("%s: %s", files[i], err.msg);
+        assert_int_equal(d->n_rows, rows[i]);
+        const tl_attr_info *t = &d->schema.target;
+        assert_int_equal(t->n_levels, 2);
+        assert_true(!strcmp(t->levels[0], "m \"q\",x") || !strcmp(t->levels[1], "m \"q\",x"));
+        assert_true(!strcmp(t->levels[0], " sp") || !strcmp(t->levels[1], " sp"));
+        tl_dataset_free(d);
+    }
+    rm(dir);
+    tl_experiment_free(x);
+}
+
+/* Report files are written under a temporary name and renamed when complete, and the cancel
+ * flag (Ctrl-C) stops the report phase before its next file: the file being written when it
+ * came is complete, later ones absent, no temporary file left, and the run says it stopped. */
+static void test_report_phase_stops_cleanly(void **state)
+{
+    (void)state;
+    char text[1024];
+    snprintf(text, sizeof text,
+             "name = \"stop\";\ndatasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
+             "models = ( { name = \"p\"; algorithm = \"probe\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; };\n");
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+    const char *dir = "/tmp/tl_run_stop";
+    rm(dir);
+    probe_file = "/tmp/tl_run_stop/trees/iris__p.txt";
+    probe_cancel = 0, probe_final_seen = 0;
+    tl_run_opts o = {dir, 1, 0, 0, &probe_cancel, NULL, NULL};
+    tl_err err;
+    int rc = tl_run(x, NULL, &o, &err);
+    assert_false(probe_final_seen);
+    assert_int_equal(rc, TL_EINTERRUPTED);
+    assert_non_null(strstr(err.msg, "stopped while writing the reports"));
+    char *t = slurp(dir, "trees/iris__p.txt");
+    assert_string_equal(t, "probe tree\n");
+    free(t);
+    assert_int_equal(file_size("/tmp/tl_run_stop/trees/iris__p.dot"), -1);
+    assert_int_equal(file_size("/tmp/tl_run_stop/metrics.csv"), -1);
+    assert_int_equal(system("test -z \"$(find /tmp/tl_run_stop -name '*.tmp')\""), 0);
+    /* every cell was kept: a resume only writes the reports */
+    probe_cancel = 0;
+    o.resume = 1, o.cancel = NULL;
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
+    assert_true(file_size("/tmp/tl_run_stop/metrics.csv") > 0);
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -207,10 +414,7 @@ static void test_hand_checked_summary(void **state)
              "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
              "protocol = { kind = \"cv\"; folds = 2; repeats = 3; }; reports = [\"confusion\"];\n",
              data);
-    tl_err err;
-    tl_experiment *x = tl_experiment_load(tl_test_tmpfile(".cfg", text), extra, &err);
-    if (!x)
-        fail_msg("%s", err.msg);
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
     rm("/tmp/tl_run_h");
     assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
     char *s = slurp("/tmp/tl_run_h", "summary.csv");
@@ -227,9 +431,17 @@ static void test_hand_checked_summary(void **state)
 
 int main(void)
 {
+    probe = majority;
+    probe.name = "probe";
+    probe.show = probe_show;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_and_reruns_identical),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_resume_config_identity),
+        cmocka_unit_test(test_control_character_in_class),
+        cmocka_unit_test(test_results_folder_lock),
+        cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_report_phase_stops_cleanly),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct tl_store {
     config_t cfg;
@@ -187,6 +189,122 @@ void tl_store_close_group(FILE *f, int indent)
     fputs("};\n", f);
 }
 
+/* Line n (1-based) of path, trimmed and cut to 80 bytes, into buf. Returns 1 when it
+ * exists. */
+static int line_text(const char *path, int n, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    int i = 0;
+    buf[0] = '\0';
+    while (f && i < n && fgets(line, sizeof line, f)) {
+        int whole = strchr(line, '\n') != NULL;
+        if (++i == n) {
+            char *t = line + strspn(line, " \t");
+            size_t len = strcspn(t, "\r\n");
+            while (len && (t[len - 1] == ' ' || t[len - 1] == '\t'))
+                len--;
+            snprintf(buf, size, "%.*s", (int)(len < 80 ? len : 80), t);
+        }
+        /* the rest of a line longer than the buffer is not another line */
+        while (!whole && fgets(line, sizeof line, f) && !strchr(line, '\n'))
+            ;
+    }
+    if (f)
+        fclose(f);
+    return i == n;
+}
+
+/* At the end of path, the innermost bracket or string left open, as a hint into buf (empty
+ * when all are closed). Strings and comments are skipped as libconfig does. */
+static void unclosed(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    char open[64];
+    int at[64], line = 1, c, prev = 0, str_line = 0;
+    size_t depth = 0;
+    enum { CODE, STRING, LINE_COMMENT, BLOCK_COMMENT } st = CODE;
+    buf[0] = '\0';
+    while (f && (c = fgetc(f)) != EOF) {
+        if (st == STRING) {
+            if (c == '\\') { /* the escaped character is part of the string */
+                if ((c = fgetc(f)) == EOF)
+                    break;
+                line += c == '\n';
+                c = 0;
+            } else if (c == '"') {
+                st = CODE;
+            }
+        } else if (st == LINE_COMMENT) {
+            st = c == '\n' ? CODE : st;
+        } else if (st == BLOCK_COMMENT) {
+            st = prev == '*' && c == '/' ? CODE : st;
+        } else if (c == '"') {
+            st = STRING, str_line = line;
+        } else if (c == '#' || (prev == '/' && c == '/')) {
+            st = LINE_COMMENT;
+        } else if (prev == '/' && c == '*') {
+            st = BLOCK_COMMENT, c = 0; /* so that "/" "*" "/" does not close it */
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (depth < 64)
+                open[depth] = (char)c, at[depth] = line;
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '}') && depth) {
+            depth--;
+        }
+        line += c == '\n';
+        prev = c;
+    }
+    if (f)
+        fclose(f);
+    if (st == STRING)
+        snprintf(buf, size, "; the string opened on line %d is not closed", str_line);
+    else if (st == BLOCK_COMMENT)
+        snprintf(buf, size, "; a /* comment is not closed");
+    else if (depth && depth <= 64)
+        snprintf(buf, size, "; the '%c' opened on line %d is not closed", open[depth - 1],
+                 at[depth - 1]);
+}
+
+/* libconfig says only "syntax error" and a line: add that line's text and what to look for. */
+static int syntax_error(const config_t *cfg, const char *path, tl_err *err)
+{
+    const char *file = config_error_file(cfg) ? config_error_file(cfg) : path;
+    int line = config_error_line(cfg);
+    char cur[96], where[160], hint[160] = "";
+    if (line > 0 && line_text(file, line, cur, sizeof cur) && cur[0]) {
+        snprintf(where, sizeof where, " at `%s`", cur);
+    } else {
+        snprintf(where, sizeof where, " at the end of the file");
+        unclosed(file, hint, sizeof hint);
+    }
+    if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
+        snprintf(hint, sizeof hint, "; expected `name = value;` settings, strings in double "
+                 "quotes, lists ( ), arrays [ ] and groups { } closed in order");
+    return tl_err_set(err, TL_EPARSE, "%s:%d: %s%s%s", file, line, config_error_text(cfg),
+                      where, hint);
+}
+
+int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *err)
+{
+    struct stat sb;
+    /* fopen succeeds on a directory and libconfig then says only "file I/O error" */
+    if (stat(path, &sb) != 0 || access(path, R_OK) != 0)
+        return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
+                          S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
+    if (tl_store_check_int_literals(path, err))
+        return err->code;
+    errno = 0;
+    if (config_read_file(cfg, path) == CONFIG_TRUE)
+        return TL_OK;
+    if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
+        return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
+                          errno ? strerror(errno) : "I/O error");
+    return syntax_error(cfg, path, err);
+}
+
 tl_store *tl_store_read(const char *path, tl_err *err)
 {
     tl_store *s = malloc(sizeof *s);
@@ -194,18 +312,9 @@ tl_store *tl_store_read(const char *path, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    if (tl_store_check_int_literals(path, err)) {
-        free(s);
-        return NULL;
-    }
     config_init(&s->cfg);
     config_set_options(&s->cfg, CONFIG_OPTION_AUTOCONVERT);
-    if (config_read_file(&s->cfg, path) != CONFIG_TRUE) {
-        if (config_error_type(&s->cfg) == CONFIG_ERR_FILE_IO)
-            tl_err_set(err, TL_EIO, "%s: cannot read the file", path);
-        else
-            tl_err_set(err, TL_EPARSE, "%s:%d: %s", path, config_error_line(&s->cfg),
-                       config_error_text(&s->cfg));
+    if (tl_store_parse(&s->cfg, path, "the model file", err)) {
         config_destroy(&s->cfg);
         free(s);
         return NULL;

@@ -32,13 +32,15 @@ static int next_line(arff_cur *c)
 {
     if (c->p >= c->end && c->line > 0)
         return 0;
-    size_t rest = c->p < c->end ? (size_t)(c->end - c->p) : 0;
-    const char *nl = rest ? memchr(c->p, '\n', rest) : NULL;
+    /* a line ends at LF, CRLF or a lone CR (old Mac files), as tl_src_count_lines counts */
+    const char *e = c->p;
+    while (e < c->end && *e != '\n' && *e != '\r')
+        e++;
     c->ls = c->q = c->p;
-    c->le = nl ? nl : c->end;
-    if (c->le > c->ls && c->le[-1] == '\r')
-        c->le--;
-    c->p = nl ? nl + 1 : c->end;
+    c->le = e;
+    if (e < c->end)
+        e += *e == '\r' && e + 1 < c->end && e[1] == '\n' ? 2 : 1;
+    c->p = e;
     c->line++;
     return 1;
 }

@@ -126,8 +126,14 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         t->mask[i] = (uint64_t)tmp[i];
     if (tl_store_ints(s, TL_PATH("n_children"), tmp, (size_t)n, err))
         goto fail;
-    for (long i = 0; i < n; i++)
-        t->n_children[i] = (size_t)(tmp[i] < 0 ? 0 : tmp[i]);
+    for (long i = 0; i < n; i++) {
+        if (tmp[i] < 0) { /* report the value as written: clamping showed -2 as 0 */
+            tl_err_set(err, TL_EPARSE, "model file: %s.n_children[%ld] = %ld; expected a "
+                       "count (0 for a leaf)", prefix, i, tmp[i]);
+            goto fail;
+        }
+        t->n_children[i] = (size_t)tmp[i];
+    }
     if (tl_store_ints(s, TL_PATH("first_child"), tmp, (size_t)n, err))
         goto fail;
     for (long i = 0; i < n; i++)

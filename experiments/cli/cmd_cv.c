@@ -7,6 +7,7 @@
 #include "model_io.h"
 #include "treelab/tl_protocol.h"
 #include "treelab/tl_runner.h"
+#include "treelab/tl_text.h"
 
 extern const tl_cli_command tl_cmd_cv;
 
@@ -60,14 +61,15 @@ static void print(const char *data, const char *algo, size_t k, size_t reps, int
     double m1 = gsl_stats_mean(o->score, 1, n), s1 = n > 1 ? gsl_stats_sd(o->score, 1, n) : 0;
     double m2 = gsl_stats_mean(o->score2, 1, n), s2 = n > 1 ? gsl_stats_sd(o->score2, 1, n) : 0;
     double lv = gsl_stats_mean(o->leaves, 1, n), dp = gsl_stats_mean(o->depth, 1, n);
-    if (csv && cls)
-        printf("dataset,algorithm,folds,repeats,accuracy_mean,accuracy_sd,leaves_mean,depth_mean\n"
-               "%s,%s,%zu,%zu,%.6f,%.6f,%.4f,%.4f\n", data, algo, k, reps, m1, s1, lv, dp);
-    else if (csv)
-        printf("dataset,algorithm,folds,repeats,rmse_mean,rmse_sd,r2_mean,r2_sd,leaves_mean,"
-               "depth_mean\n%s,%s,%zu,%zu,%.6f,%.6f,%.6f,%.6f,%.4f,%.4f\n", data, algo, k, reps,
-               m1, s1, m2, s2, lv, dp);
-    else if (cls)
+    if (csv) {
+        printf("dataset,algorithm,folds,repeats,%s,leaves_mean,depth_mean\n",
+               cls ? "accuracy_mean,accuracy_sd" : "rmse_mean,rmse_sd,r2_mean,r2_sd");
+        tl_csv_pair(stdout, data, algo);
+        printf(",%zu,%zu,%.6f,%.6f", k, reps, m1, s1);
+        if (!cls)
+            printf(",%.6f,%.6f", m2, s2);
+        printf(",%.4f,%.4f\n", lv, dp);
+    } else if (cls)
         printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n"
                "  leaves %.2f, depth %.2f (means)\n", algo, data, k, reps, m1, s1, lv, dp);
     else

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model_io.h"
+#include "treelab/tl_text.h"
 
 static const char usage[] =
     "usage: treelab predict MODEL DATA [--proba] [--target NAME]\n"
@@ -12,21 +13,6 @@ static const char usage[] =
     "and write CSV to stdout: `row,predicted`, plus one probability column per class with\n"
     "--proba. Rows are numbered from 1. For regression `predicted` is the value. DATA needs\n"
     "no target: the model's target column may be missing, empty or absent.\n";
-
-static void csv_field(const char *s, FILE *f)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static int run(int argc, char **argv, tl_err *err)
 {
@@ -60,8 +46,16 @@ static int run(int argc, char **argv, tl_err *err)
     const tl_attr_info *t = &m->schema.target;
     fputs("row,predicted", stdout);
     for (size_t c = 0; proba && k > 1 && c < k; c++) {
-        fputs(",p_", stdout);
-        csv_field(t->levels[c], stdout);
+        /* the prefix goes inside the quotes: p_"a,b" would not be one field */
+        char *col = malloc(strlen(t->levels[c]) + 3);
+        if (!col) {
+            tl_err_set(err, TL_ENOMEM, "out of memory");
+            goto done;
+        }
+        sprintf(col, "p_%s", t->levels[c]);
+        fputc(',', stdout);
+        tl_csv_field(stdout, col);
+        free(col);
     }
     fputc('\n', stdout);
     for (size_t i = 0; i < d->n_rows; i++) {
@@ -75,7 +69,7 @@ static int run(int argc, char **argv, tl_err *err)
         for (size_t c = 1; c < k; c++)
             if (p[c] > p[best])
                 best = c;
-        csv_field(t->levels[best], stdout);
+        tl_csv_field(stdout, t->levels[best]);
         for (size_t c = 0; proba && c < k; c++)
             printf(",%.6f", p[c]);
         fputc('\n', stdout);

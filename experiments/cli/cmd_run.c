@@ -101,7 +101,9 @@ const tl_cli_command tl_cmd_run = {
     "  confusion/, trees/, trace/, plots/, manifest. Dataset paths are taken relative to\n"
     "  CONFIG's folder when the file is there, else to the current folder. Results are never\n"
     "  overwritten: without --out, when results/NAME holds an earlier run this one goes to\n"
-    "  results/NAME-2 (-3, ...); an existing --out DIR with results is refused.\n"
+    "  results/NAME-2 (-3, ...); an existing --out DIR with results is refused, and so is a\n"
+    "  folder another treelab run is writing. Ctrl-C stops after the running cells, or\n"
+    "  during the reports before the next file (files are written whole or not at all).\n"
     "  --jobs N   threads (the numbers do not depend on N)\n"
     "  --resume   finish an interrupted run in results/NAME (or DIR)\n"
     "  --quiet    no progress on stderr\n",

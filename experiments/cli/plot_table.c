@@ -1,4 +1,4 @@
-/* CSV tables for `treelab plot`: the summaries treelab itself writes, not general CSV. */
+/* CSV tables for `treelab plot`: one record a line, RFC 4180 quoting as treelab writes it. */
 #include "plot_table.h"
 
 #include <errno.h>
@@ -15,29 +15,65 @@ static char *trim(char *s)
     size_t n = strlen(s);
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
         s[--n] = '\0';
-    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-        s[n - 1] = '\0';
-        s++;
-    }
     return s;
 }
 
-/* Split line into at most max fields (strdup'd into out). Returns the count or -1. */
+/* The quoted field starting after the quote at *p, unescaped in place ("" is a quote);
+ * *p is left after the closing quote. NULL when the quote is not closed on this line. */
+static char *quoted(char **p)
+{
+    char *r = *p, *w = *p;
+    for (;; r++) {
+        if (!*r)
+            return NULL;
+        if (*r == '"' && r[1] != '"')
+            break;
+        r += *r == '"'; /* the first of a doubled quote */
+        *w++ = *r;
+    }
+    *w = '\0';
+    char *field = *p;
+    *p = r + 1;
+    return field;
+}
+
+static long free_fields(char **out, size_t n, long rc)
+{
+    while (n)
+        free(out[--n]);
+    return rc;
+}
+
+/* Split line into at most max fields (strdup'd into out), RFC 4180 quoting as treelab
+ * writes it ("a,b", "say ""hi"""); unquoted fields are trimmed. Returns the count, -1 for
+ * too many fields or no memory, -2 for a broken quote (freeing what it took). */
 static long split(char *line, char **out, size_t max)
 {
     size_t n = 0;
     char *p = line;
     for (;;) {
-        char *comma = strchr(p, ',');
-        if (comma)
-            *comma = '\0';
-        if (n == max)
-            return -1;
-        if (!(out[n++] = strdup(trim(p))))
-            return -1;
-        if (!comma)
+        char *field;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '"') {
+            p++;
+            if (!(field = quoted(&p)))
+                return free_fields(out, n, -2);
+            p += strspn(p, " \t\r\n");
+            if (*p && *p != ',')
+                return free_fields(out, n, -2);
+        } else {
+            field = p;
+            p += strcspn(p, ",");
+        }
+        int last = *p != ',';
+        *p = '\0';
+        if (n == max || !(out[n] = strdup(trim(field))))
+            return free_fields(out, n, -1);
+        n++;
+        if (last)
             return (long)n;
-        p = comma + 1;
+        p++;
     }
 }
 
@@ -58,7 +94,9 @@ int plot_table_read(const char *path, plot_table *t, tl_err *err)
             continue;
         long n = split(line, fields, 256);
         if (n < 0) {
-            rc = tl_err_set(err, TL_EPARSE, "%s:%zu: too many columns", path, lineno);
+            rc = tl_err_set(err, TL_EPARSE, "%s:%zu: %s", path, lineno,
+                            n == -2 ? "a quoted field is not closed, or text follows its "
+                                      "closing quote" : "too many columns");
             break;
         }
         if (!t->head) {

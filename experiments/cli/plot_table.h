@@ -1,5 +1,5 @@
-/* A small CSV table reader for `treelab plot` (header row, comma-separated, no quoting
- * beyond stripping surrounding double quotes). */
+/* A small CSV table reader for `treelab plot` (header row, comma-separated, RFC 4180
+ * quoting within a line). */
 #ifndef TL_PLOT_TABLE_H
 #define TL_PLOT_TABLE_H
 

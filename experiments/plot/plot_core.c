@@ -2,10 +2,15 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plot_internal.h"
+#include <unistd.h>
+
 #include "treelab/tl_log.h"
+#include "treelab/tl_outfile.h"
+#include "treelab/tl_text.h"
 
 /* Okabe & Ito (2008), ordered so the first colours are the most distinct on white; yellow,
  * the weakest on white, comes last. */
@@ -88,10 +93,8 @@ static int open_file(FILE **fp, const char *stem, const char *suffix, tl_err *er
 {
     char path[TLP_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s%s", stem, suffix);
-    *fp = fopen(path, "w");
-    if (!*fp)
-        return tl_err_set(err, TL_EIO, "cannot write %s: %s", path, strerror(errno));
-    return TL_OK;
+    *fp = tl_out_open(path, err);
+    return *fp ? TL_OK : err->code;
 }
 
 FILE *tlp_open_extra(const tlp_fig *f, const char *suffix, tl_err *err)
@@ -103,15 +106,24 @@ FILE *tlp_open_extra(const tlp_fig *f, const char *suffix, tl_err *err)
 
 int tlp_close_extra(FILE *fp, const tlp_fig *f, const char *suffix, tl_err *err)
 {
-    int bad = ferror(fp);
-    bad |= fclose(fp) != 0;
-    if (bad)
-        return tl_err_set(err, TL_EIO, "error writing %s%s", f->stem, suffix);
-    return TL_OK;
+    (void)f, (void)suffix; /* tl_out_close names the file */
+    return tl_out_close(fp, TL_OK, err);
+}
+
+/* The variable naming the PNG or SVG file: NAME.png, or the temporary name treelab passes
+ * with -e when it renders (renamed into place afterwards, so a stopped gnuplot leaves no
+ * half figure under the final name). */
+static void output_var(FILE *gp, const char *kind, const char *base)
+{
+    char out[TLP_PATH_MAX + 8];
+    snprintf(out, sizeof out, "%s.%s", base, kind);
+    fprintf(gp, "%s_file = exists(\"tl_%s\") ? tl_%s : ", kind, kind, kind);
+    tlp_str(gp, out);
+    fputc('\n', gp);
 }
 
 /* The terminal line, shared by the PNG and SVG outputs so both look alike. */
-static void terminal(FILE *gp, const char *kind, const char *base)
+static void terminal(FILE *gp, const char *kind)
 {
     if (!strcmp(kind, "png"))
         fputs("set terminal pngcairo size 1200,800 noenhanced font 'Sans,16' linewidth 1.5\n",
@@ -120,11 +132,7 @@ static void terminal(FILE *gp, const char *kind, const char *base)
         fputs("set terminal svg size 1200,800 noenhanced font 'Sans,16' linewidth 1.5 "
               "background rgb 'white'\n",
               gp);
-    char out[TLP_PATH_MAX + 8];
-    snprintf(out, sizeof out, "%s.%s", base, kind);
-    fputs("set output ", gp);
-    tlp_str(gp, out);
-    fputc('\n', gp);
+    fprintf(gp, "set output %s_file\n", kind);
 }
 
 static void preamble(const tlp_fig *f, const char *what)
@@ -141,7 +149,9 @@ static void preamble(const tlp_fig *f, const char *what)
     fprintf(gp, "#   cd '%s' && gnuplot '%s.gp'\n", f->dir, f->base);
     fputs("# It writes the PNG first, then replots the same figure as SVG at the end.\n\n", gp);
     fputs("set encoding utf8\n", gp);
-    terminal(gp, "png", f->base);
+    output_var(gp, "png", f->base);
+    output_var(gp, "svg", f->base);
+    terminal(gp, "png");
     fputs("# Okabe-Ito colour-blind-safe palette; line type i is model colour i-1\n", gp);
     for (size_t i = 0; i < TL_PLOT_N_COLORS; i++)
         fprintf(gp, "set linetype %zu lc rgb '%s' lw 2 pt %d ps 1.4\n", i + 1, palette[i],
@@ -161,11 +171,11 @@ int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err)
         return tl_err_set(err, TL_EINVAL, "plot: no output stem given");
     if (strlen(stem) >= sizeof f->stem)
         return tl_err_set(err, TL_EINVAL, "plot: output stem too long");
-    for (const char *c = stem; *c; c++)
-        if (shown((unsigned char)*c) != (unsigned char)*c)
-            return tl_err_set(err, TL_EINVAL,
-                              "plot: output stem holds a control character (byte 0x%02x)",
-                              (unsigned)(unsigned char)*c);
+    long ctrl = tl_text_ctrl(stem);
+    if (ctrl >= 0)
+        return tl_err_set(err, TL_EINVAL,
+                          "plot: output stem holds a control character (byte 0x%02x)",
+                          (unsigned)(unsigned char)stem[ctrl]);
     strcpy(f->stem, stem);
     const char *slash = strrchr(f->stem, '/');
     if (slash) {
@@ -193,31 +203,53 @@ int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err)
 void tlp_abort(tlp_fig *f)
 {
     if (f->dat)
-        fclose(f->dat);
+        tl_out_discard(f->dat);
     if (f->gp)
-        fclose(f->gp);
+        tl_out_discard(f->gp);
     f->dat = f->gp = NULL;
 }
 
 int tlp_finish(tlp_fig *f, tl_err *err)
 {
     fputs("\n# The same figure as SVG\n", f->gp);
-    terminal(f->gp, "svg", f->base);
+    terminal(f->gp, "svg");
     fputs("replot\nunset output\n", f->gp);
-    int bad_dat = ferror(f->dat) | (fclose(f->dat) != 0);
-    int bad_gp = ferror(f->gp) | (fclose(f->gp) != 0);
+    int rc = tl_out_close(f->dat, TL_OK, err);
+    rc = tl_out_close(f->gp, rc, err);
     f->dat = f->gp = NULL;
-    if (bad_dat || bad_gp)
-        return tl_err_set(err, TL_EIO, "error writing %s.%s", f->stem, bad_dat ? "dat" : "gp");
-    if (!tlp_render)
-        return TL_OK;
-    char script[TLP_PATH_MAX + 4];
+    if (rc || !tlp_render)
+        return rc;
+    if ((rc = tl_out_check_cancel(f->stem, err)))
+        return rc;
+    /* the figures go to temporary names (the base is free of control characters and quoted
+     * as a gnuplot string), renamed once gnuplot has finished both */
+    char script[TLP_PATH_MAX + 4], tmp[2][TLP_PATH_MAX + 16], out[2][TLP_PATH_MAX + 8];
+    char *vars = NULL;
+    size_t vars_len = 0;
+    FILE *e = open_memstream(&vars, &vars_len);
+    if (!e)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (int i = 0; i < 2; i++) {
+        const char *kind = i ? "svg" : "png";
+        snprintf(out[i], sizeof out[i], "%s.%s", f->stem, kind);
+        tl_out_tmp_name(out[i], tmp[i], sizeof tmp[i]);
+        fprintf(e, "tl_%s = ", kind);
+        tlp_str(e, strrchr(tmp[i], '/') ? strrchr(tmp[i], '/') + 1 : tmp[i]);
+        fputs("; ", e);
+    }
+    fclose(e);
     snprintf(script, sizeof script, "%s.gp", f->base);
-    char *argv[] = {(char *)tlp_gnuplot_program, script, NULL};
+    char *argv[] = {(char *)tlp_gnuplot_program, "-e", vars, script, NULL};
     int missing = 0;
-    int rc = tlp_run(f->dir, argv, &missing, err);
-    if (rc)
+    rc = tlp_run(f->dir, argv, &missing, err);
+    free(vars);
+    for (int i = 0; !rc && !missing && i < 2; i++)
+        rc = tl_out_rename(out[i], err);
+    if (rc) {
+        unlink(tmp[0]);
+        unlink(tmp[1]);
         return tl_err_prefix(err, "plotting %s: ", f->stem);
+    }
     if (missing)
         tl_warn("%s not found: plotting skipped; data and script written to %s.dat and %s.gp",
                 tlp_gnuplot_program, f->stem, f->stem);

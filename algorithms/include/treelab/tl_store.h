@@ -31,6 +31,12 @@ typedef struct tl_store tl_store;
 int tl_store_check_int_literals(const char *path, tl_err *err);
 /* Parse a file; NULL with err naming the file and line on a syntax error. */
 tl_store *tl_store_read(const char *path, tl_err *err);
+/* Read the libconfig file path into cfg (config_init'ed by the caller): TL_EIO "PATH: cannot
+ * read WHAT (reason)" when it is missing, unreadable or a directory; the integer literal
+ * check; TL_EPARSE "FILE:LINE: libconfig's message at `the line's text`" with a hint (a
+ * missing ';' on the line before, or the syntax's shape). libconfig gives no column. */
+struct config_t;
+int tl_store_parse(struct config_t *cfg, const char *path, const char *what, tl_err *err);
 void tl_store_free(tl_store *s);
 
 /* Look up a dotted path ("state.nodes"). Each returns TL_OK, or TL_EPARSE naming the path

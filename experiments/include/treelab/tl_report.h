@@ -43,11 +43,13 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
 
 /* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
  * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt. Output is
- * byte-identical for the same cells whatever their order in the file. */
+ * byte-identical for the same cells whatever their order in the file. Holds dir's lock
+ * (tl_results_lock) meanwhile: TL_EINVAL when a run or another report holds it. */
 int tl_report_render(const char *dir, tl_err *err);
 
 /* Fit every model on every whole dataset and write trees/DATASET__MODEL.txt and .dot
- * (tl_model_show; a learner without a tree gets a one-line note in the .txt) and, for learners
+ * (tl_model_show; a learner without a tree, e.g. naive Bayes, gets a one-line note in the
+ * .txt and no .dot, since an empty file is not valid DOT) and, for learners
  * with a trace, trace/DATASET__MODEL.csv, as x->reports asks. */
 int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                      tl_err *err);

@@ -55,14 +55,27 @@ typedef struct tl_run_opts {
 /* Run every cell of x and write the results folder (see README of results/ and issue 5):
  * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then
  * metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, plots/ (the
- * figures x->plots names, tl_report_plots), manifest.
+ * figures x->plots names, tl_report_plots), manifest. Report files are written whole or not
+ * at all (tl_out_open); the cancel flag also stops the report phase before its next file.
  * data: the loaded datasets (x->n_datasets of them), or NULL to load them here. The numbers
- * do not depend on jobs. Returns TL_OK; TL_EINVAL when out_dir exists without resume or
- * holds another config's cells; TL_EINTERRUPTED when cancelled or max_cells was reached (the
- * finished cells are kept and `resume` completes them); or the first learner error. */
+ * do not depend on jobs. Returns TL_OK; TL_EINVAL when another process holds out_dir's lock
+ * (tl_results_lock), when out_dir exists without resume or
+ * holds the cells of another config (compared by the file's content, not its path), seed,
+ * data or models; TL_EINTERRUPTED when cancelled or max_cells was reached (the finished
+ * cells are kept and `resume` completes them); or the first learner error. */
 int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o, tl_err *err);
 
 /* Name of the cells file inside a results folder. */
 #define TL_CELLS_FILE "cells.txt"
+/* The lock file inside a results folder (see tl_results_lock). */
+#define TL_LOCK_FILE ".treelab.lock"
+
+/* Take the advisory lock (flock, non-blocking) of the existing results folder dir, which
+ * tl_run holds for the whole run and tl_report_render while it writes: two processes writing
+ * one folder would interleave cells.txt for good. *fd gets the descriptor to pass to
+ * tl_results_unlock. TL_EINVAL naming dir when another process holds it, TL_EIO when dir
+ * does not exist or the lock file cannot be made. */
+int tl_results_lock(const char *dir, int *fd, tl_err *err);
+void tl_results_unlock(int fd);
 
 #endif

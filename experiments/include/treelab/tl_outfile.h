@@ -1,0 +1,40 @@
+/* Report files written whole or not at all: a temporary name in the same folder, renamed
+ * into place once complete. */
+#ifndef TL_OUTFILE_H
+#define TL_OUTFILE_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "treelab/tl_error.h"
+
+/* Open path for writing under a temporary name in its folder (.NAME.tmp). NULL with TL_EIO
+ * naming path, or TL_EINTERRUPTED once the flag given to tl_out_set_cancel is set, so a
+ * stopped report phase starts no new file. */
+FILE *tl_out_open(const char *path, tl_err *err);
+
+/* Finish a file from tl_out_open: with rc TL_OK and every write successful it is renamed to
+ * its name (replacing an older one), else the temporary file is removed (an older file of
+ * that name is left as it was). Returns rc, or TL_EIO naming the file. err may be NULL when
+ * rc is an error. */
+int tl_out_close(FILE *f, int rc, tl_err *err);
+
+/* Close and remove a file from tl_out_open (after an error). */
+void tl_out_discard(FILE *f);
+
+/* The temporary name tl_out_open uses for path, into buf (for files another program
+ * writes, e.g. gnuplot's PNG, renamed with tl_out_rename). */
+void tl_out_tmp_name(const char *path, char *buf, size_t size);
+/* Rename the temporary file of path (tl_out_tmp_name) into place; TL_EIO naming path. */
+int tl_out_rename(const char *path, tl_err *err);
+
+/* The calling thread's cancel flag (NULL: none), checked by tl_out_open; the runner sets
+ * its run's flag for the report phase. */
+void tl_out_set_cancel(volatile sig_atomic_t *flag);
+/* 1 when the calling thread's cancel flag is set. */
+int tl_out_cancelled(void);
+/* TL_EINTERRUPTED "stopped before writing PATH" when it is, else TL_OK: for a writer about
+ * to start a long step (a fit, gnuplot) on the way to path. */
+int tl_out_check_cancel(const char *path, tl_err *err);
+
+#endif
