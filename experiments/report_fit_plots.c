@@ -44,14 +44,15 @@ static const char *fig_stem(const char *dir, const char *kind, const char *d, co
     return buf;
 }
 
-/* The pruning curve of a model whose pruner recorded a sequence of subtrees with a
- * cross-validated error (cost complexity with alpha = auto). */
+/* The pruning curve of a model whose pruner recorded a sequence of subtrees (cost
+ * complexity: alpha = auto with its cross-validated error, or alpha = path); a pruner that
+ * recorded only the grown and the pruned tree has no curve to draw. */
 static int plot_pruning(const char *dir, const tl_exp_model *em, const tl_model *model,
                         const tl_dataset *d, const char *dn, tl_err *err)
 {
     const tl_prune_trace *tr = tl_model_prune_trace(model);
-    if (!tr || tr->n < 1 || isnan(tr->error[0]))
-        return TL_OK; /* no sequence scored by cross-validation */
+    if (!tr || !tr->risk_name || tr->n < 1)
+        return TL_OK; /* no sequence with training risks */
     if (tr->n < 2) {
         tl_info("pruning curve of %s on %s skipped: the unpruned tree is a single leaf",
                 em->name, dn);

@@ -87,6 +87,19 @@ double tl_tree_reach_weight(const tl_tree *t, size_t node, const tl_dataset *d, 
  * overwritten. Rows without a class are skipped. TL_EINVAL for a regression tree. */
 int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
                   double *out, tl_err *err);
+/* Accuracy of t on rows a and on rows b (the weight it classifies right, row weights times
+ * reach, over the number of rows), and its leaves. TL_EINVAL for a regression tree. */
+int tl_tree_accuracies(const tl_tree *t, const tl_dataset *d, const size_t *a, size_t na,
+                       const size_t *b, size_t nb, double *acc_a, double *acc_b, size_t *leaves,
+                       tl_err *err);
+/* The weakest-link sequence of t on the accuracy of the validation rows va, from t down to its
+ * root: each step cuts the node whose pruning costs the least validation accuracy per leaf
+ * removed (ties to the lowest node number). For subtree i: leaves[i], its accuracy on va and
+ * on a second row set te (e.g. test rows). The arrays hold t->n_nodes values; *n gets the
+ * number of subtrees. TL_ENOMEM, or tl_tree_route's error. */
+int tl_tree_validation_curve(const tl_tree *t, const tl_dataset *d, const size_t *va,
+                             size_t nva, const size_t *te, size_t nte, double *leaves,
+                             double *acc_va, double *acc_te, size_t *n, tl_err *err);
 /* The class a node predicts (arg max of tl_tree_node_predict, the lowest code on ties). */
 size_t tl_tree_node_class(const tl_tree *t, size_t node);
 
