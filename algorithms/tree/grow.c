@@ -226,109 +226,6 @@ static int run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *er
     return rc;
 }
 
-static void ctx_free(tl_grow_ctx *g)
-{
-    free(g->w);
-    free(g->branch);
-    free(g->scratch);
-    free(g->branch_w);
-    free(g->parent_buf);
-    free(g->num_attr);
-    free(g->num_slot);
-    free(g->tmp);
-    free(g->used);
-    free(g->cand);
-    free(g->has_cand);
-    free(g->file_order);
-    free(g->train_vals);
-    free(g->train_n);
-    free(g->train_rows);
-}
-
-/* Everything a fit needs besides the row blocks; TL_ENOMEM. */
-static int ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
-{
-    const tl_dataset *d = g->d;
-    size_t n_attrs = d->schema.n_attrs, max_levels = 2, na = n_attrs ? n_attrs : 1;
-    for (size_t j = 0; j < n_attrs; j++) {
-        if (d->schema.attrs[j].kind == TL_ATTR_NUMERIC)
-            g->n_num++;
-        else if (d->schema.attrs[j].n_levels > max_levels)
-            max_levels = d->schema.attrs[j].n_levels;
-    }
-    g->w = malloc(d->n_rows * sizeof *g->w);
-    g->branch = malloc(d->n_rows * sizeof *g->branch);
-    g->scratch = malloc((max_levels + 3) * (g->k + 1) * sizeof *g->scratch);
-    g->branch_w = malloc((max_levels + 2) * sizeof *g->branch_w);
-    g->parent_buf = malloc(g->k * sizeof *g->parent_buf);
-    g->num_attr = malloc((g->n_num ? g->n_num : 1) * sizeof *g->num_attr);
-    g->num_slot = malloc(na * sizeof *g->num_slot);
-    g->tmp = malloc(n * sizeof *g->tmp);
-    g->used = calloc(na, 1);
-    g->cand = calloc(na, sizeof *g->cand);
-    g->has_cand = calloc(na, 1);
-    g->order = g->p->attr_order;
-    if (!g->order && (g->file_order = malloc(na * sizeof *g->file_order))) {
-        for (size_t j = 0; j < n_attrs; j++)
-            g->file_order[j] = j;
-        g->order = g->file_order;
-    }
-    int need_vals = (g->p->numeric && g->p->numeric->needs_train_values) ||
-                    (g->p->nominal && g->p->nominal->needs_train_values);
-    if (need_vals && g->n_num) {
-        g->train_vals = malloc(n * g->n_num * sizeof *g->train_vals);
-        g->train_n = malloc(g->n_num * sizeof *g->train_n);
-        g->train_rows = malloc(n * g->n_num * sizeof *g->train_rows);
-        if (!g->train_vals || !g->train_n || !g->train_rows)
-            return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
-    }
-    if (!g->w || !g->branch || !g->scratch || !g->branch_w || !g->parent_buf || !g->num_attr ||
-        !g->num_slot || !g->tmp || !g->used || !g->cand || !g->has_cand || !g->order)
-        return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
-    for (size_t j = 0, s = 0; j < n_attrs; j++) {
-        g->num_slot[j] = -1;
-        if (d->schema.attrs[j].kind == TL_ATTR_NUMERIC) {
-            g->num_attr[s] = j;
-            g->num_slot[j] = (long)s++;
-        }
-    }
-    g->n_rows = n;
-    g->multival = n_attrs > 0;
-    for (size_t j = 0; j < n_attrs; j++)
-        if (d->schema.attrs[j].kind != TL_ATTR_NOMINAL ||
-            (double)d->schema.attrs[j].n_levels < g->rules.level_share * (double)n - 1e-6)
-            g->multival = 0;
-    return TL_OK;
-}
-
-/* The combination must make sense before any work: a criterion for the task, a splitter
- * for each attribute kind it is given. */
-static int check_params(const tl_dataset *d, const tl_grow_params *p, int regression,
-                        tl_err *err)
-{
-    if (!p->criterion)
-        return tl_err_set(err, TL_EINVAL, "no criterion given");
-    if (!(p->criterion->tasks & (regression ? TL_TASK_REGRESSION : TL_TASK_CLASSIFICATION)))
-        return tl_err_set(err, TL_EINVAL, "criterion %s does not apply to %s: %s",
-                          p->criterion->name, regression ? "regression" : "classification",
-                          regression ? "use mse for a numeric target"
-                                     : "it needs a numeric target");
-    unsigned task = regression ? TL_TASK_REGRESSION : TL_TASK_CLASSIFICATION;
-    const tl_splitter_type *sp[2] = {p->numeric, p->nominal};
-    for (int i = 0; i < 2; i++)
-        if (sp[i] && sp[i]->tasks && !(sp[i]->tasks & task))
-            return tl_err_set(err, TL_EINVAL, "splitter %s needs a %s target", sp[i]->name,
-                              regression ? "nominal" : "numeric");
-    if (p->numeric && !(p->numeric->kinds & TL_KIND_BIT(TL_ATTR_NUMERIC)))
-        return tl_err_set(err, TL_EINVAL, "splitter %s does not split numeric attributes",
-                          p->numeric->name);
-    if (p->nominal && !(p->nominal->kinds & TL_KIND_BIT(TL_ATTR_NOMINAL)))
-        return tl_err_set(err, TL_EINVAL, "splitter %s does not split nominal attributes",
-                          p->nominal->name);
-    (void)d;
-    return TL_OK;
-}
-
 /* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
 static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
                      tl_split *cand, int *valid, tl_err *err)
@@ -339,7 +236,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     g.p = p;
     int regression = !tl_dataset_is_classification(d);
     g.k = regression ? TL_REG_STATS : tl_dataset_n_classes(d);
-    if (check_params(d, p, regression, err))
+    if (tlg_check_params(p, regression, err))
         return NULL;
     if (p->criterion->rules)
         p->criterion->rules(p->criterion_state, &g.rules);
@@ -350,7 +247,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     tlg_rowset root = {n, NULL, NULL};
     uint32_t *blocks = NULL;
     g.t = tl_tree_alloc(g.k, regression, 64, err);
-    int rc = g.t ? ctx_alloc(&g, n, err) : TL_ENOMEM;
+    int rc = g.t ? tlg_ctx_alloc(&g, n, err) : TL_ENOMEM;
     if (!rc) {
         blocks = malloc(n * (g.n_num + 1) * sizeof *blocks);
         root.sorted = malloc((g.n_num ? g.n_num : 1) * sizeof *root.sorted);
@@ -381,7 +278,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
         cand[j] = g.cand[j];
         valid[j] = g.has_cand[j];
     }
-    ctx_free(&g);
+    tlg_ctx_free(&g);
     free(blocks);
     free(root.sorted);
     if (rc || cand) {

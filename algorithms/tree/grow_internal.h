@@ -53,6 +53,14 @@ typedef struct tlg_children {
     double *share;         /* per child: its share of the known weight */
 } tlg_children;
 
+/* The combination must make sense before any work: a criterion and splitters for the task
+ * and for each attribute kind (grow_setup.c). TL_EINVAL naming the reason. */
+int tlg_check_params(const tl_grow_params *p, int regression, tl_err *err);
+/* Every buffer of a fit on n rows but the row blocks; g->d, g->p, g->k and g->rules set.
+ * TL_ENOMEM (tlg_ctx_free frees what was allocated). */
+int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err);
+void tlg_ctx_free(tl_grow_ctx *g);
+
 /* Sort every numeric attribute's block once per fit (grow_rows.c). */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_err *err);
 /* Route the node's rows by the chosen test and hand each child its row set (grow_rows.c):
