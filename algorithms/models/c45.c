@@ -12,9 +12,9 @@ static const tl_param_spec params[] = {
      "error-based pruning: confidence factor (J48 -C); smaller prunes more"},
     {"min_leaf", TL_PARAM_DOUBLE, "2", 0, 1e12, NULL,
      "a test needs two branches with at least this weight (J48 -M)"},
-    {"prune", TL_PARAM_CHOICE, "true", 0, 0, "true|false|pre_validation|reduced_error",
+    {"prune", TL_PARAM_STRING, "true", 0, 0, NULL,
      "older name for pruner: true is error_based; false the unpruned tree (collapsed as J48 "
-     "-U); or a validation pruner"},
+     "-U); or any pruner's name"},
     {"subtree_raising", TL_PARAM_BOOL, "true", 0, 0, NULL,
      "error-based pruning may replace a subtree by its largest branch (J48 without -S)"},
     {"collapse", TL_PARAM_BOOL, "true", 0, 0, NULL,
@@ -44,6 +44,9 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
             rc = tl_params_set(out, "min_samples_split", twice, err);
     }
     int no_collapse = collapse && !strcmp(collapse, "false");
+    if (!rc && prune && strcmp(prune, "true") && strcmp(prune, "false") &&
+        !tl_pruner_find(prune, err))
+        return TL_EINVAL;
     if (!rc && prune && strcmp(prune, "true"))
         rc = tl_params_set(out, "pruner",
                            strcmp(prune, "false") ? prune : no_collapse ? "none" : "collapse",

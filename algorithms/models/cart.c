@@ -10,9 +10,9 @@
 static const tl_param_spec params[] = {
     {"ccp_alpha", TL_PARAM_DOUBLE, "0", 0, 1e12, NULL,
      "older name: cost-complexity alpha for prune = none (0 keeps the grown tree)"},
-    {"prune", TL_PARAM_CHOICE, "none", 0, 0, "none|cv|pre_validation|reduced_error",
-     "older name for pruner: cv is cost_complexity with alpha = auto (folds, select); "
-     "pre_validation | reduced_error: validation pruning (validation_fraction)"},
+    {"prune", TL_PARAM_STRING, "none", 0, 0, NULL,
+     "older name for pruner: cv is cost_complexity with alpha = auto (folds, select), or any "
+     "pruner's name"},
     {"select", TL_PARAM_CHOICE, "min", 0, 0, "min|1se", "prune = cv: least error or one-SE rule"},
     {"folds", TL_PARAM_INT, "10", 2, 1000, NULL, "prune = cv: number of folds"},
     {"ccp_risk", TL_PARAM_CHOICE, "impurity", 0, 0, "impurity|error",
@@ -31,6 +31,8 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
     tl_params_init(out);
     const char *prune = tl_params_find(user, "prune"), *alpha = tl_params_find(user, "ccp_alpha");
     int cv = prune && !strcmp(prune, "cv");
+    if (prune && !cv && !tl_pruner_find(prune, err))
+        return TL_EINVAL;
     int rc = TL_OK;
     if (cv || (!(prune && strcmp(prune, "none")) && alpha && strtod(alpha, NULL) > 0)) {
         rc = tl_params_set(out, "pruner", "cost_complexity", err);

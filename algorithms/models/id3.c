@@ -6,8 +6,7 @@
 #include "tree_impl.h"
 
 static const tl_param_spec params[] = {
-    {"prune", TL_PARAM_CHOICE, "none", 0, 0, "none|pre_validation|reduced_error",
-     "older name for pruner: validation pruning while growing, or bottom-up after"},
+    {"prune", TL_PARAM_STRING, "none", 0, 0, NULL, "older name for pruner (any pruner's name)"},
     TL_TREE_PARAMS,
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
@@ -21,7 +20,9 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
 {
     tl_params_init(out);
     const char *prune = tl_params_find(user, "prune");
-    return prune ? tl_params_set(out, "pruner", prune, err) : TL_OK;
+    if (!prune)
+        return TL_OK;
+    return tl_pruner_find(prune, err) ? tl_params_set(out, "pruner", prune, err) : TL_EINVAL;
 }
 
 static const tl_tree_preset preset = {params, defaults, translate};

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "treelab/tl_grow.h"
 
@@ -36,9 +37,6 @@ static void subset_free(void *p)
     free(s);
 }
 
-static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
-                tl_split *out, tl_err *err);
-
 static void *init(const tl_params *p, tl_err *err)
 {
     subset *s = calloc(1, sizeof *s);
@@ -60,7 +58,7 @@ static void *init(const tl_params *p, tl_err *err)
                        names[k], k == TL_ATTR_NUMERIC ? "numeric" : "nominal");
             s->inner[k] = NULL;
         }
-        if (s->inner[k] && s->inner[k]->best == best) {
+        if (s->inner[k] && !strcmp(s->inner[k]->name, "random_subset")) {
             tl_err_set(err, TL_EINVAL, "random_subset cannot hold itself");
             s->inner[k] = NULL;
         }
