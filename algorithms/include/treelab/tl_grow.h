@@ -27,12 +27,6 @@
     void *(*init)(const tl_params *p, tl_err *err);                                            \
     void (*free)(void *state)
 
-/* A plug-in seen without its kind, for listings and parameter checks. */
-typedef struct tl_plugin_info {
-    const char *name, *summary, *reference;
-    const tl_param_spec *params;
-} tl_plugin_info;
-
 /* ---- criterion: scores a partition of a node's statistics ---- */
 
 /* How candidates and weights are compared, when a criterion wants more than "the highest
