@@ -133,6 +133,9 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
                       const size_t *valid, size_t n_valid, unsigned long seed, long *selected,
                       tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a candidate model that cannot be made leaves its code only in err */
     *selected = -1;
     size_t *all = NULL;
     if (!rows && m->select.param) {
@@ -211,6 +214,9 @@ int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train
                  const size_t *valid, size_t n_valid, const size_t *test, size_t n_test,
                  unsigned long seed, tl_cell *out, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a failed tl_cell_fit leaves its code only in err */
     out->n_train = n_train;
     out->n_test = n_test;
     out->classification = tl_dataset_is_classification(d);

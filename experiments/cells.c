@@ -47,8 +47,9 @@ static void write_protocol(FILE *f, const tl_protocol *p)
 int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data, tl_err *err)
 {
     char sha[65];
-    if (tl_file_sha256(x->config_path, sha, err))
-        return err->code;
+    int rc = tl_file_sha256(x->config_path, sha, err);
+    if (rc)
+        return rc;
     fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", TREELAB_VERSION,
             tl_commit());
     fprintf(f, "# name %s\n", x->name);

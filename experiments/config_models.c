@@ -4,22 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const tl_model_type *find_type(const tl_cfg_ctx *c, const config_setting_t *s,
-                                      const char *algo)
+static int find_type(const tl_cfg_ctx *c, const config_setting_t *s, const char *algo,
+                     const tl_model_type **out)
 {
     for (size_t i = 0; c->extra && c->extra[i]; i++)
-        if (!strcmp(c->extra[i]->name, algo))
-            return c->extra[i];
+        if (!strcmp(c->extra[i]->name, algo)) {
+            *out = c->extra[i];
+            return TL_OK;
+        }
     tl_err e;
     tl_err_clear(&e);
-    const tl_model_type *t = tl_model_find(algo, &e);
-    if (!t) {
-        char extra[200] = "";
-        for (size_t i = 0, used = 0; c->extra && c->extra[i] && used < sizeof extra; i++)
-            used += (size_t)snprintf(extra + used, sizeof extra - used, ", %s", c->extra[i]->name);
-        tl_cfg_fail(c, s, "%s%s", e.msg, extra);
-    }
-    return t;
+    if ((*out = tl_model_find(algo, &e)))
+        return TL_OK;
+    char extra[200] = "";
+    for (size_t i = 0, used = 0; c->extra && c->extra[i] && used < sizeof extra; i++)
+        used += (size_t)snprintf(extra + used, sizeof extra - used, ", %s", c->extra[i]->name);
+    return tl_cfg_fail(c, s, "%s%s", e.msg, extra);
 }
 
 /* Parameters as text from the scalar settings of group g (any scalar type). A group inside
@@ -143,8 +143,8 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
         (rc = tl_cfg_string(c, e, "algorithm", 1, &algo)) ||
         (rc = tl_cfg_string(c, e, "name", 0, &name)))
         return rc;
-    if (!(m->type = find_type(c, config_setting_get_member(e, "algorithm"), algo)))
-        return c->err->code;
+    if ((rc = find_type(c, config_setting_get_member(e, "algorithm"), algo, &m->type)))
+        return rc;
     if (!(m->name = tl_cfg_strdup(name ? name : algo)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
     if (!m->name[0] || strchr(m->name, '/'))

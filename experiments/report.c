@@ -245,6 +245,9 @@ int tl_report_render(const char *dir, tl_err *err)
 
 int tl_rep_render(const char *dir, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a failed tl_rep_open leaves its code only in err */
     char path[4096];
     tl_rep r;
     int rc = tl_rep_load(dir, &r, err);

@@ -282,6 +282,9 @@ static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *cons
 int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                     tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* failed fits and grids leave their code only in err */
     if (!x->n_plots)
         return TL_OK;
     char path[4096];

@@ -93,6 +93,9 @@ static int write_trace(const char *dir, const char *dn, const tl_exp_model *em,
 int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                      tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* failed opens and fits leave their code only in err */
     if (!(x->reports & (TL_REPORT_TREES | TL_REPORT_TRACE)))
         return TL_OK;
     for (size_t d = 0; d < x->n_datasets; d++) {
@@ -104,12 +107,13 @@ int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const 
                 continue;
             long sel;
             char what[4096];
-            if (tl_out_check_cancel(out_path(dir, "trees", dn, em->name, "", what, sizeof what),
-                                    err))
-                return err->code;
+            out_path(dir, "trees", dn, em->name, "", what, sizeof what);
+            int rc = tl_out_check_cancel(what, err);
+            if (rc)
+                return rc;
             tl_model *model = tl_cell_fit(em, data[d], NULL, 0, NULL, 0,
                                           tl_protocol_seed(x->seed, dn, 0, 0), &sel, err);
-            int rc = model ? TL_OK : err->code;
+            rc = model ? TL_OK : err->code;
             if (!rc && (x->reports & TL_REPORT_TREES))
                 rc = write_trees(dir, dn, em, model, err);
             if (!rc && want_trace)
@@ -132,13 +136,17 @@ static void iso_time(time_t t, char *buf, size_t size)
 int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                        time_t start, time_t end, int resumed, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a failed tl_out_open leaves its code only in err */
     char path[4096], copy[4096], sha[65], t0[32], t1[32];
-    if (tl_file_sha256(x->config_path, sha, err))
-        return err->code;
+    int rc = tl_file_sha256(x->config_path, sha, err);
+    if (rc)
+        return rc;
     snprintf(path, sizeof path, "%s/manifest", dir);
     snprintf(copy, sizeof copy, "%s/config.cfg", dir);
     FILE *in = fopen(x->config_path, "r");
-    int rc = in ? TL_OK : tl_err_set(err, TL_EIO, "%s: %s", x->config_path, strerror(errno));
+    rc = in ? TL_OK : tl_err_set(err, TL_EIO, "%s: %s", x->config_path, strerror(errno));
     FILE *f = rc ? NULL : tl_out_open(path, err), *c = f ? tl_out_open(copy, err) : NULL;
     if (!rc && !c)
         rc = err->code;

@@ -204,6 +204,9 @@ static void md_overall(FILE *f, const tl_rep *r, const pair_stats *all)
 
 int tl_rep_summary(const tl_rep *r, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a failed tl_rep_open leaves its code only in err */
     size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
     pair_stats *all = calloc(nd * nm, sizeof *all);
     double *buf = malloc(2 * (r->n ? r->n : 1) * sizeof *buf);

@@ -15,6 +15,9 @@
 int tl_report_validation_plot(const char *dir, const tl_experiment *x, const tl_exp_model *em,
                               size_t color, const tl_dataset *d, const char *dn, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a failed tl_model_new leaves its code only in err */
     if (x->protocol.kind != TL_PROTO_HOLDOUT || !tl_dataset_is_classification(d))
         return TL_OK;
     size_t n = d->n_rows, ntr, nva, nte, npts = 0;

@@ -399,6 +399,10 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
 
 int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* failed loads and opens leave their code only in err; a failed cell's
+                       * error is copied into it */
     if (data)
         return run_loaded(x, data, o, err);
     tl_dataset **owned = calloc(x->n_datasets, sizeof *owned);

@@ -294,8 +294,9 @@ int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *er
     if (!S_ISREG(sb.st_mode))
         return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
                           S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
-    if (tl_store_check_int_literals(path, err))
-        return err->code;
+    int rc = tl_store_check_int_literals(path, err);
+    if (rc)
+        return rc;
     errno = 0;
     if (config_read_file(cfg, path) == CONFIG_TRUE)
         return TL_OK;

@@ -137,8 +137,9 @@ static int read_levels(arff_cur *c, tl_colbuild *col, tl_err *err)
         if (*c->q == '}' && col->lv.n == 0)
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                                 "expected at least one nominal value, found an empty list");
-        if (read_token(c, ",}", 0, err))
-            return err->code;
+        int rc = read_token(c, ",}", 0, err);
+        if (rc)
+            return rc;
         if (c->tok_len == 0 && !c->tok_quoted)
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
                                 "expected a nominal value");
@@ -170,27 +171,26 @@ static int read_attribute(arff_cur *c, tl_build *b, tl_err *err)
     if (at_end(c))
         return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                             "expected an attribute name after @attribute");
-    if (read_token(c, "{", 1, err))
-        return err->code;
-    if (tl_build_add_col(b, err))
-        return err->code;
+    int rc;
+    if ((rc = read_token(c, "{", 1, err)) || (rc = tl_build_add_col(b, err)))
+        return rc;
     size_t j = b->n_cols - 1;
     tl_colbuild *cols = b->cols;
-    if (tl_build_name(b, j, c->tok, c->tok_len, c->line, c->tok_col, err))
-        return err->code;
+    if ((rc = tl_build_name(b, j, c->tok, c->tok_len, c->line, c->tok_col, err)))
+        return rc;
     skip_ws(c);
     if (c->q < c->le && *c->q == '{') {
         cols[j].kind = TL_ATTR_NOMINAL;
-        if (read_levels(c, &cols[j], err))
-            return err->code;
+        if ((rc = read_levels(c, &cols[j], err)))
+            return rc;
     } else {
         size_t type_col = col_of(c, c->q);
         if (at_end(c))
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, type_col,
                                 "expected a type (numeric, real, integer or {...}) for "
                                 "attribute '%s'", cols[j].name);
-        if (read_token(c, "{", 1, err))
-            return err->code;
+        if ((rc = read_token(c, "{", 1, err)))
+            return rc;
         if (ieq(c->tok, "numeric") || ieq(c->tok, "real") || ieq(c->tok, "integer"))
             cols[j].kind = TL_ATTR_NUMERIC;
         else if (ieq(c->tok, "string") || ieq(c->tok, "date") || ieq(c->tok, "relational"))
@@ -223,20 +223,21 @@ static int read_header(arff_cur *c, tl_build *b, char **name, tl_err *err)
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, kw_col,
                                 "expected @relation, @attribute or @data");
         c->q++;
-        if (read_token(c, "{", 1, err))
-            return err->code;
+        int rc = read_token(c, "{", 1, err);
+        if (rc)
+            return rc;
         seen = 1;
         if (ieq(c->tok, "relation")) {
             skip_ws(c);
-            if (read_token(c, "", 1, err))
-                return err->code;
+            if ((rc = read_token(c, "", 1, err)))
+                return rc;
             free(*name);
             if (!(*name = malloc(c->tok_len + 1)))
                 return oom(c, err);
             memcpy(*name, c->tok, c->tok_len + 1);
         } else if (ieq(c->tok, "attribute")) {
-            if (read_attribute(c, b, err))
-                return err->code;
+            if ((rc = read_attribute(c, b, err)))
+                return rc;
         } else if (ieq(c->tok, "data")) {
             if (b->n_cols == 0)
                 return tl_parse_err(err, TL_EPARSE, c->path, c->line, kw_col,
@@ -303,8 +304,9 @@ static int read_row(arff_cur *c, tl_build *b, tl_err *err)
         if (at_end(c) || *c->q == ',')
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                                 "expected a value for attribute '%s'", b->cols[j].name);
-        if (read_token(c, ",", 0, err) || store_value(c, &b->cols[j], row, err))
-            return err->code;
+        int rc = read_token(c, ",", 0, err);
+        if (rc || (rc = store_value(c, &b->cols[j], row, err)))
+            return rc;
     }
     skip_ws(c);
     if (c->q < c->le && *c->q == ',') {
@@ -325,14 +327,15 @@ static int read_row(arff_cur *c, tl_build *b, tl_err *err)
 
 static int read_data(arff_cur *c, tl_build *b, tl_err *err)
 {
-    if (tl_build_alloc_rows(b, tl_src_count_lines(c->p, c->end), err))
-        return err->code;
+    int rc = tl_build_alloc_rows(b, tl_src_count_lines(c->p, c->end), err);
+    if (rc)
+        return rc;
     while (next_line(c)) {
         skip_ws(c);
         if (at_end(c))
             continue;
-        if (read_row(c, b, err))
-            return err->code;
+        if ((rc = read_row(c, b, err)))
+            return rc;
     }
     b->eof_line = c->line;
     b->eof_col = (size_t)(c->le - c->ls) + 1;
@@ -346,9 +349,6 @@ tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *e
 
 tl_dataset *tl_arff_load(const char *path, const char *target, unsigned flags, tl_err *err)
 {
-    tl_err local;
-    if (!err)
-        err = &local; /* the helpers read err->code */
     tl_err_clear(err);
     tl_src src;
     if (tl_src_read(&src, path, err))

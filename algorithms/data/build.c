@@ -104,8 +104,9 @@ static int is_missing(const tl_colbuild *c, size_t i)
 /* Data to predict may lack the target column: add one whose every cell is missing. */
 static int add_empty_target(tl_build *b, const char *target, size_t *t, tl_err *err)
 {
-    if (tl_build_add_col(b, err))
-        return err->code;
+    int rc = tl_build_add_col(b, err);
+    if (rc)
+        return rc;
     tl_colbuild *c = &b->cols[b->n_cols - 1];
     c->kind = TL_ATTR_NOMINAL;
     c->name = malloc(strlen(target) + 1);

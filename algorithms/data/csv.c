@@ -141,8 +141,9 @@ static int read_record(csv_cur *c, csv_field *fields, size_t n, tl_err *err)
     size_t k = 0;
     for (;;) {
         csv_field f;
-        if (read_field(c, &f, err))
-            return err->code;
+        int rc = read_field(c, &f, err);
+        if (rc)
+            return rc;
         if (k == n)
             return tl_parse_err(err, TL_EPARSE, c->path, f.line, f.col,
                                 "expected %zu fields as in the header, found more", n);
@@ -226,9 +227,10 @@ static int read_header(csv_cur *c, csv_field **out, size_t *n_out, tl_err *err)
             fs = nf;
             cap *= 2;
         }
-        if (read_field(c, &fs[n], err)) {
+        int rc = read_field(c, &fs[n], err);
+        if (rc) {
             free(fs);
-            return err->code;
+            return rc;
         }
         n++;
         if (c->p < c->end && *c->p == c->delim) {
@@ -272,8 +274,9 @@ static void first_pass_cell(const csv_field *f, csv_colstate *st, double *num)
 static int first_pass(csv_cur *c, tl_build *b, csv_colstate *st, csv_field *fields, tl_err *err)
 {
     while (skip_blank_lines(c)) {
-        if (read_record(c, fields, b->n_cols, err))
-            return err->code;
+        int rc = read_record(c, fields, b->n_cols, err);
+        if (rc)
+            return rc;
         if (b->n_rows == b->cap_rows) /* the line count bounds the records; never write past it */
             return tl_err_set(err, TL_EINTERNAL, "%s: more records than lines", c->path);
         for (size_t j = 0; j < b->n_cols; j++)
@@ -339,11 +342,12 @@ static int load(tl_build *b, const tl_src *src, tl_err *err)
     c.delim = detect_delim(c.p, c.end);
     csv_field *fields = NULL;
     size_t n_cols = 0;
-    if (read_header(&c, &fields, &n_cols, err))
-        return err->code;
+    int rc = read_header(&c, &fields, &n_cols, err);
+    if (rc)
+        return rc;
     char *scratch = NULL;
     size_t scap = 0;
-    int rc = tl_build_init(b, src->path, n_cols, err);
+    rc = tl_build_init(b, src->path, n_cols, err);
     for (size_t j = 0; rc == TL_OK && j < n_cols; j++) {
         size_t len;
         const char *s = field_text(&fields[j], &scratch, &scap, &len);
@@ -378,9 +382,6 @@ tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *er
 
 tl_dataset *tl_csv_load(const char *path, const char *target, unsigned flags, tl_err *err)
 {
-    tl_err local;
-    if (!err)
-        err = &local; /* the helpers read err->code */
     tl_err_clear(err);
     tl_src src;
     if (tl_src_read(&src, path, err))

@@ -91,6 +91,9 @@ void tlp_num(FILE *fp, double v)
 
 static int open_file(FILE **fp, const char *stem, const char *suffix, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a failed tl_out_open leaves its code only in err */
     char path[TLP_PATH_MAX + 32];
     snprintf(path, sizeof path, "%s%s", stem, suffix);
     *fp = tl_out_open(path, err);
@@ -248,7 +251,8 @@ int tlp_finish(tlp_fig *f, tl_err *err)
     if (rc) {
         unlink(tmp[0]);
         unlink(tmp[1]);
-        return tl_err_prefix(err, "plotting %s: ", f->stem);
+        tl_err_prefix(err, "plotting %s: ", f->stem);
+        return rc; /* not tl_err_prefix's result: that is TL_OK when err is NULL */
     }
     if (missing)
         tl_warn("%s not found: plotting skipped; data and script written to %s.dat and %s.gp",

@@ -9,6 +9,9 @@
 
 int tl_plot_tree_dot(const char *dot_text, const char *stem, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* read for the code of a failed tl_out_open and by tl_err_prefix */
     if (!dot_text)
         return tl_err_set(err, TL_EINVAL, "tree picture: no DOT text");
     tlp_fig f;
