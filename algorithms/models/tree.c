@@ -148,6 +148,9 @@ int tl_tree_learner_fit(void *state, const tl_dataset *d, const size_t *rows, si
                         const tl_fit_ctx *ctx, tl_err *err)
 {
     tl_tree_learner *h = state;
+    tl_err local;
+    if (!err)
+        err = &local; /* tl_grow's NULL leaves its code in err only */
     tl_tree_free(h->tree);
     h->tree = NULL;
     tl_prune_trace_reset(&h->trace);
@@ -180,7 +183,7 @@ int tl_tree_learner_fit(void *state, const tl_dataset *d, const size_t *rows, si
     h->grow.accept = NULL; /* the hook lives on this stack frame only */
     h->grow.accept_user = NULL;
     if (!h->tree)
-        rc = err ? err->code : TL_EINTERNAL;
+        rc = err->code;
     else {
         h->trace.pruner = h->pruner->name;
         rc = h->pruner->prune(h->pruner_state, h->tree, &in, &h->trace, err);

@@ -146,6 +146,9 @@ static int find_plugin(int s, const char *name, plugin *out, tl_err *err)
 /* Checks slot s's plug-in and its parameters; with state != NULL builds its state. */
 static int build_slot(const tl_params *p, int s, plugin *pl, void **state, tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* a plug-in's init returns NULL and leaves its code in err only */
     tl_param_reader rd = tl_params_reader(tree_spec, p, err);
     const char *name = tl_params_string(&rd, slots[s]); /* set, or the default */
     if (rd.rc)
@@ -159,7 +162,7 @@ static int build_slot(const tl_params *p, int s, plugin *pl, void **state, tl_er
         } else if (!(rc = tl_params_check(pl->params, &sub, err)) && pl->init) {
             void *st = pl->init(&sub, err);
             if (!st)
-                rc = err ? err->code : TL_EINVAL;
+                rc = err->code;
             else if (state)
                 *state = st;
             else

@@ -108,7 +108,7 @@ static int cross_validate(const tl_prune_input *in, const tl_ccp_path *path, int
                 train[nt++] = rows[i];
         tl_tree *t = tl_grow(d, train, nt, &gp, err);
         if (!t) {
-            rc = err ? err->code : TL_EINTERNAL;
+            rc = err->code; /* prune() made err non-NULL */
             break;
         }
         /* betas increase, so each pruning continues from the previous subtree */
@@ -207,6 +207,9 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
                  tl_err *err)
 {
     const options *o = state;
+    tl_err local;
+    if (!err)
+        err = &local; /* tl_grow's NULL leaves its code in err only */
     const tl_criterion_type *crit = in->grow->criterion;
     int risk_error = o->risk >= 0 ? o->risk : !crit->impurity;
     if (!risk_error && !t->regression && !crit->impurity)
