@@ -12,6 +12,7 @@
     X(minimum_error)                                                                           \
     X(pessimistic)                                                                             \
     X(critical_value)                                                                          \
+    X(chi_square)                                                                              \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_pruner_type *const tl_pruner_##n;
