@@ -139,7 +139,7 @@ static int pick_criterion(tl_tree_learner *h, const tl_dataset *d, tl_err *err)
         return tl_err_set(err, TL_EINVAL, "criterion %s needs %s; use %s", c->name,
                           regression ? "a nominal target" : "a numeric target",
                           regression ? "mse for a numeric target" : "a class criterion");
-    if (regression && (h->pruner->needs & TL_NEEDS_CLASSES))
+    if (regression && (tl_pruner_needs(h->pruner, h->pruner_state) & TL_NEEDS_CLASSES))
         return tl_err_set(err, TL_EINVAL, "pruner %s needs a nominal target", h->pruner->name);
     return TL_OK;
 }
@@ -162,7 +162,7 @@ int tl_tree_learner_fit(void *state, const tl_dataset *d, const size_t *rows, si
     h->grow.seed = ctx->seed;
     tl_prune_input in = {d, rows, n, ctx->valid_rows, ctx->n_valid, &h->grow, ctx->seed};
     size_t *held = NULL, *grow_rows = NULL, n_grow = 0, *valid = NULL, n_valid = 0;
-    if (h->pruner->needs & TL_NEEDS_VALIDATION) {
+    if (tl_pruner_needs(h->pruner, h->pruner_state) & TL_NEEDS_VALIDATION) {
         rc = hold_out(h, rows, n, ctx, &grow_rows, &n_grow, &valid, &n_valid, err);
         if (rc)
             return rc;

@@ -1,7 +1,12 @@
 /* Minimal cost-complexity pruning with alpha given, or chosen by k-fold cross-validation
  * (min or one-SE rule): for each fold a tree is grown on the other folds with the same
  * grower, pruned at the geometric midpoint of every alpha interval of the full-data path,
- * and scored on the fold (Breiman et al. 1984, ch. 3.4 and 11). Works on any grown tree. */
+ * and scored on the fold (Breiman et al. 1984, ch. 3.4 and 11). Works on any grown tree.
+ * alpha = validation is CCP with a pruning set (Esposito, Malerba & Semeraro, "A comparative
+ * analysis of methods for pruning decision trees", IEEE TPAMI 19, 1997): the subtree of the
+ * weakest-link sequence with the least error on validation rows (held out of training by the
+ * tree learner, as for reduced_error). alphas = "0.001,0.01,0.1" replaces the midpoints by
+ * that grid: only those alphas are cross-validated (or validated). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +15,14 @@
 
 static const tl_param_spec params[] = {
     {"alpha", TL_PARAM_STRING, "auto", 0, 0, NULL,
-     "complexity parameter: a number >= 0, auto to choose it by cross-validation, or path to "
-     "record the weakest-link sequence and keep the grown tree"},
+     "complexity parameter: a number >= 0, auto to choose it by cross-validation, validation "
+     "to choose it on validation rows (a pruning set), or path to record the weakest-link "
+     "sequence and keep the grown tree"},
+    {"alphas", TL_PARAM_STRING, "", 0, 0, NULL,
+     "alpha = auto or validation: only these alphas (numbers >= 0 separated by commas), "
+     "instead of the midpoints of the weakest-link sequence"},
     {"select", TL_PARAM_CHOICE, "min", 0, 0, "min|1se",
-     "alpha = auto: the least CV error, or the smallest tree within one SE of it"},
+     "alpha = auto or validation: the least error, or the smallest tree within one SE of it"},
     {"folds", TL_PARAM_INT, "10", 2, 1000, NULL, "alpha = auto: number of folds"},
     {"risk", TL_PARAM_CHOICE, "auto", 0, 0, "auto|impurity|error",
      "R(t): weighted impurity (scikit-learn), misclassification (Breiman, rpart); auto: "
@@ -22,11 +31,47 @@ static const tl_param_spec params[] = {
 };
 
 typedef struct options {
-    int cv, path_only, one_se;
+    int cv, validation, path_only, one_se;
     double alpha;
     size_t folds;
-    int risk; /* -1 auto, 0 impurity, 1 error */
+    int risk;      /* -1 auto, 0 impurity, 1 error */
+    size_t n_grid; /* alphas given: n_grid of them, increasing, in grid[] */
+    double grid[];
 } options;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Parse "0.001, 0.01,0.1" into grid (room for strlen(s) / 2 + 1 values), increasing and
+ * without repeats; the count, or SIZE_MAX when a value is not a number >= 0. */
+static size_t parse_grid(const char *s, double *grid)
+{
+    size_t n = 0;
+    const char *p = s;
+    while (*p) {
+        char *end = NULL;
+        double v = strtod(p, &end);
+        if (end == p || !isfinite(v) || v < 0)
+            return SIZE_MAX;
+        while (*end == ' ')
+            end++;
+        if (*end && *end != ',')
+            return SIZE_MAX;
+        grid[n++] = v;
+        p = *end ? end + 1 : end;
+        if (*end && !*p)
+            return SIZE_MAX; /* a trailing comma */
+    }
+    qsort(grid, n, sizeof *grid, cmp_double);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!u || grid[i] != grid[u - 1])
+            grid[u++] = grid[i];
+    return u;
+}
 
 static void *init(const tl_params *p, tl_err *err)
 {
@@ -36,25 +81,50 @@ static void *init(const tl_params *p, tl_err *err)
     char *end = NULL;
     if (!strcmp(a, "auto"))
         o.cv = 1;
+    else if (!strcmp(a, "validation"))
+        o.validation = 1;
     else if (!strcmp(a, "path"))
         o.path_only = 1;
     else if (!(o.alpha = strtod(a, &end), end != a && !*end && o.alpha >= 0 && isfinite(o.alpha))) {
         tl_err_set(err, TL_EINVAL,
-                   "parameter alpha: expected auto, path or a number >= 0, got '%s'", a);
+                   "parameter alpha: expected auto, path or a number >= 0, or validation, got "
+                   "'%s'",
+                   a);
         return NULL;
     }
     o.one_se = !strcmp(tl_params_string(&rd, "select"), "1se");
     o.folds = (size_t)tl_params_int(&rd, "folds");
     const char *r = tl_params_string(&rd, "risk");
     o.risk = !strcmp(r, "auto") ? -1 : !strcmp(r, "error");
+    const char *g = tl_params_string(&rd, "alphas");
     if (rd.rc)
         return NULL;
-    options *s = malloc(sizeof *s);
-    if (!s)
+    if (*g && !o.cv && !o.validation) {
+        tl_err_set(err, TL_EINVAL, "parameter alphas: needs alpha = auto or validation");
+        return NULL;
+    }
+    options *s = malloc(sizeof *s + (strlen(g) / 2 + 1) * sizeof *s->grid);
+    if (!s) {
         tl_err_set(err, TL_ENOMEM, "out of memory");
-    else
-        *s = o;
+        return NULL;
+    }
+    *s = o;
+    s->n_grid = parse_grid(g, s->grid);
+    if (s->n_grid == SIZE_MAX) {
+        tl_err_set(err, TL_EINVAL,
+                   "parameter alphas: expected numbers >= 0 separated by commas, got '%s'", g);
+        free(s);
+        return NULL;
+    }
     return s;
+}
+
+/* alpha = validation needs validation rows: the tree learner holds them out of training
+ * (or takes the protocol's) when the pruner's needs say so. */
+static unsigned needs_of(const void *state)
+{
+    const options *o = state;
+    return o && o->validation ? TL_NEEDS_VALIDATION : 0;
 }
 
 /* Loss of the tree's prediction for one row into *loss: 0/1, or the squared error. */
@@ -77,14 +147,28 @@ static int row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *p
     return TL_OK;
 }
 
-/* The cross-validated error (and its SE) of every subtree of the path, into error[] and
- * se[]; beta[i] is the alpha tried for subtree i. */
-static int cross_validate(const tl_prune_input *in, const tl_ccp_path *path, int risk_error,
-                          size_t folds, const double *beta, double *error, double *se,
-                          tl_err *err)
+/* Mean and SE of the m x n losses, per candidate, into error[] and se[]. */
+static void mean_se(const double *loss, size_t m, size_t n, double *error, double *se)
+{
+    for (size_t i = 0; i < m; i++) {
+        double mean = 0, ss = 0;
+        for (size_t r = 0; r < n; r++)
+            mean += loss[i * n + r];
+        mean /= (double)(n ? n : 1);
+        for (size_t r = 0; r < n; r++)
+            ss += (loss[i * n + r] - mean) * (loss[i * n + r] - mean);
+        error[i] = mean;
+        se[i] = n > 1 ? sqrt(ss / (double)(n - 1) / (double)n) : 0;
+    }
+}
+
+/* The cross-validated error (and its SE) of the m candidate alphas beta[] (increasing),
+ * into error[] and se[]. */
+static int cross_validate(const tl_prune_input *in, size_t m, int risk_error, size_t folds,
+                          const double *beta, double *error, double *se, tl_err *err)
 {
     const tl_dataset *d = in->d;
-    size_t m = path->n, n = in->n_train;
+    size_t n = in->n_train;
     const size_t *rows = in->train_rows;
     tl_grow_params gp = *in->grow;
     gp.accept = NULL; /* a pre-pruner's hook belongs to the tree being pruned */
@@ -120,19 +204,48 @@ static int cross_validate(const tl_prune_input *in, const tl_ccp_path *path, int
         }
         tl_tree_free(t);
     }
-    for (size_t i = 0; i < m && !rc; i++) {
-        double mean = 0, ss = 0;
-        for (size_t r = 0; r < n; r++)
-            mean += loss[i * n + r];
-        mean /= (double)n;
-        for (size_t r = 0; r < n; r++)
-            ss += (loss[i * n + r] - mean) * (loss[i * n + r] - mean);
-        error[i] = mean;
-        se[i] = n > 1 ? sqrt(ss / (double)(n - 1) / (double)n) : 0;
-    }
+    if (!rc)
+        mean_se(loss, m, n, error, se);
 done:
     free(fold);
     free(train);
+    free(loss);
+    free(pred);
+    return rc;
+}
+
+/* The error (and its SE) on the validation rows of t pruned at each of the m candidate
+ * alphas beta[] (increasing); rows without a target value are left out. */
+static int validate(const tl_tree *t, const tl_prune_input *in, int risk_error, size_t m,
+                    const double *beta, double *error, double *se, tl_err *err)
+{
+    const tl_dataset *d = in->d;
+    size_t n = 0, nv = in->n_valid;
+    size_t *rows = malloc((nv ? nv : 1) * sizeof *rows);
+    double *loss = malloc((m * nv > 0 ? m * nv : 1) * sizeof *loss);
+    double *pred = malloc(t->k * sizeof *pred);
+    tl_tree *c = tl_tree_copy(t, err);
+    int rc = TL_OK;
+    if (!rows || !loss || !pred || !c) {
+        rc = c ? tl_err_set(err, TL_ENOMEM, "out of memory") : err ? err->code : TL_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < nv; i++) {
+        size_t r = in->valid_rows[i];
+        if (t->regression ? !isnan(d->y.num[r]) : d->y.code[r] >= 0)
+            rows[n++] = r;
+    }
+    /* betas increase, so each pruning continues from the previous subtree */
+    for (size_t i = 0; i < m && !rc; i++) {
+        rc = tl_ccp_prune(c, in->grow->criterion, risk_error, beta[i], err);
+        for (size_t r = 0; r < n && !rc; r++)
+            rc = row_loss(c, d, rows[r], pred, &loss[i * n + r], err);
+    }
+    if (!rc)
+        mean_se(loss, m, n, error, se);
+done:
+    tl_tree_free(c);
+    free(rows);
     free(loss);
     free(pred);
     return rc;
@@ -154,6 +267,8 @@ static void pick(const double *error, const double *se, size_t m, size_t *best_m
         }
 }
 
+/* alpha chosen by cross-validation (alpha = auto) or on the validation rows (alpha =
+ * validation), among the midpoints of the weakest-link sequence or the alphas given. */
 static int prune_cv(const options *o, tl_tree *t, const tl_prune_input *in, int risk_error,
                     tl_prune_trace *trace, tl_err *err)
 {
@@ -161,18 +276,32 @@ static int prune_cv(const options *o, tl_tree *t, const tl_prune_input *in, int 
     int rc = tl_ccp_path_compute(t, in->grow->criterion, risk_error, &path, err);
     if (rc)
         return rc;
-    size_t m = path.n, folds = o->folds < in->n_train ? o->folds : in->n_train;
+    size_t m = o->n_grid ? o->n_grid : path.n;
+    size_t folds = o->folds < in->n_train ? o->folds : in->n_train;
     double *beta = malloc(m * sizeof *beta), *error = malloc(m * sizeof *error);
     double *se = malloc(m * sizeof *se);
-    if (!beta || !error || !se)
+    size_t *sub = malloc(m * sizeof *sub); /* the subtree of the path each beta keeps */
+    if (!beta || !error || !se || !sub)
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t i = 0; i < m && !rc; i++)
-        beta[i] = i + 1 < m ? sqrt(path.alpha[i] * path.alpha[i + 1]) : path.alpha[i];
+    for (size_t i = 0; i < m && !rc; i++) {
+        if (o->n_grid) {
+            beta[i] = o->grid[i];
+            sub[i] = 0; /* as tl_ccp_prune: links within its slack of alpha are cut */
+            while (sub[i] + 1 < path.n &&
+                   path.alpha[sub[i] + 1] <= beta[i] + 1e-12 * fmax(1.0, beta[i]))
+                sub[i]++;
+        } else {
+            beta[i] = i + 1 < m ? sqrt(path.alpha[i] * path.alpha[i + 1]) : path.alpha[i];
+            sub[i] = i;
+        }
+    }
     if (!rc)
-        rc = cross_validate(in, &path, risk_error, folds, beta, error, se, err);
+        rc = o->validation ? validate(t, in, risk_error, m, beta, error, se, err)
+                           : cross_validate(in, m, risk_error, folds, beta, error, se, err);
     for (size_t i = 0; i < m && !rc; i++)
-        rc = tl_prune_trace_add(trace, path.alpha[i], (double)path.leaves[i], path.risk[i],
-                                error[i], se[i], err);
+        rc = tl_prune_trace_add(trace, o->n_grid ? beta[i] : path.alpha[sub[i]],
+                                (double)path.leaves[sub[i]], path.risk[sub[i]], error[i], se[i],
+                                err);
     if (!rc) {
         size_t best_min, best_1se;
         pick(error, se, m, &best_min, &best_1se);
@@ -184,6 +313,7 @@ static int prune_cv(const options *o, tl_tree *t, const tl_prune_input *in, int 
     free(beta);
     free(error);
     free(se);
+    free(sub);
     tl_ccp_path_free(&path);
     return rc;
 }
@@ -219,8 +349,11 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
                           crit->name);
     trace->param_name = "alpha";
     trace->risk_name = risk_error || t->regression ? "error" : crit->name;
-    trace->error_name = o->cv ? "cv error" : NULL;
-    if (o->cv)
+    trace->error_name = o->cv ? "cv error" : o->validation ? "validation error" : NULL;
+    if (o->validation && (!in->valid_rows || !in->n_valid))
+        return tl_err_set(err, TL_EINVAL,
+                          "cost_complexity with alpha = validation needs validation rows");
+    if (o->cv || o->validation)
         return prune_cv(o, t, in, risk_error, trace, err);
     if (o->path_only)
         return record_path(t, crit, risk_error, trace, err);
@@ -238,12 +371,14 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
 
 static const tl_pruner_type cost_complexity = {
     .name = "cost_complexity",
-    .summary = "minimal cost-complexity pruning, alpha given or chosen by CV (min or 1-SE)",
+    .summary = "minimal cost-complexity pruning, alpha given or chosen by CV or on validation "
+               "rows (min or 1-SE)",
     .reference = "Breiman, Friedman, Olshen & Stone, Classification and Regression Trees "
-                 "(1984), ch. 3",
+                 "(1984), ch. 3; Esposito, Malerba & Semeraro, IEEE TPAMI 19 (1997)",
     .params = params,
     .init = init,
     .free = free,
     .prune = prune,
+    .needs_of = needs_of,
 };
 const tl_pruner_type *const tl_pruner_cost_complexity = &cost_complexity;

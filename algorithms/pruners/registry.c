@@ -11,6 +11,9 @@
     X(pre_validation)                                                                          \
     X(minimum_error)                                                                           \
     X(pessimistic)                                                                             \
+    X(critical_value)                                                                          \
+    X(chi_square)                                                                              \
+    X(optimal)                                                                                 \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_pruner_type *const tl_pruner_##n;

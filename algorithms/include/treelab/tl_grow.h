@@ -212,6 +212,9 @@ enum {
 typedef struct tl_pruner_type {
     TL_PLUGIN_FIELDS;
     unsigned needs; /* TL_NEEDS_* */
+    /* Optional: what the pruner needs with these parameters, when that depends on them
+     * (cost_complexity with alpha = validation needs validation rows); NULL: needs. */
+    unsigned (*needs_of)(const void *state);
     /* Prune the grown tree; record what was considered in trace (already reset). */
     int (*prune)(const void *state, tl_tree *t, const tl_prune_input *in,
                  tl_prune_trace *trace, tl_err *err);
@@ -219,6 +222,12 @@ typedef struct tl_pruner_type {
      * a tl_prune_hook (below) as user data. */
     tl_accept_split_fn accept;
 } tl_pruner_type;
+
+/* What pruner p with state needs: needs_of(state) when it has one, else needs. */
+static inline unsigned tl_pruner_needs(const tl_pruner_type *p, const void *state)
+{
+    return p->needs_of ? p->needs_of(state) : p->needs;
+}
 
 /* User data of a pruner's accept callback. */
 typedef struct tl_prune_hook {

@@ -1,0 +1,144 @@
+/* Chi-square pre-pruning (Quinlan, "Induction of decision trees", Machine Learning 1, 1986,
+ * sec. 5, after Hart 1985): while growing, a node is split only when the chosen test is
+ * statistically relevant, i.e. when the chi-square test of independence of its branch x class
+ * table (the node's training rows, an unknown value shared among the branches as the grower
+ * will) rejects independence at level alpha. The p-value is GSL's gsl_cdf_chisq_Q with
+ * (branches - 1)(classes - 1) degrees of freedom over the non-empty rows and columns; a table
+ * with fewer than two of either is never significant. No validation rows are needed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "treelab/tl_grow.h"
+
+static const tl_param_spec params[] = {
+    {"alpha", TL_PARAM_DOUBLE, "0.05", 0, 1, NULL,
+     "significance level: a split is made only when its chi-square p-value is at most alpha"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static void *init(const tl_params *p, tl_err *err)
+{
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    double a = tl_params_double(&rd, "alpha");
+    if (rd.rc)
+        return NULL;
+    double *s = malloc(sizeof *s);
+    if (!s)
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+    else
+        *s = a;
+    return s;
+}
+
+/* Class weights per branch of the candidate test, from the node's training rows (an
+ * unknown value split by the branches' known shares, as the grower will): as
+ * pre_validation.c. */
+static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s,
+                         size_t k, double *bs, double *share, double *miss)
+{
+    size_t nb = s->n_branches;
+    double known = 0;
+    memset(bs, 0, nb * k * sizeof *bs);
+    memset(share, 0, nb * sizeof *share);
+    memset(miss, 0, k * sizeof *miss);
+    for (size_t i = 0; i < rows->n; i++) {
+        uint32_t r = rows->rows[i];
+        int b = tl_split_branch(s, d, r);
+        size_t y = (size_t)d->y.code[r];
+        if (b >= 0) {
+            bs[(size_t)b * k + y] += rows->w[r];
+            share[b] += rows->w[r];
+            known += rows->w[r];
+        } else {
+            miss[y] += rows->w[r];
+        }
+    }
+    for (size_t b = 0; b < nb; b++) {
+        share[b] = known > 0 ? share[b] / known : 0;
+        for (size_t c = 0; c < k; c++)
+            bs[b * k + c] += miss[c] * share[b];
+    }
+}
+
+/* p-value of the chi-square test of independence of an nb x k table (empty rows and
+ * columns left out); 1 when fewer than two rows or columns remain. col: k doubles of scratch. */
+static double table_p(const double *bs, size_t nb, size_t k, double *col)
+{
+    double total = 0;
+    size_t rows = 0, cols = 0;
+    memset(col, 0, k * sizeof *col);
+    for (size_t b = 0; b < nb; b++) {
+        double rw = 0;
+        for (size_t c = 0; c < k; c++) {
+            rw += bs[b * k + c];
+            col[c] += bs[b * k + c];
+        }
+        rows += rw > 0;
+        total += rw;
+    }
+    for (size_t c = 0; c < k; c++)
+        cols += col[c] > 0;
+    if (rows < 2 || cols < 2 || total <= 0)
+        return 1;
+    double stat = 0;
+    for (size_t b = 0; b < nb; b++) {
+        double rw = 0;
+        for (size_t c = 0; c < k; c++)
+            rw += bs[b * k + c];
+        for (size_t c = 0; c < k && rw > 0; c++) {
+            if (col[c] <= 0)
+                continue;
+            double e = rw * col[c] / total, o = bs[b * k + c];
+            stat += (o - e) * (o - e) / e;
+        }
+    }
+    return gsl_cdf_chisq_Q(stat, (double)((rows - 1) * (cols - 1)));
+}
+
+static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
+                  const tl_node_rows *rows, const tl_split *s, tl_err *err)
+{
+    (void)node;
+    double alpha = *(const double *)((const tl_prune_hook *)user)->state;
+    size_t k = t->k, nb = s->n_branches;
+    if (t->regression)
+        return -tl_err_set(err, TL_EINVAL, "chi-square pre-pruning needs a class target");
+    double *bs = malloc((nb * k + nb + 2 * k) * sizeof *bs);
+    if (!bs)
+        return -tl_err_set(err, TL_ENOMEM, "out of memory");
+    double *share = bs + nb * k, *miss = share + nb, *col = miss + k;
+    branch_stats(tl_grow_data(g), rows, s, k, bs, share, miss);
+    double p = table_p(bs, nb, k, col);
+    free(bs);
+    return p <= alpha;
+}
+
+static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err)
+{
+    (void)in;
+    /* all the work happened while growing: record the tree kept */
+    trace->param_name = "alpha";
+    int rc = tl_prune_trace_add(trace, *(const double *)state, (double)tl_tree_leaves(t, 0), NAN,
+                                NAN, NAN, err);
+    trace->chosen = trace->n ? trace->n - 1 : SIZE_MAX;
+    trace->chosen_param = *(const double *)state;
+    return rc;
+}
+
+static const tl_pruner_type chi_square = {
+    .name = "chi_square",
+    .summary = "while growing, split only if the test's branch x class chi-square is "
+               "significant at alpha (ID3)",
+    .reference = "Quinlan, Induction of decision trees, Machine Learning 1 (1986)",
+    .params = params,
+    .init = init,
+    .free = free,
+    .needs = TL_NEEDS_CLASSES,
+    .prune = prune,
+    .accept = accept,
+};
+const tl_pruner_type *const tl_pruner_chi_square = &chi_square;
