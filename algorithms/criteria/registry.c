@@ -8,6 +8,7 @@
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
     X(hellinger)                                                                               \
+    X(twoing)                                                                                  \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;
