@@ -9,6 +9,7 @@
     X(mse)                                                                                     \
     X(hellinger)                                                                               \
     X(twoing)                                                                                  \
+    X(chi_square)                                                                              \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;
