@@ -10,6 +10,7 @@
     X(hellinger)                                                                               \
     X(twoing)                                                                                  \
     X(chi_square)                                                                              \
+    X(g_statistic)                                                                             \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;
