@@ -11,6 +11,7 @@
     X(twoing)                                                                                  \
     X(chi_square)                                                                              \
     X(g_statistic)                                                                             \
+    X(dkm)                                                                                     \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;
