@@ -5,6 +5,8 @@
  * over the known rows; a larger statistic is a better split. It is the statistic itself,
  * not its p-value: not corrected for the degrees of freedom, so it favours tests with many
  * branches, and it grows with the node's weight (so does min_impurity_decrease's scale).
+ * With unknown values N is the test's known weight, and the grower then weights by the known
+ * share as for gain: a test with unknowns loses that share about twice.
  * Empty branches and absent classes add nothing (E = 0). */
 #include "treelab/tl_grow.h"
 

@@ -3,8 +3,11 @@
  * Operational Research Society 38 (1987) 39-47, and "An empirical comparison of selection
  * measures for decision-tree induction", Machine Learning 3 (1989) 319-342:
  *     G = 2 sum_b sum_j O_bj ln(O_bj / E_bj),   E_bj = n_b n_j / N,
- * over the known rows, i.e. G = 2 N ln 2 x the information gain in bits: it ranks the tests
- * of one node as information gain does, but grows with the node's weight. Larger is better.
+ * over the known rows, i.e. G = 2 N ln 2 x the information gain in bits: with no unknown
+ * values it ranks the tests of one node as information gain does, but grows with the node's
+ * weight. Larger is better. With unknown values N is the test's known weight and the grower
+ * then weights by the known share as for gain, so a test with unknowns loses that share
+ * twice (once more than under information gain).
  * Values below 1e-12 N (an information gain under 1e-12 nats a row) are rounding and count
  * as 0, so a test whose branches repeat the parent's class distribution is worth nothing. */
 #include <math.h>
