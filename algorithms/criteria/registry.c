@@ -8,6 +8,11 @@
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
     X(hellinger)                                                                               \
+    X(twoing)                                                                                  \
+    X(chi_square)                                                                              \
+    X(g_statistic)                                                                             \
+    X(dkm)                                                                                     \
+    X(distance)                                                                                \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;
