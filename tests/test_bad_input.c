@@ -76,9 +76,9 @@ static void test_damaged_hard_trees(void **state)
         const char *t = saved_model(algos[i]);
         /* each of these read outside the node arrays or the schema before */
         expect_rejected(t, "first_child = [1,", "first_child = [0,", "children out of range");
-        expect_rejected(t, "first_child = [1,", "first_child = [-1,", "children out of range");
-        /* the value as written (it was clamped and reported as 0) */
+        /* the values as written (they were clamped and reported as 0) */
         expect_rejected(t, nch0[i], "n_children = [-2,", "n_children[0] = -2;");
+        expect_rejected(t, "first_child = [1,", "first_child = [-1,", "first_child[0] = -1;");
         expect_rejected(t, nch0[i], "n_children = [200,", "200");
         expect_rejected(t, "attr = [0,", "attr = [77,", "node 0 tests attribute 77");
         expect_rejected(t, "attr = [0,", "attr = [-5,", "attr[0] = -5");
