@@ -401,6 +401,37 @@ static void test_report_phase_stops_cleanly(void **state)
     tl_experiment_free(x);
 }
 
+/* A run the data refuses (more folds than rows, a hold-out split with no test rows) says
+ * so before it makes the results folder: it used to leave one holding a cells header, which
+ * then refused the corrected config as "the results of another experiment". */
+static void test_refused_run_leaves_no_folder(void **state)
+{
+    (void)state;
+    char data[256];
+    snprintf(data, sizeof data, "%s", tl_test_tmpfile(".csv", "x,y\n1,a\n2,b\n3,a\n"));
+    static const char *const protocols[] = {
+        "kind = \"cv\"; folds = 5;",
+        "kind = \"holdout\"; train = 0.4; validation = 0.2; test = 0.4;"};
+    static const char *const want[] = {"5 folds on 3 rows",
+                                       "hold-out split of 3 rows leaves no test rows"};
+    for (size_t i = 0; i < 2; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "name = \"t\"; datasets = ( { path = \"%s\"; name = \"tiny\"; } );\n"
+                 "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
+                 "protocol = { %s };\n", data, protocols[i]);
+        tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+        rm("/tmp/tl_run_refused");
+        tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL};
+        tl_err err;
+        int rc = tl_run(x, NULL, &o, &err);
+        if (rc != TL_EINVAL || !strstr(err.msg, want[i]))
+            fail_msg("'%s' lacks '%s'", err.msg, want[i]);
+        assert_int_equal(access("/tmp/tl_run_refused", F_OK), -1);
+        tl_experiment_free(x);
+    }
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -442,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_results_folder_lock),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_report_phase_stops_cleanly),
+        cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
