@@ -296,6 +296,24 @@ static void test_results_folder_lock(void **state)
     tl_experiment_free(x);
 }
 
+/* `treelab report` on a folder that holds no results (or on a file) says so and leaves the
+ * folder as it was: it took the lock first, and left a .treelab.lock in any folder named. */
+static void test_report_on_other_folder(void **state)
+{
+    (void)state;
+    char errbuf[1024];
+    rm("/tmp/tl_run_other");
+    assert_int_equal(mkdir("/tmp/tl_run_other", 0777), 0);
+    assert_int_equal(tl_test_cli("report /tmp/tl_run_other", NULL, 0, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "/tmp/tl_run_other is not a results folder (it has no "
+                                   "cells.txt)"));
+    assert_int_equal(file_size("/tmp/tl_run_other/" TL_LOCK_FILE), -1);
+    assert_int_equal(tl_test_cli("report " TL_SOURCE_DIR "/README.md", NULL, 0, errbuf,
+                                 sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "README.md is not a results folder (it is not a folder)"));
+    rm("/tmp/tl_run_other");
+}
+
 /* A class name from the data with a newline (a quoted CSV field) is refused before any cell
  * is computed, naming the config line and the dataset. */
 static void test_control_character_in_class(void **state)
@@ -471,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_resume_config_identity),
         cmocka_unit_test(test_control_character_in_class),
         cmocka_unit_test(test_results_folder_lock),
+        cmocka_unit_test(test_report_on_other_folder),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_report_phase_stops_cleanly),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
