@@ -276,8 +276,12 @@ static int prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
             mkdir(buf, 0777);
             *p = '/';
         }
+    struct stat st;
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
         return tl_err_set(err, TL_EIO, "cannot create %s: %s", dir, strerror(errno));
+    if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))
+        return tl_err_set(err, TL_EIO, "cannot write the results to %s: it is a file, not a "
+                          "folder", dir);
     int rc = tl_results_lock(dir, lock, err);
     if (rc || resume)
         return rc;

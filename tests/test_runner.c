@@ -297,7 +297,8 @@ static void test_results_folder_lock(void **state)
 }
 
 /* `treelab report` on a folder that holds no results (or on a file) says so and leaves the
- * folder as it was: it took the lock first, and left a .treelab.lock in any folder named. */
+ * folder as it was: it took the lock first, and left a .treelab.lock in any folder named.
+ * A run into a file is refused as such. */
 static void test_report_on_other_folder(void **state)
 {
     (void)state;
@@ -312,6 +313,17 @@ static void test_report_on_other_folder(void **state)
                                  sizeof errbuf), 1);
     assert_non_null(strstr(errbuf, "README.md is not a results folder (it is not a folder)"));
     rm("/tmp/tl_run_other");
+    /* a run told to write into a file says so (it said 'cannot lock FILE/.treelab.lock: Not a
+     * directory') */
+    tl_experiment *x = load(config());
+    const char *file = tl_test_tmpfile(".txt", "mine\n");
+    tl_run_opts o = {file, 1, 0, 0, NULL, NULL, NULL};
+    tl_err err;
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EIO);
+    assert_non_null(strstr(err.msg, "it is a file, not a folder"));
+    assert_int_equal(file_size(file), 5);
+    remove(file);
+    tl_experiment_free(x);
 }
 
 /* A class name from the data with a newline (a quoted CSV field) is refused before any cell
