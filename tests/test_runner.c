@@ -326,6 +326,68 @@ static void test_report_on_other_folder(void **state)
     tl_experiment_free(x);
 }
 
+/* Edit line `at` (0-based) of DIR/cells.txt to text. */
+static void edit_cells_line(const char *dir, size_t at, const char *text)
+{
+    char *cells = slurp(dir, TL_CELLS_FILE), path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    size_t line = 0;
+    for (char *p = cells; *p; p = strchr(p, '\n') + 1, line++)
+        fprintf(f, "%.*s\n", (int)(line == at ? strlen(text) : strcspn(p, "\n")),
+                line == at ? text : p);
+    fclose(f);
+    free(cells);
+}
+
+/* `treelab report` on a crafted cells.txt: names become file names in the results folder,
+ * and a dataset named "../../x" wrote confusion/../../x__nb.csv outside it. Such names, and
+ * a cells format other than 1, are refused with the line, and nothing is written. */
+static void test_report_crafted_cells(void **state)
+{
+    (void)state;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_crafted/r";
+    rm("/tmp/tl_run_crafted");
+    assert_int_equal(run(x, dir, 2, 0, 0), TL_OK);
+    char *cells = slurp(dir, TL_CELLS_FILE);
+    size_t dataset_line = 0, model_line = 0, line = 0;
+    for (char *p = cells; *p; p = strchr(p, '\n') + 1, line++) {
+        dataset_line = !dataset_line && !strncmp(p, "# dataset 0 ", 12) ? line : dataset_line;
+        model_line = !model_line && !strncmp(p, "# model 1 ", 10) ? line : model_line;
+    }
+    free(cells);
+    assert_int_equal(remove("/tmp/tl_run_crafted/r/metrics.csv"), 0);
+    static const struct {
+        int line; /* 0: the first, 1: the dataset's, 2: the model's */
+        const char *text, *want;
+    } cases[] = {
+        {1, "# dataset 0 3 - ../../pwn", ": bad header line: a name must be non-empty without '/'"},
+        {2, "# model 1 a\tb", ": bad header line: a name must be"},
+        {2, "# model 1 ", ": bad header line: a name must be"},
+        {0, "# treelab cells 2", ":1: 'treelab cells 2' is not a cells format this treelab reads"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char saved[512], args[600], errbuf[1024];
+        snprintf(saved, sizeof saved, "cp %s/cells.txt /tmp/tl_run_crafted/saved", dir);
+        assert_int_equal(system(saved), 0);
+        edit_cells_line(dir, cases[i].line == 0 ? 0 : cases[i].line == 1 ? dataset_line
+                                                                          : model_line,
+                        cases[i].text);
+        snprintf(args, sizeof args, "report %s", dir);
+        assert_int_equal(tl_test_cli(args, NULL, 0, errbuf, sizeof errbuf), 1);
+        if (!strstr(errbuf, cases[i].want))
+            fail_msg("case %zu: '%s' lacks '%s'", i, errbuf, cases[i].want);
+        assert_int_equal(file_size("/tmp/tl_run_crafted/pwn__nb.csv"), -1);
+        assert_int_equal(file_size("/tmp/tl_run_crafted/r/metrics.csv"), -1);
+        snprintf(saved, sizeof saved, "cp /tmp/tl_run_crafted/saved %s/cells.txt", dir);
+        assert_int_equal(system(saved), 0);
+    }
+    rm("/tmp/tl_run_crafted");
+    tl_experiment_free(x);
+}
+
 /* A class name from the data with a newline (a quoted CSV field) is refused before any cell
  * is computed, naming the config line and the dataset. */
 static void test_control_character_in_class(void **state)
@@ -502,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_control_character_in_class),
         cmocka_unit_test(test_results_folder_lock),
         cmocka_unit_test(test_report_on_other_folder),
+        cmocka_unit_test(test_report_crafted_cells),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_report_phase_stops_cleanly),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
