@@ -248,8 +248,10 @@ int tl_report_render(const char *dir, tl_err *err)
                                                           : "it is not a folder");
     int lock;
     int rc = tl_results_lock(dir, &lock, err);
-    if (!rc)
+    if (!rc) {
+        tl_out_sweep(dir); /* what a killed run was writing */
         rc = tl_rep_render(dir, err);
+    }
     tl_results_unlock(lock);
     return rc;
 }

@@ -283,6 +283,8 @@ static int prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
         return tl_err_set(err, TL_EIO, "cannot write the results to %s: it is a file, not a "
                           "folder", dir);
     int rc = tl_results_lock(dir, lock, err);
+    if (!rc && resume) /* what a killed run was writing: its files are all rewritten */
+        tl_out_sweep(dir);
     if (rc || resume)
         return rc;
     char cells[4200];

@@ -524,6 +524,40 @@ static void test_refused_run_leaves_no_folder(void **state)
     }
 }
 
+/* Temporary files a killed run left (.NAME.tmp in the folder and its subfolders; gnuplot
+ * finishes the figure it was drawing after treelab is killed) are removed by the resume and
+ * by `treelab report`, which hold the folder's lock; other files stay. */
+static void test_stale_temporaries_swept(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_sweep";
+    static const char *const stale[] = {"/tmp/tl_run_sweep/.figure.png.tmp",
+                                        "/tmp/tl_run_sweep/trees/.gone.dot.tmp"};
+    static const char *const kept[] = {"/tmp/tl_run_sweep/notes.tmp", "/tmp/tl_run_sweep/.x",
+                                       "/tmp/tl_run_sweep/trees/.tmp"};
+    rm(dir);
+    assert_int_equal(run(x, dir, 1, 0, 5), TL_EINTERRUPTED);
+    assert_int_equal(mkdir("/tmp/tl_run_sweep/trees", 0777), 0);
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < 2; i++)
+            fclose(fopen(stale[i], "w"));
+        for (size_t i = 0; round == 0 && i < 3; i++)
+            fclose(fopen(kept[i], "w"));
+        if (round == 0)
+            assert_int_equal(run(x, dir, 1, 1, 0), TL_OK);
+        else
+            assert_int_equal(tl_report_render(dir, &err), TL_OK);
+        for (size_t i = 0; i < 2; i++)
+            assert_int_equal(file_size(stale[i]), -1);
+        for (size_t i = 0; i < 3; i++)
+            assert_int_equal(file_size(kept[i]), 0);
+    }
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -567,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_report_crafted_cells),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_report_phase_stops_cleanly),
+        cmocka_unit_test(test_stale_temporaries_swept),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_hand_checked_summary),
     };
