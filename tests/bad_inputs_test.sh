@@ -49,9 +49,15 @@ ln -s "$src/experiments/datasets" "$root/experiments/datasets"
 in=$root/tests/bad_inputs
 data=$root/experiments/datasets
 
-# Name, type, size and modification time of every input file.
+# Name, type, size and modification time of every input file (one find: the loop below runs
+# few processes per case, as a fork costs more than most cases).
 inputs() {
-  find "$in" "$src/experiments/datasets" -printf '%p\t%y\t%s\t%T@\n' | sort
+  find "$in" "$src/experiments/datasets" -printf '%p\t%y\t%s\t%T@\n'
+}
+
+# The whole of a file into the variable named $1 (a builtin read: no process).
+slurp() {
+  IFS= read -r -d '' "$1" < "$2"
 }
 
 passed=0
@@ -59,12 +65,14 @@ failed=0
 start=$SECONDS
 # every file there is used (and so described) by a case
 for f in "$in"/*; do
-  name=$(basename "$f")
+  name=${f##*/}
   [ "$name" = cases.txt ] || grep -qF -- "{in}/$name" "$cases" && continue
   echo "FAIL tests/bad_inputs/$name: no case in cases.txt uses it"
   failed=$((failed + 1))
 done
 before=$(inputs)
+printf -v qin %q "$in"
+printf -v qdata %q "$data"
 n=0
 while IFS= read -r line || [ -n "$line" ]; do
   case $line in '' | '#'*) continue ;; esac
@@ -84,54 +92,59 @@ while IFS= read -r line || [ -n "$line" ]; do
   cwd=$dir/cwd
   mkdir -p "$out" "$cwd"
   # placeholders become shell-quoted paths, then the line is split as the shell would
-  quoted=${cmd//\{in\}/$(printf %q "$in")}
-  quoted=${quoted//\{data\}/$(printf %q "$data")}
-  quoted=${quoted//\{out\}/$(printf %q "$out")}
+  printf -v qout %q "$out"
+  quoted=${cmd//\{in\}/$qin}
+  quoted=${quoted//\{data\}/$qdata}
+  quoted=${quoted//\{out\}/$qout}
   eval "set -- $quoted"
-  (cd "$cwd" && exec timeout 60 "$bin" "$@" > "$dir/stdout" 2> "$dir/stderr" < /dev/null)
+  cd "$cwd"
+  timeout 60 "$bin" "$@" > "$dir/stdout" 2> "$dir/stderr" < /dev/null
   rc=$?
+  cd "$root"
+  slurp stdout "$dir/stdout"
+  slurp stderr "$dir/stderr"
+  output=$stdout$'\n'$stderr
   why=()
   [ "$rc" -eq "$expect" ] || why+=("exit status $rc, expected $expect")
-  if grep -qE 'AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:' \
-      "$dir/stderr"; then
+  [[ $stderr =~ AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime\ error: ]] &&
     why+=("sanitizer report")
-  fi
   rest=$words
   [ "$rest" = - ] && rest=""
   while [ -n "$rest" ]; do
     phrase=${rest%% ~ *}
     [ "$phrase" = "$rest" ] && rest="" || rest=${rest#* ~ }
-    grep -qF -- "$phrase" "$dir/stdout" "$dir/stderr" || why+=("no '$phrase' in the output")
+    [[ $output == *"$phrase"* ]] || why+=("no '$phrase' in the output")
   done
   now=$(inputs)
   if [ "$now" != "$before" ]; then
-    why+=("the inputs changed: $(diff <(echo "$before") <(echo "$now") | grep '^[<>]' |
-          head -3 | tr '\n' ' ')")
+    why+=("the inputs changed: $(diff <(sort <<< "$before") <(sort <<< "$now") |
+          grep '^[<>]' | head -3 | tr '\n' ' ')")
     before=$now
   fi
-  if [ "$expect" -ne 0 ]; then
-    left=$(cd "$dir" && find out cwd -mindepth 1 | head -3 | tr '\n' ' ')
-    [ -z "$left" ] || why+=("left behind: $left")
-  else
-    left=$(cd "$dir" && find out cwd -name '*.tmp' | head -3 | tr '\n' ' ')
-    [ -z "$left" ] || why+=("temporary files left: $left")
+  # what the case left in its own folders: nothing after a failure, no temporary file
+  # after a success, and never a marker file
+  left=$(find "$out" "$cwd" -mindepth 1 -printf '%P\n')
+  if [ "$expect" -ne 0 ] && [ -n "$left" ]; then
+    why+=("left behind: $(head -3 <<< "$left" | tr '\n' ' ')")
+  elif [[ $'\n'$left == *.tmp$'\n'* || $left == *.tmp ]]; then
+    why+=("temporary files left: $(grep '\.tmp$' <<< "$left" | head -3 | tr '\n' ' ')")
   fi
-  pwned=$(find "$root" -name 'tl_pwned*' | head -3 | tr '\n' ' ')
-  [ -z "$pwned" ] || why+=("a command ran: $pwned")
+  pwned=$(grep -E '(^|/)tl_pwned[^/]*$' <<< "$left"; grep -oE '/tl_pwned[^/	]*	' <<< "$now")
+  [ -z "$pwned" ] || why+=("a command ran: $(head -3 <<< "$pwned" | tr '\n' ' ')")
   if [ ${#why[@]} -eq 0 ]; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
     echo "FAIL case $n (line: $line)"
     for w in "${why[@]}"; do echo "    $w"; done
-    sed 's/^/    | /' "$dir/stderr" | head -8
+    head -8 <<< "${stderr%$'\n'}" | sed 's/^/    | /'
     find "$root" -name 'tl_pwned*' -delete
+    before=$(inputs)
   fi
   if [ "${TL_BADIN_VERBOSE:-}" = 1 ]; then
     echo "case $n: exit $rc: $cmd"
-    cat "$dir/stdout" "$dir/stderr" | head -5 | sed 's/^/    /'
+    head -5 <<< "$output" | sed 's/^/    /'
   fi
-  rm -rf "$dir"
 done < "$cases"
 echo "bad_inputs: $n cases in cases.txt, $((SECONDS - start)) s with $bin"
 echo "$passed passed, $failed failed"
