@@ -169,19 +169,29 @@ static int name_at(const char *line, int *off)
     return 1;
 }
 
-/* One header line into meta; 0 on success. */
+/* A dataset or model name as the config reader allows it. Names become file names in the
+ * results folder (confusion/D__M.csv), so a crafted "../../x" wrote outside it. */
+static int bad_name(const char *s)
+{
+    return !*s || strchr(s, '/') || tl_text_ctrl(s) >= 0;
+}
+
+/* One header line into meta; 0 on success, -1 for a malformed line, -2 for a name that
+ * bad_name refuses, -3 for another format version. */
 static int parse_header(const char *line, tl_cells_meta *m)
 {
     size_t i, k;
     int off = 0;
     char sha[65];
+    if (!strncmp(line, "# treelab cells ", 16))
+        return strcmp(line + 16, "1") ? -3 : 0;
     if (sscanf(line, "# producer %255[^\n]", m->producer) == 1 ||
         sscanf(line, "# config_sha256 %64s", m->config_sha) == 1 ||
         sscanf(line, "# config %1023[^\n]", m->config) == 1 || sscanf(line, "# seed %lu", &m->seed) == 1 ||
         sscanf(line, "# protocol %255[^\n]", m->protocol) == 1 ||
         sscanf(line, "# name %255[^\n]", m->name) == 1 ||
         sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
-        sscanf(line, "# reports %u", &m->reports) == 1 || !strncmp(line, "# treelab", 9))
+        sscanf(line, "# reports %u", &m->reports) == 1)
         return 0;
     if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
         if (i != m->n_fractions || grow((void **)&m->fractions, i, sizeof *m->fractions))
@@ -190,6 +200,8 @@ static int parse_header(const char *line, tl_cells_meta *m)
         return 0;
     }
     if (sscanf(line, "# dataset %zu %zu %64s%n", &i, &k, sha, &off) == 3 && name_at(line, &off)) {
+        if (bad_name(line + off))
+            return -2;
         if (i != m->n_datasets || grow((void **)&m->dataset, i, sizeof *m->dataset) ||
             grow((void **)&m->dataset_sha, i, sizeof *m->dataset_sha) ||
             grow((void **)&m->n_classes, i, sizeof *m->n_classes) ||
@@ -207,9 +219,13 @@ static int parse_header(const char *line, tl_cells_meta *m)
     if (sscanf(line, "# class %zu %zu%n", &i, &k, &off) == 2 && name_at(line, &off)) {
         if (i >= m->n_datasets || k >= m->n_classes[i] || m->classes[i][k])
             return -1;
+        if (tl_text_ctrl(line + off) >= 0)
+            return -2;
         return (m->classes[i][k] = strdup(line + off)) ? 0 : -1;
     }
     if (sscanf(line, "# model %zu%n", &i, &off) == 1 && name_at(line, &off)) {
+        if (bad_name(line + off))
+            return -2;
         if (i != m->n_models || grow((void **)&m->model, i, sizeof *m->model))
             return -1;
         return (m->model[m->n_models++] = strdup(line + off)) ? 0 : -1;
@@ -250,8 +266,15 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
         if (line[len - 1] != '\n')
             break; /* a write cut short: drop it */
         line[len - 1] = '\0';
-        if (line[0] == '#') {
-            if (parse_header(line, meta))
+        int h = line[0] == '#' ? parse_header(line, meta) : 0;
+        if (h == -3) {
+            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: '%.40s' is not a cells format this "
+                            "treelab reads (it reads 1)", path, lineno, line + 2);
+        } else if (h == -2) {
+            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad header line: a name must be non-empty "
+                            "without '/' or control characters", path, lineno);
+        } else if (line[0] == '#') {
+            if (h)
                 rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad header line", path, lineno);
         } else if (grow((void **)cells, *n, sizeof **cells)) {
             rc = tl_err_set(err, TL_ENOMEM, "out of memory");

@@ -1,10 +1,12 @@
 /* Report files written whole or not at all: a temporary name, renamed into place. */
 #include "treelab/tl_outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The open files and their names: tl_out_close gets only the FILE, as fclose does, so that
@@ -113,4 +115,32 @@ int tl_out_close(FILE *f, int rc, tl_err *err)
 void tl_out_discard(FILE *f)
 {
     tl_out_close(f, TL_EINTERNAL, NULL);
+}
+
+/* The temporaries in dir, and (depth 1) in its folders. */
+static void sweep(const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        const char *n = e->d_name;
+        size_t len = strlen(n);
+        char path[4200];
+        struct stat st;
+        if (!strcmp(n, ".") || !strcmp(n, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, n);
+        if (lstat(path, &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode) && n[0] == '.' && len > 5 && !strcmp(n + len - 4, ".tmp"))
+            unlink(path);
+        else if (S_ISDIR(st.st_mode) && depth > 0)
+            sweep(path, depth - 1);
+    }
+    if (d)
+        closedir(d);
+}
+
+void tl_out_sweep(const char *dir)
+{
+    sweep(dir, 1);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err)
 {
@@ -235,10 +236,22 @@ void tl_rep_free(tl_rep *r)
 
 int tl_report_render(const char *dir, tl_err *err)
 {
+    /* before the lock, whose file would be left in any folder named by mistake */
+    char cells[4200];
+    struct stat st;
+    snprintf(cells, sizeof cells, "%s/%s", dir, TL_CELLS_FILE);
+    if (stat(dir, &st) != 0)
+        return tl_err_set(err, TL_EIO, "%s: no such results folder", dir);
+    if (!S_ISDIR(st.st_mode) || access(cells, F_OK) != 0)
+        return tl_err_set(err, TL_EIO, "%s is not a results folder (%s); treelab run writes "
+                          "one", dir, S_ISDIR(st.st_mode) ? "it has no " TL_CELLS_FILE
+                                                          : "it is not a folder");
     int lock;
     int rc = tl_results_lock(dir, &lock, err);
-    if (!rc)
+    if (!rc) {
+        tl_out_sweep(dir); /* what a killed run was writing */
         rc = tl_rep_render(dir, err);
+    }
     tl_results_unlock(lock);
     return rc;
 }

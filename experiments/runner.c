@@ -152,6 +152,18 @@ static int make_splits(run_state *s, tl_err *err)
                          ? tl_protocol_order(ds, x->protocol.stratified, x->seed,
                                              x->datasets[d].name, r, s->order_of[i], err)
                          : tl_err_set(err, TL_ENOMEM, "out of memory");
+            if (!rc && x->protocol.kind == TL_PROTO_HOLDOUT) {
+                size_t ntr, nva, nte;
+                tl_protocol_split(s->order_of[i], ds->n_rows, x->protocol.train,
+                                  x->protocol.train + x->protocol.valid, NULL, &ntr, NULL, &nva,
+                                  NULL, &nte);
+                if (!ntr || !nte)
+                    rc = tl_err_set(err, TL_EINVAL, "repeat %zu: the hold-out split of %zu rows "
+                                    "leaves %s (train %g, validation %g, test %g); use more "
+                                    "rows or larger fractions", r, ds->n_rows,
+                                    ntr ? "no test rows" : "no training rows", x->protocol.train,
+                                    x->protocol.valid, x->protocol.test);
+            }
             if (rc)
                 return tl_err_prefix(err, "dataset %s: ", x->datasets[d].name);
         }
@@ -264,9 +276,15 @@ static int prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
             mkdir(buf, 0777);
             *p = '/';
         }
+    struct stat st;
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
         return tl_err_set(err, TL_EIO, "cannot create %s: %s", dir, strerror(errno));
+    if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))
+        return tl_err_set(err, TL_EIO, "cannot write the results to %s: it is a file, not a "
+                          "folder", dir);
     int rc = tl_results_lock(dir, lock, err);
+    if (!rc && resume) /* what a killed run was writing: its files are all rewritten */
+        tl_out_sweep(dir);
     if (rc || resume)
         return rc;
     char cells[4200];
@@ -358,9 +376,12 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     tl_cell *done = NULL;
     size_t n_done = 0;
     int rc, lock = -1;
+    /* everything the data and config can refuse comes before the results folder is made:
+     * a refused run leaves no folder behind (one with a cells header only would block the
+     * corrected run, as "holds the results of another experiment") */
     if (!(rc = check_tasks(x, data, err)) && !(rc = header_text(x, data, &header, err)) &&
-        !(rc = prepare_dir(o->out_dir, o->resume, &lock, err)) &&
-        !(rc = open_cells(&s, header, &done, &n_done, err)) && !(rc = make_splits(&s, err)) &&
+        !(rc = make_splits(&s, err)) && !(rc = prepare_dir(o->out_dir, o->resume, &lock, err)) &&
+        !(rc = open_cells(&s, header, &done, &n_done, err)) &&
         !(rc = plan(&s, done, n_done, err))) {
         if (n_done)
             tl_info("resuming: %zu of %zu cells already done", s.done, s.total);

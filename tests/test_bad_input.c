@@ -76,9 +76,9 @@ static void test_damaged_hard_trees(void **state)
         const char *t = saved_model(algos[i]);
         /* each of these read outside the node arrays or the schema before */
         expect_rejected(t, "first_child = [1,", "first_child = [0,", "children out of range");
-        expect_rejected(t, "first_child = [1,", "first_child = [-1,", "children out of range");
-        /* the value as written (it was clamped and reported as 0) */
+        /* the values as written (they were clamped and reported as 0) */
         expect_rejected(t, nch0[i], "n_children = [-2,", "n_children[0] = -2;");
+        expect_rejected(t, "first_child = [1,", "first_child = [-1,", "first_child[0] = -1;");
         expect_rejected(t, nch0[i], "n_children = [200,", "200");
         expect_rejected(t, "attr = [0,", "attr = [77,", "node 0 tests attribute 77");
         expect_rejected(t, "attr = [0,", "attr = [-5,", "attr[0] = -5");
@@ -215,6 +215,32 @@ static void test_cli_repeats_and_folders(void **state)
                                  "a directory)"));
 }
 
+/* A data file given where a model or an experiment file is expected is named as such (it
+ * was only a libconfig syntax error at its first line). */
+static void test_data_file_for_model_or_config(void **state)
+{
+    (void)state;
+    static char out[4096], errb[4096];
+    assert_int_equal(tl_test_cli("show experiments/datasets/iris.arff", out, sizeof out, errb,
+                                 sizeof errb), 1);
+    assert_non_null(strstr(errb, "iris.arff:1: syntax error at `% 1. Title: Iris Plants "
+                                 "Database`; this looks like ARFF data, not the model file"));
+    assert_int_equal(tl_test_cli("predict experiments/datasets/watermelon-2.0.csv "
+                                 "experiments/datasets/iris.arff", out, sizeof out, errb,
+                                 sizeof errb), 1);
+    assert_non_null(strstr(errb, "watermelon-2.0.csv:1: syntax error at `id,color,"));
+    assert_non_null(strstr(errb, "this looks like CSV data, not the model file"));
+    assert_int_equal(tl_test_cli("run experiments/datasets/weather.nominal.arff", out,
+                                 sizeof out, errb, sizeof errb), 1);
+    assert_non_null(strstr(errb, "this looks like ARFF data, not the experiment file"));
+    /* a broken libconfig file keeps the syntax hint */
+    const char *cfg = tl_test_tmpfile(".cfg", "name = \"x\";\nseed = = 1, 2;\n");
+    tl_err err;
+    assert_null(tl_experiment_load(cfg, NULL, &err));
+    assert_non_null(strstr(err.msg, ":2: syntax error at `seed = = 1, 2;`; expected `name = "
+                                    "value;` settings"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_wide_subset_mask_round_trip),
         cmocka_unit_test(test_wide_integer_literals_rejected),
         cmocka_unit_test(test_cli_repeats_and_folders),
+        cmocka_unit_test(test_data_file_for_model_or_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -420,6 +420,20 @@ static void test_no_command_from_labels(void **state)
     assert_int_equal(tl_plot_curve_write(&hc, bad, &err), TL_EINVAL);
     assert_non_null(strstr(err.msg, "control character"));
     assert_int_equal(access(m[0], F_OK), -1);
+    /* the re-render command a script's comment suggests is one shell word per path: a
+     * quote in the name ended the quoting and let '$(...)' run for whoever pasted it */
+    const char *base = "q'$(touch pwned_sh)'q";
+    assert_int_equal(tl_plot_curve_write(&hc, stem(base), &err), TL_OK);
+    char *line = strstr(slurp(file(base, ".gp")), "#   cd ");
+    assert_non_null(line);
+    *strchr(line, '\n') = '\0';
+    char *gnuplot = strstr(line, " && gnuplot ");
+    assert_non_null(gnuplot);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%.*s && test -f %s", (int)(gnuplot - line - 4), line + 4,
+             gnuplot + 12);
+    assert_int_equal(system(cmd), 0); /* and it names the script */
+    assert_int_equal(access(file("pwned_sh", ""), F_OK), -1);
 }
 
 static void test_cli(void **state)

@@ -296,6 +296,98 @@ static void test_results_folder_lock(void **state)
     tl_experiment_free(x);
 }
 
+/* `treelab report` on a folder that holds no results (or on a file) says so and leaves the
+ * folder as it was: it took the lock first, and left a .treelab.lock in any folder named.
+ * A run into a file is refused as such. */
+static void test_report_on_other_folder(void **state)
+{
+    (void)state;
+    char errbuf[1024];
+    rm("/tmp/tl_run_other");
+    assert_int_equal(mkdir("/tmp/tl_run_other", 0777), 0);
+    assert_int_equal(tl_test_cli("report /tmp/tl_run_other", NULL, 0, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "/tmp/tl_run_other is not a results folder (it has no "
+                                   "cells.txt)"));
+    assert_int_equal(file_size("/tmp/tl_run_other/" TL_LOCK_FILE), -1);
+    assert_int_equal(tl_test_cli("report " TL_SOURCE_DIR "/README.md", NULL, 0, errbuf,
+                                 sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, "README.md is not a results folder (it is not a folder)"));
+    rm("/tmp/tl_run_other");
+    /* a run told to write into a file says so (it said 'cannot lock FILE/.treelab.lock: Not a
+     * directory') */
+    tl_experiment *x = load(config());
+    const char *file = tl_test_tmpfile(".txt", "mine\n");
+    tl_run_opts o = {file, 1, 0, 0, NULL, NULL, NULL};
+    tl_err err;
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EIO);
+    assert_non_null(strstr(err.msg, "it is a file, not a folder"));
+    assert_int_equal(file_size(file), 5);
+    remove(file);
+    tl_experiment_free(x);
+}
+
+/* Edit line `at` (0-based) of DIR/cells.txt to text. */
+static void edit_cells_line(const char *dir, size_t at, const char *text)
+{
+    char *cells = slurp(dir, TL_CELLS_FILE), path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    size_t line = 0;
+    for (char *p = cells; *p; p = strchr(p, '\n') + 1, line++)
+        fprintf(f, "%.*s\n", (int)(line == at ? strlen(text) : strcspn(p, "\n")),
+                line == at ? text : p);
+    fclose(f);
+    free(cells);
+}
+
+/* `treelab report` on a crafted cells.txt: names become file names in the results folder,
+ * and a dataset named "../../x" wrote confusion/../../x__nb.csv outside it. Such names, and
+ * a cells format other than 1, are refused with the line, and nothing is written. */
+static void test_report_crafted_cells(void **state)
+{
+    (void)state;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_crafted/r";
+    rm("/tmp/tl_run_crafted");
+    assert_int_equal(run(x, dir, 2, 0, 0), TL_OK);
+    char *cells = slurp(dir, TL_CELLS_FILE);
+    size_t dataset_line = 0, model_line = 0, line = 0;
+    for (char *p = cells; *p; p = strchr(p, '\n') + 1, line++) {
+        dataset_line = !dataset_line && !strncmp(p, "# dataset 0 ", 12) ? line : dataset_line;
+        model_line = !model_line && !strncmp(p, "# model 1 ", 10) ? line : model_line;
+    }
+    free(cells);
+    assert_int_equal(remove("/tmp/tl_run_crafted/r/metrics.csv"), 0);
+    static const struct {
+        int line; /* 0: the first, 1: the dataset's, 2: the model's */
+        const char *text, *want;
+    } cases[] = {
+        {1, "# dataset 0 3 - ../../pwn", ": bad header line: a name must be non-empty without '/'"},
+        {2, "# model 1 a\tb", ": bad header line: a name must be"},
+        {2, "# model 1 ", ": bad header line: a name must be"},
+        {0, "# treelab cells 2", ":1: 'treelab cells 2' is not a cells format this treelab reads"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char saved[512], args[600], errbuf[1024];
+        snprintf(saved, sizeof saved, "cp %s/cells.txt /tmp/tl_run_crafted/saved", dir);
+        assert_int_equal(system(saved), 0);
+        edit_cells_line(dir, cases[i].line == 0 ? 0 : cases[i].line == 1 ? dataset_line
+                                                                          : model_line,
+                        cases[i].text);
+        snprintf(args, sizeof args, "report %s", dir);
+        assert_int_equal(tl_test_cli(args, NULL, 0, errbuf, sizeof errbuf), 1);
+        if (!strstr(errbuf, cases[i].want))
+            fail_msg("case %zu: '%s' lacks '%s'", i, errbuf, cases[i].want);
+        assert_int_equal(file_size("/tmp/tl_run_crafted/pwn__nb.csv"), -1);
+        assert_int_equal(file_size("/tmp/tl_run_crafted/r/metrics.csv"), -1);
+        snprintf(saved, sizeof saved, "cp /tmp/tl_run_crafted/saved %s/cells.txt", dir);
+        assert_int_equal(system(saved), 0);
+    }
+    rm("/tmp/tl_run_crafted");
+    tl_experiment_free(x);
+}
+
 /* A class name from the data with a newline (a quoted CSV field) is refused before any cell
  * is computed, naming the config line and the dataset. */
 static void test_control_character_in_class(void **state)
@@ -401,6 +493,71 @@ static void test_report_phase_stops_cleanly(void **state)
     tl_experiment_free(x);
 }
 
+/* A run the data refuses (more folds than rows, a hold-out split with no test rows) says
+ * so before it makes the results folder: it used to leave one holding a cells header, which
+ * then refused the corrected config as "the results of another experiment". */
+static void test_refused_run_leaves_no_folder(void **state)
+{
+    (void)state;
+    char data[256];
+    snprintf(data, sizeof data, "%s", tl_test_tmpfile(".csv", "x,y\n1,a\n2,b\n3,a\n"));
+    static const char *const protocols[] = {
+        "kind = \"cv\"; folds = 5;",
+        "kind = \"holdout\"; train = 0.4; validation = 0.2; test = 0.4;"};
+    static const char *const want[] = {"5 folds on 3 rows",
+                                       "hold-out split of 3 rows leaves no test rows"};
+    for (size_t i = 0; i < 2; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "name = \"t\"; datasets = ( { path = \"%s\"; name = \"tiny\"; } );\n"
+                 "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
+                 "protocol = { %s };\n", data, protocols[i]);
+        tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+        rm("/tmp/tl_run_refused");
+        tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL};
+        tl_err err;
+        int rc = tl_run(x, NULL, &o, &err);
+        if (rc != TL_EINVAL || !strstr(err.msg, want[i]))
+            fail_msg("'%s' lacks '%s'", err.msg, want[i]);
+        assert_int_equal(access("/tmp/tl_run_refused", F_OK), -1);
+        tl_experiment_free(x);
+    }
+}
+
+/* Temporary files a killed run left (.NAME.tmp in the folder and its subfolders; gnuplot
+ * finishes the figure it was drawing after treelab is killed) are removed by the resume and
+ * by `treelab report`, which hold the folder's lock; other files stay. */
+static void test_stale_temporaries_swept(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_sweep";
+    static const char *const stale[] = {"/tmp/tl_run_sweep/.figure.png.tmp",
+                                        "/tmp/tl_run_sweep/trees/.gone.dot.tmp"};
+    static const char *const kept[] = {"/tmp/tl_run_sweep/notes.tmp", "/tmp/tl_run_sweep/.x",
+                                       "/tmp/tl_run_sweep/trees/.tmp"};
+    rm(dir);
+    assert_int_equal(run(x, dir, 1, 0, 5), TL_EINTERRUPTED);
+    assert_int_equal(mkdir("/tmp/tl_run_sweep/trees", 0777), 0);
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < 2; i++)
+            fclose(fopen(stale[i], "w"));
+        for (size_t i = 0; round == 0 && i < 3; i++)
+            fclose(fopen(kept[i], "w"));
+        if (round == 0)
+            assert_int_equal(run(x, dir, 1, 1, 0), TL_OK);
+        else
+            assert_int_equal(tl_report_render(dir, &err), TL_OK);
+        for (size_t i = 0; i < 2; i++)
+            assert_int_equal(file_size(stale[i]), -1);
+        for (size_t i = 0; i < 3; i++)
+            assert_int_equal(file_size(kept[i]), 0);
+    }
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
  * (0.8 + 0) / 2 = 0.4 in every fold. */
@@ -440,8 +597,12 @@ int main(void)
         cmocka_unit_test(test_resume_config_identity),
         cmocka_unit_test(test_control_character_in_class),
         cmocka_unit_test(test_results_folder_lock),
+        cmocka_unit_test(test_report_on_other_folder),
+        cmocka_unit_test(test_report_crafted_cells),
         cmocka_unit_test(test_csv_quoting),
         cmocka_unit_test(test_report_phase_stops_cleanly),
+        cmocka_unit_test(test_stale_temporaries_swept),
+        cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_hand_checked_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -266,8 +267,34 @@ static void unclosed(const char *path, char *buf, size_t size)
                  at[depth - 1]);
 }
 
-/* libconfig says only "syntax error" and a line: add that line's text and what to look for. */
-static int syntax_error(const config_t *cfg, const char *path, tl_err *err)
+/* What a file libconfig cannot parse seems to hold instead: "ARFF data" when its first line
+ * that is not blank is a '%' comment or @relation, "CSV data" when that line has a comma, a
+ * semicolon or a tab and nothing of libconfig's (= : { ( [); NULL otherwise. */
+static const char *data_kind(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    const char *kind = NULL;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " \t\r\n");
+        if (!strncmp(p, "\xEF\xBB\xBF", 3)) /* a byte order mark */
+            p += 3;
+        if (!*p)
+            continue;
+        if (*p == '%' || !strncasecmp(p, "@relation", 9))
+            kind = "ARFF data";
+        else if (strpbrk(p, ",;\t") && !strpbrk(p, "=:{(["))
+            kind = "CSV data";
+        break;
+    }
+    if (f)
+        fclose(f);
+    return kind;
+}
+
+/* libconfig says only "syntax error" and a line: add that line's text and what to look for
+ * (or what the file seems to be instead of what, "the model file"). */
+static int syntax_error(const config_t *cfg, const char *path, const char *what, tl_err *err)
 {
     const char *file = config_error_file(cfg) ? config_error_file(cfg) : path;
     int line = config_error_line(cfg);
@@ -278,7 +305,10 @@ static int syntax_error(const config_t *cfg, const char *path, tl_err *err)
         snprintf(where, sizeof where, " at the end of the file");
         unclosed(file, hint, sizeof hint);
     }
-    if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
+    const char *kind = data_kind(file);
+    if (kind)
+        snprintf(hint, sizeof hint, "; this looks like %s, not %s", kind, what);
+    else if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
         snprintf(hint, sizeof hint, "; expected `name = value;` settings, strings in double "
                  "quotes, lists ( ), arrays [ ] and groups { } closed in order");
     return tl_err_set(err, TL_EPARSE, "%s:%d: %s%s%s", file, line, config_error_text(cfg),
@@ -303,7 +333,7 @@ int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *er
     if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
         return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
                           errno ? strerror(errno) : "I/O error");
-    return syntax_error(cfg, path, err);
+    return syntax_error(cfg, path, what, err);
 }
 
 tl_store *tl_store_read(const char *path, tl_err *err)

@@ -136,8 +136,14 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
     }
     if (tl_store_ints(s, TL_PATH("first_child"), tmp, (size_t)n, err))
         goto fail;
-    for (long i = 0; i < n; i++)
-        t->first_child[i] = (size_t)(tmp[i] < 0 ? 0 : tmp[i]);
+    for (long i = 0; i < n; i++) {
+        if (tmp[i] < 0) { /* as written: clamping showed -1 as 0 */
+            tl_err_set(err, TL_EPARSE, "model file: %s.first_child[%ld] = %ld; expected a node "
+                       "index (0 for a leaf)", prefix, i, tmp[i]);
+            goto fail;
+        }
+        t->first_child[i] = (size_t)tmp[i];
+    }
     if (check_shape(t, prefix, err))
         goto fail;
 #undef TL_PATH

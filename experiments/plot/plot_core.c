@@ -138,6 +138,21 @@ static void terminal(FILE *gp, const char *kind)
     fprintf(gp, "set output %s_file\n", kind);
 }
 
+/* s then suffix as one POSIX shell word, for the command a script's comment suggests: in
+ * single quotes, a quote written '\'' (a name holding '$(cmd)' is then text, not a command
+ * for whoever pastes the line). */
+static void shell_word(FILE *fp, const char *s, const char *suffix)
+{
+    fputc('\'', fp);
+    for (int part = 0; part < 2; part++)
+        for (const char *p = part ? suffix : s; *p; p++)
+            if (*p == '\'')
+                fputs("'\\''", fp);
+            else
+                fputc(shown((unsigned char)*p), fp);
+    fputc('\'', fp);
+}
+
 static void preamble(const tlp_fig *f, const char *what)
 {
     FILE *gp = f->gp;
@@ -149,7 +164,11 @@ static void preamble(const tlp_fig *f, const char *what)
     fputc('\n', gp);
     fprintf(gp, "# Data: %s*.dat beside this script. Restyle freely, then re-render with\n",
             f->base);
-    fprintf(gp, "#   cd '%s' && gnuplot '%s.gp'\n", f->dir, f->base);
+    fputs("#   cd ", gp);
+    shell_word(gp, f->dir, "");
+    fputs(" && gnuplot ", gp);
+    shell_word(gp, f->base, ".gp");
+    fputc('\n', gp);
     fputs("# It writes the PNG first, then replots the same figure as SVG at the end.\n\n", gp);
     fputs("set encoding utf8\n", gp);
     output_var(gp, "png", f->base);

@@ -28,6 +28,11 @@ void tl_out_tmp_name(const char *path, char *buf, size_t size);
 /* Rename the temporary file of path (tl_out_tmp_name) into place; TL_EIO naming path. */
 int tl_out_rename(const char *path, tl_err *err);
 
+/* Remove the temporary files (.NAME.tmp) that a killed writer left in dir and in its
+ * folders one level down (a results folder's plots/, trees/, ...). Only for a folder whose
+ * lock the caller holds: no other process writes there. */
+void tl_out_sweep(const char *dir);
+
 /* The calling thread's cancel flag (NULL: none), checked by tl_out_open; the runner sets
  * its run's flag for the report phase. */
 void tl_out_set_cancel(volatile sig_atomic_t *flag);
