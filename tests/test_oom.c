@@ -4,7 +4,8 @@
  * nothing twice. Operations: tl_tree_predict (300 classes), loading ARFF and CSV, fitting
  * and predicting with every learner of the registry (classification and regression) and
  * with composed trees (each pruner and splitter), tl_model_save / tl_model_load of each
- * learner, and tl_run of small experiments (config, cells, every report, figure data).
+ * learner, and tl_run of small experiments (config, cells, every report, figure data; cv,
+ * hold-out with validation rows, learning curve).
  * Each sweep prints its number of allocation points. When one fails, TL_OOM_ALL=1 lists
  * every failing allocation and TL_OOM_TRACE (below) shows where a block came from. */
 #define _XOPEN_SOURCE 700 /* nftw */
@@ -622,6 +623,8 @@ static void test_save_load_out_of_memory(void **state)
 typedef struct run_ctx {
     const char *config;
     const char *out_dir;
+    size_t partial; /* > 0: the run resumes a folder where a first run stopped after so many
+                       cells (that first run is not swept) */
 } run_ctx;
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -636,34 +639,43 @@ static void remove_dir(const char *dir)
         fail_msg("cannot remove %s", dir);
 }
 
-/* Read the config, load the data, run every cell and write every report into a fresh
- * folder. */
-static int call_run(void *ctx, tl_err *err)
+static int run_config(const char *config, const char *dir, int resume, size_t max_cells,
+                      tl_err *err)
 {
-    run_ctx *c = ctx;
-    oom_set_armed(0);
-    remove_dir(c->out_dir);
-    oom_set_armed(1);
-    tl_experiment *x = tl_experiment_load(c->config, NULL, err);
+    tl_experiment *x = tl_experiment_load(config, NULL, err);
     if (!x)
         return err->code;
-    tl_run_opts o = {c->out_dir, 1, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {dir, 1, resume, max_cells, NULL, NULL, NULL};
     int rc = tl_run(x, NULL, &o, err);
     tl_experiment_free(x);
     return rc;
 }
 
+/* Read the config, load the data, run every cell and write every report into a fresh
+ * folder, or resume a partial one. */
+static int call_run(void *ctx, tl_err *err)
+{
+    run_ctx *c = ctx;
+    oom_set_armed(0);
+    remove_dir(c->out_dir);
+    tl_err e;
+    if (c->partial && run_config(c->config, c->out_dir, 0, c->partial, &e) != TL_EINTERRUPTED)
+        fail_msg("the partial run: %s", e.msg);
+    oom_set_armed(1);
+    return run_config(c->config, c->out_dir, c->partial > 0, 0, err);
+}
+
 /* Sweeps the run of one experiment config (text) in a fresh folder under tmpfs when there
  * is one (the runner fsyncs every cell and report file); the successful run must have
  * written the files named in expect (NULL-terminated). */
-static void sweep_run(const char *what, const char *text, long stride,
+static void sweep_run(const char *what, const char *text, size_t partial, long stride,
                       const char *const *expect)
 {
     char dir[256], config[256];
     const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
     snprintf(dir, sizeof dir, "%s/tl_oom_run_%ld", tmp, (long)getpid());
     snprintf(config, sizeof config, "%s", tl_test_tmpfile(".cfg", text));
-    run_ctx c = {config, dir};
+    run_ctx c = {config, dir, partial};
     long n = sweep_every(what, call_run, &c, stride);
     print_message("%-60s %6ld allocations%s\n", what, n, stride > 1 ? " (every k-th)" : "");
     for (; *expect; expect++) {
@@ -678,18 +690,21 @@ static void sweep_run(const char *what, const char *text, long stride,
 
 #define OOM_DATA(name) "\"" TL_SOURCE_DIR "/experiments/datasets/" name "\""
 
-/* Two datasets, so that the summary ranks the models (Friedman, Nemenyi). */
+/* Two datasets, so that the summary ranks the models (Friedman, Nemenyi); then the same
+ * run resuming a folder that holds 3 of its 8 cells. */
 static void test_run_out_of_memory(void **state)
 {
     (void)state;
     static const char *const expect[] = {"summary.md", "metrics.csv", "trees/labor__c45.txt",
                                          "confusion/weather.nominal__nb.csv", "manifest", NULL};
-    sweep_run("run (labor + weather, c45 + gaussian_nb, 2-fold CV)",
-              "name = \"oom\"; seed = 3;\n"
-              "datasets = ( " OOM_DATA("labor.arff") ", " OOM_DATA("weather.nominal.arff") " );\n"
-              "models = ( { name = \"c45\"; algorithm = \"c45\"; },\n"
-              "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
-              "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n", 1, expect);
+    static const char config[] =
+        "name = \"oom\"; seed = 3;\n"
+        "datasets = ( " OOM_DATA("labor.arff") ", " OOM_DATA("weather.nominal.arff") " );\n"
+        "models = ( { name = \"c45\"; algorithm = \"c45\"; },\n"
+        "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
+        "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n";
+    sweep_run("run (labor + weather, c45 + gaussian_nb, 2-fold CV)", config, 0, 1, expect);
+    sweep_run("run resumed after 3 of 8 cells", config, 3, 1, expect);
 }
 
 /* With the figures' data and gnuplot scripts (gnuplot and dot are not looked for: no child
@@ -711,7 +726,34 @@ static void test_run_plots_out_of_memory(void **state)
               "  { name = \"cart\"; algorithm = \"cart\"; params = { prune = \"cv\"; folds = 2; }; } );\n"
               "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
               "plots = [\"accuracy\", \"critical_difference\", \"confusion\", \"pruning\",\n"
-              "  \"trees\"];\n", 3, expect);
+              "  \"trees\"];\n", 0, 3, expect);
+    tl_plot_set_gnuplot(NULL);
+    tl_plot_set_dot(NULL);
+}
+
+/* The other protocols: hold-out with validation rows (validation pruners and their figure)
+ * and a learning curve (its figure and the ranks over its cells). */
+static void test_run_protocols_out_of_memory(void **state)
+{
+    (void)state;
+    static const char *const holdout[] = {"plots/validation_contact-lenses__rep.dat", NULL};
+    static const char *const curve[] = {"learning_curve.csv", "plots/learning_curve_weather.nominal.gp",
+                                        NULL};
+    tl_plot_set_gnuplot("/nonexistent/gnuplot");
+    tl_plot_set_dot("/nonexistent/dot");
+    sweep_run("run (contact-lenses, cart reduced_error + tree pre_validation, hold-out)",
+              "name = \"oom\"; seed = 3;\n"
+              "datasets = ( " OOM_DATA("contact-lenses.arff") " );\n"
+              "models = ( { name = \"rep\"; algorithm = \"cart\"; params = { prune = \"reduced_error\"; }; },\n"
+              "  { name = \"pv\"; algorithm = \"tree\"; params = { pruner = \"pre_validation\"; }; } );\n"
+              "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 1; };\n"
+              "plots = [\"validation\", \"accuracy\"];\n", 0, 1, holdout);
+    sweep_run("run (contact-lenses + weather, gaussian_nb + id3, learning curve)",
+              "name = \"oom\"; seed = 3;\n"
+              "datasets = ( " OOM_DATA("contact-lenses.arff") ", " OOM_DATA("weather.nominal.arff") " );\n"
+              "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; }, { name = \"id3\"; algorithm = \"id3\"; } );\n"
+              "protocol = { kind = \"learning_curve\"; fractions = [0.5]; repeats = 1; };\n"
+              "plots = [\"learning_curve\", \"accuracy\", \"critical_difference\"];\n", 0, 1, curve);
     tl_plot_set_gnuplot(NULL);
     tl_plot_set_dot(NULL);
 }
@@ -729,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_save_load_out_of_memory),
         cmocka_unit_test(test_run_out_of_memory),
         cmocka_unit_test(test_run_plots_out_of_memory),
+        cmocka_unit_test(test_run_protocols_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
