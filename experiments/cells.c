@@ -103,7 +103,7 @@ void tl_cells_write(FILE *f, const tl_cell *c)
     fputc('\n', f);
 }
 
-/* Parse one cell line; 0 on success. */
+/* Parse one cell line: TL_OK, TL_EPARSE or TL_ENOMEM. */
 static int parse_cell(char *line, tl_cell *c)
 {
     char *p = line, *end;
@@ -112,14 +112,14 @@ static int parse_cell(char *line, tl_cell *c)
     for (int i = 0; i < 6; i++) {
         u[i] = (size_t)strtoull(p, &end, 10);
         if (end == p)
-            return -1;
+            return TL_EPARSE;
         p = end;
     }
     c->dataset = u[0], c->model = u[1], c->repeat = u[2], c->fold = u[3];
     c->n_train = u[4], c->n_test = u[5];
     c->selected = strtol(p, &end, 10);
     if (end == p)
-        return -1;
+        return TL_EPARSE;
     p = end;
     double *dst[] = {&c->leaves, &c->depth, &c->fit_s, &c->predict_s,
                      &c->cm.accuracy, &c->cm.balanced_accuracy, &c->cm.kappa, &c->cm.f1_macro,
@@ -128,25 +128,25 @@ static int parse_cell(char *line, tl_cell *c)
     for (size_t i = 0; i < sizeof dst / sizeof *dst; i++) {
         *dst[i] = strtod(p, &end);
         if (end == p)
-            return -1;
+            return TL_EPARSE;
         p = end;
     }
     c->k = (size_t)strtoull(p, &end, 10);
     if (end == p || c->k > 10000)
-        return -1;
+        return TL_EPARSE;
     p = end;
     c->classification = c->k > 0;
     if (c->k) {
         if (!(c->confusion = malloc(c->k * c->k * sizeof *c->confusion)))
-            return -1;
+            return TL_ENOMEM;
         for (size_t i = 0; i < c->k * c->k; i++) {
             c->confusion[i] = strtod(p, &end);
             if (end == p)
-                return tl_cell_clear(c), -1;
+                return tl_cell_clear(c), TL_EPARSE;
             p = end;
         }
     }
-    return 0;
+    return TL_OK;
 }
 
 static int grow(void **arr, size_t n, size_t size)
@@ -176,15 +176,18 @@ static int bad_name(const char *s)
     return !*s || strchr(s, '/') || tl_text_ctrl(s) >= 0;
 }
 
-/* One header line into meta; 0 on success, -1 for a malformed line, -2 for a name that
- * bad_name refuses, -3 for another format version. */
+/* What parse_header finds besides TL_OK, TL_EPARSE and TL_ENOMEM. */
+enum { BAD_NAME = -2, BAD_FORMAT = -3 };
+
+/* One header line into meta: TL_OK, TL_EPARSE (malformed), TL_ENOMEM, BAD_NAME (a name that
+ * bad_name refuses) or BAD_FORMAT (another format version). */
 static int parse_header(const char *line, tl_cells_meta *m)
 {
     size_t i, k;
     int off = 0;
     char sha[65];
     if (!strncmp(line, "# treelab cells ", 16))
-        return strcmp(line + 16, "1") ? -3 : 0;
+        return strcmp(line + 16, "1") ? BAD_FORMAT : TL_OK;
     if (sscanf(line, "# producer %255[^\n]", m->producer) == 1 ||
         sscanf(line, "# config_sha256 %64s", m->config_sha) == 1 ||
         sscanf(line, "# config %1023[^\n]", m->config) == 1 || sscanf(line, "# seed %lu", &m->seed) == 1 ||
@@ -192,45 +195,51 @@ static int parse_header(const char *line, tl_cells_meta *m)
         sscanf(line, "# name %255[^\n]", m->name) == 1 ||
         sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
         sscanf(line, "# reports %u", &m->reports) == 1)
-        return 0;
+        return TL_OK;
     if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
-        if (i != m->n_fractions || grow((void **)&m->fractions, i, sizeof *m->fractions))
-            return -1;
+        if (i != m->n_fractions)
+            return TL_EPARSE;
+        if (grow((void **)&m->fractions, i, sizeof *m->fractions))
+            return TL_ENOMEM;
         m->fractions[m->n_fractions++] = strtod(line + off, NULL);
-        return 0;
+        return TL_OK;
     }
     if (sscanf(line, "# dataset %zu %zu %64s%n", &i, &k, sha, &off) == 3 && name_at(line, &off)) {
         if (bad_name(line + off))
-            return -2;
-        if (i != m->n_datasets || grow((void **)&m->dataset, i, sizeof *m->dataset) ||
+            return BAD_NAME;
+        if (i != m->n_datasets)
+            return TL_EPARSE;
+        if (grow((void **)&m->dataset, i, sizeof *m->dataset) ||
             grow((void **)&m->dataset_sha, i, sizeof *m->dataset_sha) ||
             grow((void **)&m->n_classes, i, sizeof *m->n_classes) ||
             grow((void **)&m->classes, i, sizeof *m->classes))
-            return -1;
+            return TL_ENOMEM;
         m->n_datasets++;
         m->dataset[i] = strdup(line + off);
         m->dataset_sha[i] = strdup(sha);
         if (!m->dataset[i] || !m->dataset_sha[i] ||
             !(m->classes[i] = calloc(k ? k : 1, sizeof **m->classes)))
-            return -1;
+            return TL_ENOMEM;
         m->n_classes[i] = k;
-        return 0;
+        return TL_OK;
     }
     if (sscanf(line, "# class %zu %zu%n", &i, &k, &off) == 2 && name_at(line, &off)) {
         if (i >= m->n_datasets || k >= m->n_classes[i] || m->classes[i][k])
-            return -1;
+            return TL_EPARSE;
         if (tl_text_ctrl(line + off) >= 0)
-            return -2;
-        return (m->classes[i][k] = strdup(line + off)) ? 0 : -1;
+            return BAD_NAME;
+        return (m->classes[i][k] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
     if (sscanf(line, "# model %zu%n", &i, &off) == 1 && name_at(line, &off)) {
         if (bad_name(line + off))
-            return -2;
-        if (i != m->n_models || grow((void **)&m->model, i, sizeof *m->model))
-            return -1;
-        return (m->model[m->n_models++] = strdup(line + off)) ? 0 : -1;
+            return BAD_NAME;
+        if (i != m->n_models)
+            return TL_EPARSE;
+        if (grow((void **)&m->model, i, sizeof *m->model))
+            return TL_ENOMEM;
+        return (m->model[m->n_models++] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
-    return -1;
+    return TL_EPARSE;
 }
 
 /* Check the parsed file is consistent: every class named, cells inside the tables. */
@@ -261,30 +270,32 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
     ssize_t len;
     long good = 0, lineno = 0;
     int rc = TL_OK;
-    while (!rc && (len = getline(&line, &cap, f)) > 0) {
+    while (!rc && (errno = 0, len = getline(&line, &cap, f)) > 0) {
         lineno++;
         if (line[len - 1] != '\n')
             break; /* a write cut short: drop it */
         line[len - 1] = '\0';
-        int h = line[0] == '#' ? parse_header(line, meta) : 0;
-        if (h == -3) {
+        int header = line[0] == '#';
+        rc = header ? parse_header(line, meta)
+             : grow((void **)cells, *n, sizeof **cells) ? TL_ENOMEM
+                                                        : parse_cell(line, &(*cells)[*n]);
+        if (rc == BAD_FORMAT)
             rc = tl_err_set(err, TL_EPARSE, "%s:%ld: '%.40s' is not a cells format this "
                             "treelab reads (it reads 1)", path, lineno, line + 2);
-        } else if (h == -2) {
+        else if (rc == BAD_NAME)
             rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad header line: a name must be non-empty "
                             "without '/' or control characters", path, lineno);
-        } else if (line[0] == '#') {
-            if (h)
-                rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad header line", path, lineno);
-        } else if (grow((void **)cells, *n, sizeof **cells)) {
+        else if (rc == TL_ENOMEM)
             rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-        } else if (parse_cell(line, &(*cells)[*n])) {
-            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad cell line", path, lineno);
-        } else {
+        else if (rc)
+            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad %s line", path, lineno,
+                            header ? "header" : "cell");
+        else if (!header)
             ++*n;
-        }
         good += len;
     }
+    if (!rc && len < 0 && errno == ENOMEM) /* getline could not grow its buffer */
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     free(line);
     fclose(f);
     if (!rc && check(meta, *cells, *n))

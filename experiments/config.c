@@ -75,19 +75,24 @@ static void dir_of(const char *path, char *buf, size_t size)
 }
 
 /* The rule: absolute paths as given; a relative path is taken from the config file's
- * directory when the file exists there, else from the current directory. */
-static char *resolve_path(const char *config_path, const char *p)
+ * directory when the file exists there, else from the current directory. *out: a copy of
+ * the path that exists, or NULL when neither does. TL_OK or TL_ENOMEM. */
+static int resolve_path(const char *config_path, const char *p, char **out, tl_err *err)
 {
     char dir[2048], buf[4096];
+    const char *found = NULL;
     if (p[0] != '/') {
         dir_of(config_path, dir, sizeof dir);
         snprintf(buf, sizeof buf, "%s/%s", dir, p);
         if (access(buf, R_OK) == 0)
-            return tl_cfg_strdup(buf);
+            found = buf;
     }
-    if (access(p, R_OK) == 0)
-        return tl_cfg_strdup(p);
-    return NULL;
+    if (!found && access(p, R_OK) == 0)
+        found = p;
+    *out = NULL;
+    if (found && !(*out = tl_cfg_strdup(found)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    return TL_OK;
 }
 
 static char *base_name(const char *path)
@@ -119,7 +124,8 @@ static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const ch
     } else {
         return tl_cfg_fail(c, e, "expected a path string or a group { path = ...; }");
     }
-    d->path = resolve_path(config_path, path);
+    if ((rc = resolve_path(config_path, path, &d->path, c->err)))
+        return rc;
     if (!d->path) {
         char dir[2048];
         dir_of(config_path, dir, sizeof dir);

@@ -67,8 +67,14 @@ static int check_params(const tl_cfg_ctx *c, const config_setting_t *s, const tl
 {
     tl_err e;
     tl_err_clear(&e);
-    if (tl_model_check_params(m->type, &m->params, &e) == TL_OK)
+    int rc = tl_model_check_params(m->type, &m->params, &e);
+    if (rc == TL_OK)
         return TL_OK;
+    if (!tl_err_is_user(rc)) { /* out of memory says nothing about the config */
+        if (c->err)
+            *c->err = e;
+        return rc;
+    }
     return tl_cfg_fail(c, s, "model '%s' (%s): %s", m->name, m->type->name, e.msg);
 }
 

@@ -119,7 +119,10 @@ static int plot_cd(const tl_rep *r, const tl_experiment *x, tl_err *err)
     for (size_t m = 0; !rc && m < r->meta.n_models; m++)
         if (!x->models[m].grid)
             names[nm] = r->meta.model[m], mi[nm++] = m;
-    if (!rc && (!tl_rep_ranks(r, mi, nm, ranks, &fr, &cd) || isnan(cd)))
+    int applies = 0;
+    if (!rc)
+        rc = tl_rep_ranks(r, mi, nm, ranks, &fr, &cd, &applies, err);
+    if (!rc && (!applies || isnan(cd)))
         tl_info("critical difference diagram skipped: it needs 2 or more datasets, 2 to 20 "
                 "models and a protocol other than a learning curve");
     else if (!rc) {

@@ -59,11 +59,13 @@ static int pair(const tl_rep *r, size_t d, size_t m, double *buf, pair_stats *ps
     }
     tl_ttest t;
     tl_err e;
-    if (tl_corrected_ttest(buf, b, n, nte / ntr, &t, &e) != TL_OK)
-        return TL_OK; /* e.g. every difference zero: reported as not tested */
+    int rc = tl_corrected_ttest(buf, b, n, nte / ntr, &t, &e);
+    if (rc == TL_ENOMEM)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (rc)
+        return TL_OK; /* e.g. a non-finite difference: reported as not tested */
     ps->p = t.p;
     ps->result = isnan(t.p) ? 0 : t.p < ALPHA ? (t.mean_diff > 0 ? 1 : -1) : 0;
-    (void)err;
     return TL_OK;
 }
 
@@ -141,15 +143,16 @@ static void csv_header(FILE *f, int any_cls, int any_reg)
 }
 
 int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
-                 tl_friedman *fr, double *cd)
+                 tl_friedman *fr, double *cd, int *applies, tl_err *err)
 {
     size_t nd = r->meta.n_datasets;
     *cd = NAN;
+    *applies = 0;
     if (nd < 2 || nm < 2 || r->meta.n_fractions)
-        return 0;
+        return TL_OK;
     double *scores = malloc(nd * nm * sizeof *scores), *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
-    int ok = scores && buf;
-    for (size_t d = 0; ok && d < nd; d++)
+    int rc = scores && buf ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t d = 0; !rc && d < nd; d++)
         for (size_t m = 0; m < nm; m++) {
             size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
             /* larger is better: accuracy, or minus the RMSE */
@@ -158,23 +161,31 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
             scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
         }
     tl_err e;
-    if (ok && tl_friedman_test(scores, nd, nm, ranks, fr, &e) != TL_OK)
-        ok = 0;
-    if (ok && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
+    int frc = rc ? rc : tl_friedman_test(scores, nd, nm, ranks, fr, &e);
+    if (frc == TL_ENOMEM && !rc)
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    *applies = !frc; /* else e.g. a NaN score */
+    if (*applies && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
         *cd = NAN;
     free(scores);
     free(buf);
-    return ok;
+    return rc;
 }
 
 /* Across datasets: W/T/L totals, average ranks, Friedman and Nemenyi when they apply. */
-static void md_overall(FILE *f, const tl_rep *r, const pair_stats *all)
+static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *err)
 {
     size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
     fputs("\n## Across datasets\n\n", f);
     double *ranks = malloc(nm * sizeof *ranks), cd;
     tl_friedman fr;
-    int have_ranks = ranks && tl_rep_ranks(r, NULL, nm, ranks, &fr, &cd);
+    int have_ranks = 0;
+    int rc = ranks ? tl_rep_ranks(r, NULL, nm, ranks, &fr, &cd, &have_ranks, err)
+                   : tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (rc) {
+        free(ranks);
+        return rc;
+    }
     fprintf(f, "| model | wins | ties | losses |%s\n| --- | ---: | ---: | ---: |%s\n",
             have_ranks ? " average rank |" : "", have_ranks ? " ---: |" : "");
     for (size_t m = 0; m < nm; m++) {
@@ -200,6 +211,7 @@ static void md_overall(FILE *f, const tl_rep *r, const pair_stats *all)
               "(and are not computed for learning curves).\n", f);
     }
     free(ranks);
+    return TL_OK;
 }
 
 int tl_rep_summary(const tl_rep *r, tl_err *err)
@@ -229,7 +241,7 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
             md_dataset(md, r, d, &all[d * nm]);
             csv_rows(csv, r, d, &all[d * nm], any_cls, any_reg);
         }
-        md_overall(md, r, all);
+        rc = md_overall(md, r, all, err);
     }
     if (md)
         rc = tl_out_close(md, rc, err);

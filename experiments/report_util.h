@@ -43,10 +43,10 @@ int tl_rep_summary(const tl_rep *r, tl_err *err);
 /* Average ranks across datasets of the nm models models[] (NULL: models 0..nm-1) (1 = best;
  * accuracy, or minus the RMSE, averaged over each pair's cells) with the Friedman test and
  * the Nemenyi critical difference at alpha 0.05 into ranks (nm), *fr and *cd (NaN when it
- * cannot be computed). Returns 1 when the ranks apply (2+ datasets, 2+ models, not a
- * learning curve), else 0. */
+ * cannot be computed). *applies is 1 when the ranks apply (2+ datasets, 2+ models, not a
+ * learning curve, no NaN score), else 0. TL_OK or TL_ENOMEM. */
 int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
-                 tl_friedman *fr, double *cd);
+                 tl_friedman *fr, double *cd, int *applies, tl_err *err);
 
 /* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
 int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);

@@ -203,8 +203,15 @@ static int build(tl_tree_learner *h, const tl_params *p, tl_err *err)
                               &h->pruner_state};
     for (int s = 0; s < N_SLOTS; s++) {
         int rc = build_slot(p, s, &pl[s], states[s], err);
-        if (rc)
+        if (rc) {
+            /* the learner's free knows a slot's plug-in only once every slot is built */
+            for (int t = 0; t < s; t++)
+                if (pl[t].free && *states[t]) {
+                    pl[t].free(*states[t]);
+                    *states[t] = NULL;
+                }
             return rc;
+        }
     }
     tl_grow_params_init(&h->grow);
     h->criterion_auto = pl[0].type == NULL;

@@ -103,7 +103,9 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         return NULL;
     }
     tl_tree *t = tl_tree_alloc((size_t)k, (int)reg, (size_t)n, err);
-    long *tmp = malloc((size_t)n * sizeof *tmp);
+    long *tmp = t ? malloc((size_t)n * sizeof *tmp) : NULL;
+    if (t && !tmp)
+        tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!t || !tmp || tl_tree_add_nodes(t, (size_t)n, SIZE_MAX, err) == SIZE_MAX)
         goto fail;
     if (tl_store_int_array(s, TL_PATH("attr"), t->attr, (size_t)n, err) ||
