@@ -359,14 +359,7 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
         return record_path(t, crit, risk_error, trace, err);
     double before = (double)tl_tree_leaves(t, 0);
     int rc = tl_ccp_prune(t, crit, risk_error, o->alpha, err);
-    if (!rc)
-        rc = tl_prune_trace_add(trace, 0, before, NAN, NAN, NAN, err);
-    if (!rc)
-        rc = tl_prune_trace_add(trace, o->alpha, (double)tl_tree_leaves(t, 0), NAN, NAN, NAN,
-                                err);
-    trace->chosen = trace->n ? trace->n - 1 : SIZE_MAX;
-    trace->chosen_param = o->alpha;
-    return rc;
+    return rc ? rc : tl_prune_trace_two(trace, "alpha", o->alpha, before, t, err);
 }
 
 static const tl_pruner_type cost_complexity = {

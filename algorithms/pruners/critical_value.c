@@ -149,15 +149,7 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     }
     free(keep);
     int rc = tl_tree_compact(t, err);
-    trace->param_name = "threshold";
-    if (!rc)
-        rc = tl_prune_trace_add(trace, 0, before, NAN, NAN, NAN, err);
-    if (!rc)
-        rc = tl_prune_trace_add(trace, o->threshold, (double)tl_tree_leaves(t, 0), NAN, NAN, NAN,
-                                err);
-    trace->chosen = trace->n ? trace->n - 1 : SIZE_MAX;
-    trace->chosen_param = o->threshold;
-    return rc;
+    return rc ? rc : tl_prune_trace_two(trace, "threshold", o->threshold, before, t, err);
 }
 
 static const tl_pruner_type critical_value = {

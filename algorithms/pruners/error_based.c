@@ -330,15 +330,8 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
         rc = prune_node(&p, 0, err);
     if (!rc)
         rc = tl_tree_compact(t, err);
-    /* the grown tree and the pruned one, at this confidence */
-    trace->param_name = "confidence";
     if (!rc)
-        rc = tl_prune_trace_add(trace, 0, before, NAN, NAN, NAN, err);
-    if (!rc)
-        rc = tl_prune_trace_add(trace, o->confidence, (double)tl_tree_leaves(t, 0), NAN, NAN,
-                                NAN, err);
-    trace->chosen = trace->n - 1;
-    trace->chosen_param = o->confidence;
+        rc = tl_prune_trace_two(trace, "confidence", o->confidence, before, t, err);
 done:
     if (p.data)
         for (size_t i = 0; i < n_nodes; i++)

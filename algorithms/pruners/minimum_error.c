@@ -96,14 +96,10 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     free(backed);
     free(prior);
     int rc = tl_tree_compact(t, err);
-    trace->param_name = o->m_estimate ? "m" : "step";
-    if (!rc)
-        rc = tl_prune_trace_add(trace, 0, before, NAN, NAN, NAN, err);
-    if (!rc)
-        rc = tl_prune_trace_add(trace, o->m_estimate ? o->m : 1, (double)tl_tree_leaves(t, 0),
-                                NAN, NAN, NAN, err);
-    trace->chosen = trace->n ? trace->n - 1 : SIZE_MAX;
-    return rc;
+    if (rc)
+        return rc;
+    return o->m_estimate ? tl_prune_trace_two(trace, "m", o->m, before, t, err)
+                         : tl_prune_trace_two(trace, "step", 1, before, t, err);
 }
 
 static const tl_pruner_type minimum_error = {

@@ -73,3 +73,15 @@ int tl_prune_trace_copy(tl_prune_trace *dst, const tl_prune_trace *src, tl_err *
     dst->chosen_param = src->chosen_param;
     return TL_OK;
 }
+
+int tl_prune_trace_two(tl_prune_trace *tr, const char *param_name, double param, double before,
+                       const tl_tree *t, tl_err *err)
+{
+    tr->param_name = param_name;
+    int rc = tl_prune_trace_add(tr, 0, before, NAN, NAN, NAN, err);
+    if (!rc)
+        rc = tl_prune_trace_add(tr, param, (double)tl_tree_leaves(t, 0), NAN, NAN, NAN, err);
+    tr->chosen = rc ? SIZE_MAX : tr->n - 1;
+    tr->chosen_param = param;
+    return rc;
+}

@@ -199,6 +199,11 @@ typedef struct tl_prune_trace {
 /* Append a subtree to the trace; TL_ENOMEM. */
 int tl_prune_trace_add(tl_prune_trace *tr, double param, double leaves, double risk,
                        double error, double se, tl_err *err);
+/* The trace of a pruner that goes from the grown tree straight to its result: the grown tree
+ * (parameter 0, `before` leaves) and t as pruned (param, its leaves), the latter chosen, with
+ * param named param_name. TL_ENOMEM. */
+int tl_prune_trace_two(tl_prune_trace *tr, const char *param_name, double param, double before,
+                       const tl_tree *t, tl_err *err);
 void tl_prune_trace_reset(tl_prune_trace *tr);
 void tl_prune_trace_free(tl_prune_trace *tr);
 /* Deep copy into an empty dst; TL_ENOMEM. */
