@@ -70,8 +70,9 @@ fuzz_one() { # harness: fuzz it for $seconds into $run/harness/ and $run/harness
     local opts=("${common[@]}" -max_total_time="$seconds" -artifact_prefix="$run/$h/")
     # fork mode keeps going past a crash (each one saved) and uses every core
     [ $mode = long ] && opts+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    # no terminal to read: libconfig would follow an `@include "/dev/stdin"` a mutation wrote
     "$build/tests/fuzz/fuzz_$h" "${opts[@]}" "$build/corpus/$h" "tests/fuzz/corpus/$h" \
-        > "$run/$h.log" 2>&1
+        > "$run/$h.log" 2>&1 < /dev/null
     echo $? > "$run/$h.rc"
 }
 
@@ -111,7 +112,7 @@ for h in "${harnesses[@]}"; do
             continue
         fi
         # run it once more for the report (fork mode keeps no child's log)
-        timeout 120 "$build/tests/fuzz/fuzz_$h" "${common[@]}" "$f" > "$f.log" 2>&1
+        timeout 120 "$build/tests/fuzz/fuzz_$h" "${common[@]}" "$f" > "$f.log" 2>&1 < /dev/null
         grep -m 1 -E '^treelab fuzz: |ERROR: |runtime error: ' "$f.log" | sed 's/^/  /'
         echo "  input: $f"
         echo "  reproduce: $build/tests/fuzz/fuzz_$h $f"
@@ -122,7 +123,7 @@ for h in "${harnesses[@]}"; do
             case ${f##*/} in leak-*) leaks=1 ;; esac
             timeout 240 "$build/tests/fuzz/fuzz_$h" "${common[@]}" -detect_leaks=$leaks \
                 -minimize_crash=1 -max_total_time=20 -exact_artifact_path="$f.min" "$f" \
-                > "$f.min.log" 2>&1
+                > "$f.min.log" 2>&1 < /dev/null
             [ -s "$f.min" ] && echo "  minimised ($(stat -c %s "$f") -> $(stat -c %s "$f.min") bytes; it may fail another way): $f.min"
         fi
     done
