@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# clang and libclang-rt-dev (libFuzzer): the fuzz harnesses (scripts/fuzz.sh, build-fuzz/).
 PACKAGES=(build-essential cmake pkg-config git libgsl-dev libopenblas-dev libconfig-dev
-          libcmocka-dev gnuplot-nox)
+          libcmocka-dev gnuplot-nox clang libclang-rt-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

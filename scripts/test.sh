@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up, build the normal and the sanitizer (ASan + UBSan) builds, run the whole test suite
-# on both.
+# on both, then fuzz each input reader for 60 s (TL_FUZZ_SECONDS; 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --sanitize
@@ -11,3 +11,9 @@ echo "== tests (release build) =="
 ctest --test-dir build --output-on-failure -j 2
 echo "== tests (AddressSanitizer + UBSan build) =="
 ctest --test-dir build-asan --output-on-failure -j 2
+# libFuzzer harnesses of tests/fuzz, built by clang in build-fuzz/: two at a time, ~2.5 min
+if [ "${TL_FUZZ_SECONDS:-60}" = 0 ]; then
+  echo "== fuzzing: SKIPPED (TL_FUZZ_SECONDS=0) =="
+else
+  ./scripts/fuzz.sh --test "${TL_FUZZ_SECONDS:-60}"
+fi

@@ -12,10 +12,10 @@
 
 static char model_text[1 << 16];
 
-/* Fit algo on weather.nominal (a quick soft tree) and return the saved file's text. */
-static const char *saved_model(const char *algo)
+/* Fit algo on data (a quick soft tree) and return the saved file's text. */
+static const char *saved_model_on(const char *algo, const char *data)
 {
-    tl_dataset *d = tl_test_load("experiments/datasets/weather.nominal.arff", NULL);
+    tl_dataset *d = tl_test_load(data, NULL);
     tl_params p;
     tl_params_init(&p);
     tl_err err;
@@ -37,6 +37,12 @@ static const char *saved_model(const char *algo)
     tl_params_clear(&p);
     tl_dataset_free(d);
     return model_text;
+}
+
+/* The same on weather.nominal. */
+static const char *saved_model(const char *algo)
+{
+    return saved_model_on(algo, "experiments/datasets/weather.nominal.arff");
 }
 
 /* Replace the first `find` in the saved text by `repl`, load it, and expect TL_EPARSE with
@@ -109,6 +115,16 @@ static void test_damaged_naive_bayes_and_soft_tree(void **state)
     expect_rejected(t, "classes = 2;", "classes = 100000000000L;", "do not fit state.prior");
     expect_rejected(t, "\"rainy\"]", "\"rainy\", \"fog\"]", "does not fit 'outlook'");
     expect_rejected(t, "prior = [0.", "prior = [-0.", "state.prior[0] = -0.64");
+    /* priors that are no shares, and a zero variance (0/0 at the mean): a row every class
+     * found impossible got the priors as its probabilities, or predict gave NaN (found by
+     * tests/fuzz/fuzz_model) */
+    expect_rejected(t, "prior = [0.", "prior = [0.1", "state.prior sums to 0.52");
+    t = saved_model_on("gaussian_nb", "experiments/datasets/weather.numeric.arff");
+    const char *v = strstr(t, "var = [1.0, "); /* outlook is nominal, temperature is not */
+    assert_non_null(v);
+    char find[64];
+    snprintf(find, sizeof find, "%.*s", (int)(strchr(v + 12, ',') - v), v);
+    expect_rejected(t, find, "var = [1.0, 0.0", "state.var[1] = 0; expected a positive");
     t = saved_model("soft_tree");
     expect_rejected(t, "enc_level = [0,", "enc_level = [7,", "input 0 of the encoding");
     expect_rejected(t, "enc_mode = [0,", "enc_mode = [9,", "enc_mode[0] = 9");
@@ -121,12 +137,14 @@ static void test_damaged_naive_bayes_and_soft_tree(void **state)
 }
 
 /* libconfig leaks a string token's text when a syntax error follows it; the sanitizer
- * build suppresses exactly that (algorithms/core/error.c), so this reports, not leaks. */
+ * build suppresses exactly that (algorithms/core/error.c), so this reports, not leaks.
+ * An empty string's text comes from another allocation site (found by tests/fuzz). */
 static void test_model_syntax_error_after_string(void **state)
 {
     (void)state;
     const char *t = saved_model("id3");
     expect_rejected(t, "name = \"outlook\";", "name = \"outlook\";\n\"", "syntax error");
+    expect_rejected(t, "name = \"outlook\";", "name = \"outlook\"; \"\";", "syntax error");
 }
 
 /* A subset split on an attribute with 40 levels uses mask bits above 31: libconfig needs

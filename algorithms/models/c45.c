@@ -68,4 +68,4 @@ static const tl_tree_preset preset = {params, defaults, translate};
 
 TL_TREE_LEARNER(c45, "c45", "C4.5 (J48): gain ratio, multiway nominal, fractional missing values, "
                      "error-based pruning",
-                TL_TASK_CLASSIFICATION, preset);
+                TL_TASK_CLASSIFICATION, preset, params);

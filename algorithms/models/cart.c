@@ -58,4 +58,4 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
 static const tl_tree_preset preset = {params, defaults, translate};
 
 TL_TREE_LEARNER(cart, "cart", "CART: binary splits, Gini/entropy or MSE, cost-complexity pruning",
-                TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION, preset);
+                TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION, preset, params);

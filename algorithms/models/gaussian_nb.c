@@ -491,6 +491,18 @@ static int gnb_check(const void *state, const tl_schema *schema, tl_err *err)
                 return tl_err_set(err, TL_EPARSE, "model file: state.%s[%zu] = %g; expected a "
                                   "finite%s number", arr[a].name, i, arr[a].v[i],
                                   a < 3 ? " non-negative" : "");
+    /* fit floors every variance at DBL_MIN (a zero one makes 0/0 of a value at the mean),
+     * and its priors are shares: a row every class finds impossible gets them as they are */
+    for (size_t i = 0; i < g->k * g->p; i++)
+        if (g->kind[i % g->p] == TL_ATTR_NUMERIC && !(g->var[i] > 0))
+            return tl_err_set(err, TL_EPARSE, "model file: state.var[%zu] = %g; expected a "
+                              "positive number", i, g->var[i]);
+    double sum = 0;
+    for (size_t c = 0; c < g->k; c++)
+        sum += g->prior[c];
+    if (!(fabs(sum - 1) <= 1e-6))
+        return tl_err_set(err, TL_EPARSE, "model file: state.prior sums to %.17g; expected 1",
+                          sum);
     return TL_OK;
 }
 

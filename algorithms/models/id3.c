@@ -28,4 +28,4 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
 static const tl_tree_preset preset = {params, defaults, translate};
 
 TL_TREE_LEARNER(id3, "id3", "ID3: information gain, multiway nominal splits, binary numeric thresholds",
-                TL_TASK_CLASSIFICATION, preset);
+                TL_TASK_CLASSIFICATION, preset, params);

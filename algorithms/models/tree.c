@@ -13,7 +13,7 @@ static const tl_param_spec params[] = {TL_TREE_PARAMS, {NULL, 0, NULL, 0, 0, NUL
 static const tl_tree_preset plain = {params, NULL, NULL};
 
 TL_TREE_LEARNER(composable_tree, "tree", "a tree composed from a criterion, splitters and a pruner (slots)",
-                TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION, plain);
+                TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION, plain, params);
 
 /* tie_break names first (in the order given), then the other attributes in file order. */
 static int resolve_order(tl_tree_learner *h, const tl_dataset *d, tl_err *err)

@@ -85,8 +85,10 @@ const tl_prune_trace *tl_tree_learner_trace(const void *state);
 void tl_tree_learner_help(FILE *f);
 
 /* Defines the tree learner type `tl_model_ID`, called NAME in configs, from a preset: its
- * alloc and check call the shared ones with the preset. */
-#define TL_TREE_LEARNER(ID, NAME_STR, SUMMARY, TASKS, PRESET)                                                 \
+ * alloc and check call the shared ones with the preset. PARAMS is the preset's table
+ * (PRESET.params) by name: a member of a const object is no constant expression in C, and
+ * clang refuses it in a static initializer where gcc folds it. */
+#define TL_TREE_LEARNER(ID, NAME_STR, SUMMARY, TASKS, PRESET, PARAMS)                                               \
     static void *ID##_alloc(const tl_params *p, tl_err *err)                                 \
     {                                                                                          \
         return tl_tree_learner_alloc(&PRESET, p, err);                                         \
@@ -99,7 +101,7 @@ void tl_tree_learner_help(FILE *f);
         .name = NAME_STR,                                                                      \
         .summary = SUMMARY,                                                                    \
         .tasks = TASKS,                                                                        \
-        .params = PRESET.params,                                                               \
+        .params = PARAMS,                                                                      \
         .alloc = ID##_alloc,                                                                 \
         .check_params = ID##_check,                                                          \
         .free = tl_tree_learner_free,                                                          \
