@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "treelab/tl_grow.h"
 
 static const tl_param_spec params[] = {
@@ -63,41 +61,6 @@ static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl
     }
 }
 
-/* p-value of the chi-square test of independence of an nb x k table (empty rows and
- * columns left out); 1 when fewer than two rows or columns remain. col: k doubles of scratch. */
-static double table_p(const double *bs, size_t nb, size_t k, double *col)
-{
-    double total = 0;
-    size_t rows = 0, cols = 0;
-    memset(col, 0, k * sizeof *col);
-    for (size_t b = 0; b < nb; b++) {
-        double rw = 0;
-        for (size_t c = 0; c < k; c++) {
-            rw += bs[b * k + c];
-            col[c] += bs[b * k + c];
-        }
-        rows += rw > 0;
-        total += rw;
-    }
-    for (size_t c = 0; c < k; c++)
-        cols += col[c] > 0;
-    if (rows < 2 || cols < 2 || total <= 0)
-        return 1;
-    double stat = 0;
-    for (size_t b = 0; b < nb; b++) {
-        double rw = 0;
-        for (size_t c = 0; c < k; c++)
-            rw += bs[b * k + c];
-        for (size_t c = 0; c < k && rw > 0; c++) {
-            if (col[c] <= 0)
-                continue;
-            double e = rw * col[c] / total, o = bs[b * k + c];
-            stat += (o - e) * (o - e) / e;
-        }
-    }
-    return gsl_cdf_chisq_Q(stat, (double)((rows - 1) * (cols - 1)));
-}
-
 static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
                   const tl_node_rows *rows, const tl_split *s, tl_err *err)
 {
@@ -111,7 +74,7 @@ static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t nod
         return -tl_err_set(err, TL_ENOMEM, "out of memory");
     double *share = bs + nb * k, *miss = share + nb, *col = miss + k;
     branch_stats(tl_grow_data(g), rows, s, k, bs, share, miss);
-    double p = table_p(bs, nb, k, col);
+    double p = tl_chisq_table_p(bs, nb, k, col);
     free(bs);
     return p <= alpha;
 }

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 
 #include "treelab/tl_grow.h"
 
@@ -70,42 +69,15 @@ static double impurity(const double *s, size_t k, int gini, double *w)
     return h;
 }
 
-/* p-value of the chi-square test of independence on the children's class weights (rows:
- * children, columns: classes; empty rows and columns are left out of the table and of the
- * degrees of freedom). 1 when fewer than two rows or columns remain. */
+/* p-value of the chi-square test on the children's class weights (rows: children, columns:
+ * classes); 1 when it cannot be computed. */
 static double chi_square_p(const tl_tree *t, size_t node)
 {
-    size_t k = t->k, first = t->first_child[node], nb = t->n_children[node];
-    double total = 0, col[256] = {0};
-    size_t rows = 0, cols = 0;
-    if (k > 256)
+    double col[256];
+    if (t->k > 256)
         return 1;
-    for (size_t b = 0; b < nb; b++) {
-        double rw = 0;
-        for (size_t c = 0; c < k; c++) {
-            col[c] += t->stats[(first + b) * k + c];
-            rw += t->stats[(first + b) * k + c];
-        }
-        rows += rw > 0;
-        total += rw;
-    }
-    for (size_t c = 0; c < k; c++)
-        cols += col[c] > 0;
-    if (rows < 2 || cols < 2 || total <= 0)
-        return 1;
-    double stat = 0;
-    for (size_t b = 0; b < nb; b++) {
-        double rw = 0;
-        for (size_t c = 0; c < k; c++)
-            rw += t->stats[(first + b) * k + c];
-        for (size_t c = 0; c < k && rw > 0; c++) {
-            if (col[c] <= 0)
-                continue;
-            double e = rw * col[c] / total, o = t->stats[(first + b) * k + c];
-            stat += (o - e) * (o - e) / e;
-        }
-    }
-    return gsl_cdf_chisq_Q(stat, (double)((rows - 1) * (cols - 1)));
+    return tl_chisq_table_p(t->stats + t->first_child[node] * t->k, t->n_children[node], t->k,
+                            col);
 }
 
 /* The split's measure at node: gain in bits, Gini decrease, or the chi-square p-value. */

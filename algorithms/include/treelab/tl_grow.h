@@ -240,6 +240,11 @@ typedef struct tl_prune_hook {
     const tl_prune_input *in;
 } tl_prune_hook;
 
+/* p-value of the chi-square test of independence of an nb x k table of weights (empty rows and
+ * columns left out of the table and of the degrees of freedom); 1 when fewer than two rows or
+ * columns remain. col: k doubles of scratch. */
+double tl_chisq_table_p(const double *table, size_t nb, size_t k, double *col);
+
 /* ---- registries: plug-in i, NULL past the last; find by name, or NULL with TL_EINVAL
  * listing the valid names ---- */
 const tl_criterion_type *tl_criterion_at(size_t i);
