@@ -161,7 +161,7 @@ static void test_errors_exit_1_with_choices(void **state)
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set depth=3 -o "
                                  "/tmp/x", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "unknown parameter 'depth'; valid parameters: ccp_alpha"));
-    assert_non_null(strstr(errb, "criterion, numeric, nominal, pruner, max_depth"));
+    assert_non_null(strstr(errb, "criterion, numeric, nominal, pruner, missing, max_depth"));
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set "
                                  "criterion=mse -o /tmp/x", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "criterion mse needs a numeric target"));

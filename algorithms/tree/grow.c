@@ -77,6 +77,7 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         view->sorted = nominal ? NULL : f->rs.sorted[g->num_slot[a]];
         memset(&g->cand[a], 0, sizeof g->cand[a]);
         g->cand[a].attr = a;
+        g->cand[a].missing_branch = -1;
         int found = sp->best(nominal ? p->nominal_state : p->numeric_state, g, view, a,
                              &g->cand[a], err);
         if (found < 0)
@@ -146,7 +147,8 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         g->root_w = w;
     if (must_stop(g, f, stats, w))
         return TL_OK;
-    tl_node_rows view = {f->rs.n, f->rs.base, NULL, g->w, stats, f->depth, f->node};
+    tl_node_rows view = {f->rs.n, f->rs.base, NULL, g->w, stats, f->depth, f->node,
+                         (const uint32_t *const *)f->rs.sorted};
     int rc = find_best_splits(g, f, &view, err);
     if (rc || root_only)
         return rc;
@@ -171,7 +173,8 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         f->was_used = g->used[chosen.attr];
         g->used[chosen.attr] = 1;
     }
-    return tlg_partition(g, f->node, &f->rs, &chosen, &f->kids, err); /* step 6 */
+    view.sorted = NULL;
+    return tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err); /* step 6 */
 }
 
 static void release(tl_grow_ctx *g, frame *f)
@@ -226,6 +229,16 @@ static int run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *er
     return rc;
 }
 
+/* 1 when some attribute of row is unknown. */
+static int has_unknown(const tl_dataset *d, size_t row)
+{
+    for (size_t a = 0; a < d->schema.n_attrs; a++)
+        if (d->schema.attrs[a].kind == TL_ATTR_NUMERIC ? isnan(d->cols[a].num[row])
+                                                       : d->cols[a].code[row] < 0)
+            return 1;
+    return 0;
+}
+
 /* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
 static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
                      tl_split *cand, int *valid, tl_err *err)
@@ -256,17 +269,24 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     }
     if (!rc) {
         root.base = blocks + n * g.n_num;
+        int complete = p->missing && p->missing->complete_rows;
+        root.n = 0;
         for (size_t i = 0; i < n && !rc; i++) {
             if (rows[i] >= d->n_rows) {
                 rc = tl_err_set(err, TL_EINVAL, "row %zu is out of range (%zu rows)", rows[i],
                                 d->n_rows);
                 break;
             }
-            root.base[i] = (uint32_t)rows[i];
+            if (complete && has_unknown(d, rows[i]))
+                continue;
+            root.base[root.n++] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
         }
+        if (!rc && root.n == 0)
+            rc = tl_err_set(err, TL_EINVAL, "missing = %s: every one of the %zu rows has an "
+                            "unknown value", p->missing->name, n);
     }
-    if (!rc && !(rc = tlg_presort(&g, root.base, n, blocks, err))) {
+    if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, err))) {
         for (size_t s = 0; s < g.n_num; s++)
             root.sorted[s] = blocks + s * n;
         if (tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)

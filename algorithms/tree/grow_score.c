@@ -102,23 +102,125 @@ double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children, size
     return known > 0 ? gain_of(g, children, n_children, known) : 0;
 }
 
-int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
-                  size_t n_children, double missing_w, tl_split *split)
+const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr)
 {
-    (void)node;
+    if (!node->by_attr || attr >= g->d->schema.n_attrs || g->num_slot[attr] < 0)
+        return NULL;
+    return node->by_attr[g->num_slot[attr]];
+}
+
+int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node, const int *branch,
+                            size_t nb)
+{
+    double *w = g->branch_w; /* max levels + 2: free between scoring calls */
+    memset(w, 0, nb * sizeof *w);
+    for (size_t i = 0; i < node->n; i++) {
+        int b = branch[node->rows[i]];
+        if (b >= 0 && (size_t)b < nb)
+            w[b] += node->w[node->rows[i]];
+    }
+    size_t best = 0;
+    for (size_t b = 1; b < nb; b++)
+        if (w[b] > w[best])
+            best = b;
+    return (int)best;
+}
+
+void tl_grow_send_unknown(const tl_node_rows *node, int *branch, int to)
+{
+    for (size_t i = 0; i < node->n; i++)
+        if (branch[node->rows[i]] < 0)
+            branch[node->rows[i]] = to;
+}
+
+/* Enough weight in enough branches (min_samples_leaf). */
+static int admissible(const tl_grow_ctx *g, size_t n_children, double known)
+{
     const tl_grow_params *p = g->p;
-    double known = sum_children(g, children, n_children);
     size_t holding = 0;
     for (size_t b = 0; b < n_children; b++)
         if (g->branch_w[b] >= p->min_samples_leaf - g->rules.slack && g->branch_w[b] > 0)
             holding++;
     size_t need = p->min_leaf_branches ? p->min_leaf_branches : n_children;
-    if (known <= 0 || holding < need || holding < 2)
+    return known > 0 && holding >= need && holding >= 2;
+}
+
+/* The rows of the node with an unknown value: its statistics less the known children's,
+ * into u (k). */
+static void unknown_stats(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
+                          size_t n_children, double *u)
+{
+    size_t k = g->k;
+    memcpy(u, node->stats, k * sizeof *u);
+    for (size_t b = 0; b < n_children; b++)
+        for (size_t j = 0; j < k; j++)
+            u[j] -= children[b * k + j];
+    for (size_t j = 0; j < k; j++) /* rounding: a count cannot be below zero */
+        if (u[j] < 0 && (!g->t->regression || j == 0))
+            u[j] = 0;
+}
+
+/* The gain when the unknown rows are placed as the missing-value method scores them
+ * (TL_MISSING_SCORE_BEST_BRANCH or _OWN_BRANCH): sets *to (the branch they join) and
+ * *n_out (branches); 0 when no placement is admissible. */
+static int place_unknown(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
+                         size_t n_children, tl_missing_scoring how, double *gain, int *to,
+                         size_t *n_out)
+{
+    size_t k = g->k, nb = n_children;
+    double *buf = g->miss_buf, *u = buf + (nb + 1) * k;
+    unknown_stats(g, node, children, nb, u);
+    if (how == TL_MISSING_SCORE_OWN_BRANCH) {
+        memcpy(buf, children, nb * k * sizeof *buf);
+        memcpy(buf + nb * k, u, k * sizeof *buf);
+        double total = sum_children(g, buf, nb + 1);
+        /* the unknown rows' branch need not hold min_samples_leaf: it is no choice of cut */
+        if (!admissible(g, nb, total))
+            return 0;
+        *gain = gain_of(g, buf, nb + 1, total);
+        *to = (int)nb;
+        *n_out = nb + 1;
+        return 1;
+    }
+    int found = 0;
+    for (size_t b = nb; b-- > 0;) { /* the last branch first: it keeps ties */
+        memcpy(buf, children, nb * k * sizeof *buf);
+        for (size_t j = 0; j < k; j++)
+            buf[b * k + j] += u[j];
+        double total = sum_children(g, buf, nb);
+        if (!admissible(g, nb, total))
+            continue;
+        double v = gain_of(g, buf, nb, total);
+        if (!found || v > *gain) {
+            *gain = v;
+            *to = (int)b;
+            found = 1;
+        }
+    }
+    *n_out = nb;
+    return found;
+}
+
+int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
+                  size_t n_children, double missing_w, tl_split *split)
+{
+    const tl_grow_params *p = g->p;
+    double known = sum_children(g, children, n_children);
+    if (!admissible(g, n_children, known))
         return 0;
-    double gain = gain_of(g, children, n_children, known);
-    gain *= known / (known + missing_w);
-    split->gain = gain;
+    double gain = 0;
+    tl_missing_scoring how = p->missing ? p->missing->scoring : TL_MISSING_SCORE_SHARE;
+    split->missing_branch = -1;
     split->n_branches = n_children;
+    if (missing_w > 0 && how != TL_MISSING_SCORE_SHARE) {
+        if (!place_unknown(g, node, children, n_children, how, &gain, &split->missing_branch,
+                           &split->n_branches))
+            return 0;
+        sum_children(g, children, n_children); /* branch_w: the known weights, for rank */
+    } else {
+        gain = gain_of(g, children, n_children, known) * (known / (known + missing_w));
+    }
+    split->gain = gain;
     split->known_weight = known;
     split->missing_weight = missing_w;
     const tl_criterion_type *cr = p->criterion;

@@ -21,6 +21,9 @@ static int grow_arrays(tl_tree *t, size_t cap)
     TL_GROW(first_child);
     TL_GROW(n_children);
     TL_GROW(parent);
+    TL_GROW(unknown);
+    TL_GROW(sur_first);
+    TL_GROW(sur_n);
 #undef TL_GROW
     double *s = realloc(t->stats, cap * t->k * sizeof *s);
     if (!s)
@@ -59,6 +62,10 @@ void tl_tree_free(tl_tree *t)
     free(t->n_children);
     free(t->parent);
     free(t->stats);
+    free(t->unknown);
+    free(t->sur_first);
+    free(t->sur_n);
+    free(t->sur);
     free(t);
 }
 
@@ -82,6 +89,9 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
         t->first_child[i] = 0;
         t->n_children[i] = 0;
         t->parent[i] = parent;
+        t->unknown[i] = TL_UNKNOWN_SHARE;
+        t->sur_first[i] = 0;
+        t->sur_n[i] = 0;
     }
     memset(t->stats + first * t->k, 0, n * t->k * sizeof *t->stats);
     t->n_nodes += n;
@@ -221,8 +231,12 @@ static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t n
     dst->threshold[dst_node] = src->threshold[node];
     dst->mask[dst_node] = src->mask[node];
     memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
+    dst->unknown[dst_node] = src->unknown[node];
     if (src->attr[node] < 0)
         return TL_OK;
+    if (src->sur_n[node] && tl_tree_set_surrogates(dst, dst_node, src->sur + src->sur_first[node],
+                                                   src->sur_n[node], err))
+        return TL_ENOMEM;
     size_t nc = src->n_children[node];
     size_t first = tl_tree_add_nodes(dst, nc, dst_node, err);
     if (first == SIZE_MAX)

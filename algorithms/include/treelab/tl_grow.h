@@ -74,6 +74,7 @@ typedef struct tl_node_rows {
     const double *stats;    /* the node's statistics (k) */
     size_t depth;
     size_t id;              /* the node's index in the tree being grown */
+    const uint32_t *const *by_attr; /* the grower's sorted blocks (tl_grow_sorted_rows) */
 } tl_node_rows;
 
 /* ---- splitter: the best test on one attribute at a node ---- */
@@ -100,6 +101,30 @@ typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tre
                                   size_t node, const tl_node_rows *rows, const tl_split *s,
                                   tl_err *err);
 
+/* ---- missing: rows with an unknown value, while growing and while predicting ---- */
+
+/* How a candidate test's worth counts the node's rows whose value is unknown. */
+typedef enum {
+    TL_MISSING_SCORE_SHARE = 0,   /* the gain on the known rows times their weight share
+                                     (C4.5; rpart's improvement on the known rows) */
+    TL_MISSING_SCORE_BEST_BRANCH, /* they join the branch where the gain is highest, last
+                                     branch first on ties (scikit-learn 1.3) */
+    TL_MISSING_SCORE_OWN_BRANCH   /* they form one more branch (tl_split.missing_branch) */
+} tl_missing_scoring;
+
+typedef struct tl_missing_type {
+    TL_PLUGIN_FIELDS;
+    int complete_rows;          /* grow on the rows with no unknown attribute value only */
+    tl_missing_scoring scoring; /* used by tl_grow_score */
+    /* Once node's test s is chosen: branch[row] holds the test's branch for each row of rows
+     * (-1 where its value is unknown); set those to a branch, TL_UNKNOWN_SHARE (every branch by
+     * its share of the known weight, C4.5) or TL_UNKNOWN_STOP (the row stays at the node), and
+     * set the node's rule for prediction: t->unknown[node] and tl_tree_set_surrogates. NULL:
+     * every branch by its share, while growing and predicting. Returns TL_OK or an error. */
+    int (*route)(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
+                 const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err);
+} tl_missing_type;
+
 typedef struct tl_grow_params {
     const tl_criterion_type *criterion;
     const void *criterion_state;
@@ -118,6 +143,8 @@ typedef struct tl_grow_params {
     unsigned long seed;              /* for randomised splitters (the fit's seed) */
     tl_accept_split_fn accept;       /* optional */
     void *accept_user;
+    const tl_missing_type *missing;  /* unknown values; NULL: C4.5's fractions */
+    const void *missing_state;
 } tl_grow_params;
 
 /* Defaults: no limits, reuse allowed, file order, min_samples_split 2, min_samples_leaf 1. */
@@ -152,6 +179,15 @@ double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_
  * the row of each value (equal values in row order). */
 const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
                                    const uint32_t **rows);
+/* The node's rows sorted by numeric attribute attr (unknown values last), or NULL for a
+ * nominal attribute. */
+const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr);
+/* The branch holding the most weight of the node's rows whose branch[] is known (< nb), the
+ * lowest on ties; 0 when none is. For the missing-value methods. */
+int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node, const int *branch,
+                            size_t nb);
+/* Set branch[row] = to for each of the node's rows whose branch is unknown (< 0). */
+void tl_grow_send_unknown(const tl_node_rows *node, int *branch, int to);
 /* Add row's statistics with weight w into stats. */
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* The criterion's worth of a partition of the known rows (children n x k, summing to the
@@ -253,12 +289,15 @@ const tl_splitter_type *tl_splitter_at(size_t i);
 const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
 const tl_pruner_type *tl_pruner_at(size_t i);
 const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
+const tl_missing_type *tl_missing_at(size_t i);
+const tl_missing_type *tl_missing_find(const char *name, tl_err *err);
 
 /* The valid names of a registry, comma separated, into buf (what errors and --help list);
  * for splitters, kinds keeps those handling one of these attribute kinds (0: all). */
 void tl_criterion_names(char *buf, size_t size);
 void tl_splitter_names(unsigned kinds, char *buf, size_t size);
 void tl_pruner_names(char *buf, size_t size);
+void tl_missing_names(char *buf, size_t size);
 
 /* ---- minimal cost-complexity pruning (Breiman et al. 1984) ---- */
 typedef struct tl_ccp_path {
