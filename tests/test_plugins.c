@@ -13,26 +13,6 @@
 #include "treelab/tl_grow.h"
 #include "treelab/tl_model.h"
 
-static tl_model *fit_kv(const char *algo, const tl_dataset *d, const char *const *kv,
-                        unsigned long seed, tl_err *err)
-{
-    tl_params p;
-    tl_params_init(&p);
-    for (; kv && *kv; kv++)
-        if (tl_params_set_kv(&p, *kv, err))
-            fail_msg("%s", err->msg);
-    tl_model *m = tl_model_new(algo, &p, err);
-    tl_params_clear(&p);
-    if (!m)
-        return NULL;
-    tl_fit_ctx ctx = {seed, NULL, 0};
-    if (tl_model_fit(m, d, NULL, 0, &ctx, err)) {
-        tl_model_free(m);
-        return NULL;
-    }
-    return m;
-}
-
 /* Fails the test unless a and b show the same tree. */
 static void assert_same_tree(const tl_model *a, const tl_model *b);
 
@@ -89,7 +69,7 @@ static void test_hellinger_worked_example(void **state)
     tl_dataset *d = tl_dataset_load(csv, NULL, &err);
     assert_non_null(d);
     const char *kv[] = {"criterion=hellinger", "max_depth=1", NULL};
-    tl_model *m = fit_kv("tree", d, kv, 1, &err);
+    tl_model *m = tl_test_fit("tree", d, kv, 1, &err);
     if (!m)
         fail_msg("%s", err.msg);
     /* a (p: 7/7 at a > 0.5, n: 1/3): sqrt((1 - sqrt(1/3))^2 + (0 - sqrt(2/3))^2) = 0.919;
@@ -338,7 +318,7 @@ static void test_random_subset(void **state)
     tl_err err;
     /* drawing every attribute is the inner splitter itself */
     const char *all[] = {"numeric=random_subset", "numeric.mtry=4", NULL};
-    tl_model *a = fit_kv("tree", d, all, 7, &err), *b = fit_kv("tree", d, NULL, 7, &err);
+    tl_model *a = tl_test_fit("tree", d, all, 7, &err), *b = tl_test_fit("tree", d, NULL, 7, &err);
     assert_non_null(a);
     assert_non_null(b);
     assert_same_tree(a, b);
@@ -375,8 +355,8 @@ static void test_random_subset(void **state)
     p.numeric->free(st);
     tl_params_clear(&sp);
     const char *one[] = {"numeric=random_subset", "numeric.mtry=1", NULL};
-    a = fit_kv("tree", d, one, 3, &err);
-    b = fit_kv("tree", d, one, 3, &err);
+    a = tl_test_fit("tree", d, one, 3, &err);
+    b = tl_test_fit("tree", d, one, 3, &err);
     assert_same_tree(a, b);
     tl_model_free(a);
     tl_model_free(b);
@@ -615,7 +595,7 @@ static void test_chi_square_worked_example(void **state)
         char a[64];
         snprintf(a, sizeof a, "pruner.alpha=%s", alphas[i]);
         const char *kv[] = {"criterion=entropy", "pruner=chi_square", a, NULL};
-        tl_model *m = fit_kv("tree", d, kv, 1, &err);
+        tl_model *m = tl_test_fit("tree", d, kv, 1, &err);
         if (!m)
             fail_msg("%s", err.msg);
         assert_int_equal(tl_tree_leaves(tl_model_tree(m), 0), want[i]);
@@ -669,7 +649,7 @@ static void test_optimal_worked_example(void **state)
     tl_dataset *d = tl_test_load("experiments/datasets/vote.arff", NULL);
     tl_err err;
     const char *kv[] = {"criterion=entropy", "pruner=none", NULL};
-    tl_model *m = fit_kv("tree", d, kv, 1, &err);
+    tl_model *m = tl_test_fit("tree", d, kv, 1, &err);
     assert_non_null(m);
     tl_tree *t = tl_tree_copy(tl_model_tree(m), &err);
     tl_ccp_path path;
@@ -776,14 +756,14 @@ static void test_cost_complexity_validation_worked_example(void **state)
      * only those alphas */
     d = tl_test_load("experiments/datasets/iris.arff", NULL);
     const char *held[] = {"pruner=cost_complexity", "pruner.alpha=validation", NULL};
-    tl_model *m = fit_kv("tree", d, held, 3, &err);
+    tl_model *m = tl_test_fit("tree", d, held, 3, &err);
     if (!m)
         fail_msg("%s", err.msg);
     assert_string_equal(tl_model_prune_trace(m)->error_name, "validation error");
     tl_model_free(m);
     const char *cv[] = {"pruner=cost_complexity", "pruner.folds=3",
                         "pruner.alphas=0.1, 0.001,0.01", NULL};
-    m = fit_kv("tree", d, cv, 3, &err);
+    m = tl_test_fit("tree", d, cv, 3, &err);
     if (!m)
         fail_msg("%s", err.msg);
     const tl_prune_trace *ct = tl_model_prune_trace(m);
@@ -806,7 +786,7 @@ static int pred_equal(const double *a, const double *b, size_t n)
  * (same tree). Returns 0 when the fit was refused (err set), 1 when it met the contract. */
 static int contract(const tl_dataset *d, const char *const *kv, tl_err *err)
 {
-    tl_model *m = fit_kv("tree", d, kv, 5, err);
+    tl_model *m = tl_test_fit("tree", d, kv, 5, err);
     if (!m)
         return 0;
     size_t w = tl_model_out_width(m), n = d->n_rows;
@@ -832,7 +812,7 @@ static int contract(const tl_dataset *d, const char *const *kv, tl_err *err)
     if (!pred_equal(p, q, n * w))
         fail_msg("%s %s %s %s %s: predictions differ after save/load", kv[0], kv[1], kv[2],
                  kv[3], kv[4]);
-    tl_model *again = fit_kv("tree", d, kv, 5, err);
+    tl_model *again = tl_test_fit("tree", d, kv, 5, err);
     assert_non_null(again);
     char *s1 = show_text(m), *s2 = show_text(again);
     if (strcmp(s1, s2))

@@ -129,3 +129,23 @@ void tl_test_png_size(const char *path, unsigned *w, unsigned *h)
     *w = (unsigned)hd[16] << 24 | (unsigned)hd[17] << 16 | (unsigned)hd[18] << 8 | hd[19];
     *h = (unsigned)hd[20] << 24 | (unsigned)hd[21] << 16 | (unsigned)hd[22] << 8 | hd[23];
 }
+
+tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
+                      unsigned long seed, tl_err *err)
+{
+    tl_params p;
+    tl_params_init(&p);
+    for (; kv && *kv; kv++)
+        if (tl_params_set_kv(&p, *kv, err))
+            fail_msg("%s", err->msg);
+    tl_model *m = tl_model_new(algo, &p, err);
+    tl_params_clear(&p);
+    if (!m)
+        return NULL;
+    tl_fit_ctx ctx = {seed, NULL, 0};
+    if (tl_model_fit(m, d, NULL, 0, &ctx, err)) {
+        tl_model_free(m);
+        return NULL;
+    }
+    return m;
+}

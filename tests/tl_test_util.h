@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "treelab/tl_dataset.h"
+#include "treelab/tl_model.h"
 
 /* Absolute path of a file in the source tree ("experiments/datasets/iris.arff"). The
  * returned buffer is static and overwritten by the next call. */
@@ -16,6 +17,11 @@ const char *tl_test_path(const char *rel);
 
 /* Load a dataset from the source tree, failing the test with the message on error. */
 tl_dataset *tl_test_load(const char *rel, const char *target);
+
+/* A learner `algo` with parameters "key=value" (kv NULL-terminated, may be NULL) fitted on
+ * every row of d with seed; NULL + err when refused (a bad parameter fails the test). */
+tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
+                      unsigned long seed, tl_err *err);
 
 /* Run the treelab CLI with a shell command line fragment; stdout and stderr captured into
  * the given buffers (may be NULL). Returns the exit status. */

@@ -4,7 +4,8 @@
  * the majority direction (adjusted agreement > 0). A row whose value is unknown follows the
  * first surrogate whose value it has; failing all, the majority direction of the known rows
  * (use_surrogate = 2), or it stays at the node. rpart's defaults: max_surrogate = 5,
- * use_surrogate = 2, the agreement counted over every row the test places (surrogatestyle 0).
+ * use_surrogate = 2, the agreement counted over every row the test places (surrogatestyle 0);
+ * rows with every attribute unknown are not grown on (na.rpart).
  * Multiway tests have no surrogates: their unknowns go to the heaviest branch (2) or stay. */
 #include <math.h>
 #include <stdlib.h>
@@ -249,6 +250,18 @@ static size_t find_surrogates(const tl_grow_ctx *g, const tl_node_rows *rows, co
     return n;
 }
 
+/* The levels of attr that the node's rows have, with some weight. */
+static uint64_t seen_levels(const tl_dataset *d, const tl_node_rows *rows, size_t attr)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < rows->n; i++) {
+        int c = d->cols[attr].code[rows->rows[i]];
+        if (c >= 0 && c < 64 && rows->w[rows->rows[i]] > 0)
+            m |= 1ull << c;
+    }
+    return m;
+}
+
 static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
                  const tl_node_rows *rows, const tl_split *sp, int *branch, tl_err *err)
 {
@@ -275,6 +288,8 @@ static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t nod
         goto done;
     }
     mean_side(g, rows, branch, &pr);
+    if (sp->kind == TL_SPLIT_SUBSET) /* a level no row here had is unknown (rpart) */
+        t->seen[node] = seen_levels(d, rows, sp->attr);
     size_t n = o->max > 0 ? find_surrogates(g, rows, sp, o, &pr, scratch, list) : 0;
     if (use > 0 && n && (rc = tl_tree_set_surrogates(t, node, list, n, err)))
         goto done;
@@ -304,6 +319,7 @@ static const tl_missing_type surrogate = {
     .params = params,
     .init = init,
     .free = release,
+    .known_rows = 1,
     .scoring = TL_MISSING_SCORE_SHARE,
     .route = route,
 };

@@ -253,6 +253,7 @@ static int prune_node(ebp *p, size_t node, tl_err *err)
     t->threshold[node] = t->threshold[big];
     t->mask[node] = t->mask[big];
     t->unknown[node] = t->unknown[big]; /* the test's rule for unknowns comes with it */
+    t->seen[node] = t->seen[big];
     t->sur_first[node] = t->sur_first[big];
     t->sur_n[node] = t->sur_n[big];
     t->first_child[node] = t->first_child[big];

@@ -229,14 +229,23 @@ static int run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *er
     return rc;
 }
 
-/* 1 when some attribute of row is unknown. */
-static int has_unknown(const tl_dataset *d, size_t row)
+/* How many attributes of row are unknown. */
+static size_t n_unknown(const tl_dataset *d, size_t row)
 {
+    size_t n = 0;
     for (size_t a = 0; a < d->schema.n_attrs; a++)
-        if (d->schema.attrs[a].kind == TL_ATTR_NUMERIC ? isnan(d->cols[a].num[row])
-                                                       : d->cols[a].code[row] < 0)
-            return 1;
-    return 0;
+        n += d->schema.attrs[a].kind == TL_ATTR_NUMERIC ? isnan(d->cols[a].num[row])
+                                                        : d->cols[a].code[row] < 0;
+    return n;
+}
+
+/* 0 when the missing-value method leaves row out of growing. */
+static int grown_on(const tl_grow_params *p, const tl_dataset *d, size_t row)
+{
+    if (!p->missing || !(p->missing->complete_rows || p->missing->known_rows))
+        return 1;
+    size_t u = n_unknown(d, row);
+    return p->missing->complete_rows ? u == 0 : u < d->schema.n_attrs;
 }
 
 /* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
@@ -269,7 +278,6 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     }
     if (!rc) {
         root.base = blocks + n * g.n_num;
-        int complete = p->missing && p->missing->complete_rows;
         root.n = 0;
         for (size_t i = 0; i < n && !rc; i++) {
             if (rows[i] >= d->n_rows) {
@@ -277,14 +285,15 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
                                 d->n_rows);
                 break;
             }
-            if (complete && has_unknown(d, rows[i]))
+            if (!grown_on(p, d, rows[i]))
                 continue;
             root.base[root.n++] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
         }
         if (!rc && root.n == 0)
-            rc = tl_err_set(err, TL_EINVAL, "missing = %s: every one of the %zu rows has an "
-                            "unknown value", p->missing->name, n);
+            rc = tl_err_set(err, TL_EINVAL, "missing = %s: every one of the %zu rows has %s "
+                            "unknown value", p->missing->name, n,
+                            p->missing->complete_rows ? "an" : "only an");
     }
     if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, err))) {
         for (size_t s = 0; s < g.n_num; s++)

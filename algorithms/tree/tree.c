@@ -22,6 +22,7 @@ static int grow_arrays(tl_tree *t, size_t cap)
     TL_GROW(n_children);
     TL_GROW(parent);
     TL_GROW(unknown);
+    TL_GROW(seen);
     TL_GROW(sur_first);
     TL_GROW(sur_n);
 #undef TL_GROW
@@ -63,6 +64,7 @@ void tl_tree_free(tl_tree *t)
     free(t->parent);
     free(t->stats);
     free(t->unknown);
+    free(t->seen);
     free(t->sur_first);
     free(t->sur_n);
     free(t->sur);
@@ -90,6 +92,7 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
         t->n_children[i] = 0;
         t->parent[i] = parent;
         t->unknown[i] = TL_UNKNOWN_SHARE;
+        t->seen[i] = 0;
         t->sur_first[i] = 0;
         t->sur_n[i] = 0;
     }
@@ -197,7 +200,9 @@ int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t ro
     }
     case TL_SPLIT_SUBSET: {
         int c = d->cols[a].code[row];
-        return c < 0 ? -1 : ((t->mask[node] >> c) & 1u) ? 0 : 1;
+        if (c < 0 || (t->seen[node] && (c >= 64 || !((t->seen[node] >> c) & 1u))))
+            return -1;
+        return ((t->mask[node] >> c) & 1u) ? 0 : 1;
     }
     }
     return -1;
@@ -232,6 +237,7 @@ static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t n
     dst->mask[dst_node] = src->mask[node];
     memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
     dst->unknown[dst_node] = src->unknown[node];
+    dst->seen[dst_node] = src->seen[node];
     if (src->attr[node] < 0)
         return TL_OK;
     if (src->sur_n[node] && tl_tree_set_surrogates(dst, dst_node, src->sur + src->sur_first[node],

@@ -27,6 +27,9 @@ static int save_unknown_rules(const tl_tree *t, FILE *f, int indent, tl_err *err
     for (size_t i = 0; i < n; i++)
         li[i] = t->attr[i] >= 0 ? t->sur_n[i] : 0;
     tl_store_put_ints(f, indent, "surrogates", li, n);
+    for (size_t i = 0; i < n; i++)
+        li[i] = (long)t->seen[i];
+    tl_store_put_ints(f, indent, "seen", li, n);
     /* the surrogates, flattened: one field per array */
 #define TL_SUR_FIELD(put, arr, expr, name)                                                     \
     do {                                                                                       \
@@ -173,9 +176,12 @@ static int load_unknown_rules(tl_tree *t, const tl_store *s, const char *prefix,
     long *cnt = malloc(n * sizeof *cnt);
     int rc = !li || !cnt ? tl_err_set(err, TL_ENOMEM, "out of memory") : TL_OK;
     if (!rc)
-        rc = read_longs(s, prefix, "unknown", li, n, err);
-    if (!rc)
         rc = read_longs(s, prefix, "surrogates", cnt, n, err);
+    if (!rc && !(rc = read_longs(s, prefix, "seen", li, n, err)))
+        for (size_t i = 0; i < n; i++)
+            t->seen[i] = t->kind[i] == TL_SPLIT_SUBSET ? (uint64_t)li[i] : 0;
+    if (!rc)
+        rc = read_longs(s, prefix, "unknown", li, n, err);
     for (size_t i = 0; i < n && !rc; i++) {
         long nc = t->attr[i] >= 0 ? (long)t->n_children[i] : 0;
         if (li[i] < TL_UNKNOWN_HEAVIEST || li[i] >= (nc > 0 ? nc : 1) || cnt[i] < 0 ||

@@ -34,7 +34,7 @@ int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_
 int tl_tree_has_unknown_rules(const tl_tree *t)
 {
     for (size_t i = 0; i < t->n_nodes; i++)
-        if (t->attr[i] >= 0 && (t->unknown[i] != TL_UNKNOWN_SHARE || t->sur_n[i]))
+        if (t->attr[i] >= 0 && (t->unknown[i] != TL_UNKNOWN_SHARE || t->sur_n[i] || t->seen[i]))
             return 1;
     return 0;
 }

@@ -115,6 +115,8 @@ typedef enum {
 typedef struct tl_missing_type {
     TL_PLUGIN_FIELDS;
     int complete_rows;          /* grow on the rows with no unknown attribute value only */
+    int known_rows;             /* grow on the rows with some known attribute value only
+                                   (rpart's na.rpart) */
     tl_missing_scoring scoring; /* used by tl_grow_score */
     /* Once node's test s is chosen: branch[row] holds the test's branch for each row of rows
      * (-1 where its value is unknown); set those to a branch, TL_UNKNOWN_SHARE (every branch by

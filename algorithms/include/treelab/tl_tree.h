@@ -72,7 +72,10 @@ typedef struct tl_tree {
     size_t *n_children;
     size_t *parent;        /* SIZE_MAX for the root */
     double *stats;         /* n_nodes x k weighted class counts, or (w, sum, sumsq) */
-    signed char *unknown;  /* per split: TL_UNKNOWN_* or a branch (tl_tree_unknown_branch) */
+    signed char *unknown;  /* per split: TL_UNKNOWN_* or a branch (tl_tree_route_row) */
+    uint64_t *seen;        /* per SUBSET split: the levels its training rows had, a level
+                              outside counting as unknown (rpart); 0: not recorded, every level
+                              goes by mask */
     uint32_t *sur_first;   /* per node: its surrogates are sur[sur_first .. + sur_n) */
     unsigned char *sur_n;
     tl_surrogate *sur;     /* every node's surrogates */
