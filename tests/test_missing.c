@@ -204,10 +204,127 @@ static void test_surrogate_matches_rpart(void **state)
     check_rpart("labor_cp0", 2);
 }
 
+/* ---- each method on a worked example ----
+ * x splits the classes at 4.5 on the eight rows where it is known; rows 9 and 10 (class B)
+ * lack x. y agrees with x but for rows 4 and 6, so x is chosen at the root by every method,
+ * and y < 3.5 is x's surrogate: it agrees on 7 of the 8 rows x places (agreement 0.875,
+ * majority 0.5, adjusted (0.875 - 0.5) / 0.5 = 0.75). */
+static const char worked_train[] = "x,y,class\n1,1,A\n2,2,A\n3,3,A\n4,6,A\n5,5,B\n6,4,B\n"
+                                   "7,7,B\n8,8,B\n?,9,B\n?,10,B\n";
+/* x unknown, with y unknown, y = 2 and y = 9 */
+static const char worked_test[] = "x,y,class\n?,?,A\n?,2,A\n?,9,B\n";
+
+/* Class A's probability for the three test rows, and the number of leaves. */
+static void worked(const char *missing, const char *extra, double *p_a, size_t *leaves)
+{
+    tl_err err;
+    tl_err_clear(&err);
+    tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", worked_train), "class", &err);
+    assert_non_null(d);
+    tl_dataset *t = tl_dataset_load(tl_test_tmpfile(".csv", worked_test), "class", &err);
+    assert_non_null(t);
+    assert_int_equal(tl_dataset_conform(t, &d->schema, &err), TL_OK);
+    const char *kv[] = {missing, extra, NULL};
+    tl_model *m = tl_test_fit("cart", d, kv, 1, &err);
+    if (!m)
+        fail_msg("%s: %s", missing, err.msg);
+    double out[6];
+    assert_int_equal(tl_model_predict(m, t, NULL, 0, out, &err), TL_OK);
+    for (size_t i = 0; i < 3; i++)
+        p_a[i] = out[2 * i];
+    *leaves = tl_tree_leaves(tl_model_tree(m), 0);
+    if (!strcmp(missing, "missing=surrogate")) {
+        const tl_tree *tr = tl_model_tree(m);
+        assert_int_equal(tr->sur_n[0], 1);
+        const tl_surrogate *s = &tr->sur[tr->sur_first[0]];
+        assert_string_equal(d->schema.attrs[s->attr].name, "y");
+        assert_close(s->threshold, 3.5, 1e-15);
+        assert_close(s->agree, 0.875, 1e-15);
+        assert_close(s->adj, 0.75, 1e-15);
+        assert_int_equal(s->below, 0);
+    }
+    assert_string_equal(d->schema.attrs[tl_model_tree(m)->attr[0]].name, "x");
+    tl_model_free(m);
+    tl_dataset_free(d);
+    tl_dataset_free(t);
+}
+
+static void test_methods_worked_example(void **state)
+{
+    (void)state;
+    double p[3];
+    size_t leaves;
+    /* fractional: rows 9 and 10 go both ways at weight 1/2: left {A 4, B 1}, right {B 5};
+     * an unknown x goes both ways by the children's weights 5/10: A = 0.5 * 0.8 = 0.4 */
+    worked("missing=fractional", NULL, p, &leaves);
+    assert_close(p[0], 0.4, 1e-15);
+    /* majority: the known branches tie (4 and 4), the first takes rows 9 and 10: left
+     * {A 4, B 2}, split again on y > 7.5; an unknown x goes left, an unknown y at that node to
+     * its heavier branch (A 4): A; y = 9 reaches B */
+    worked("missing=majority", NULL, p, &leaves);
+    assert_close(p[0], 1, 0);
+    assert_close(p[2], 0, 0);
+    assert_int_equal(leaves, 3);
+    /* learned: rows 9 and 10 on the right give {A 4} | {B 6}, Gini gain 0.48, against 0.2133
+     * on the left: they go right, and so does an unknown x */
+    worked("missing=learned", NULL, p, &leaves);
+    assert_close(p[0], 0, 0);
+    assert_int_equal(leaves, 2);
+    /* separate: a third branch x = ? holding {B 2} */
+    worked("missing=separate", NULL, p, &leaves);
+    assert_close(p[0], 0, 0);
+    assert_int_equal(leaves, 3);
+    /* drop: grown on rows 1-8; an unknown x stops at the root: A = 4/8 */
+    worked("missing=drop", NULL, p, &leaves);
+    assert_close(p[0], 0.5, 1e-15);
+    assert_int_equal(leaves, 2);
+    worked("missing=drop", "missing.predict=majority", p, &leaves); /* a 4-4 tie: stops too */
+    assert_close(p[0], 0.5, 1e-15);
+    /* surrogate: y >= 3.5 sends rows 9 and 10 right ({A 4} | {B 6}); an unknown x follows y
+     * (y = 2: A, y = 9: B), and with y unknown too the heavier branch (B 6) */
+    worked("missing=surrogate", NULL, p, &leaves);
+    assert_close(p[0], 0, 0);
+    assert_close(p[1], 1, 0);
+    assert_close(p[2], 0, 0);
+    /* use_surrogate = 1: with both unknown the row stops at the root: A = 4/10 */
+    worked("missing=surrogate", "missing.use_surrogate=1", p, &leaves);
+    assert_close(p[0], 0.4, 1e-15);
+    assert_close(p[1], 1, 0);
+}
+
+/* learned places the unknown rows at every cut, not only at the cut best for the known rows:
+ * known A B B A B B at x = 1..6, unknown A A A B B B. On the known rows x <= 1.5 leaves the
+ * least Gini (weighted 1.6); with the unknowns joining a side at each cut, x <= 4.5 does
+ * ({A 2, B 2} + {A 3, B 3} | {B 2}: 5.0, against 5.03 at 1.5). */
+static void test_learned_places_unknowns_per_cut(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_err_clear(&err);
+    tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", "x,class\n1,A\n2,B\n3,B\n4,A\n5,B\n"
+                                                             "6,B\n?,A\n?,A\n?,A\n?,B\n?,B\n?,B\n"),
+                                    "class", &err);
+    assert_non_null(d);
+    const char *learned[] = {"missing=learned", "max_depth=1", NULL};
+    const char *fractional[] = {"missing=fractional", "max_depth=1", NULL};
+    tl_model *m = tl_test_fit("cart", d, learned, 1, &err);
+    assert_non_null(m);
+    assert_close(tl_model_tree(m)->threshold[0], 4.5, 0);
+    assert_int_equal(tl_model_tree(m)->unknown[0], 0); /* the unknowns went left */
+    tl_model_free(m);
+    m = tl_test_fit("cart", d, fractional, 1, &err);
+    assert_non_null(m);
+    assert_close(tl_model_tree(m)->threshold[0], 1.5, 0);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_surrogate_matches_rpart),
+        cmocka_unit_test(test_methods_worked_example),
+        cmocka_unit_test(test_learned_places_unknowns_per_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

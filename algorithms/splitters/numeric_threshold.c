@@ -8,6 +8,21 @@
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between. */
 #define TL_VALUE_EPS 1e-7
 
+/* Least weighted impurity of the cut with the unknown rows u (weight wu) on the right or
+ * on the left (the right first: it keeps ties, as scikit-learn tries it first). */
+static double side_impurity(double (*impurity)(const double *, size_t), const double *left,
+                            const double *right, const double *u, double *tmp, double wl,
+                            double wr, double wu, size_t k)
+{
+    for (size_t j = 0; j < k; j++)
+        tmp[j] = right[j] + u[j];
+    double to_right = wl * impurity(left, k) + (wr + wu) * impurity(tmp, k);
+    for (size_t j = 0; j < k; j++)
+        tmp[j] = left[j] + u[j];
+    double to_left = (wl + wu) * impurity(tmp, k) + wr * impurity(right, k);
+    return to_left < to_right ? to_left : to_right;
+}
+
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -20,7 +35,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     const tl_grow_params *p = tl_grow_params_of(g);
     const double *x = d->cols[attr].num, *w = node->w;
     const int *y = d->y.code; /* NULL for regression */
-    double *children = tl_grow_scratch(g); /* left, right, known, best left */
+    double *children = tl_grow_scratch(g); /* left, right, known, best left, u, tmp */
     double *left = children, *right = children + k, *known = children + 2 * k;
     double *best_left = children + 3 * k;
     memset(children, 0, 3 * k * sizeof *children);
@@ -37,6 +52,16 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     if (known_w <= 0)
         return 0;
     double (*impurity)(const double *, size_t) = p->criterion->impurity;
+    /* scikit-learn 1.3: the unknown rows join the side that leaves the least impurity, at
+     * every cut (u: their statistics, wu their weight) */
+    int best_side = impurity && missing_w > 0 && p->missing &&
+                    p->missing->scoring == TL_MISSING_SCORE_BEST_BRANCH;
+    double *u = children + 4 * k, *with_u = children + 5 * k, wu = missing_w;
+    if (best_side) {
+        memset(u, 0, k * sizeof *u);
+        for (size_t i = n_known; i < node->n; i++)
+            tl_grow_add_row(g, u, node->sorted[i], w[node->sorted[i]]);
+    }
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
@@ -66,6 +91,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
          * greatest score, negated */
         double child = impurity ? wl * impurity(left, k) + wr * impurity(right, k)
                                 : -tl_grow_partition_gain(g, children, 2);
+        if (best_side)
+            child = side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;

@@ -37,7 +37,7 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     }
     g->w = malloc(d->n_rows * sizeof *g->w);
     g->branch = malloc(d->n_rows * sizeof *g->branch);
-    g->scratch = malloc((max_levels + 3) * (g->k + 1) * sizeof *g->scratch);
+    g->scratch = malloc((max_levels + 4) * (g->k + 1) * sizeof *g->scratch);
     g->branch_w = malloc((max_levels + 2) * sizeof *g->branch_w);
     g->parent_buf = malloc(g->k * sizeof *g->parent_buf);
     g->miss_buf = malloc((max_levels + 2) * g->k * sizeof *g->miss_buf);

@@ -170,7 +170,7 @@ const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
 /* The criterion's rules (zeros when it has none). */
 const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g);
 size_t tl_grow_k(const tl_grow_ctx *g);
-/* Scratch of at least (max levels + 3) * (k + 1) doubles, private to the current splitter call. */
+/* Scratch of at least (max levels + 4) * (k + 1) doubles, private to the current splitter call. */
 double *tl_grow_scratch(const tl_grow_ctx *g);
 /* Statistics of the node's rows per level of nominal attr into out (n_levels x k, zeroed
  * here); returns the weight of the rows whose value is unknown. */
