@@ -560,7 +560,9 @@ static void test_stale_temporaries_swept(void **state)
 
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
- * (0.8 + 0) / 2 = 0.4 in every fold. */
+ * (0.8 + 0) / 2 = 0.4 in every fold. Every row gets p(b) = 0: log loss 15 ln 10 / 3 (the b
+ * row clipped to 1e-15), ROC AUC 0.5 (one tied threshold), average precision 1/3 (the
+ * precision there), Brier 1/3 (the b row's (0 - 1)^2). */
 static void test_hand_checked_summary(void **state)
 {
     (void)state;
@@ -576,7 +578,17 @@ static void test_hand_checked_summary(void **state)
     assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
     char *s = slurp("/tmp/tl_run_h", "summary.csv");
     assert_non_null(strstr(s, "\ntiny,maj,6,0.666667,0.000000,0.500000,0.000000,0.000000,0.000000,"
-                              "0.400000,0.000000,0.533333,0.000000,"));
+                              "0.400000,0.000000,0.533333,0.000000,11.512925,0.000000,0.500000,"
+                              "0.000000,0.500000,0.000000,0.333333,0.000000,0.333333,0.000000,"));
+    free(s);
+    s = slurp("/tmp/tl_run_h", "metrics.csv");
+    assert_non_null(strstr(s, ",f1_weighted,log_loss,roc_auc_macro,roc_auc_weighted,pr_auc,"
+                              "brier,leaves"));
+    assert_non_null(strstr(s, "\ntiny,maj,2,1,3,3,0.666667,0.500000,0.000000,0.400000,0.533333,"
+                              "11.512925,0.500000,0.500000,0.333333,0.333333,1,0\n"));
+    free(s);
+    s = slurp("/tmp/tl_run_h", "summary.md");
+    assert_non_null(strstr(s, " log_loss | roc_auc_macro | roc_auc_weighted | pr_auc | brier |"));
     free(s);
     s = slurp("/tmp/tl_run_h", "confusion/tiny__maj.csv");
     assert_string_equal(s, "truth\\predicted,a,b\na,12,0\nb,6,0\n\nclass,precision,recall,f1\n"
