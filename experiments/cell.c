@@ -13,6 +13,7 @@ void tl_cell_clear(tl_cell *c)
         return;
     free(c->confusion), c->confusion = NULL;
     free(c->proba_bins), c->proba_bins = NULL;
+    free(c->correct), c->correct = NULL;
 }
 
 static double now_s(void)
@@ -199,8 +200,11 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
         pred[i] = (int)best;
         w[i] = tl_dataset_weight(d, test[i]);
     }
-    if (!rc && !(c->proba_bins = calloc(3 * TL_PROBA_BINS, sizeof *c->proba_bins)))
+    if (!rc && (!(c->proba_bins = calloc(3 * TL_PROBA_BINS, sizeof *c->proba_bins)) ||
+                !(c->correct = malloc(n + 1))))
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i <= n; i++)
+        c->correct[i] = i == n ? '\0' : truth[i] == pred[i] ? '1' : '0';
     if (!rc) {
         tl_confusion_add(&conf, truth, pred, w, n);
         rc = tl_class_metrics_compute(truth, pred, NULL, n, k, &c->cm, err);
@@ -230,6 +234,7 @@ int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train
     out->classification = tl_dataset_is_classification(d);
     out->k = tl_dataset_n_classes(d);
     out->confusion = out->proba_bins = NULL;
+    out->correct = NULL;
     double t0 = now_s();
     tl_model *model = tl_cell_fit(m, d, train, n_train, valid, n_valid, seed, &out->selected, err);
     if (!model)

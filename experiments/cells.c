@@ -110,6 +110,7 @@ void tl_cells_write(FILE *f, const tl_cell *c)
         fprintf(f, "\t%d", c->proba_bins ? TL_PROBA_BINS : 0);
         for (size_t i = 0; c->proba_bins && i < 3 * TL_PROBA_BINS; i++)
             put_g(f, c->proba_bins[i]);
+        fprintf(f, "\t%s", c->correct && c->correct[0] ? c->correct : "-");
     }
     fputc('\n', f);
 }
@@ -144,6 +145,15 @@ static int parse_proba(const char *p, tl_cell *c)
             return tl_cell_clear(c), TL_EPARSE;
         p = end;
     }
+    while (*p == '\t')
+        p++;
+    size_t len = strspn(p, "01");
+    if (!len) /* '-': no per-row results */
+        return *p == '-' || !*p ? TL_OK : (tl_cell_clear(c), TL_EPARSE);
+    if (len != c->n_test)
+        return tl_cell_clear(c), TL_EPARSE;
+    if (!(c->correct = strndup(p, len)))
+        return tl_cell_clear(c), TL_ENOMEM;
     return TL_OK;
 }
 

@@ -151,6 +151,23 @@ static void csv_header(FILE *f, int any_cls, int any_reg)
     fputs(",leaves_mean,leaves_sd,depth_mean,depth_sd,p_vs_baseline,vs_baseline\n", f);
 }
 
+int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double *scores,
+                       tl_err *err)
+{
+    double *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
+    if (!buf)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t d = 0; d < r->meta.n_datasets; d++)
+        for (size_t m = 0; m < nm; m++) {
+            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
+            for (size_t i = 0; i < n; i++)
+                buf[i] = tl_rep_primary(&r->cells[first + i]);
+            scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
+        }
+    free(buf);
+    return TL_OK;
+}
+
 int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
                  tl_friedman *fr, double *cd, int *applies, tl_err *err)
 {
@@ -159,16 +176,9 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
     *applies = 0;
     if (nd < 2 || nm < 2 || r->meta.n_fractions)
         return TL_OK;
-    double *scores = malloc(nd * nm * sizeof *scores), *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
-    int rc = scores && buf ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t d = 0; !rc && d < nd; d++)
-        for (size_t m = 0; m < nm; m++) {
-            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
-            /* larger is better: accuracy, or minus the RMSE */
-            for (size_t i = 0; i < n; i++)
-                buf[i] = tl_rep_primary(&r->cells[first + i]);
-            scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
-        }
+    double *scores = malloc(nd * nm * sizeof *scores);
+    int rc = scores ? tl_rep_mean_scores(r, models, nm, scores, err)
+                    : tl_err_set(err, TL_ENOMEM, "out of memory");
     tl_err e;
     int frc = rc ? rc : tl_friedman_test(scores, nd, nm, ranks, fr, &e);
     if (frc == TL_ENOMEM && !rc)
@@ -177,7 +187,6 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
     if (*applies && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
         *cd = NAN;
     free(scores);
-    free(buf);
     return rc;
 }
 
@@ -219,8 +228,9 @@ static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *e
         fputs("\nAverage ranks, Friedman and Nemenyi need at least 2 datasets and 2 models "
               "(and are not computed for learning curves).\n", f);
     }
+    rc = tl_rep_md_baseline_tests(f, r, have_ranks ? ranks : NULL, ALPHA, err);
     free(ranks);
-    return TL_OK;
+    return rc;
 }
 
 int tl_rep_summary(const tl_rep *r, tl_err *err)
