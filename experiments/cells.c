@@ -4,6 +4,7 @@
 #include "treelab/tl_version.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +101,60 @@ void tl_cells_write(FILE *f, const tl_cell *c)
     fprintf(f, "\t%zu", c->classification ? c->k : 0);
     for (size_t i = 0; c->classification && i < c->k * c->k; i++)
         put_g(f, c->confusion[i]);
+    /* appended after the confusion matrix so that cells written before them still read */
+    if (c->classification) {
+        const double pv[] = {c->cm.roc_auc_macro, c->cm.roc_auc_weighted, c->cm.pr_auc,
+                             c->cm.brier};
+        for (size_t i = 0; i < sizeof pv / sizeof *pv; i++)
+            put_g(f, pv[i]);
+        fprintf(f, "\t%d", c->proba_bins ? TL_PROBA_BINS : 0);
+        for (size_t i = 0; c->proba_bins && i < 3 * TL_PROBA_BINS; i++)
+            put_g(f, c->proba_bins[i]);
+        fprintf(f, "\t%s", c->correct && c->correct[0] ? c->correct : "-");
+    }
     fputc('\n', f);
+}
+
+/* The probability metrics and score bins that end a classification cell's line; a line
+ * written before they existed ends at the confusion matrix and gets NaN and no bins. */
+static int parse_proba(const char *p, tl_cell *c)
+{
+    char *end;
+    double *dst[] = {&c->cm.roc_auc_macro, &c->cm.roc_auc_weighted, &c->cm.pr_auc, &c->cm.brier};
+    for (size_t i = 0; i < sizeof dst / sizeof *dst; i++)
+        *dst[i] = NAN;
+    while (*p == '\t' || *p == ' ')
+        p++;
+    if (!*p)
+        return TL_OK;
+    for (size_t i = 0; i < sizeof dst / sizeof *dst; i++) {
+        *dst[i] = strtod(p, &end);
+        if (end == p)
+            return tl_cell_clear(c), TL_EPARSE;
+        p = end;
+    }
+    long bins = strtol(p, &end, 10);
+    if (end == p || (bins != 0 && bins != TL_PROBA_BINS))
+        return tl_cell_clear(c), TL_EPARSE;
+    p = end;
+    if (bins && !(c->proba_bins = malloc(3 * TL_PROBA_BINS * sizeof *c->proba_bins)))
+        return tl_cell_clear(c), TL_ENOMEM;
+    for (long i = 0; i < 3 * bins; i++) {
+        c->proba_bins[i] = strtod(p, &end);
+        if (end == p)
+            return tl_cell_clear(c), TL_EPARSE;
+        p = end;
+    }
+    while (*p == '\t')
+        p++;
+    size_t len = strspn(p, "01");
+    if (!len) /* '-': no per-row results */
+        return *p == '-' || !*p ? TL_OK : (tl_cell_clear(c), TL_EPARSE);
+    if (len != c->n_test)
+        return tl_cell_clear(c), TL_EPARSE;
+    if (!(c->correct = strndup(p, len)))
+        return tl_cell_clear(c), TL_ENOMEM;
+    return TL_OK;
 }
 
 /* Parse one cell line: TL_OK, TL_EPARSE or TL_ENOMEM. */
@@ -145,6 +199,7 @@ static int parse_cell(char *line, tl_cell *c)
                 return tl_cell_clear(c), TL_EPARSE;
             p = end;
         }
+        return parse_proba(p, c);
     }
     return TL_OK;
 }

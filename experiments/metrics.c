@@ -4,9 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* sklearn's log_loss clipping */
-#define TL_LOGLOSS_EPS 1e-15
-
 int tl_confusion_init(tl_confusion *c, size_t k, tl_err *err)
 {
     c->k = k;
@@ -107,23 +104,9 @@ int tl_confusion_scores(const tl_confusion *c, tl_class_metrics *out, tl_err *er
     if (!per)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     scores_from_confusion(c, per, per + c->k, per + 2 * c->k, out);
-    out->log_loss = NAN;
+    out->log_loss = out->roc_auc_macro = out->roc_auc_weighted = out->pr_auc = out->brier = NAN;
     free(per);
     return TL_OK;
-}
-
-static double log_loss(const int *truth, const double *proba, size_t n, size_t k)
-{
-    double s = 0;
-    for (size_t i = 0; i < n; i++) {
-        double p = proba[i * k + (size_t)truth[i]];
-        if (!(p >= TL_LOGLOSS_EPS)) /* NaN counts as 0 too */
-            p = TL_LOGLOSS_EPS;
-        if (p > 1 - TL_LOGLOSS_EPS)
-            p = 1 - TL_LOGLOSS_EPS;
-        s -= log(p);
-    }
-    return s / (double)n;
 }
 
 int tl_class_metrics_compute(const int *truth, const int *pred, const double *proba, size_t n,
@@ -142,7 +125,7 @@ int tl_class_metrics_compute(const int *truth, const int *pred, const double *pr
     tl_confusion_add(&c, truth, pred, NULL, n);
     int rc = tl_confusion_scores(&c, out, err);
     if (!rc && proba)
-        out->log_loss = log_loss(truth, proba, n, k);
+        rc = tl_proba_metrics_compute(truth, proba, NULL, n, k, out, err);
     tl_confusion_free(&c);
     return rc;
 }

@@ -70,7 +70,8 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     int cls = any_task(r, 1), reg = any_task(r, 0);
     fputs("dataset,model,repeat,fold,n_train,n_test", f);
     if (cls)
-        fputs(",accuracy,balanced_accuracy,kappa,f1_macro,f1_weighted,log_loss", f);
+        fputs(",accuracy,balanced_accuracy,kappa,f1_macro,f1_weighted,log_loss,roc_auc_macro,"
+              "roc_auc_weighted,pr_auc,brier", f);
     if (reg)
         fputs(",mse,rmse,mae,r2", f);
     fputs(",leaves,depth\n", f);
@@ -81,9 +82,11 @@ static int write_metrics(const tl_rep *r, tl_err *err)
         tl_csv_pair(f, dn, mn);
         fprintf(f, ",%zu,%zu,%zu,%zu", c->repeat, c->fold, c->n_train, c->n_test);
         const double cv[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa,
-                             c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss};
+                             c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss,
+                             c->cm.roc_auc_macro, c->cm.roc_auc_weighted, c->cm.pr_auc,
+                             c->cm.brier};
         const double rv[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
-        for (size_t j = 0; cls && j < 6; j++) {
+        for (size_t j = 0; cls && j < sizeof cv / sizeof *cv; j++) {
             fputc(',', f);
             if (c->classification)
                 tl_rep_num(f, cv[j]);

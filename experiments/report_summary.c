@@ -11,14 +11,20 @@
 #define ALPHA 0.05
 
 static const char *const cls_names[] = {"accuracy", "balanced_accuracy", "kappa", "f1_macro",
-                                        "f1_weighted", "log_loss", "leaves", "depth"};
+                                        "f1_weighted", "log_loss", "roc_auc_macro",
+                                        "roc_auc_weighted", "pr_auc", "brier", "leaves", "depth"};
 static const char *const reg_names[] = {"mse", "rmse", "mae", "r2", "leaves", "depth"};
+/* the task's own metrics, before leaves and depth */
+#define N_CLS 10
+#define N_REG 4
 
 static double metric(const tl_cell *c, size_t j)
 {
     if (c->classification) {
         const double v[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa, c->cm.f1_macro,
-                            c->cm.f1_weighted, c->cm.log_loss, c->leaves, c->depth};
+                            c->cm.f1_weighted, c->cm.log_loss, c->cm.roc_auc_macro,
+                            c->cm.roc_auc_weighted, c->cm.pr_auc, c->cm.brier, c->leaves,
+                            c->depth};
         return v[j];
     }
     const double v[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2, c->leaves, c->depth};
@@ -28,7 +34,7 @@ static double metric(const tl_cell *c, size_t j)
 /* One (dataset, model) pair: means, sds and the comparison with the baseline. */
 typedef struct pair_stats {
     size_t n;
-    double mean[8], sd[8];
+    double mean[N_CLS + 2], sd[N_CLS + 2];
     double p;     /* corrected t-test p-value against the baseline (NaN: not tested) */
     int result;   /* +1 win, 0 tie, -1 loss, 2 is the baseline, 3 not tested */
 } pair_stats;
@@ -37,13 +43,16 @@ static int pair(const tl_rep *r, size_t d, size_t m, double *buf, pair_stats *ps
 {
     size_t first, n = tl_rep_range(r, d, m, &first), bfirst;
     size_t bn = tl_rep_range(r, d, r->meta.baseline, &bfirst);
-    size_t nm = r->meta.n_classes[d] ? 8 : 6;
+    size_t nm = (r->meta.n_classes[d] ? N_CLS : N_REG) + 2;
     ps->n = n;
     for (size_t j = 0; j < nm; j++) {
+        /* over the cells where the metric is defined (a fold with one class has no AUC) */
+        size_t defined = 0;
         for (size_t i = 0; i < n; i++)
-            buf[i] = metric(&r->cells[first + i], j);
-        ps->mean[j] = n ? gsl_stats_mean(buf, 1, n) : NAN;
-        ps->sd[j] = n > 1 ? gsl_stats_sd(buf, 1, n) : 0;
+            if (!isnan(buf[defined] = metric(&r->cells[first + i], j)))
+                defined++;
+        ps->mean[j] = defined ? gsl_stats_mean(buf, 1, defined) : NAN;
+        ps->sd[j] = defined > 1 ? gsl_stats_sd(buf, 1, defined) : 0;
     }
     ps->p = NAN;
     ps->result = m == r->meta.baseline ? 2 : 3;
@@ -91,7 +100,7 @@ static void md_header(FILE *f, const tl_rep *r)
 static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
 {
     int cls = r->meta.n_classes[d] > 0;
-    size_t nm = cls ? 8 : 6;
+    size_t nm = (cls ? N_CLS : N_REG) + 2;
     const char *const *names = cls ? cls_names : reg_names;
     fprintf(f, "\n## %s (%s)\n\n| model | n |", r->meta.dataset[d],
             cls ? "classification" : "regression");
@@ -119,11 +128,11 @@ static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, i
     for (size_t m = 0; m < r->meta.n_models; m++) {
         tl_csv_pair(f, r->meta.dataset[d], r->meta.model[m]);
         fprintf(f, ",%zu", ps[m].n);
-        for (size_t j = 0; any_cls && j < 6; j++)
+        for (size_t j = 0; any_cls && j < N_CLS; j++)
             cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
-        for (size_t j = 0; any_reg && j < 4; j++)
+        for (size_t j = 0; any_reg && j < N_REG; j++)
             !cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
-        size_t o = cls ? 6 : 4;
+        size_t o = cls ? N_CLS : N_REG;
         fprintf(f, ",%.6f,%.6f,%.6f,%.6f,", ps[m].mean[o], ps[m].sd[o], ps[m].mean[o + 1],
                 ps[m].sd[o + 1]);
         if (!isnan(ps[m].p))
@@ -135,11 +144,28 @@ static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, i
 static void csv_header(FILE *f, int any_cls, int any_reg)
 {
     fputs("dataset,model,n", f);
-    for (size_t j = 0; any_cls && j < 6; j++)
+    for (size_t j = 0; any_cls && j < N_CLS; j++)
         fprintf(f, ",%s_mean,%s_sd", cls_names[j], cls_names[j]);
-    for (size_t j = 0; any_reg && j < 4; j++)
+    for (size_t j = 0; any_reg && j < N_REG; j++)
         fprintf(f, ",%s_mean,%s_sd", reg_names[j], reg_names[j]);
     fputs(",leaves_mean,leaves_sd,depth_mean,depth_sd,p_vs_baseline,vs_baseline\n", f);
+}
+
+int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double *scores,
+                       tl_err *err)
+{
+    double *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
+    if (!buf)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t d = 0; d < r->meta.n_datasets; d++)
+        for (size_t m = 0; m < nm; m++) {
+            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
+            for (size_t i = 0; i < n; i++)
+                buf[i] = tl_rep_primary(&r->cells[first + i]);
+            scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
+        }
+    free(buf);
+    return TL_OK;
 }
 
 int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
@@ -150,16 +176,9 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
     *applies = 0;
     if (nd < 2 || nm < 2 || r->meta.n_fractions)
         return TL_OK;
-    double *scores = malloc(nd * nm * sizeof *scores), *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
-    int rc = scores && buf ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t d = 0; !rc && d < nd; d++)
-        for (size_t m = 0; m < nm; m++) {
-            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
-            /* larger is better: accuracy, or minus the RMSE */
-            for (size_t i = 0; i < n; i++)
-                buf[i] = tl_rep_primary(&r->cells[first + i]);
-            scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
-        }
+    double *scores = malloc(nd * nm * sizeof *scores);
+    int rc = scores ? tl_rep_mean_scores(r, models, nm, scores, err)
+                    : tl_err_set(err, TL_ENOMEM, "out of memory");
     tl_err e;
     int frc = rc ? rc : tl_friedman_test(scores, nd, nm, ranks, fr, &e);
     if (frc == TL_ENOMEM && !rc)
@@ -168,7 +187,6 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
     if (*applies && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
         *cd = NAN;
     free(scores);
-    free(buf);
     return rc;
 }
 
@@ -210,8 +228,9 @@ static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *e
         fputs("\nAverage ranks, Friedman and Nemenyi need at least 2 datasets and 2 models "
               "(and are not computed for learning curves).\n", f);
     }
+    rc = tl_rep_md_baseline_tests(f, r, have_ranks ? ranks : NULL, ALPHA, err);
     free(ranks);
-    return TL_OK;
+    return rc;
 }
 
 int tl_rep_summary(const tl_rep *r, tl_err *err)

@@ -48,6 +48,19 @@ int tl_rep_summary(const tl_rep *r, tl_err *err);
 int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
                  tl_friedman *fr, double *cd, int *applies, tl_err *err);
 
+/* Mean primary score (tl_rep_primary) of each dataset (row) and model models[m] (NULL:
+ * models 0..nm-1) into scores (n_datasets x nm; NaN without cells). TL_OK or TL_ENOMEM. */
+int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double *scores,
+                       tl_err *err);
+
+/* summary.md's comparisons of each model with the baseline beyond the t-test
+ * (report_tests.c): across datasets the Wilcoxon signed-rank test on the mean scores and,
+ * given the average ranks (NULL: they do not apply), Holm's and Bonferroni-Dunn's procedures
+ * with the baseline as control; for a hold-out protocol McNemar's test on each split. TL_OK
+ * or TL_ENOMEM. */
+int tl_rep_md_baseline_tests(FILE *f, const tl_rep *r, const double *ranks, double alpha,
+                             tl_err *err);
+
 /* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
 int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
 

@@ -71,6 +71,9 @@ static int compute(run_state *s, tl_cell *c, size_t *buf, tl_err *err)
     unsigned long seed = tl_protocol_seed(s->x->seed, ed->name, c->repeat, c->fold + 1);
     int rc = tl_cell_eval(&s->x->models[c->model], s->data[c->dataset], tr, ntr,
                           nva ? va : NULL, nva, te, nte, seed, c, err);
+    /* per-row results are kept for McNemar's test of a single split only */
+    if (s->x->protocol.kind != TL_PROTO_HOLDOUT)
+        free(c->correct), c->correct = NULL;
     if (rc)
         tl_err_prefix(err, "dataset %s, model %s, repeat %zu, fold %zu: ", ed->name,
                       s->x->models[c->model].name, c->repeat, c->fold);

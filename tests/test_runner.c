@@ -12,6 +12,7 @@
 #include "tl_test_util.h"
 #include "treelab/tl_report.h"
 #include "treelab/tl_runner.h"
+#include "treelab/tl_stats.h"
 
 /* A test-only learner: predicts the training majority class (lowest code on ties); has no
  * tree to show and a two-row trace. Not in the registry: passed to the config reader. */
@@ -560,7 +561,9 @@ static void test_stale_temporaries_swept(void **state)
 
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
- * (0.8 + 0) / 2 = 0.4 in every fold. */
+ * (0.8 + 0) / 2 = 0.4 in every fold. Every row gets p(b) = 0: log loss 15 ln 10 / 3 (the b
+ * row clipped to 1e-15), ROC AUC 0.5 (one tied threshold), average precision 1/3 (the
+ * precision there), Brier 1/3 (the b row's (0 - 1)^2). */
 static void test_hand_checked_summary(void **state)
 {
     (void)state;
@@ -576,13 +579,73 @@ static void test_hand_checked_summary(void **state)
     assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
     char *s = slurp("/tmp/tl_run_h", "summary.csv");
     assert_non_null(strstr(s, "\ntiny,maj,6,0.666667,0.000000,0.500000,0.000000,0.000000,0.000000,"
-                              "0.400000,0.000000,0.533333,0.000000,"));
+                              "0.400000,0.000000,0.533333,0.000000,11.512925,0.000000,0.500000,"
+                              "0.000000,0.500000,0.000000,0.333333,0.000000,0.333333,0.000000,"));
+    free(s);
+    s = slurp("/tmp/tl_run_h", "metrics.csv");
+    assert_non_null(strstr(s, ",f1_weighted,log_loss,roc_auc_macro,roc_auc_weighted,pr_auc,"
+                              "brier,leaves"));
+    assert_non_null(strstr(s, "\ntiny,maj,2,1,3,3,0.666667,0.500000,0.000000,0.400000,0.533333,"
+                              "11.512925,0.500000,0.500000,0.333333,0.333333,1,0\n"));
+    free(s);
+    s = slurp("/tmp/tl_run_h", "summary.md");
+    assert_non_null(strstr(s, " log_loss | roc_auc_macro | roc_auc_weighted | pr_auc | brier |"));
     free(s);
     s = slurp("/tmp/tl_run_h", "confusion/tiny__maj.csv");
     assert_string_equal(s, "truth\\predicted,a,b\na,12,0\nb,6,0\n\nclass,precision,recall,f1\n"
                            "a,0.6667,1.0000,0.8000\nb,0.0000,0.0000,0.0000\n");
     free(s);
     rm("/tmp/tl_run_h");
+    tl_experiment_free(x);
+}
+
+/* The tests beyond the t-test in summary.md: on a hold-out of a separable set naive Bayes
+ * (the baseline) gets every test row right, so McNemar's n01 (rows only the majority model
+ * gets wrong) is its errors, n_test (1 - accuracy) from metrics.csv, and n10 = 0. Two
+ * datasets give the Wilcoxon and Holm table: the majority model is worse on both (R+ = 0,
+ * R- = 1 + 2) and ranks 2 against 1, z = 1 / sqrt(2 * 3 / (6 * 2)) = sqrt 2. */
+static void test_summary_baseline_tests(void **state)
+{
+    (void)state;
+    const char *data = tl_test_tmpfile(".csv", "x,y\n1,a\n2,a\n3,a\n4,a\n5,a\n6,a\n7,a\n"
+                                               "8,a\n9,a\n10,a\n21,b\n22,b\n23,b\n24,b\n"
+                                               "25,b\n26,b\n27,b\n28,b\n29,b\n30,b\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "name = \"t\"; seed = 2; datasets = ( { path = \"%s\"; name = \"sep\"; },\n"
+             "  { path = \"%s\"; name = \"sep2\"; } );\n"
+             "models = ( { name = \"maj\"; algorithm = \"majority\"; },\n"
+             "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
+             "protocol = { kind = \"holdout\"; train = 0.5; validation = 0.0; test = 0.5; "
+             "repeats = 2; stratified = false; };\nbaseline = \"nb\";\n", data, data);
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+    rm("/tmp/tl_run_t");
+    assert_int_equal(run(x, "/tmp/tl_run_t", 1, 0, 0), TL_OK);
+    char *m = slurp("/tmp/tl_run_t", "metrics.csv"), *s = slurp("/tmp/tl_run_t", "summary.md");
+    double acc_maj, acc_nb;
+    size_t n_test;
+    char *at = strstr(m, "\nsep,maj,0,0,");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "\nsep,maj,0,0,%*u,%zu,%lf", &n_test, &acc_maj), 2);
+    at = strstr(m, "\nsep,nb,0,0,");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "\nsep,nb,0,0,%*u,%*u,%lf", &acc_nb), 1);
+    assert_close(acc_nb, 1, 0);
+    unsigned long n01 = (unsigned long)lround((double)n_test * (1 - acc_maj));
+    assert_true(n01 > 0);
+    tl_mcnemar t;
+    tl_mcnemar_test(n01, 0, &t);
+    char want[256];
+    snprintf(want, sizeof want, "sep:\n\n| model | n01 | n10 | chi² | p | exact p |");
+    assert_non_null(strstr(s, want));
+    snprintf(want, sizeof want, "| maj | %lu | 0 | %.4f | %.4g | %.4g |", n01, t.chi2, t.p_chi2,
+             t.p_exact);
+    assert_non_null(strstr(s, want));
+    assert_non_null(strstr(s, "| maj | 0.0 | 3.0 | "));
+    assert_non_null(strstr(s, " | 1.414 | 0.1573 | kept | kept |\n"));
+    free(m);
+    free(s);
+    rm("/tmp/tl_run_t");
     tl_experiment_free(x);
 }
 
@@ -604,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_stale_temporaries_swept),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_hand_checked_summary),
+        cmocka_unit_test(test_summary_baseline_tests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

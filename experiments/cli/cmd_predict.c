@@ -1,4 +1,4 @@
-/* `treelab predict MODEL DATA [--proba]`: predictions as CSV on stdout. */
+/* `treelab predict MODEL DATA [--proba [--digits N]]`: predictions as CSV on stdout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,19 +7,34 @@
 #include "treelab/tl_text.h"
 
 static const char usage[] =
-    "usage: treelab predict MODEL DATA [--proba] [--target NAME]\n"
+    "usage: treelab predict MODEL DATA [--proba] [--digits N] [--target NAME]\n"
     "\n"
     "Apply a saved model to DATA (same attributes, matched by name; nominal values by name)\n"
     "and write CSV to stdout: `row,predicted`, plus one probability column per class with\n"
     "--proba. Rows are numbered from 1. For regression `predicted` is the value. DATA needs\n"
-    "no target: the model's target column may be missing, empty or absent.\n";
+    "no target: the model's target column may be missing, empty or absent.\n"
+    "Probabilities and regression values are printed in full precision (%.17g: they read\n"
+    "back as the same double, to compare with a peer); --digits N (0..17) prints the\n"
+    "probabilities with N decimals instead.\n";
+
+/* %.17g reads back as the same double; digits >= 0 gives that many decimals. */
+static void print_number(double v, int digits)
+{
+    if (digits < 0)
+        printf("%.17g", v);
+    else
+        printf("%.*f", digits, v);
+}
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *proba = NULL, *target = NULL, *pos[2];
-    tl_cli_opt opts[] = {{"--proba", 0, &proba}, {"--target", 1, &target}, {NULL, 0, NULL}};
+    const char *proba = NULL, *target = NULL, *digits_s = NULL, *pos[2];
+    tl_cli_opt opts[] = {{"--proba", 0, &proba}, {"--target", 1, &target},
+                         {"--digits", 1, &digits_s}, {NULL, 0, NULL}};
     int n_pos, help;
-    if (tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err))
+    long digits = -1; /* full precision */
+    if (tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err) ||
+        (digits_s && tl_cli_long("--digits", digits_s, 0, 17, &digits, err)))
         return err->code;
     if (help) {
         fputs(usage, stdout);
@@ -70,8 +85,10 @@ static int run(int argc, char **argv, tl_err *err)
             if (p[c] > p[best])
                 best = c;
         tl_csv_field(stdout, t->levels[best]);
-        for (size_t c = 0; proba && c < k; c++)
-            printf(",%.6f", p[c]);
+        for (size_t c = 0; proba && c < k; c++) {
+            fputc(',', stdout);
+            print_number(p[c], (int)digits);
+        }
         fputc('\n', stdout);
     }
 done:
