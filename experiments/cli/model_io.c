@@ -1,5 +1,5 @@
-/* What fit, predict, show and path share: loading data with --target, building a model
- * from --algo and --set. */
+/* What the commands share: loading data with the data options, building a model from
+ * --algo and --set. */
 #include "model_io.h"
 
 #include <errno.h>
@@ -74,13 +74,15 @@ done:
     return d;
 }
 
-tl_dataset *tl_cli_load_data(const char *path, const char *target, tl_err *err)
-{
-    return tl_dataset_load(path, target, err);
-}
 
 tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d,
                      unsigned long seed, tl_err *err)
+{
+    return tl_cli_fit_rows(algo, set, d, NULL, 0, seed, err);
+}
+
+tl_model *tl_cli_fit_rows(const char *algo, const tl_params *set, const tl_dataset *d,
+                          const size_t *rows, size_t n, unsigned long seed, tl_err *err)
 {
     if (!algo) {
         tl_err_set(err, TL_EINVAL, "--algo NAME is required");
@@ -90,7 +92,7 @@ tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d
     if (!m)
         return NULL;
     tl_fit_ctx ctx = {seed, NULL, 0};
-    if (tl_model_fit(m, d, NULL, 0, &ctx, err)) {
+    if (tl_model_fit(m, d, rows, n, &ctx, err)) {
         tl_model_free(m);
         return NULL;
     }

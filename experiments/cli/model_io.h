@@ -26,10 +26,18 @@ typedef struct tl_cli_data {
  * the rows of test appended as test rows (d->role). NULL + err. */
 tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *test,
                         unsigned flags, tl_err *err);
-tl_dataset *tl_cli_load_data(const char *path, const char *target, tl_err *err);
 /* New model of algo with the --set parameters, fitted on every row of d. NULL + err. */
 tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d,
                      unsigned long seed, tl_err *err);
+/* New model of algo fitted on rows[0..n) of d (rows NULL: every row). NULL + err. */
+tl_model *tl_cli_fit_rows(const char *algo, const tl_params *set, const tl_dataset *d,
+                          const size_t *rows, size_t n, unsigned long seed, tl_err *err);
+/* The rows of d whose role is role (every row when d has no roles): a new array, *n rows. */
+size_t *tl_cli_role_rows(const tl_dataset *d, int role, size_t *n, tl_err *err);
+/* Predict rows[0..n) of d (rows NULL: every row) with m and print "LABEL: N rows: accuracy ..., kappa ..." (RMSE,
+ * MAE and R2 for regression), every score weighted by the rows' weights, to f. */
+int tl_cli_print_scores(FILE *f, const char *label, const tl_model *m, const tl_dataset *d,
+                        const size_t *rows, size_t n, tl_err *err);
 /* --seed's value (default 1). */
 int tl_cli_seed(const char *text, unsigned long *seed, tl_err *err);
 
