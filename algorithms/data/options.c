@@ -115,7 +115,7 @@ static int fold_values(tl_build *b, size_t j, const char *what, tl_err *err)
         if (bad) {
             if (num != c->num)
                 free(num);
-            return tl_err_set(err, TL_EINVAL, "%s: %s, data row %zu: expected a fold id (an "
+            return tl_err_set(err, TL_EINVAL, "%s: fold column '%s', data row %zu: expected a fold id (an "
                               "integer: -1 to train on the row in every fold, else 0, 1, ...), "
                               "found '%s'", b->path, what, i + 1, text);
         }
