@@ -604,7 +604,6 @@ static const bundled table[] = {
     {"ionosphere.arff", 351, 34, 2, 0},
     {"iris.arff", 150, 4, 3, 0},
     {"labor.arff", 57, 16, 2, 326},
-    {"labor-weighted.arff", 57, 16, 2, 326},
     {"segment-challenge.arff", 1500, 19, 7, 0},
     {"soybean.arff", 683, 35, 19, 2337},
     {"vote.arff", 435, 16, 2, 392},

@@ -75,7 +75,7 @@ static void j48_tree(const char *variant, char *out, size_t size)
 static void test_weighted_arff_j48(void **state)
 {
     (void)state;
-    const char *files[] = {"experiments/datasets/labor-weighted.arff",
+    const char *files[] = {"tests/fixtures/weighted/labor-weighted.arff",
                            "tests/fixtures/weighted/labor-weighted-sparse.arff"};
     const char *variants[][2] = {{"default", NULL}, {"U", "prune=false"}};
     char want[4096];
@@ -102,7 +102,7 @@ static void test_weighted_arff_j48(void **state)
 static void test_sparse_equals_dense(void **state)
 {
     (void)state;
-    tl_dataset *a = tl_test_load("experiments/datasets/labor-weighted.arff", NULL);
+    tl_dataset *a = tl_test_load("tests/fixtures/weighted/labor-weighted.arff", NULL);
     tl_dataset *b = tl_test_load("tests/fixtures/weighted/labor-weighted-sparse.arff", NULL);
     assert_int_equal(a->n_rows, b->n_rows);
     assert_int_equal(a->schema.n_attrs, b->schema.n_attrs);
@@ -128,7 +128,7 @@ static void test_weighted_scores_as_weka(void **state)
 {
     (void)state;
     char out[2048], errb[2048], args[2048], data[512];
-    snprintf(data, sizeof data, "%s", tl_test_path("experiments/datasets/labor-weighted.arff"));
+    snprintf(data, sizeof data, "%s", tl_test_path("tests/fixtures/weighted/labor-weighted.arff"));
     snprintf(args, sizeof args, "fit '%s' --algo c45 --test '%s'", data, data);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
     char acc[64];
@@ -137,7 +137,7 @@ static void test_weighted_scores_as_weka(void **state)
     assert_non_null(strstr(out, acc));
     assert_non_null(strstr(out, "kappa 0.9513"));
     /* the cells of an experiment hold the weighted confusion matrix */
-    tl_dataset *d = tl_test_load("experiments/datasets/labor-weighted.arff", NULL);
+    tl_dataset *d = tl_test_load("tests/fixtures/weighted/labor-weighted.arff", NULL);
     tl_exp_model m;
     memset(&m, 0, sizeof m);
     m.name = "c45";

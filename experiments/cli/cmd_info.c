@@ -1,4 +1,4 @@
-/* `treelab info DATA [--target NAME]`: rows, attributes, task and missing cells of a dataset. */
+/* `treelab info DATA [data options]`: rows, attributes, task, weights and missing cells of a dataset. */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>

@@ -3,7 +3,7 @@
 # tests/test_data_options.c and tests/test_gaussian_nb.c. Run from the repository root:
 #   scripts/peers/weka_weighted.sh
 # Writes
-#   experiments/datasets/labor-weighted.arff      labor.arff, row i (from 1) weighing
+#   tests/fixtures/weighted/labor-weighted.arff      labor.arff, row i (from 1) weighing
 #                                                 ((37 i) mod 7 + 1) / 4, written `...,{w}`
 #   tests/fixtures/weighted/labor-weighted-sparse.arff   the same through Weka's
 #                                                 NonSparseToSparse filter (sparse rows + weights)
@@ -21,17 +21,17 @@ weigh() {
   awk 'BEGIN{i=0} /^@data/{print; d=1; next}
        d && NF && !/^%/ {i++; w=((i*37)%7+1)/4; print $0 ",{" w "}"; next} {print}' "$1"
 }
-weigh experiments/datasets/labor.arff > experiments/datasets/labor-weighted.arff
+weigh experiments/datasets/labor.arff > tests/fixtures/weighted/labor-weighted.arff
 weigh experiments/datasets/weather.nominal.arff > "$OUT/weather.nominal-weighted.arff"
 java -cp "$WEKA" weka.filters.unsupervised.instance.NonSparseToSparse \
-  -i experiments/datasets/labor-weighted.arff -o "$OUT/labor-weighted-sparse.arff"
+  -i tests/fixtures/weighted/labor-weighted.arff -o "$OUT/labor-weighted-sparse.arff"
 {
-  echo "# Weka $(java -cp "$WEKA" weka.core.Version 2>/dev/null | head -1) J48 on experiments/datasets/labor-weighted.arff, recorded by scripts/peers/weka_weighted.sh"
+  echo "# Weka $(java -cp "$WEKA" weka.core.Version 2>/dev/null | head -1) J48 on tests/fixtures/weighted/labor-weighted.arff, recorded by scripts/peers/weka_weighted.sh"
   for v in default U; do
     opts=""
     [ "$v" = U ] && opts="-U"
     # shellcheck disable=SC2086
-    java -cp "$WEKA" weka.classifiers.trees.J48 -t experiments/datasets/labor-weighted.arff \
+    java -cp "$WEKA" weka.classifiers.trees.J48 -t tests/fixtures/weighted/labor-weighted.arff \
       -no-cv $opts > /tmp/j48w_$$.txt
     awk -v v="$v" '/^J48 (pruned|unpruned) tree/{getline; on=1; next}
          /^Number of Leaves/{on=0} on && NF {print "tree", v, $0}' /tmp/j48w_$$.txt
