@@ -171,26 +171,33 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
     return model;
 }
 
-/* Scores from predictions: out is n x width. */
+/* Scores from predictions (out is n x width), each row counting with its weight. */
 static int score(const tl_dataset *d, const size_t *test, size_t n, const double *out,
                  tl_cell *c, tl_err *err)
 {
+    double *w = d->weight ? malloc((n ? n : 1) * sizeof *w) : NULL;
+    if (d->weight && !w)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; w && i < n; i++)
+        w[i] = d->weight[test[i]];
     if (!c->classification) {
         double *truth = malloc((n ? n : 1) * sizeof *truth);
-        if (!truth)
+        if (!truth) {
+            free(w);
             return tl_err_set(err, TL_ENOMEM, "out of memory");
+        }
         for (size_t i = 0; i < n; i++)
             truth[i] = d->y.num[test[i]];
-        tl_reg_metrics_compute(truth, out, n, &c->rm);
+        tl_reg_metrics_compute_w(truth, out, w, n, &c->rm);
         free(truth);
+        free(w);
         return TL_OK;
     }
     size_t k = c->k;
     int *truth = malloc((n ? n : 1) * sizeof *truth), *pred = malloc((n ? n : 1) * sizeof *pred);
-    double *w = malloc((n ? n : 1) * sizeof *w);
     tl_confusion conf = {0, NULL};
-    int rc = (truth && pred && w) ? tl_confusion_init(&conf, k, err)
-                                  : tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = (truth && pred) ? tl_confusion_init(&conf, k, err)
+                             : tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < n; i++) {
         size_t best = 0;
         for (size_t j = 1; j < k; j++)
@@ -198,7 +205,6 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
                 best = j;
         truth[i] = d->y.code[test[i]];
         pred[i] = (int)best;
-        w[i] = tl_dataset_weight(d, test[i]);
     }
     if (!rc && (!(c->proba_bins = calloc(3 * TL_PROBA_BINS, sizeof *c->proba_bins)) ||
                 !(c->correct = malloc(n + 1))))
@@ -207,7 +213,7 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
         c->correct[i] = i == n ? '\0' : truth[i] == pred[i] ? '1' : '0';
     if (!rc) {
         tl_confusion_add(&conf, truth, pred, w, n);
-        rc = tl_class_metrics_compute(truth, pred, NULL, n, k, &c->cm, err);
+        rc = tl_class_metrics_compute_w(truth, pred, NULL, w, n, k, &c->cm, err);
         c->confusion = conf.m;
         conf.m = NULL;
     }

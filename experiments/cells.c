@@ -38,6 +38,10 @@ static void write_protocol(FILE *f, const tl_protocol *p)
     else if (p->kind == TL_PROTO_HOLDOUT)
         fprintf(f, "# protocol holdout train %.17g validation %.17g test %.17g repeats %zu "
                    "stratified %d\n", p->train, p->valid, p->test, p->repeats, p->stratified);
+    else if (p->kind == TL_PROTO_FOLDS || p->kind == TL_PROTO_SPLIT)
+        fprintf(f, "# protocol %s %s%s\n", p->kind == TL_PROTO_FOLDS ? "folds" : "split",
+                p->column ? "column " : "from each dataset's file",
+                p->column ? p->column : "");
     else
         fprintf(f, "# protocol learning_curve repeats %zu stratified %d\n", p->repeats,
                 p->stratified);

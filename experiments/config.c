@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *const tl_experiment_top_keys =
     "name|seed|datasets|models|grids|protocol|baseline|reports|plots";
@@ -40,7 +39,11 @@ void tl_experiment_free(tl_experiment *x)
         free(d->name);
         free(d->path);
         free(d->target);
+        free(d->fold_file);
+        free(d->test_file);
         tl_cfg_strv_free(d->attrs, d->n_attrs);
+        tl_cfg_strv_free(d->ignore, d->n_ignore);
+        tl_cfg_strv_free(d->nominal, d->n_nominal);
     }
     free(x->datasets);
     for (size_t i = 0; x->models && i < x->n_models; i++) {
@@ -52,6 +55,7 @@ void tl_experiment_free(tl_experiment *x)
     }
     free(x->models);
     free(x->protocol.fractions);
+    free(x->protocol.column);
     tl_cfg_strv_free(x->plots, x->n_plots);
     for (size_t i = 0; x->grids && i < x->n_grids; i++)
         for (int j = 0; j < 2; j++) {
@@ -62,110 +66,6 @@ void tl_experiment_free(tl_experiment *x)
     free(x->name);
     free(x->config_path);
     free(x);
-}
-
-/* Directory part of path ("." when none), into buf. */
-static void dir_of(const char *path, char *buf, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(buf, size, ".");
-    else
-        snprintf(buf, size, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-}
-
-/* The rule: absolute paths as given; a relative path is taken from the config file's
- * directory when the file exists there, else from the current directory. *out: a copy of
- * the path that exists, or NULL when neither does. TL_OK or TL_ENOMEM. */
-static int resolve_path(const char *config_path, const char *p, char **out, tl_err *err)
-{
-    char dir[2048], buf[4096];
-    const char *found = NULL;
-    if (p[0] != '/') {
-        dir_of(config_path, dir, sizeof dir);
-        snprintf(buf, sizeof buf, "%s/%s", dir, p);
-        if (access(buf, R_OK) == 0)
-            found = buf;
-    }
-    if (!found && access(p, R_OK) == 0)
-        found = p;
-    *out = NULL;
-    if (found && !(*out = tl_cfg_strdup(found)))
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    return TL_OK;
-}
-
-static char *base_name(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    char *s = tl_cfg_strdup(b);
-    char *dot = s ? strrchr(s, '.') : NULL;
-    if (dot && dot != s)
-        *dot = '\0';
-    return s;
-}
-
-static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const char *config_path,
-                        tl_exp_dataset *d)
-{
-    const char *path = NULL, *name = NULL, *target = NULL;
-    int rc = TL_OK;
-    d->line = config_setting_source_line(e);
-    if (config_setting_type(e) == CONFIG_TYPE_STRING) {
-        path = config_setting_get_string(e);
-    } else if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
-        if ((rc = tl_cfg_check_keys(c, e, "path|name|target|attributes")) ||
-            (rc = tl_cfg_string(c, e, "path", 1, &path)) ||
-            (rc = tl_cfg_string(c, e, "name", 0, &name)) ||
-            (rc = tl_cfg_string(c, e, "target", 0, &target)) ||
-            (rc = tl_cfg_strings(c, e, "attributes", &d->attrs, &d->n_attrs)))
-            return rc;
-    } else {
-        return tl_cfg_fail(c, e, "expected a path string or a group { path = ...; }");
-    }
-    if ((rc = resolve_path(config_path, path, &d->path, c->err)))
-        return rc;
-    if (!d->path) {
-        char dir[2048];
-        dir_of(config_path, dir, sizeof dir);
-        return tl_cfg_fail(c, config_setting_type(e) == CONFIG_TYPE_GROUP
-                                  ? config_setting_get_member(e, "path") : e,
-                           "dataset file '%s' not found (looked in '%s' and the current "
-                           "directory)", path, dir);
-    }
-    d->name = name ? tl_cfg_strdup(name) : base_name(path);
-    if (target && !(d->target = tl_cfg_strdup(target)))
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    if (!d->name)
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    if (!d->name[0] || strchr(d->name, '/'))
-        return tl_cfg_fail(c, e, "dataset name '%s' must be non-empty without '/'", d->name);
-    return TL_OK;
-}
-
-static int read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x)
-{
-    int t = config_setting_type(s);
-    if (t != CONFIG_TYPE_LIST && t != CONFIG_TYPE_ARRAY)
-        return tl_cfg_fail(c, s, "expected a list ( ... ) of datasets");
-    size_t n = (size_t)config_setting_length(s);
-    if (n == 0)
-        return tl_cfg_fail(c, s, "no datasets");
-    if (!(x->datasets = calloc(n, sizeof *x->datasets)))
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-        x->n_datasets = i + 1;
-        int rc = read_dataset(c, e, x->config_path, &x->datasets[i]);
-        if (rc)
-            return rc;
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(x->datasets[j].name, x->datasets[i].name))
-                return tl_cfg_fail(c, e, "dataset name '%s' is used twice (line %d); give one "
-                                   "a `name`", x->datasets[i].name, x->datasets[j].line);
-    }
-    return TL_OK;
 }
 
 static int read_fractions(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
@@ -222,9 +122,19 @@ static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_prot
         if ((rc = tl_cfg_check_keys(c, p, "kind|fractions|repeats|stratified")) ||
             (rc = read_fractions(c, p, pr)))
             return rc;
+    } else if (!strcmp(kind, "folds") || !strcmp(kind, "split")) {
+        /* the data's own rows: nothing to repeat, shuffle or stratify */
+        const char *column = NULL;
+        pr->kind = kind[0] == 'f' ? TL_PROTO_FOLDS : TL_PROTO_SPLIT;
+        if ((rc = tl_cfg_check_keys(c, p, "kind|column")) ||
+            (rc = tl_cfg_string(c, p, "column", 0, &column)))
+            return rc;
+        if (column && !(pr->column = tl_cfg_strdup(column)))
+            return tl_err_set(c->err, TL_ENOMEM, "out of memory");
     } else {
         return tl_cfg_fail(c, config_setting_get_member(p, "kind"),
-                           "unknown protocol '%s'; allowed: cv, holdout, learning_curve", kind);
+                           "unknown protocol '%s'; allowed: cv, holdout, learning_curve, folds, "
+                           "split", kind);
     }
     if ((rc = tl_cfg_long(c, p, "repeats", 0, 1, 1000, &repeats)) ||
         (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)))
@@ -330,7 +240,7 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
         return tl_cfg_fail(c, root, "missing required key 'datasets'");
     if (!ms)
         return tl_cfg_fail(c, root, "missing required key 'models'");
-    if ((rc = read_datasets(c, ds, x)) ||
+    if ((rc = tl_cfg_read_datasets(c, ds, x)) ||
         (rc = tl_cfg_read_models(c, ms, config_setting_get_member(root, "grids"), x)))
         return rc;
     if (pr)
@@ -338,7 +248,8 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
     else
         x->protocol.kind = TL_PROTO_CV, x->protocol.folds = 10, x->protocol.repeats = 1,
         x->protocol.stratified = 1;
-    if (rc || (rc = read_reports(c, root, x)) || (rc = read_plots(c, root, x)))
+    if (rc || (rc = tl_cfg_check_dataset_files(c, ds, x)) || (rc = read_reports(c, root, x)) ||
+        (rc = read_plots(c, root, x)))
         return rc;
     return read_baseline(c, root, x);
 }
@@ -364,17 +275,4 @@ fail:
     config_destroy(&cfg);
     tl_experiment_free(x);
     return NULL;
-}
-
-tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err)
-{
-    const tl_exp_dataset *e = &x->datasets[i];
-    tl_dataset *d = tl_dataset_load(e->path, e->target, err);
-    if (d && e->attrs && tl_dataset_select(d, (const char *const *)e->attrs, e->n_attrs, err)) {
-        tl_dataset_free(d);
-        d = NULL;
-    }
-    if (!d)
-        tl_err_prefix(err, "%s:%d: dataset '%s': ", x->config_path, e->line, e->name);
-    return d;
 }

@@ -41,6 +41,12 @@ int tl_cfg_scalar_text(const tl_cfg_ctx *c, const config_setting_t *s, char *buf
 
 char *tl_cfg_strdup(const char *s);
 
+/* Datasets section (config_data.c). */
+int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x);
+/* Fold and test files agree with the protocol (read after both). */
+int tl_cfg_check_dataset_files(const tl_cfg_ctx *c, const config_setting_t *s,
+                               const tl_experiment *x);
+
 /* Models section (config_models.c): models, their select groups, grids. */
 int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
                        const config_setting_t *grids, tl_experiment *x);

@@ -112,6 +112,13 @@ int tl_confusion_scores(const tl_confusion *c, tl_class_metrics *out, tl_err *er
 int tl_class_metrics_compute(const int *truth, const int *pred, const double *proba, size_t n,
                              size_t k, tl_class_metrics *out, tl_err *err)
 {
+    return tl_class_metrics_compute_w(truth, pred, proba, NULL, n, k, out, err);
+}
+
+int tl_class_metrics_compute_w(const int *truth, const int *pred, const double *proba,
+                               const double *weight, size_t n, size_t k, tl_class_metrics *out,
+                               tl_err *err)
+{
     if (n == 0 || k == 0)
         return tl_err_set(err, TL_EINVAL, "metrics need at least one prediction and one class");
     for (size_t i = 0; i < n; i++)
@@ -122,10 +129,10 @@ int tl_class_metrics_compute(const int *truth, const int *pred, const double *pr
     tl_confusion c;
     if (tl_confusion_init(&c, k, err))
         return TL_ENOMEM;
-    tl_confusion_add(&c, truth, pred, NULL, n);
+    tl_confusion_add(&c, truth, pred, weight, n);
     int rc = tl_confusion_scores(&c, out, err);
     if (!rc && proba)
-        rc = tl_proba_metrics_compute(truth, proba, NULL, n, k, out, err);
+        rc = tl_proba_metrics_compute(truth, proba, weight, n, k, out, err);
     tl_confusion_free(&c);
     return rc;
 }
@@ -133,23 +140,33 @@ int tl_class_metrics_compute(const int *truth, const int *pred, const double *pr
 void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
                             tl_reg_metrics *out)
 {
+    tl_reg_metrics_compute_w(truth, pred, NULL, n, out);
+}
+
+void tl_reg_metrics_compute_w(const double *truth, const double *pred, const double *weight,
+                              size_t n, tl_reg_metrics *out)
+{
     if (n == 0) {
         out->mse = out->rmse = out->mae = out->r2 = NAN;
         return;
     }
-    double mean = 0, sse = 0, sae = 0, sst = 0;
-    for (size_t i = 0; i < n; i++)
-        mean += truth[i];
-    mean /= (double)n;
+    /* a weight of 1 multiplies exactly, so unweighted scores keep their bits */
+    double mean = 0, sse = 0, sae = 0, sst = 0, total = 0;
     for (size_t i = 0; i < n; i++) {
-        double e = truth[i] - pred[i], d = truth[i] - mean;
-        sse += e * e;
-        sae += fabs(e);
-        sst += d * d;
+        double w = weight ? weight[i] : 1.0;
+        mean += w * truth[i];
+        total += w;
     }
-    out->mse = sse / (double)n;
+    mean /= total;
+    for (size_t i = 0; i < n; i++) {
+        double w = weight ? weight[i] : 1.0, e = truth[i] - pred[i], d = truth[i] - mean;
+        sse += w * e * e;
+        sae += w * fabs(e);
+        sst += w * d * d;
+    }
+    out->mse = sse / total;
     out->rmse = sqrt(out->mse);
-    out->mae = sae / (double)n;
+    out->mae = sae / total;
     /* a constant truth leaves R² undefined: 1 for a perfect prediction, else 0, as
      * scikit-learn's r2_score (force_finite) reports it */
     out->r2 = sst > 0 ? 1 - sse / sst : (sse == 0 ? 1 : 0);

@@ -38,10 +38,27 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static size_t n_folds(const tl_protocol *p)
+/* Folds of dataset d (the data's own fold ids give each dataset its number). */
+static size_t n_folds(const tl_protocol *p, const tl_dataset *d)
 {
     return p->kind == TL_PROTO_CV ? p->folds
+           : p->kind == TL_PROTO_FOLDS ? d->n_folds
            : p->kind == TL_PROTO_LEARNING_CURVE ? p->n_fractions : 1;
+}
+
+/* Rows of d by role into tr, va, te. */
+static void role_rows(const tl_dataset *d, size_t *tr, size_t *ntr, size_t *va, size_t *nva,
+                      size_t *te, size_t *nte)
+{
+    *ntr = *nva = *nte = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        if (d->role[i] == TL_ROLE_TRAIN)
+            tr[(*ntr)++] = i;
+        else if (d->role[i] == TL_ROLE_VALID)
+            va[(*nva)++] = i;
+        else
+            te[(*nte)++] = i;
+    }
 }
 
 /* Train / validation / test rows of cell c (arrays of n_rows). */
@@ -51,8 +68,10 @@ static void cell_rows(const run_state *s, const tl_cell *c, size_t *tr, size_t *
     const tl_protocol *p = &s->x->protocol;
     size_t slot = c->dataset * p->repeats + c->repeat, n = s->data[c->dataset]->n_rows;
     *nva = 0;
-    if (p->kind == TL_PROTO_CV) {
+    if (p->kind == TL_PROTO_CV || p->kind == TL_PROTO_FOLDS) {
         tl_protocol_fold_rows(s->fold_of[slot], n, c->fold, tr, ntr, te, nte);
+    } else if (p->kind == TL_PROTO_SPLIT) {
+        role_rows(s->data[c->dataset], tr, ntr, va, nva, te, nte);
     } else if (p->kind == TL_PROTO_HOLDOUT) {
         tl_protocol_split(s->order_of[slot], n, p->train, p->train + p->valid, tr, ntr, va, nva,
                           te, nte);
@@ -135,7 +154,7 @@ static int make_splits(run_state *s, tl_err *err)
 {
     const tl_experiment *x = s->x;
     size_t slots = x->n_datasets * x->protocol.repeats;
-    int cv = x->protocol.kind == TL_PROTO_CV;
+    int cv = x->protocol.kind == TL_PROTO_CV, own = x->protocol.kind == TL_PROTO_FOLDS;
     s->fold_of = calloc(slots, sizeof *s->fold_of);
     s->order_of = calloc(slots, sizeof *s->order_of);
     if (!s->fold_of || !s->order_of)
@@ -145,7 +164,20 @@ static int make_splits(run_state *s, tl_err *err)
         for (size_t r = 0; r < x->protocol.repeats; r++) {
             size_t i = d * x->protocol.repeats + r, n = ds->n_rows ? ds->n_rows : 1;
             int rc;
-            if (cv)
+            if (own && !ds->fold)
+                rc = tl_err_set(err, TL_EINVAL, "protocol folds: the dataset has no fold ids "
+                                "(load it with a fold column or file)");
+            else if (x->protocol.kind == TL_PROTO_SPLIT && !ds->role)
+                rc = tl_err_set(err, TL_EINVAL, "protocol split: the dataset has no train / "
+                                "test rows (load it with a split column or a test file)");
+            else if (x->protocol.kind == TL_PROTO_SPLIT)
+                rc = TL_OK;
+            else if (own) { /* -1 (trained on in every fold) is no fold's number */
+                rc = (s->fold_of[i] = malloc(n * sizeof **s->fold_of))
+                         ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+                for (size_t j = 0; !rc && j < ds->n_rows; j++)
+                    s->fold_of[i][j] = ds->fold[j] < 0 ? SIZE_MAX : (size_t)ds->fold[j];
+            } else if (cv)
                 rc = (s->fold_of[i] = malloc(n * sizeof **s->fold_of))
                          ? tl_protocol_folds(ds, x->protocol.folds, x->protocol.stratified,
                                              x->seed, x->datasets[d].name, r, s->fold_of[i], err)
@@ -178,9 +210,15 @@ static int make_splits(run_state *s, tl_err *err)
 static int plan(run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
 {
     const tl_experiment *x = s->x;
-    size_t nf = n_folds(&x->protocol);
-    s->total = x->n_datasets * x->n_models * x->protocol.repeats * nf;
-    unsigned char *seen = calloc(s->total ? s->total : 1, 1);
+    size_t nf = 1; /* the most folds of any dataset: the stride of seen[] */
+    s->total = 0;
+    for (size_t d = 0; d < x->n_datasets; d++) {
+        size_t k = n_folds(&x->protocol, s->data[d]);
+        nf = k > nf ? k : nf;
+        s->total += x->n_models * x->protocol.repeats * k;
+    }
+    size_t n_seen = x->n_datasets * x->n_models * x->protocol.repeats * nf;
+    unsigned char *seen = calloc(n_seen ? n_seen : 1, 1);
     s->todo = calloc(s->total ? s->total : 1, sizeof *s->todo);
     if (!seen || !s->todo) {
         free(seen);
@@ -188,14 +226,15 @@ static int plan(run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
     }
     for (size_t i = 0; i < n_done; i++) {
         const tl_cell *c = &done[i];
-        if (c->repeat < x->protocol.repeats && c->fold < nf)
+        if (c->dataset < x->n_datasets && c->model < x->n_models &&
+            c->repeat < x->protocol.repeats && c->fold < n_folds(&x->protocol, s->data[c->dataset]))
             seen[((c->dataset * x->n_models + c->model) * x->protocol.repeats + c->repeat) * nf +
                  c->fold] = 1;
     }
     for (size_t d = 0; d < x->n_datasets; d++)
         for (size_t m = 0; m < x->n_models; m++)
             for (size_t r = 0; r < x->protocol.repeats; r++)
-                for (size_t f = 0; f < nf; f++)
+                for (size_t f = 0; f < n_folds(&x->protocol, s->data[d]); f++)
                     if (!seen[((d * x->n_models + m) * x->protocol.repeats + r) * nf + f]) {
                         tl_cell *c = &s->todo[s->n_todo++];
                         c->dataset = d, c->model = m, c->repeat = r, c->fold = f;

@@ -17,6 +17,12 @@ typedef struct tl_exp_dataset {
     char *target;  /* NULL: the last column */
     char **attrs;  /* attribute subset (NULL: all) */
     size_t n_attrs;
+    char **ignore; /* columns left out */
+    size_t n_ignore;
+    char **nominal; /* columns read as nominal (the target too) */
+    size_t n_nominal;
+    char *fold_file; /* protocol folds: this dataset's fold ids, one a line (resolved path) */
+    char *test_file; /* protocol split: this dataset's test rows (resolved path) */
     int line;      /* line in the config file */
 } tl_exp_dataset;
 
@@ -52,7 +58,15 @@ typedef struct tl_exp_grid {
     size_t first;
 } tl_exp_grid;
 
-typedef enum { TL_PROTO_CV = 0, TL_PROTO_HOLDOUT = 1, TL_PROTO_LEARNING_CURVE = 2 } tl_proto_kind;
+/* folds and split are the data's own: fold ids (a column or each dataset's fold file) and
+ * train / test rows (a column or each dataset's test file); one repeat, no randomness. */
+typedef enum {
+    TL_PROTO_CV = 0,
+    TL_PROTO_HOLDOUT = 1,
+    TL_PROTO_LEARNING_CURVE = 2,
+    TL_PROTO_FOLDS = 3,
+    TL_PROTO_SPLIT = 4
+} tl_proto_kind;
 
 typedef struct tl_protocol {
     tl_proto_kind kind;
@@ -62,6 +76,7 @@ typedef struct tl_protocol {
     double train, valid, test; /* holdout fractions, summing to 1 */
     double *fractions; /* learning_curve training fractions, increasing, in (0, 1) */
     size_t n_fractions;
+    char *column;      /* folds: the fold-id column; split: the train/test column (or NULL) */
 } tl_protocol;
 
 /* Reports that can be asked for (bits of tl_experiment.reports). */
@@ -99,7 +114,8 @@ tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *
                                   tl_err *err);
 void tl_experiment_free(tl_experiment *x);
 
-/* Load dataset i (its target and attribute subset applied). NULL + err on failure. */
+/* Load dataset i (its target, column options, and the protocol's fold ids or split
+ * applied: d->fold / d->role). NULL + err on failure. */
 tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err);
 
 /* 1 when x's `plots` list names plot (see tl_experiment_plot_names). */

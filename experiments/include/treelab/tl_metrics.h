@@ -78,4 +78,15 @@ void tl_proba_bins_add(const int *truth, const double *proba, const double *weig
 void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
                             tl_reg_metrics *out);
 
+/* The same with row weights (weight NULL: every row weighs 1, the numbers above to the bit).
+ * Every score is scikit-learn's with sample_weight: the confusion matrix sums weights, so
+ * accuracy, balanced accuracy, kappa and F1 follow from it; log loss, MSE, MAE and R² are
+ * weighted means (R²'s mean of the truth weighted too). A row of weight 2 counts as the row
+ * twice. Weights must be >= 0 with a positive sum. */
+int tl_class_metrics_compute_w(const int *truth, const int *pred, const double *proba,
+                               const double *weight, size_t n, size_t k, tl_class_metrics *out,
+                               tl_err *err);
+void tl_reg_metrics_compute_w(const double *truth, const double *pred, const double *weight,
+                              size_t n, tl_reg_metrics *out);
+
 #endif
