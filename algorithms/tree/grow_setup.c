@@ -15,6 +15,8 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->num_attr);
     free(g->num_slot);
     free(g->tmp);
+    free(g->tmp_x);
+    free(g->tmp_y);
     free(g->used);
     free(g->cand);
     free(g->has_cand);
@@ -52,6 +54,14 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
         for (size_t j = 0; j < n_attrs; j++)
             g->file_order[j] = j;
         g->order = g->file_order;
+    }
+    g->packed = g->n_num && g->p->numeric && g->p->numeric->needs_sorted_values;
+    if (g->packed) {
+        g->tmp_x = malloc(n * sizeof *g->tmp_x);
+        g->tmp_y = d->y.code && tl_dataset_is_classification(d) ? malloc(n * sizeof *g->tmp_y)
+                                                                 : NULL;
+        if (!g->tmp_x || (tl_dataset_is_classification(d) && !g->tmp_y))
+            return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     int need_vals = (g->p->numeric && g->p->numeric->needs_train_values) ||
                     (g->p->nominal && g->p->nominal->needs_train_values);
