@@ -341,6 +341,12 @@ typedef struct tl_ccp_path {
 int tl_ccp_path_compute(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
                         tl_ccp_path *path, tl_err *err);
 void tl_ccp_path_free(tl_ccp_path *path);
+/* For every node of t, the alpha at which the weakest-link sequence cuts it (makes it a
+ * leaf) into cut[node], INFINITY for leaves and for nodes only removed with an ancestor: in
+ * t pruned at alpha (tl_ccp_prune) a node is a leaf when its cut is at most alpha and no
+ * ancestor's is, so one pass serves every alpha. cut: t->n_nodes doubles. TL_ENOMEM. */
+int tl_ccp_cut_alphas(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
+                      double *cut, tl_err *err);
 /* Prune t to the smallest optimal subtree for alpha. */
 int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
                  tl_err *err);
