@@ -111,7 +111,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     for (size_t i = n_known; i < node->n; i++)
         missing_w += w[node->sorted[i]];
     const int *ys = node->unit_weights ? node->sorted_y : NULL; /* the fast path's */
-    for (size_t i = 0; i < n_known; i++) {
+    if (ys && n_known == node->n) { /* whole-number sums, exact in any order: the node's */
+        memcpy(known, node->stats, k * sizeof *known);
+        known_w = (double)n_known;
+    }
+    for (size_t i = 0; i < n_known && !(ys && n_known == node->n); i++) {
         if (ys) {
             known[ys[i]] += 1.0;
             known_w += 1.0;
