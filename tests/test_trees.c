@@ -428,6 +428,47 @@ static void test_ccp_cut_alphas_match_pruning(void **state)
     }
 }
 
+/* numeric_threshold's fast sweep (packed values, Gini inlined, the division-free bound that
+ * skips hopeless cuts) grows the very tree of the general sweep, which calls the
+ * criterion's impurity for every cut: the same Gini without its gini_form declaration. */
+static void test_fast_gini_sweep_grows_the_same_tree(void **state)
+{
+    (void)state;
+    const char *files[] = {"experiments/datasets/digits.arff",
+                           "experiments/datasets/segment-challenge.arff",
+                           "experiments/datasets/breast_cancer.arff"};
+    tl_criterion_type plain = *tl_criterion_find("gini", NULL);
+    assert_int_equal(plain.gini_form, 1);
+    plain.gini_form = 0;
+    for (int f = 0; f < 3; f++) {
+        tl_dataset *d = tl_test_load(files[f], NULL);
+        size_t *rows = malloc(d->n_rows * sizeof *rows);
+        for (size_t i = 0; i < d->n_rows; i++)
+            rows[i] = i;
+        tl_grow_params gp;
+        tl_grow_params_init(&gp);
+        gp.numeric = tl_splitter_find("numeric_threshold", NULL);
+        gp.nominal = tl_splitter_find("nominal_subset", NULL);
+        gp.criterion = tl_criterion_find("gini", NULL);
+        tl_tree *fast = tl_grow(d, rows, d->n_rows, &gp, NULL);
+        gp.criterion = &plain;
+        tl_tree *slow = tl_grow(d, rows, d->n_rows, &gp, NULL);
+        assert_non_null(fast);
+        assert_non_null(slow);
+        assert_true(fast->n_nodes > 40);
+        assert_int_equal(fast->n_nodes, slow->n_nodes);
+        for (size_t n = 0; n < fast->n_nodes; n++) {
+            assert_int_equal(fast->attr[n], slow->attr[n]);
+            assert_true(fast->threshold[n] == slow->threshold[n]);
+            assert_int_equal(fast->n_children[n], slow->n_children[n]);
+        }
+        tl_tree_free(fast);
+        tl_tree_free(slow);
+        free(rows);
+        tl_dataset_free(d);
+    }
+}
+
 static void test_cart_sklearn_iris(void **state) { (void)state; check_against_sklearn("iris"); }
 static void test_cart_sklearn_breast_cancer(void **state)
 {
@@ -509,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_cart_sklearn_wine),
         cmocka_unit_test(test_cart_rpart_cptable),
         cmocka_unit_test(test_ccp_cut_alphas_match_pruning),
+        cmocka_unit_test(test_fast_gini_sweep_grows_the_same_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
