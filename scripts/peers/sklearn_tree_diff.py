@@ -90,9 +90,10 @@ def first_differences(X, y, sk, tl):
 def main():
     data, model = sys.argv[1], sys.argv[2]
     seeds = [int(s) for s in sys.argv[3].split(",")] if len(sys.argv) > 3 else list(range(10))
-    raw = np.loadtxt(data, delimiter=",", skiprows=1, dtype=str)
-    X = raw[:, :-1].astype(np.float64)
-    y = raw[:, -1]
+    with open(data) as f:
+        n_cols = len(f.readline().split(","))
+    X = np.loadtxt(data, delimiter=",", skiprows=1, usecols=range(n_cols - 1))
+    y = np.loadtxt(data, delimiter=",", skiprows=1, usecols=n_cols - 1, dtype=str)
 
     # suspects 2 and 3: the float32 copy, and values closer than FEATURE_THRESHOLD
     merged = reordered = close = 0
