@@ -11,6 +11,7 @@ struct tl_grow_ctx {
     size_t k;
     double *w;            /* w[row]: weight of the row in the node being processed */
     int *branch;          /* branch[row] while partitioning */
+    uint8_t *branch8;     /* the same in a byte, for partitions into at most 255 groups */
     double *scratch;      /* for splitters */
     double *branch_w;     /* for tl_grow_score */
     double *parent_buf;   /* for tl_grow_score: k */

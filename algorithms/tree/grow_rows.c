@@ -119,25 +119,32 @@ static void group_offsets(size_t *off, size_t nb, const size_t *counts)
     }
 }
 
-/* Stable partition of block[0..n) by g->branch into nb groups of the given sizes (every
+/* The group of row: g->branch8 when narrow (a byte per row, so the lookups of a partition
+ * stay in cache), else g->branch. */
+static inline size_t group_of(const tl_grow_ctx *g, uint32_t row, int narrow)
+{
+    return narrow ? g->branch8[row] : (size_t)g->branch[row];
+}
+
+/* Stable partition of block[0..n) by group_of into nb groups of the given sizes (every
  * row has a group here), and of the values xs and class codes ys kept in block's order
  * (either may be NULL). off: nb entries of scratch. */
 static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys, size_t n,
-                      size_t nb, const size_t *counts, size_t *off)
+                      size_t nb, const size_t *counts, size_t *off, int narrow)
 {
     group_offsets(off, nb, counts);
     if (!xs) {
         for (size_t i = 0; i < n; i++)
-            g->tmp[off[g->branch[block[i]]]++] = block[i];
+            g->tmp[off[group_of(g, block[i], narrow)]++] = block[i];
     } else if (!ys) {
         for (size_t i = 0; i < n; i++) {
-            size_t o = off[g->branch[block[i]]]++;
+            size_t o = off[group_of(g, block[i], narrow)]++;
             g->tmp[o] = block[i];
             g->tmp_x[o] = xs[i];
         }
     } else {
         for (size_t i = 0; i < n; i++) {
-            size_t o = off[g->branch[block[i]]]++;
+            size_t o = off[group_of(g, block[i], narrow)]++;
             g->tmp[o] = block[i];
             g->tmp_x[o] = xs[i];
             g->tmp_y[o] = ys[i];
@@ -174,10 +181,13 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     size_t *off = malloc(groups * sizeof *off);
     if (!off)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
-    partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off);
+    int narrow = groups <= UINT8_MAX;
+    for (size_t i = 0; i < rs->n && narrow; i++)
+        g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
+    partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
     for (size_t s2 = 0; s2 < g->n_num; s2++)
         partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL,
-                  rs->n, groups, counts, off);
+                  rs->n, groups, counts, off, narrow);
     free(off);
     size_t at = 0;
     for (size_t b = 0; b < nb; b++) {

@@ -8,6 +8,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
 {
     free(g->w);
     free(g->branch);
+    free(g->branch8);
     free(g->scratch);
     free(g->branch_w);
     free(g->parent_buf);
@@ -39,6 +40,7 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     }
     g->w = malloc(d->n_rows * sizeof *g->w);
     g->branch = malloc(d->n_rows * sizeof *g->branch);
+    g->branch8 = malloc(d->n_rows ? d->n_rows : 1);
     g->scratch = malloc((max_levels + 4) * (g->k + 1) * sizeof *g->scratch);
     g->branch_w = malloc((max_levels + 2) * sizeof *g->branch_w);
     g->parent_buf = malloc(g->k * sizeof *g->parent_buf);
@@ -72,8 +74,8 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
         if (!g->train_vals || !g->train_n || !g->train_rows)
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
-    if (!g->w || !g->branch || !g->scratch || !g->branch_w || !g->parent_buf || !g->miss_buf ||
-        !g->num_attr ||
+    if (!g->w || !g->branch || !g->branch8 || !g->scratch || !g->branch_w || !g->parent_buf ||
+        !g->miss_buf || !g->num_attr ||
         !g->num_slot || !g->tmp || !g->used || !g->cand || !g->has_cand || !g->order)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     for (size_t j = 0, s = 0; j < n_attrs; j++) {
