@@ -44,6 +44,11 @@ char *tl_cfg_strdup(const char *s);
 /* Datasets section (config_data.c). */
 int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x);
 /* Fold and test files agree with the protocol (read after both). */
+/* Frees the n entries of v and v. */
+void tl_exp_datasets_free(tl_exp_dataset *v, size_t n);
+/* protocol.missing: every dataset entry becomes one entry per rate, NAME-missR (R the rate
+ * in percent), in dataset order; TL_ENOMEM. */
+int tl_cfg_expand_missing(const tl_cfg_ctx *c, tl_experiment *x);
 int tl_cfg_check_dataset_files(const tl_cfg_ctx *c, const config_setting_t *s,
                                const tl_experiment *x);
 

@@ -38,6 +38,13 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The name a dataset's folds and seeds come from: the entry it was copied from for
+ * protocol.missing, so every rate runs on the same folds. */
+static const char *seed_name(const tl_exp_dataset *ed)
+{
+    return ed->base ? ed->base : ed->name;
+}
+
 /* Folds of dataset d (the data's own fold ids give each dataset its number). */
 static size_t n_folds(const tl_protocol *p, const tl_dataset *d)
 {
@@ -81,15 +88,43 @@ static void cell_rows(const run_state *s, const tl_cell *c, size_t *tr, size_t *
     }
 }
 
+/* protocol.missing: the cell's data with values removed at random from its training rows,
+ * its test rows or both (the draws seeded per dataset, repeat and fold, not per model or
+ * rate, so every learner and rate sees nested removals on the same folds). */
+static int blank(const run_state *s, const tl_exp_dataset *ed, const tl_dataset *d,
+                 const tl_cell *c, const size_t *tr, size_t ntr, const size_t *te, size_t nte,
+                 tl_dataset *out, tl_err *err)
+{
+    unsigned rows = s->x->protocol.missing_rows;
+    size_t *pick = malloc((ntr + nte + 1) * sizeof *pick), n = 0;
+    if (!pick)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; (rows & TL_MISSING_IN_TRAIN) && i < ntr; i++)
+        pick[n++] = tr[i];
+    for (size_t i = 0; (rows & TL_MISSING_IN_TEST) && i < nte; i++)
+        pick[n++] = te[i];
+    unsigned long seed = tl_protocol_seed(s->x->seed, ed->base, c->repeat, c->fold + 1) ^
+                         0x9e3779b9UL;
+    int rc = tl_dataset_blanked(d, pick, n, ed->missing_rate, seed ? seed : 1, out, err);
+    free(pick);
+    return rc;
+}
+
 static int compute(run_state *s, tl_cell *c, size_t *buf, tl_err *err)
 {
     size_t n = s->data[c->dataset]->n_rows, ntr, nva, nte;
     size_t *tr = buf, *va = buf + n, *te = buf + 2 * n;
     cell_rows(s, c, tr, &ntr, va, &nva, te, &nte);
     const tl_exp_dataset *ed = &s->x->datasets[c->dataset];
-    unsigned long seed = tl_protocol_seed(s->x->seed, ed->name, c->repeat, c->fold + 1);
-    int rc = tl_cell_eval(&s->x->models[c->model], s->data[c->dataset], tr, ntr,
+    unsigned long seed = tl_protocol_seed(s->x->seed, seed_name(ed), c->repeat, c->fold + 1);
+    const tl_dataset *d = s->data[c->dataset];
+    tl_dataset blanked;
+    int rc = ed->missing_rate > 0 ? blank(s, ed, d, c, tr, ntr, te, nte, &blanked, err) : TL_OK;
+    if (!rc)
+        rc = tl_cell_eval(&s->x->models[c->model], ed->missing_rate > 0 ? &blanked : d, tr, ntr,
                           nva ? va : NULL, nva, te, nte, seed, c, err);
+    if (ed->missing_rate > 0)
+        tl_dataset_blanked_free(&blanked);
     /* per-row results are kept for McNemar's test of a single split only */
     if (s->x->protocol.kind != TL_PROTO_HOLDOUT)
         free(c->correct), c->correct = NULL;
@@ -180,12 +215,13 @@ static int make_splits(run_state *s, tl_err *err)
             } else if (cv)
                 rc = (s->fold_of[i] = malloc(n * sizeof **s->fold_of))
                          ? tl_protocol_folds(ds, x->protocol.folds, x->protocol.stratified,
-                                             x->seed, x->datasets[d].name, r, s->fold_of[i], err)
+                                             x->seed, seed_name(&x->datasets[d]), r,
+                                             s->fold_of[i], err)
                          : tl_err_set(err, TL_ENOMEM, "out of memory");
             else
                 rc = (s->order_of[i] = malloc(n * sizeof **s->order_of))
                          ? tl_protocol_order(ds, x->protocol.stratified, x->seed,
-                                             x->datasets[d].name, r, s->order_of[i], err)
+                                             seed_name(&x->datasets[d]), r, s->order_of[i], err)
                          : tl_err_set(err, TL_ENOMEM, "out of memory");
             if (!rc && x->protocol.kind == TL_PROTO_HOLDOUT) {
                 size_t ntr, nva, nte;

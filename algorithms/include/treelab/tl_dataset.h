@@ -104,6 +104,14 @@ typedef struct tl_data_opts {
 tl_dataset *tl_dataset_load_with(const char *path, const tl_data_opts *o, tl_err *err);
 
 void tl_dataset_free(tl_dataset *d);
+/* A view of d in out whose attribute columns are copies in which each value of rows[0..n)
+ * is made unknown with probability rate, independently (missing completely at random), from
+ * seed (mt19937; a value removed at one rate is removed at every higher one). The view shares
+ * everything else with d, which must outlive it; free it with tl_dataset_blanked_free, never
+ * tl_dataset_free. TL_ENOMEM. */
+int tl_dataset_blanked(const tl_dataset *d, const size_t *rows, size_t n, double rate,
+                       unsigned long seed, tl_dataset *out, tl_err *err);
+void tl_dataset_blanked_free(tl_dataset *v);
 
 /* 1 when the target is nominal. */
 int tl_dataset_is_classification(const tl_dataset *d);

@@ -24,6 +24,10 @@ typedef struct tl_exp_dataset {
     char *fold_file; /* protocol folds: this dataset's fold ids, one a line (resolved path) */
     char *test_file; /* protocol split: this dataset's test rows (resolved path) */
     int line;      /* line in the config file */
+    /* protocol.missing: this entry is `base` with a share missing_rate of the values of the
+     * rows protocol.missing_rows says removed at random in each cell (base NULL: as read) */
+    char *base;
+    double missing_rate;
 } tl_exp_dataset;
 
 /* Nested selection: an inner CV over the outer training rows picks one value of param. */
@@ -77,7 +81,14 @@ typedef struct tl_protocol {
     double *fractions; /* learning_curve training fractions, increasing, in (0, 1) */
     size_t n_fractions;
     char *column;      /* folds: the fold-id column; split: the train/test column (or NULL) */
+    double *missing_rates; /* missing: shares of values removed completely at random, each
+                              rate a copy of every dataset (increasing, in [0, 1)) */
+    size_t n_missing_rates;
+    unsigned missing_rows; /* TL_MISSING_IN_TRAIN and/or TL_MISSING_IN_TEST */
 } tl_protocol;
+
+/* Which rows of a cell protocol.missing removes values from (bits). */
+enum { TL_MISSING_IN_TRAIN = 1u, TL_MISSING_IN_TEST = 2u };
 
 /* Reports that can be asked for (bits of tl_experiment.reports). */
 enum {
