@@ -108,7 +108,7 @@ static int plot_folds(const tl_rep *r, const tl_experiment *x, int classificatio
 }
 
 /* Over the models listed in the config (grid cells left out, so that the diagram stays
- * readable; with no grids the ranks are the summary's). */
+ * readable), as the summary ranks them. */
 static int plot_cd(const tl_rep *r, const tl_experiment *x, tl_err *err)
 {
     size_t nm = 0, *mi = malloc(r->meta.n_models * sizeof *mi);
@@ -116,9 +116,10 @@ static int plot_cd(const tl_rep *r, const tl_experiment *x, tl_err *err)
     const char **names = malloc(r->meta.n_models * sizeof *names);
     tl_friedman fr;
     int rc = ranks && mi && names ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t m = 0; !rc && m < r->meta.n_models; m++)
-        if (!x->models[m].grid)
-            names[nm] = r->meta.model[m], mi[nm++] = m;
+    if (!rc)
+        nm = tl_rep_listed(r, mi);
+    for (size_t m = 0; !rc && m < nm; m++)
+        names[m] = r->meta.model[mi[m]];
     int applies = 0;
     if (!rc)
         rc = tl_rep_ranks(r, mi, nm, ranks, &fr, &cd, &applies, err);

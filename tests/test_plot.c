@@ -503,7 +503,31 @@ static void test_cli_quoted_fields(void **state)
     csv = tl_test_tmpfile(".csv", "model,rank\n\"a,b\"x,1.5\n");
     snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1", csv, stem("cli_quoted"));
     assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
-    assert_non_null(strstr(errbuf, ":2: a quoted field is not closed, or text follows"));
+    assert_non_null(strstr(errbuf, ":2: text follows a closing quote"));
+    csv = tl_test_tmpfile(".csv", "model,rank\nc,3\n\"a,1.5\n");
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
+    snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1", csv, stem("cli_quoted"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, ":3: a quoted field is not closed"));
+}
+
+/* D4: RFC 4180 beyond one line: a byte-order mark, CRLF line ends, a quoted field holding
+ * a line break (shown as a space in the figure's files) and a second table after a blank
+ * line (treelab's confusion files) are read. */
+static void test_cli_rfc4180_records(void **state)
+{
+    (void)state;
+    char out[4096], errbuf[4096], args[1024];
+    const char *csv = tl_test_tmpfile(".csv", "\xEF\xBB\xBFmodel,rank\r\n\"two\r\nlines\",1.25\r\n"
+                                              "c,1.75\r\n\nclass,x\nq,1\n");
+    snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1 --datasets 5", csv,
+             stem("cli_records"));
+    if (tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf))
+        fail_msg("%s", errbuf);
+    const char *dat = slurp(file("cli_records", ".dat"));
+    assert_non_null(strstr(dat, "\n\"two  lines\" 1.25 "));
+    assert_non_null(strstr(dat, "\n\"c\" 1.75 "));
+    assert_null(strstr(dat, "\"q\""));
 }
 
 int main(void)
@@ -513,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_heatmaps),       cmocka_unit_test(test_folds_and_cd),
         cmocka_unit_test(test_boundaries),     cmocka_unit_test(test_tree_dot),
         cmocka_unit_test(test_missing_and_failing_gnuplot), cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cli_rfc4180_records),
         cmocka_unit_test(test_no_command_from_labels), cmocka_unit_test(test_cli_quoted_fields),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

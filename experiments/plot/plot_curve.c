@@ -85,7 +85,9 @@ static int check(const tl_plot_curve *c, tl_err *err)
 static void series_block(FILE *dat, const tl_plot_series *p)
 {
     fputs("# ", dat);
-    fputs(p->name ? p->name : "", dat);
+    /* a line break in a name (a quoted CSV field) would turn the rest into a data row */
+    for (const char *c = p->name ? p->name : ""; *c; c++)
+        fputc((unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c, dat);
     fputs("\n# x y lower upper\n", dat);
     for (size_t i = 0; i < p->n; i++) {
         double b = p->band ? p->band[i] : 0.0;

@@ -22,6 +22,8 @@ typedef struct tl_cells_meta {
     size_t *n_classes;  /* 0 for regression */
     char ***classes;    /* class names per dataset */
     char **model;       /* display names */
+    unsigned char *grid;/* per model: 1 for a cell of a parameter grid (a "# grid J" line),
+                           0 for a model listed in the config; NULL when none is */
     double *fractions;  /* learning curves: training fraction per fold index, else NULL */
     size_t n_fractions;
 } tl_cells_meta;
