@@ -279,6 +279,8 @@ int tl_report_render(const char *dir, tl_err *err)
     if (!rc) {
         tl_out_sweep(dir); /* what a killed run was writing */
         rc = tl_rep_render(dir, err);
+        if (!rc)
+            rc = tl_rep_paper(dir, err);
     }
     tl_results_unlock(lock);
     return rc;

@@ -46,6 +46,10 @@ size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *m
 /* tl_report_render for a caller that holds dir's lock (the runner). */
 int tl_rep_render(const char *dir, tl_err *err);
 
+/* metrics.json, tables.tex and report.html from dir's cells, metrics.csv, manifest and
+ * the SVG figures in plots/ (report_paper.c); the runner writes them last, after the manifest. */
+int tl_rep_paper(const char *dir, tl_err *err);
+
 /* summary.md and summary.csv (report_summary.c). */
 int tl_rep_summary(const tl_rep *r, tl_err *err);
 

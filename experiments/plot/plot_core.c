@@ -63,6 +63,18 @@ void tlp_str(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
+void tlp_tic_str(FILE *fp, const char *s)
+{
+    /* a tic label is a format applied to its position: a '%' of the text is written '%%' */
+    fputc('\'', fp);
+    for (; s && *s; s++) {
+        if (*s == '\'' || *s == '%')
+            fputc(*s, fp);
+        fputc(shown((unsigned char)*s), fp);
+    }
+    fputc('\'', fp);
+}
+
 void tlp_var(FILE *gp, const char *name, const char *base, const char *suffix)
 {
     char path[TLP_PATH_MAX + 32];
@@ -288,7 +300,7 @@ void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n)
     fprintf(gp, "set %stics (", axis);
     for (size_t i = 0; i < n; i++) {
         fputs(i ? ", " : "", gp);
-        tlp_str(gp, labels[i]);
+        tlp_tic_str(gp, labels[i]);
         fprintf(gp, " %zu", i);
     }
     fputs(")", gp);

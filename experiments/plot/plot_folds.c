@@ -54,7 +54,7 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
     fputs("set xtics (", fig.gp);
     for (size_t d = 0; d < f->n_datasets; d++) {
         fputs(d ? ", " : "", fig.gp);
-        tlp_str(fig.gp, f->datasets[d]);
+        tlp_tic_str(fig.gp, f->datasets[d]);
         fprintf(fig.gp, " %g", xpos(f, d, 0) + ((double)f->n_models - 1) / 2);
     }
     fputs(") scale 0\n", fig.gp);

@@ -34,6 +34,9 @@ int tlp_close_extra(FILE *fp, const tlp_fig *f, const char *suffix, tl_err *err)
  * quote is doubled, control characters become spaces. Every user or file text that reaches
  * a script goes through here. */
 void tlp_str(FILE *fp, const char *s);
+/* tlp_str for the label of a tic list ("set xtics ('label' 1)"), which gnuplot reads as a
+ * format of the position: '%' is doubled as well. */
+void tlp_tic_str(FILE *fp, const char *s);
 /* Write the script line NAME = 'BASE SUFFIX' (quoted by tlp_str), so plot clauses name their
  * data file by a variable instead of pasting a path. The preamble defines dat = BASE.dat. */
 void tlp_var(FILE *gp, const char *name, const char *base, const char *suffix);
