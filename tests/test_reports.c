@@ -679,6 +679,31 @@ static void test_d7_clean_numbers(void **state)
     free(md);
 }
 
+static const char undrawable_cfg[] =
+    "name = \"nofig\";\nseed = 4;\ndatasets = ( " DATA("iris.arff") " );\n"
+    "models = ( { name = \"naive_bayes\"; algorithm = \"gaussian_nb\"; } );\n"
+    "protocol = { kind = \"cv\"; folds = 3; repeats = 1; };\n"
+    "plots = [ \"learning_curve\", \"pruning\", \"critical_difference\", \"grid\" ];\n";
+
+/* D5: a figure named in plots that cannot be drawn is a warning with the reason. */
+static void test_d5_undrawable_warned(void **state)
+{
+    (void)state;
+    char cfg[600], args[2048], o[4096], e[8192];
+    snprintf(cfg, sizeof cfg, "%s/nofig.cfg", tmpdir());
+    FILE *f = fopen(cfg, "w");
+    fputs(undrawable_cfg, f);
+    fclose(f);
+    snprintf(args, sizeof args, "run '%s' --out '%s/nofig' --quiet", cfg, tmpdir());
+    assert_int_equal(tl_test_cli(args, o, sizeof o, e, sizeof e), 0);
+    assert_non_null(strstr(e, "warning: figure learning_curve not drawn: the protocol is not "
+                              "learning_curve"));
+    assert_non_null(strstr(e, "warning: figure pruning not drawn: no model's pruner"));
+    assert_non_null(strstr(e, "warning: figure critical_difference not drawn: it needs 2 or "
+                              "more datasets"));
+    assert_non_null(strstr(e, "warning: figure grid not drawn: the config has no grids"));
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -702,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_d3_learning_curve_rows),
         cmocka_unit_test(test_d4_plot_own_files),
         cmocka_unit_test(test_d7_clean_numbers),
+        cmocka_unit_test(test_d5_undrawable_warned),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }

@@ -17,8 +17,8 @@ static const char usage[] =
     "the root's weight; `--set ccp_risk=error` for misclassification instead of impurity).\n"
     "With --cv K, also `cv_error,cv_se`: K-fold cross-validated error of the subtree (at the\n"
     "geometric midpoint of its alpha interval) and its standard error.\n"
-    "With --plot FILE.png, also draw the pruning curve (alpha on a log axis, resubstitution\n"
-    "risk, CV error with a one-SE band, the min and 1-SE trees marked): FILE.png, FILE.svg,\n"
+    "With --plot FILE.png, also draw the pruning curve (tree size on x, resubstitution\n"
+    "risk, CV error with a one-SE band, the chosen tree marked): FILE.png, FILE.svg,\n"
     "and FILE.dat + FILE.gp (data and gnuplot script) beside them; without gnuplot only the\n"
     "data and script are written.\n";
 

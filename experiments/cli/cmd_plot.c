@@ -92,7 +92,7 @@ static int do_pruning(const tl_table *t, const plot_opts *o, tl_err *err)
         v[i] = num_col(t, c[i], &rc, err);
     if (!rc) {
         tl_plot_cp_path p = {t->n_rows, v[0], v[1], v[2], v[3], v[4], o->title,
-                             o->x && !strcmp(o->x, "leaves"), NULL, NULL};
+                             o->x && !strcmp(o->x, "leaves"), NULL, NULL, 0, 0, 0};
         rc = tl_plot_pruning(&p, o->out, err);
     }
     for (int i = 0; i < 5; i++)
@@ -166,7 +166,7 @@ static int do_series(const tl_table *t, const plot_opts *o, const char *const *n
         else {
             tl_plot_curve cv = {o->title, o->xlabel ? o->xlabel : "x",
                                 o->ylabel ? o->ylabel : "y", NULL, o->logx != NULL, s, ns,
-                                NULL, 0, NAN, NULL};
+                                NULL, 0, NAN, NULL, 0, 0};
             rc = tl_plot_curve_write(&cv, o->out, err);
         }
     }
@@ -296,7 +296,7 @@ static int do_folds(const tl_table *t, const plot_opts *o, tl_err *err)
             size_t m = tl_table_intern(ms, &nm, tl_table_cell(t, i, c[1]));
             vals[(d * nm + m) * nf + cnt[d * n + m]++] = v[i];
         }
-        tl_plot_folds f = {nd, nm, nf, ds, ms, NULL, vals, o->title, NULL};
+        tl_plot_folds f = {nd, nm, nf, ds, ms, NULL, vals, o->title, NULL, 0};
         if (!rc)
             rc = tl_plot_folds_write(&f, o->out, err);
     }

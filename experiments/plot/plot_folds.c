@@ -68,8 +68,13 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
           "set style boxplot nooutliers  # every fold is drawn as a dot anyway\n"
           "set boxwidth 0.7\nset jitter overlap first 0.004 spread 0.25 wrap 0.3\n",
           fig.gp);
-    if (!f->ylabel || !strcmp(f->ylabel, "accuracy"))
-        fputs("set yrange [*:1.005]  # accuracy never exceeds 1\n", fig.gp);
+    if (f->rate || !f->ylabel || !strcmp(f->ylabel, "accuracy")) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < f->n_datasets * f->n_models * f->n_folds; i++)
+            if (isfinite(f->values[i]))
+                lo = fmin(lo, f->values[i]), hi = fmax(hi, f->values[i]);
+        tlp_rate_range(fig.gp, "y", lo, hi);
+    }
     fputs("plot \\\n", fig.gp);
     int first = 1;
     for (size_t g = 0; g < groups; g++) {

@@ -79,6 +79,12 @@ void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *yla
 int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *what,
                        const char *extra, tl_err *err);
 
+/* "set yrange [lo:hi]" for rates in [ymin, ymax] (NaN-free), kept within [0, 1] with room
+ * for the key above the data (a fixed range turns `set offsets` off). */
+void tlp_rate_range(FILE *gp, const char *axis, double ymin, double ymax);
+/* Tics on whole numbers for an integer axis spanning [lo, hi] (leaves, depth, k). */
+void tlp_int_tics(FILE *gp, const char *axis, double lo, double hi);
+
 /* Category tics "set xtics ('a' 0, 'b' 1, ...)" for axis "x" or "y"; long x labels rotated. */
 void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n);
 /* Font size for text printed in heatmap cells, by the number of cells across. */

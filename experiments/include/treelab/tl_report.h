@@ -44,7 +44,8 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
                   long *valid_bytes, tl_err *err);
 
 /* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
- * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt. Output is
+ * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt, then
+ * metrics.json, tables.tex and report.html (with dir's manifest and the SVG figures in plots/). Output is
  * byte-identical for the same cells whatever their order in the file. Holds dir's lock
  * (tl_results_lock) meanwhile: TL_EINVAL when a run or another report holds it. */
 int tl_report_render(const char *dir, tl_err *err);
