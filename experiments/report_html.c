@@ -43,7 +43,9 @@ static void provenance(FILE *f, const tl_paper *p)
     /* the manifest's lines (versions, libraries, times) as they are */
     for (const char *s = p->manifest; s && *s && strncmp(s, "----", 4);) {
         size_t len = strcspn(s, "\n"), k = strcspn(s, ":");
-        if (k < len && strncmp(s, "dataset:", 8)) {
+        /* times and resumption vary between identical runs: they stay in the manifest */
+        if (k < len && strncmp(s, "dataset:", 8) && strncmp(s, "start:", 6) &&
+            strncmp(s, "end:", 4) && strncmp(s, "resumed:", 8)) {
             fprintf(f, "<tr><th>%s</th><td>", "manifest");
             char line[4096];
             snprintf(line, sizeof line, "%.*s", (int)len, s);
@@ -154,10 +156,14 @@ static char **figure_files(const tl_paper *p, size_t *n, int *nomem)
 
 /* The SVG element of file path, inline: from "<svg" on (no XML declaration, doctype or
  * comment before it), the start tag without its xmlns attributes (an HTML page needs none,
- * and they are the only URLs gnuplot and Graphviz write). 0 when the file has no SVG. */
+ * and they are the only URLs gnuplot and Graphviz write). 0 when the file has no SVG, -1
+ * when memory ran out. */
 static int inline_svg(FILE *f, const char *path)
 {
-    char *text = tl_paper_read(path);
+    int nomem;
+    char *text = tl_paper_read(path, &nomem);
+    if (nomem)
+        return -1;
     char *s = text ? strstr(text, "<svg") : NULL, *end = s ? strchr(s, '>') : NULL;
     if (!end) {
         free(text);
@@ -226,7 +232,14 @@ static int figures(FILE *f, const tl_paper *p, tl_err *err)
         fputs("<figure id=\"fig-", f);
         tl_html_str(f, stem);
         fputs("\">\n", f);
-        if (!svg || !inline_svg(f, path)) {
+        int shown = svg ? inline_svg(f, path) : 0;
+        if (shown < 0) {
+            for (size_t k = 0; k < n; k++)
+                free(v[k]);
+            free(v);
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        }
+        if (!shown) {
             fputs("<p>Not drawn (gnuplot or Graphviz missing): its data and script are in "
                   "plots/", f);
             tl_html_str(f, stem);

@@ -32,7 +32,9 @@ static void provenance(FILE *f, const tl_paper *p)
     kv_str(f, "    ", "config_sha256", m->config_sha, 0);
     fprintf(f, "    \"seed\": %lu,\n", m->seed);
     kv_str(f, "    ", "protocol", tl_rep_protocol_text(m, proto, sizeof proto), 0);
-    static const char *const lib[] = {"gsl", "libconfig", "openblas", "start", "end", "resumed"};
+    /* no start and end times: the file is byte-identical for the same config, seed and data
+     * (the manifest keeps the times) */
+    static const char *const lib[] = {"gsl", "libconfig", "openblas"};
     for (size_t i = 0; i < sizeof lib / sizeof *lib; i++)
         kv_str(f, "    ", lib[i], p->manifest ? tl_paper_manifest(p, lib[i], buf, sizeof buf)
                                               : NULL, 0);

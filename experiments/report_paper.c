@@ -111,20 +111,22 @@ static int direction(const char *name)
     return 0;
 }
 
-char *tl_paper_read(const char *path)
+char *tl_paper_read(const char *path, int *nomem)
 {
+    *nomem = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    char *text = NULL;
-    size_t len = 0, n;
-    FILE *m = open_memstream(&text, &len);
-    char buf[4096];
-    while (m && (n = fread(buf, 1, sizeof buf, f)) > 0)
-        fwrite(buf, 1, n, m);
+    long n = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    *nomem = n >= 0 && !text;
+    if (text && (fseek(f, 0, SEEK_SET) || fread(text, 1, (size_t)n, f) != (size_t)n)) {
+        free(text);
+        text = NULL;
+    }
+    if (text)
+        text[n] = '\0';
     fclose(f);
-    if (m)
-        fclose(m);
     return text;
 }
 
@@ -267,16 +269,17 @@ static int load(tl_paper *p, const tl_rep *r, tl_err *err)
     if (rc)
         return rc;
     /* provenance: the manifest (absent while a first run is cut short before it) */
+    int nomem;
     snprintf(path, sizeof path, "%s/manifest", r->dir);
-    p->manifest = tl_paper_read(path);
+    p->manifest = tl_paper_read(path, &nomem);
     const char *cfg = p->manifest ? strstr(p->manifest, "\n---- config as given ----\n") : NULL;
     if (cfg)
         p->config = cfg + 27;
-    else {
+    else if (!nomem) {
         snprintf(path, sizeof path, "%s/config.cfg", r->dir);
-        p->config = p->config_own = tl_paper_read(path);
+        p->config = p->config_own = tl_paper_read(path, &nomem);
     }
-    return TL_OK;
+    return nomem ? tl_err_set(err, TL_ENOMEM, "out of memory") : TL_OK;
 }
 
 static void clear(tl_paper *p)

@@ -34,8 +34,9 @@ const char *tl_paper_metric(const tl_paper *p, size_t j);
 int tl_paper_has(const tl_paper *p, size_t j, size_t d);
 /* 1 when metric j has a value on some dataset (it gets a table). */
 int tl_paper_shown(const tl_paper *p, size_t j);
-/* A whole file's text (malloc'd), NULL when it cannot be read. */
-char *tl_paper_read(const char *path);
+/* A whole file's text (malloc'd), NULL when it cannot be read (*nomem = 1 when memory ran
+ * out, else 0). */
+char *tl_paper_read(const char *path, int *nomem);
 /* Row label of (d, g): the dataset's name, and a learning curve's fraction ("iris @ 0.2"). */
 void tl_paper_row_name(const tl_paper *p, size_t d, size_t g, char *buf, size_t size);
 /* The best listed model's mean among (j, d, g) as printed with `decimals`, NaN when none. */

@@ -64,6 +64,12 @@ static void skip_eol(parser *s)
         s->p++, s->line++;
 }
 
+static void free_strings(char **v, size_t n)
+{
+    while (n)
+        free(v[--n]);
+}
+
 /* Bytes from the parser to the end of its field (an upper bound of the field's length). */
 static size_t field_span(const parser *s)
 {
@@ -131,12 +137,6 @@ static int field(parser *s, char **out, tl_err *err)
     return TL_OK;
 }
 
-static void free_strings(char **v, size_t n)
-{
-    while (n)
-        free(v[--n]);
-}
-
 /* One record into a growing array *fields (count in *n). */
 static int record(parser *s, char ***fields, size_t *n, size_t *cap, tl_err *err)
 {
@@ -150,8 +150,11 @@ static int record(parser *s, char ***fields, size_t *n, size_t *cap, tl_err *err
             *fields = grown, *cap = c;
         }
         int rc = field(s, &(*fields)[*n], err);
-        if (rc)
+        if (rc) {
+            free_strings(*fields, *n); /* the record's fields so far */
+            *n = 0;
             return rc;
+        }
         ++*n;
         if (is_eol(s)) {
             skip_eol(s);
