@@ -26,6 +26,7 @@ void tl_cells_meta_clear(tl_cells_meta *m)
     free(m->n_classes);
     free(m->classes);
     free(m->model);
+    free(m->grid);
     free(m->fractions);
     memset(m, 0, sizeof *m);
 }
@@ -84,6 +85,10 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
     }
     for (size_t j = 0; j < x->n_models; j++)
         fprintf(f, "# model %zu %s\n", j, x->models[j].name);
+    /* which models a grid expanded: the summary ranks the listed ones, as the figure does */
+    for (size_t j = 0; j < x->n_models; j++)
+        if (x->models[j].grid)
+            fprintf(f, "# grid %zu\n", j);
     return TL_OK;
 }
 
@@ -289,7 +294,17 @@ static int parse_header(const char *line, tl_cells_meta *m)
             return BAD_NAME;
         return (m->classes[i][k] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
+    if (sscanf(line, "# grid %zu%n", &i, &off) == 1 && !line[off]) {
+        if (i >= m->n_models)
+            return TL_EPARSE;
+        if (!m->grid && !(m->grid = calloc(m->n_models, 1)))
+            return TL_ENOMEM;
+        m->grid[i] = 1;
+        return TL_OK;
+    }
     if (sscanf(line, "# model %zu%n", &i, &off) == 1 && name_at(line, &off)) {
+        if (m->grid)
+            return TL_EPARSE; /* grid lines follow every model line */
         if (bad_name(line + off))
             return BAD_NAME;
         if (i != m->n_models)

@@ -24,6 +24,15 @@ double tl_rep_primary(const tl_cell *c);
 /* A value with fixed decimals ("nan" when undefined). */
 void tl_rep_num(FILE *f, double v);
 
+/* The protocol as the cells header records it, for people: its numbers in their shortest
+ * exact form ("holdout train 0.6 ...", not 0.59999999999999998) and a learning curve's
+ * fractions listed. Returns buf. */
+const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size);
+
+/* The models listed in the config (grid cells left out) into mi; their count. Every
+ * ranking (summary, critical-difference figure, paper tables) is over these. */
+size_t tl_rep_listed(const tl_rep *r, size_t *mi);
+
 /* Read dir/cells.txt into r, cells sorted. TL_EIO / TL_EPARSE. Free with tl_rep_free. */
 int tl_rep_load(const char *dir, tl_rep *r, tl_err *err);
 void tl_rep_free(tl_rep *r);
@@ -36,6 +45,10 @@ size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *m
 
 /* tl_report_render for a caller that holds dir's lock (the runner). */
 int tl_rep_render(const char *dir, tl_err *err);
+
+/* metrics.json, tables.tex and report.html from dir's cells, metrics.csv, manifest and
+ * the SVG figures in plots/ (report_paper.c); the runner writes them last, after the manifest. */
+int tl_rep_paper(const char *dir, tl_err *err);
 
 /* summary.md and summary.csv (report_summary.c). */
 int tl_rep_summary(const tl_rep *r, tl_err *err);

@@ -486,6 +486,8 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
         rc = tl_report_plots(o->out_dir, x, data, err);
     if (!rc)
         rc = tl_report_manifest(o->out_dir, x, data, start, time(NULL), n_done > 0, err);
+    if (!rc) /* last: they hold the figures and the manifest's provenance */
+        rc = tl_rep_paper(o->out_dir, err);
     /* a gnuplot killed by the same Ctrl-C fails too: the stop is what to report */
     if (cells_done && rc && tl_out_cancelled())
         rc = tl_err_set(err, TL_EINTERRUPTED, "stopped while writing the reports; every cell "
