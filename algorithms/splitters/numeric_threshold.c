@@ -36,7 +36,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     }
     if (known_w <= 0)
         return 0;
-    double (*impurity)(const double *, size_t) = p->criterion->impurity;
+    /* a criterion with a score of its own (friedman_mse) is swept by that score, even when it
+     * also has an impurity for the node */
+    double (*impurity)(const double *, size_t) =
+        p->criterion->score ? NULL : p->criterion->impurity;
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,

@@ -156,9 +156,10 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     tl_split chosen = *best;
     /* a split must decrease the impurity by more than rounding: otherwise the first of
      * several worthless tests would be taken (on data with unknown values such tests are
-     * common, and their children predict alike); scikit-learn's min_impurity_decrease on top,
-     * the decrease weighted by the node's share */
-    if (chosen.gain <= TL_GAIN_EPS * node_scale(g, stats) ||
+     * common, and their children predict alike), unless the criterion's rules say otherwise
+     * (scikit-learn's); its min_impurity_decrease on top, the decrease weighted by the node's
+     * share */
+    if ((!g->rules.zero_gain && chosen.gain <= TL_GAIN_EPS * node_scale(g, stats)) ||
         w / g->root_w * chosen.gain + 1e-12 < p->min_impurity_decrease)
         return TL_OK;
     if (p->accept) { /* step 5: pre-pruning may veto the split */

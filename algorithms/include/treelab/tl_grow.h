@@ -37,6 +37,9 @@ typedef struct tl_choice_rules {
                                 rows as levels stays out of that average; 0: off */
     double slack;            /* J48's Utils.eps: a rank must beat the best by more than this
                                 (and be above it), and weights compare with this slack; 0 */
+    int zero_gain;           /* scikit-learn: a node that is not pure splits at its best
+                                admissible test even when that decreases nothing (its
+                                children may then split); 0: such a node is a leaf */
 } tl_choice_rules;
 
 typedef struct tl_criterion_type {
@@ -47,7 +50,9 @@ typedef struct tl_criterion_type {
     double (*impurity)(const double *stats, size_t k);
     /* Partition form (NULL: the impurity decrease): the worth of splitting parent into
      * n_children children (n_children x k statistics, summing to parent), larger is
-     * better. Distances between the children's class distributions (Hellinger) live here. */
+     * better. Distances between the children's class distributions (Hellinger) live here.
+     * A criterion may give both: impurity then serves the node (stopping, the scale of a
+     * gain) and score the splits (friedman_mse). */
     double (*score)(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k);
     /* Rank a test across attributes from its gain and branch weights (the missing weight
