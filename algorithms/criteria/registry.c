@@ -7,6 +7,7 @@
     X(gini)                                                                                    \
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
+    X(friedman_mse)                                                                            \
     X(hellinger)                                                                               \
     X(twoing)                                                                                  \
     X(chi_square)                                                                              \
