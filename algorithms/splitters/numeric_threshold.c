@@ -40,6 +40,9 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
      * also has an impurity for the node */
     double (*impurity)(const double *, size_t) =
         p->criterion->score ? NULL : p->criterion->impurity;
+    /* a row-form criterion (mae): every cut's left and right losses, from one pass each way */
+    const double *loss_l = NULL, *loss_r = NULL;
+    int rows_form = tl_grow_cut_losses(g, node->sorted, n_known, &loss_l, &loss_r);
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
@@ -65,10 +68,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             continue;
         for (size_t j = 0; j < k; j++)
             right[j] = known[j] - left[j];
-        /* impurity criteria: least weighted child impurity; partition criteria: the
-         * greatest score, negated */
-        double child = impurity ? wl * impurity(left, k) + wr * impurity(right, k)
-                                : -tl_grow_partition_gain(g, children, 2);
+        /* impurity criteria: least weighted child impurity (row form: as scikit-learn writes
+         * it, so equal cuts round alike); partition criteria: the greatest score, negated */
+        double child = rows_form ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
+                       : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
+                                  : -tl_grow_partition_gain(g, children, 2);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
@@ -82,12 +86,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     memcpy(left, best_left, k * sizeof *left);
     for (size_t j = 0; j < k; j++)
         right[j] = known[j] - left[j];
-    if (!tl_grow_score(g, node, children, 2, missing_w, out))
-        return 0;
-    out->attr = attr;
+    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
     out->kind = TL_SPLIT_NUMERIC;
     out->threshold = best_t;
-    return 1;
+    return tl_grow_score(g, node, children, 2, missing_w, out);
 }
 
 static const tl_splitter_type numeric_threshold = {

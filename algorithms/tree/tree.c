@@ -21,6 +21,8 @@ static int grow_arrays(tl_tree *t, size_t cap)
     TL_GROW(first_child);
     TL_GROW(n_children);
     TL_GROW(parent);
+    if (t->value)
+        TL_GROW(value);
 #undef TL_GROW
     double *s = realloc(t->stats, cap * t->k * sizeof *s);
     if (!s)
@@ -47,6 +49,13 @@ tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err)
     return t;
 }
 
+int tl_tree_keep_values(tl_tree *t, tl_err *err)
+{
+    if (!t->value && !(t->value = calloc(t->cap, sizeof *t->value)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    return TL_OK;
+}
+
 void tl_tree_free(tl_tree *t)
 {
     if (!t)
@@ -59,6 +68,7 @@ void tl_tree_free(tl_tree *t)
     free(t->n_children);
     free(t->parent);
     free(t->stats);
+    free(t->value);
     free(t);
 }
 
@@ -82,6 +92,8 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
         t->first_child[i] = 0;
         t->n_children[i] = 0;
         t->parent[i] = parent;
+        if (t->value)
+            t->value[i] = 0;
     }
     memset(t->stats + first * t->k, 0, n * t->k * sizeof *t->stats);
     t->n_nodes += n;
@@ -152,7 +164,7 @@ void tl_tree_node_predict(const tl_tree *t, size_t node, double *out)
     const double *s = t->stats + node * t->k;
     double w = tl_tree_node_weight(t, node);
     if (t->regression) {
-        out[0] = w > 0 ? s[1] / w : 0;
+        out[0] = t->value ? t->value[node] : w > 0 ? s[1] / w : 0;
         return;
     }
     for (size_t c = 0; c < t->k; c++)
@@ -221,6 +233,8 @@ static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t n
     dst->threshold[dst_node] = src->threshold[node];
     dst->mask[dst_node] = src->mask[node];
     memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
+    if (src->value)
+        dst->value[dst_node] = src->value[node];
     if (src->attr[node] < 0)
         return TL_OK;
     size_t nc = src->n_children[node];
@@ -246,8 +260,10 @@ static tl_tree *copy_reachable(const tl_tree *t, tl_err *err)
         return NULL;
     frame local[64], *stack = local;
     size_t sp = 0, cap = sizeof local / sizeof *local;
-    int rc = tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX ? TL_ENOMEM
-                                                                 : copy_node(c, 0, t, 0, err);
+    int rc = t->value ? tl_tree_keep_values(c, err) : TL_OK;
+    if (!rc)
+        rc = tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX ? TL_ENOMEM
+                                                                : copy_node(c, 0, t, 0, err);
     if (!rc && t->attr[0] >= 0)
         stack[sp++] = (frame){0, 0, 0};
     while (!rc && sp) {
