@@ -240,9 +240,45 @@ static void test_friedman_mse_matches_sklearn(void **state)
     check_criterion("friedman_mse", 18);
 }
 
+/* The weighted median and loss of every prefix, worked by hand: y = 3, 1, 2, 10 with weights
+ * 1, 2, 1, 4. {3}: 3, loss 0. {1 (w 2), 3}: half of 3 is reached at 1, loss 2. {1, 1, 2, 3}
+ * (weights): half of 4 is reached exactly at 1, so (1 + 2) / 2 = 1.5, loss 2(0.5) + 0.5 + 1.5
+ * = 3. With 10 (w 4): half of 8 exactly at 3, (3 + 10) / 2 = 6.5, loss 2(5.5) + 4.5 + 3.5 +
+ * 4(3.5) = 33. And around a large offset (1e9 + 0.25, 0.5, 1): medians 1e9 + 0.375 and
+ * 1e9 + 0.5, losses 0.25 and 0.75, exactly. */
+static void test_mae_weighted_median_worked_example(void **state)
+{
+    (void)state;
+    const tl_criterion_type *mae = tl_criterion_find("mae", NULL);
+    assert_non_null(mae);
+    assert_non_null(mae->prefix_loss);
+    assert_null(mae->impurity);
+    double y[] = {3, 1, 2, 10}, w[] = {1, 2, 1, 4}, loss[4], value[4], work[4 * TL_ROW_WORK];
+    mae->prefix_loss(NULL, y, w, 4, loss, value, work);
+    double want_v[] = {3, 1, 1.5, 6.5}, want_l[] = {0, 2, 3, 33};
+    for (size_t i = 0; i < 4; i++) {
+        assert_true(value[i] == want_v[i]);
+        assert_true(loss[i] == want_l[i]);
+    }
+    double big[] = {1e9 + 0.25, 1e9 + 0.5, 1e9 + 1}, ones[] = {1, 1, 1};
+    mae->prefix_loss(NULL, big, ones, 3, loss, value, work);
+    assert_true(value[1] == 1e9 + 0.375);
+    assert_true(loss[1] == 0.25);
+    assert_true(value[2] == 1e9 + 0.5);
+    assert_true(loss[2] == 0.75);
+}
+
+static void test_mae_matches_sklearn(void **state)
+{
+    (void)state;
+    check_criterion("absolute_error", 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mae_weighted_median_worked_example),
+        cmocka_unit_test(test_mae_matches_sklearn),
         cmocka_unit_test(test_friedman_mse_matches_sklearn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
     X(friedman_mse)                                                                            \
+    X(mae)                                                                                     \
     X(hellinger)                                                                               \
     X(twoing)                                                                                  \
     X(chi_square)                                                                              \
