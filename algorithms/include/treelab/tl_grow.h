@@ -37,6 +37,9 @@ typedef struct tl_choice_rules {
                                 rows as levels stays out of that average; 0: off */
     double slack;            /* J48's Utils.eps: a rank must beat the best by more than this
                                 (and be above it), and weights compare with this slack; 0 */
+    int zero_gain;           /* scikit-learn: a node that is not pure splits at its best
+                                admissible test even when that decreases nothing (its
+                                children may then split); 0: such a node is a leaf */
 } tl_choice_rules;
 
 typedef struct tl_criterion_type {
@@ -47,7 +50,9 @@ typedef struct tl_criterion_type {
     double (*impurity)(const double *stats, size_t k);
     /* Partition form (NULL: the impurity decrease): the worth of splitting parent into
      * n_children children (n_children x k statistics, summing to parent), larger is
-     * better. Distances between the children's class distributions (Hellinger) live here. */
+     * better. Distances between the children's class distributions (Hellinger) live here.
+     * A criterion may give both: impurity then serves the node (stopping, the scale of a
+     * gain) and score the splits (friedman_mse). */
     double (*score)(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k);
     /* Rank a test across attributes from its gain and branch weights (the missing weight
@@ -56,10 +61,23 @@ typedef struct tl_criterion_type {
                    double missing_w);
     /* NULL: all rules off. */
     void (*rules)(const void *state, tl_choice_rules *out);
+    /* Row form (NULL for the others), for a criterion that no fixed statistics give, such as
+     * the absolute error around the weighted median: for each prefix y[0..i] of n weighted
+     * targets, its weighted loss around its own best constant into loss[i] and that constant
+     * (what a leaf of those rows predicts) into value[i]; work holds TL_ROW_WORK doubles per
+     * target. With it the grower keeps each node's value in the tree, takes the node's
+     * impurity as loss / weight, and scores a test from the node's rows (tl_grow_score); a
+     * threshold sweep gets every cut's losses from tl_grow_cut_losses. Such a criterion has
+     * neither impurity nor score. */
+    void (*prefix_loss)(const void *state, const double *y, const double *w, size_t n,
+                        double *loss, double *value, double *work);
     /* 1 when impurity is Shannon entropy in bits, so a splitter may use its closed forms
      * (C4.5's cut scan) and stay equal to the generic path. */
     int entropy_bits;
 } tl_criterion_type;
+
+/* Work a row-form criterion's prefix_loss gets per target, in doubles. */
+#define TL_ROW_WORK 4
 
 /* ---- the grower ---- */
 typedef struct tl_grow_ctx tl_grow_ctx;
@@ -193,11 +211,18 @@ void tl_grow_send_unknown(const tl_node_rows *node, int *branch, int to);
 /* Add row's statistics with weight w into stats. */
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* The criterion's worth of a partition of the known rows (children n x k, summing to the
- * parent), before the known-share weighting: impurity decrease or the criterion's score. */
+ * parent), before the known-share weighting: impurity decrease or the criterion's score;
+ * NaN for a row-form criterion, whose worth the statistics do not give (tl_grow_score). */
 double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children, size_t n_children);
+/* Row-form criteria, for a sweep over the node's rows in a splitter's order: *left[i] the
+ * loss of rows[0..i], *right[i] that of rows[i+1..n), for i < n (the node's weights), in the
+ * grower's buffers, valid until the next call. Returns 0 (nothing set) for other criteria. */
+int tl_grow_cut_losses(const tl_grow_ctx *g, const uint32_t *rows, size_t n,
+                       const double **left, const double **right);
 /* Gain of a partition: tl_grow_partition_gain times the known share of the node's weight;
- * fills split->gain, known/missing weight and rank. Returns 0 when the partition is not
- * admissible (min_samples_leaf), else 1. */
+ * fills split->gain, known/missing weight and rank. split must already hold the test
+ * (attribute, kind, threshold or mask): a row-form criterion scores it from the node's rows
+ * routed by it. Returns 0 when the partition is not admissible (min_samples_leaf), else 1. */
 int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
                   size_t n_children, double missing_w, tl_split *split);
 

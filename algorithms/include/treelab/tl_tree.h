@@ -80,11 +80,16 @@ typedef struct tl_tree {
     unsigned char *sur_n;
     tl_surrogate *sur;     /* every node's surrogates */
     size_t sur_count, sur_cap;
+    double *value;         /* regression: what each node predicts when that is not the mean of
+                              its statistics (an mae tree's weighted median); NULL: the mean */
 } tl_tree;
 
 /* An empty tree with room for cap nodes. NULL + err on allocation failure. */
 tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err);
 void tl_tree_free(tl_tree *t);
+/* Give t a value per node (t->value, zeros), for a regression tree whose nodes predict
+ * something else than their mean. TL_OK or TL_ENOMEM. */
+int tl_tree_keep_values(tl_tree *t, tl_err *err);
 /* Append n nodes (leaves with zero stats) and return the index of the first, or SIZE_MAX
  * with err set on allocation failure. */
 size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err);
@@ -100,7 +105,7 @@ tl_tree *tl_tree_copy(const tl_tree *t, tl_err *err);
 /* Weight at a node (sum of class counts, or the regression weight). */
 double tl_tree_node_weight(const tl_tree *t, size_t node);
 /* The prediction stored at a node: class distribution (k shares summing to 1) or the mean
- * in out[0]. A node with no weight predicts as its nearest ancestor with weight. */
+ * (the node's value when the tree keeps values) in out[0]. A node with no weight predicts as its nearest ancestor with weight. */
 void tl_tree_node_predict(const tl_tree *t, size_t node, double *out);
 /* Weight the node's prediction gets wrong: misclassified weight (classification) or the
  * sum of squared errors around the mean (regression). */
