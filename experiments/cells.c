@@ -28,6 +28,10 @@ void tl_cells_meta_clear(tl_cells_meta *m)
     free(m->model);
     free(m->grid);
     free(m->fractions);
+    for (size_t i = 0; m->missing_base && i < m->n_missing; i++)
+        free(m->missing_base[i]);
+    free(m->missing_base);
+    free(m->missing_rate);
     memset(m, 0, sizeof *m);
 }
 
@@ -61,6 +65,11 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
     fprintf(f, "# name %s\n", x->name);
     fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);
     write_protocol(f, &x->protocol);
+    if (x->protocol.n_missing_rates) {
+        unsigned w = x->protocol.missing_rows;
+        fprintf(f, "# missing_rows %s\n", w == TL_MISSING_IN_TRAIN ? "train"
+                                          : w == TL_MISSING_IN_TEST ? "test" : "all");
+    }
     fprintf(f, "# baseline %zu\n# reports %u\n", x->baseline, x->reports);
     for (size_t i = 0; i < x->n_datasets; i++) {
         const tl_dataset *d = data[i];
@@ -68,6 +77,9 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
             strcpy(sha, "-");
         size_t k = tl_dataset_n_classes(d);
         fprintf(f, "# dataset %zu %zu %s %s\n", i, k, sha, x->datasets[i].name);
+        if (x->datasets[i].base) /* protocol.missing: the rate and the dataset it came from */
+            fprintf(f, "# missing %zu %.17g %s\n", i, x->datasets[i].missing_rate,
+                    x->datasets[i].base);
         for (size_t c = 0; c < k; c++) {
             /* class names come from the data, not the config: a quoted CSV field may hold a
              * newline, which would end this line */
@@ -258,8 +270,23 @@ static int parse_header(const char *line, tl_cells_meta *m)
         sscanf(line, "# protocol %255[^\n]", m->protocol) == 1 ||
         sscanf(line, "# name %255[^\n]", m->name) == 1 ||
         sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
-        sscanf(line, "# reports %u", &m->reports) == 1)
+        sscanf(line, "# reports %u", &m->reports) == 1 ||
+        sscanf(line, "# missing_rows %15s", m->missing_rows) == 1)
         return TL_OK;
+    double rate;
+    if (sscanf(line, "# missing %zu %lf %n", &i, &rate, &off) == 2 && off && line[off]) {
+        /* right after its dataset line, and every dataset has one */
+        if (i + 1 != m->n_datasets || i != m->n_missing || !(rate >= 0 && rate < 1))
+            return TL_EPARSE;
+        if (bad_name(line + off))
+            return BAD_NAME;
+        if (grow((void **)&m->missing_base, i, sizeof *m->missing_base) ||
+            grow((void **)&m->missing_rate, i, sizeof *m->missing_rate))
+            return TL_ENOMEM;
+        m->n_missing++;
+        m->missing_rate[i] = rate;
+        return (m->missing_base[i] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
     if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
         if (i != m->n_fractions)
             return TL_EPARSE;

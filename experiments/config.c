@@ -24,10 +24,12 @@ const char *const tl_experiment_top_keys =
  *                        size for models pruned with reduced_error or pre_validation
  *   boundary             decision regions (two numeric attributes) or the step function
  *                        (regression on one numeric attribute), whole-data models
- *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed */
+ *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed
+ *   missing_rate         protocol.missing: accuracy mean +/- sd against the share of values
+ *                        removed at random, per dataset */
 const char *const tl_experiment_plot_names =
     "accuracy|critical_difference|confusion|learning_curve|grid|pruning|validation|boundary|"
-    "trees";
+    "trees|missing_rate";
 static const char *const plot_names = tl_experiment_plot_names;
 
 void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)

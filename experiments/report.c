@@ -56,6 +56,10 @@ const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size)
     for (size_t i = 0; i < m->n_fractions && used > 0 && (size_t)used < size; i++)
         used += snprintf(buf + used, size - (size_t)used, "%s%s", i ? ", " : " fractions ",
                          tl_num_short(m->fractions[i], n[0]));
+    if (m->missing_rows[0] && used > 0 && (size_t)used < size)
+        snprintf(buf + used, size - (size_t)used, ", values removed at random from the %s rows"
+                 " (each dataset's copies NAME-missR: R%% removed)",
+                 !strcmp(m->missing_rows, "all") ? "training and test" : m->missing_rows);
     return buf;
 }
 

@@ -76,5 +76,8 @@ int tl_rep_md_baseline_tests(FILE *f, const tl_rep *r, const double *ranks, doub
 
 /* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
 int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
+/* The missing_rate figures (report_missing.c): per dataset, each listed model's score against
+ * the share of values removed at random; a warning when the run removed none. */
+int tl_rep_plot_missing(const tl_rep *r, const tl_experiment *x, tl_err *err);
 
 #endif

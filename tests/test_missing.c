@@ -370,7 +370,8 @@ static void test_missing_rates_protocol(void **state)
                        "datasets = ( \"%s\" );\n"
                        "models = ( { name = \"c\"; algorithm = \"cart\"; params = { missing = "
                        "\"surrogate\"; }; } );\n"
-                       "protocol = { kind = \"cv\"; folds = 3;%s };\n";
+                       "protocol = { kind = \"cv\"; folds = 3;%s };\n"
+                       "plots = [ \"missing_rate\" ];\n";
     char data[1024];
     snprintf(data, sizeof data, "%s", tl_test_path("experiments/datasets/vote.arff"));
     snprintf(cfg, sizeof cfg, body, data,
@@ -421,6 +422,14 @@ static void test_missing_rates_protocol(void **state)
     fclose(fb);
     assert_int_equal(same, 3);
     assert_int_equal(rows25, 3);
+    /* the figure: accuracy at rates 0 and 0.25, the first the plain run's mean */
+    char dat[128];
+    snprintf(dat, sizeof dat, "/tmp/tl_missing_rates_%d/plots/missing_vote.dat", (int)getpid());
+    double pts[8][TL_TEST_DAT_COLS];
+    assert_int_equal(tl_test_dat_block(dat, 0, pts, 8), 2);
+    assert_close(pts[0][0], 0, 0);
+    assert_close(pts[1][0], 0.25, 0);
+    assert_true(pts[0][1] > 0.85 && pts[0][1] <= 1 && pts[1][1] > 0.5 && pts[1][1] <= 1);
     snprintf(cmd, sizeof cmd, "rm -rf /tmp/tl_missing_rates_%d /tmp/tl_missing_rates0_%d",
              (int)getpid(), (int)getpid());
     assert_int_equal(system(cmd), 0);

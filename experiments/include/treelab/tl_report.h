@@ -26,6 +26,12 @@ typedef struct tl_cells_meta {
                            0 for a model listed in the config; NULL when none is */
     double *fractions;  /* learning curves: training fraction per fold index, else NULL */
     size_t n_fractions;
+    /* protocol.missing: per dataset the dataset it was copied from (NULL for one that was
+     * not) and the share of values removed; both NULL when the run had no missing rates */
+    char **missing_base;
+    double *missing_rate;
+    size_t n_missing;      /* entries of both (every dataset's when the run had rates) */
+    char missing_rows[16]; /* "train", "test", "all" or "" */
 } tl_cells_meta;
 
 void tl_cells_meta_clear(tl_cells_meta *m);
