@@ -26,10 +26,11 @@ const char *const tl_experiment_top_keys =
  *                        (regression on one numeric attribute), whole-data models
  *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed
  *   missing_rate         protocol.missing: accuracy mean +/- sd against the share of values
- *                        removed at random, per dataset */
+ *                        removed at random, per dataset
+ *   size_accuracy        per dataset, each model at its mean leaves and mean accuracy */
 const char *const tl_experiment_plot_names =
     "accuracy|critical_difference|confusion|learning_curve|grid|pruning|validation|boundary|"
-    "trees|missing_rate";
+    "trees|missing_rate|size_accuracy";
 static const char *const plot_names = tl_experiment_plot_names;
 
 void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)

@@ -79,5 +79,8 @@ int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
 /* The missing_rate figures (report_missing.c): per dataset, each listed model's score against
  * the share of values removed at random; a warning when the run removed none. */
 int tl_rep_plot_missing(const tl_rep *r, const tl_experiment *x, tl_err *err);
+/* The size_accuracy figures (report_size.c): per dataset, each listed model at its mean
+ * leaves and mean score. */
+int tl_rep_plot_size(const tl_rep *r, const tl_experiment *x, tl_err *err);
 
 #endif

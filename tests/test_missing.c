@@ -283,6 +283,21 @@ static void test_methods_worked_example(void **state)
     assert_int_equal(leaves, 2);
     worked("missing=drop", "missing.predict=majority", p, &leaves); /* a 4-4 tie: stops too */
     assert_close(p[0], 0.5, 1e-15);
+    /* drop with no complete row: one leaf of every row (A 2 of 3) */
+    tl_err err;
+    tl_err_clear(&err);
+    tl_dataset *none = tl_dataset_load(tl_test_tmpfile(".csv", "x,y,class\n?,1,A\n1,?,B\n?,2,A\n"),
+                                       "class", &err);
+    assert_non_null(none);
+    const char *drop[] = {"missing=drop", NULL};
+    tl_model *m = tl_test_fit("cart", none, drop, 1, &err);
+    assert_non_null(m);
+    assert_int_equal(tl_tree_leaves(tl_model_tree(m), 0), 1);
+    double pa[6];
+    assert_int_equal(tl_model_predict(m, none, NULL, 0, pa, &err), TL_OK);
+    assert_close(pa[0], 2.0 / 3, 1e-15);
+    tl_model_free(m);
+    tl_dataset_free(none);
     /* surrogate: y >= 3.5 sends rows 9 and 10 right ({A 4} | {B 6}); an unknown x follows y
      * (y = 2: A, y = 9: B), and with y unknown too the heavier branch (B 6) */
     worked("missing=surrogate", NULL, p, &leaves);
@@ -371,7 +386,7 @@ static void test_missing_rates_protocol(void **state)
                        "models = ( { name = \"c\"; algorithm = \"cart\"; params = { missing = "
                        "\"surrogate\"; }; } );\n"
                        "protocol = { kind = \"cv\"; folds = 3;%s };\n"
-                       "plots = [ \"missing_rate\" ];\n";
+                       "plots = [ \"missing_rate\", \"size_accuracy\" ];\n";
     char data[1024];
     snprintf(data, sizeof data, "%s", tl_test_path("experiments/datasets/vote.arff"));
     snprintf(cfg, sizeof cfg, body, data,
@@ -406,6 +421,7 @@ static void test_missing_rates_protocol(void **state)
     assert_non_null(fb);
     char la[4096], lb[4096];
     size_t same = 0, rows25 = 0;
+    double acc0 = 0, leaves0 = 0;
     assert_non_null(fgets(la, sizeof la, fa)); /* headers */
     assert_non_null(fgets(lb, sizeof lb, fb));
     while (fgets(la, sizeof la, fa)) {
@@ -416,6 +432,16 @@ static void test_missing_rates_protocol(void **state)
         assert_non_null(fgets(lb, sizeof lb, fb));
         /* from the model column on (the dataset names differ) */
         assert_string_equal(strchr(la, ','), strchr(lb, ','));
+        /* accuracy is column 7, leaves the second last */
+        const char *f = la;
+        for (int col = 1; col < 7; col++)
+            f = strchr(f, ',') + 1;
+        acc0 += strtod(f, NULL);
+        const char *end = la + strlen(la);
+        int commas = 0;
+        while (end > la && commas < 2)
+            commas += *--end == ',';
+        leaves0 += strtod(end + 1, NULL);
         same++;
     }
     fclose(fa);
@@ -430,6 +456,12 @@ static void test_missing_rates_protocol(void **state)
     assert_close(pts[0][0], 0, 0);
     assert_close(pts[1][0], 0.25, 0);
     assert_true(pts[0][1] > 0.85 && pts[0][1] <= 1 && pts[1][1] > 0.5 && pts[1][1] <= 1);
+    /* size against accuracy: one point, at the mean leaves and accuracy of the 3 folds */
+    snprintf(dat, sizeof dat, "/tmp/tl_missing_rates_%d/plots/size_accuracy_vote-miss0.dat",
+             (int)getpid());
+    assert_int_equal(tl_test_dat_block(dat, 0, pts, 8), 1);
+    assert_close(pts[0][0], leaves0 / 3, 1e-12);
+    assert_close(pts[0][1], acc0 / 3, 1e-6);
     snprintf(cmd, sizeof cmd, "rm -rf /tmp/tl_missing_rates_%d /tmp/tl_missing_rates0_%d",
              (int)getpid(), (int)getpid());
     assert_int_equal(system(cmd), 0);

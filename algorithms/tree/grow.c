@@ -51,7 +51,8 @@ static int must_stop(const tl_grow_ctx *g, const frame *f, const double *stats, 
     else
         for (size_t c = 0; c < g->k; c++)
             impurity = stats[c] > 0 && stats[c] < w ? 1 : impurity;
-    if ((p->max_depth && f->depth >= p->max_depth) || w < p->min_samples_split - eps ||
+    if (g->leaf_only || (p->max_depth && f->depth >= p->max_depth) ||
+        w < p->min_samples_split - eps ||
         w < 2 * p->min_samples_leaf - eps || impurity <= DBL_EPSILON || f->rs.n < 2)
         return 1;
     if (eps > 0 && !g->t->regression) {
@@ -299,10 +300,15 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
             root.base[root.n++] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
         }
-        if (!rc && root.n == 0)
-            rc = tl_err_set(err, TL_EINVAL, "missing = %s: every one of the %zu rows has %s "
-                            "unknown value", p->missing->name, n,
-                            p->missing->complete_rows ? "an" : "only an");
+        /* no row to grow on (every row lacks a value): the tree is one leaf of them all,
+         * what complete cases can say with no complete case */
+        for (size_t i = 0; !rc && root.n == 0 && i < n; i++) {
+            root.base[i] = (uint32_t)rows[i];
+            g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
+            g.leaf_only = i + 1 == n;
+        }
+        if (g.leaf_only)
+            root.n = n;
     }
     if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, err))) {
         for (size_t s = 0; s < g.n_num; s++)

@@ -28,6 +28,7 @@ struct tl_grow_ctx {
     double root_w;
     size_t n_rows;        /* rows grown on */
     int multival;         /* J48: every attribute is nominal with many levels */
+    int leaf_only;        /* the missing-value method left no row to grow on: one leaf */
     double *train_vals;   /* per numeric slot: sorted known values (needs_train_values) */
     size_t *train_n;      /* per numeric slot: how many */
     uint32_t *train_rows; /* per numeric slot: the rows of those values */
