@@ -58,6 +58,7 @@ static int plot_base(const tl_rep *r, const tl_experiment *x, const char *base, 
             .series = s,
             .n_series = ns,
             .hline = NAN,
+            .rate = cls,
         };
         snprintf(path, sizeof path, "%s/plots/missing_%s", r->dir, base);
         rc = tl_plot_curve_write(&c, path, err);

@@ -51,7 +51,7 @@ int tl_rep_plot_size(const tl_rep *r, const tl_experiment *x, tl_err *err)
         }
         int cls = r->meta.n_classes[d] > 0;
         char title[1024], path[4096];
-        snprintf(title, sizeof title, "%s: tree size against %s (mean ± sd over folds)",
+        snprintf(title, sizeof title, "%s: tree size against %s (means over folds)",
                  r->meta.dataset[d], cls ? "accuracy" : "RMSE");
         tl_plot_curve c = {
             .title = title,
@@ -61,6 +61,7 @@ int tl_rep_plot_size(const tl_rep *r, const tl_experiment *x, tl_err *err)
             .n_series = ns,
             .hline = NAN,
             .rate = cls,
+            .name_points = 1,
         };
         snprintf(path, sizeof path, "%s/plots/size_accuracy_%s", r->dir, r->meta.dataset[d]);
         rc = tl_plot_curve_write(&c, path, err);

@@ -182,7 +182,7 @@ static void test_curves(void **state)
                              {"leaves", 1, 4, cf, size, NULL, 1, 1}};
     tl_plot_marker mk = {0.25, 0.945, "default CF", 2};
     tl_plot_curve c = {"C4.5 pruning", "confidence factor", "accuracy", "leaves", 1, c45, 2,
-                       &mk, 1, NAN, NULL, 0, 0};
+                       &mk, 1, NAN, NULL, 0, 0, 0};
     assert_int_equal(tl_plot_curve_write(&c, stem("c45"), &err), TL_OK);
     assert_int_equal(block(file("c45", ".dat"), 1, r, 8), 4);
     assert_close(r[3][1], 15, 0);
@@ -403,7 +403,7 @@ static void test_no_command_from_labels(void **state)
         series[i] = (tl_plot_series){labels[i], (size_t)i, 2, x, y, NULL, 0, 0};
     tl_plot_marker mk = {1, 0.5, labels[4], 0};
     tl_plot_curve hc = {labels[0], labels[1], labels[5], NULL, 0, series, 8, &mk, 1, 0.55,
-                        labels[3], 0, 0};
+                        labels[3], 0, 0, 1};
     assert_int_equal(tl_plot_curve_write(&hc, stem("hostile_curve"), &err), TL_OK);
     for (int i = 0; i < 8; i++)
         if (access(m[i], F_OK) == 0)

@@ -166,7 +166,7 @@ static int do_series(const tl_table *t, const plot_opts *o, const char *const *n
         else {
             tl_plot_curve cv = {o->title, o->xlabel ? o->xlabel : "x",
                                 o->ylabel ? o->ylabel : "y", NULL, o->logx != NULL, s, ns,
-                                NULL, 0, NAN, NULL, 0, 0};
+                                NULL, 0, NAN, NULL, 0, 0, 0};
             rc = tl_plot_curve_write(&cv, o->out, err);
         }
     }

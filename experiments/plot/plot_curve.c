@@ -186,11 +186,19 @@ int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *wha
     }
     axis_kinds(f.gp, c);
     tlp_key(f.gp);
+    if (c->name_points) /* every point says whose it is; a key would cover some */
+        fputs("unset key\n", f.gp);
     if (extra)
         fputs(extra, f.gp);
     fputs("plot \\\n", f.gp);
     for (size_t s = 0; s < c->n_series; s++)
         series_plot(f.gp, &c->series[s], s, s == 0);
+    for (size_t s = 0; c->name_points && s < c->n_series; s++) {
+        fprintf(f.gp, ", \\\n  dat index %zu using 1:2:(", s);
+        tlp_str(f.gp, c->series[s].name);
+        fprintf(f.gp, ") with labels left offset char 0.8,0.5 font ',9' tc lt %d notitle",
+                tlp_lt(c->series[s].color));
+    }
     if (c->n_markers)
         tlp_markers_plot(f.gp, c->n_series, c->markers, c->n_markers);
     tlp_hline(f.gp, c->hline, c->hline_label);

@@ -74,6 +74,8 @@ typedef struct tl_plot_curve {
     const char *hline_label;
     int rate;             /* 1: y is a rate (accuracy, error): the axis stays within [0, 1] */
     int xint;             /* 1: x is an integer parameter: tics on integers only */
+    int name_points;      /* 1: each series' name printed beside its points (a scatter of
+                             more models than the palette has colours stays readable) */
 } tl_plot_curve;
 
 /* Writes STEM.dat with one block per series (gnuplot `index i`): columns x, y, lower, upper
