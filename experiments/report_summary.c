@@ -104,7 +104,10 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
     for (size_t m = 0; m < r->meta.n_models; m++) {
         fprintf(f, "| %s | %zu |", r->meta.model[m], ps[m].n);
         for (size_t j = 0; j < nm; j++)
-            fprintf(f, " %.4f ± %.4f |", ps[m].mean[j], ps[m].sd[j]);
+            if (isnan(ps[m].mean[j])) /* e.g. the leaves of a learner without a tree */
+                fputs(" n/a |", f);
+            else
+                fprintf(f, " %.4f ± %.4f |", ps[m].mean[j], ps[m].sd[j]);
         if (isnan(ps[m].p))
             fprintf(f, " %s |\n", result_word(ps[m].result));
         else
@@ -124,8 +127,10 @@ static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, i
         for (size_t j = 0; any_reg && j < 4; j++)
             !cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
         size_t o = cls ? 6 : 4;
-        fprintf(f, ",%.6f,%.6f,%.6f,%.6f,", ps[m].mean[o], ps[m].sd[o], ps[m].mean[o + 1],
-                ps[m].sd[o + 1]);
+        for (size_t j = o; j < o + 2; j++) /* leaves and depth: empty without a tree */
+            isnan(ps[m].mean[j]) ? fputs(",,", f)
+                                 : fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]);
+        fputc(',', f);
         if (!isnan(ps[m].p))
             fprintf(f, "%.6f", ps[m].p);
         fprintf(f, ",%s\n", result_word(ps[m].result));
@@ -241,6 +246,7 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
             md_dataset(md, r, d, &all[d * nm]);
             csv_rows(csv, r, d, &all[d * nm], any_cls, any_reg);
         }
+        tl_rep_select_md(md, r);
         rc = md_overall(md, r, all, err);
     }
     if (md)
