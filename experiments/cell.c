@@ -9,8 +9,11 @@
 
 void tl_cell_clear(tl_cell *c)
 {
-    if (c)
-        free(c->confusion), c->confusion = NULL;
+    if (!c)
+        return;
+    free(c->confusion), c->confusion = NULL;
+    free(c->proba_bins), c->proba_bins = NULL;
+    free(c->correct), c->correct = NULL;
 }
 
 static double now_s(void)
@@ -54,26 +57,33 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
     return model;
 }
 
-/* Scores from predictions: out is n x width. */
+/* Scores from predictions (out is n x width), each row counting with its weight. */
 static int score(const tl_dataset *d, const size_t *test, size_t n, const double *out,
                  tl_cell *c, tl_err *err)
 {
+    double *w = d->weight ? malloc((n ? n : 1) * sizeof *w) : NULL;
+    if (d->weight && !w)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; w && i < n; i++)
+        w[i] = d->weight[test[i]];
     if (!c->classification) {
         double *truth = malloc((n ? n : 1) * sizeof *truth);
-        if (!truth)
+        if (!truth) {
+            free(w);
             return tl_err_set(err, TL_ENOMEM, "out of memory");
+        }
         for (size_t i = 0; i < n; i++)
             truth[i] = d->y.num[test[i]];
-        tl_reg_metrics_compute(truth, out, n, &c->rm);
+        tl_reg_metrics_compute_w(truth, out, w, n, &c->rm);
         free(truth);
+        free(w);
         return TL_OK;
     }
     size_t k = c->k;
     int *truth = malloc((n ? n : 1) * sizeof *truth), *pred = malloc((n ? n : 1) * sizeof *pred);
-    double *w = malloc((n ? n : 1) * sizeof *w);
     tl_confusion conf = {0, NULL};
-    int rc = (truth && pred && w) ? tl_confusion_init(&conf, k, err)
-                                  : tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = (truth && pred) ? tl_confusion_init(&conf, k, err)
+                             : tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < n; i++) {
         size_t best = 0;
         for (size_t j = 1; j < k; j++)
@@ -81,13 +91,21 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
                 best = j;
         truth[i] = d->y.code[test[i]];
         pred[i] = (int)best;
-        w[i] = tl_dataset_weight(d, test[i]);
     }
+    if (!rc && (!(c->proba_bins = calloc(3 * TL_PROBA_BINS, sizeof *c->proba_bins)) ||
+                !(c->correct = malloc(n + 1))))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i <= n; i++)
+        c->correct[i] = i == n ? '\0' : truth[i] == pred[i] ? '1' : '0';
     if (!rc) {
         tl_confusion_add(&conf, truth, pred, w, n);
-        rc = tl_class_metrics_compute(truth, pred, out, n, k, &c->cm, err);
+        rc = tl_class_metrics_compute_w(truth, pred, NULL, w, n, k, &c->cm, err);
         c->confusion = conf.m;
         conf.m = NULL;
+    }
+    if (!rc) { /* the probability metrics weigh the rows (log loss included) */
+        rc = tl_proba_metrics_compute(truth, out, w, n, k, &c->cm, err);
+        tl_proba_bins_add(truth, out, w, n, k, c->proba_bins);
     }
     tl_confusion_free(&conf);
     free(truth);
@@ -107,7 +125,8 @@ int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train
     out->n_test = n_test;
     out->classification = tl_dataset_is_classification(d);
     out->k = tl_dataset_n_classes(d);
-    out->confusion = NULL;
+    out->confusion = out->proba_bins = NULL;
+    out->correct = NULL;
     double t0 = now_s();
     tl_model *model = tl_cell_fit(m, d, train, n_train, valid, n_valid, seed, &out->selected, err);
     if (!model)

@@ -4,6 +4,7 @@
 #include "treelab/tl_version.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@ void tl_cells_meta_clear(tl_cells_meta *m)
     free(m->n_classes);
     free(m->classes);
     free(m->model);
+    free(m->grid);
     free(m->fractions);
     memset(m, 0, sizeof *m);
 }
@@ -52,6 +54,10 @@ static void write_protocol(FILE *f, const tl_protocol *p)
     else if (p->kind == TL_PROTO_HOLDOUT)
         fprintf(f, "# protocol holdout train %.17g validation %.17g test %.17g repeats %zu "
                    "stratified %d\n", p->train, p->valid, p->test, p->repeats, p->stratified);
+    else if (p->kind == TL_PROTO_FOLDS || p->kind == TL_PROTO_SPLIT)
+        fprintf(f, "# protocol %s %s%s\n", p->kind == TL_PROTO_FOLDS ? "folds" : "split",
+                p->column ? "column " : "from each dataset's file",
+                p->column ? p->column : "");
     else
         fprintf(f, "# protocol learning_curve repeats %zu stratified %d\n", p->repeats,
                 p->stratified);
@@ -59,8 +65,28 @@ static void write_protocol(FILE *f, const tl_protocol *p)
         fprintf(f, "# fraction %zu %.17g\n", i, p->fractions[i]);
 }
 
+/* Whether the outer protocol gives the inner selection validation rows: a hold-out with a
+ * validation share on every dataset, a split on those whose split marks some (1 all, 2 some,
+ * 0 none; tl_exp_select_describe). */
+static int valid_rows(const tl_experiment *x, tl_dataset *const *data)
+{
+    if (x->protocol.kind == TL_PROTO_HOLDOUT)
+        return x->protocol.valid > 0;
+    if (x->protocol.kind != TL_PROTO_SPLIT)
+        return 0;
+    size_t with = 0;
+    for (size_t i = 0; i < x->n_datasets; i++) {
+        const tl_dataset *d = data[i];
+        size_t r = 0;
+        while (d->role && r < d->n_rows && d->role[r] != TL_ROLE_VALID)
+            r++;
+        with += d->role && r < d->n_rows;
+    }
+    return with == 0 ? 0 : with == x->n_datasets ? 1 : 2;
+}
+
 /* Model j's selection grid, so reports name the chosen values without the config. */
-static int write_select(FILE *f, const tl_experiment *x, size_t j, tl_err *err)
+static int write_select(FILE *f, const tl_experiment *x, size_t j, int has_valid, tl_err *err)
 {
     const tl_exp_select *s = &x->models[j].select;
     for (size_t p = 0; p < s->n_params; p++) {
@@ -78,8 +104,7 @@ static int write_select(FILE *f, const tl_experiment *x, size_t j, tl_err *err)
     }
     if (s->n_params) {
         char by[256];
-        tl_exp_select_describe(s, x->protocol.kind == TL_PROTO_HOLDOUT && x->protocol.valid > 0,
-                               by, sizeof by);
+        tl_exp_select_describe(s, has_valid, by, sizeof by);
         fprintf(f, "# select_by %zu %s\n", j, by);
     }
     return TL_OK;
@@ -120,9 +145,13 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
     }
     for (size_t j = 0; j < x->n_models; j++) {
         fprintf(f, "# model %zu %s\n", j, x->models[j].name);
-        if ((rc = write_select(f, x, j, err)))
+        if ((rc = write_select(f, x, j, valid_rows(x, data), err)))
             return rc;
     }
+    /* which models a grid expanded: the summary ranks the listed ones, as the figure does */
+    for (size_t j = 0; j < x->n_models; j++)
+        if (x->models[j].grid)
+            fprintf(f, "# grid %zu\n", j);
     return TL_OK;
 }
 
@@ -144,7 +173,60 @@ void tl_cells_write(FILE *f, const tl_cell *c)
     fprintf(f, "\t%zu", c->classification ? c->k : 0);
     for (size_t i = 0; c->classification && i < c->k * c->k; i++)
         put_g(f, c->confusion[i]);
+    /* appended after the confusion matrix so that cells written before them still read */
+    if (c->classification) {
+        const double pv[] = {c->cm.roc_auc_macro, c->cm.roc_auc_weighted, c->cm.pr_auc,
+                             c->cm.brier};
+        for (size_t i = 0; i < sizeof pv / sizeof *pv; i++)
+            put_g(f, pv[i]);
+        fprintf(f, "\t%d", c->proba_bins ? TL_PROBA_BINS : 0);
+        for (size_t i = 0; c->proba_bins && i < 3 * TL_PROBA_BINS; i++)
+            put_g(f, c->proba_bins[i]);
+        fprintf(f, "\t%s", c->correct && c->correct[0] ? c->correct : "-");
+    }
     fputc('\n', f);
+}
+
+/* The probability metrics and score bins that end a classification cell's line; a line
+ * written before they existed ends at the confusion matrix and gets NaN and no bins. */
+static int parse_proba(const char *p, tl_cell *c)
+{
+    char *end;
+    double *dst[] = {&c->cm.roc_auc_macro, &c->cm.roc_auc_weighted, &c->cm.pr_auc, &c->cm.brier};
+    for (size_t i = 0; i < sizeof dst / sizeof *dst; i++)
+        *dst[i] = NAN;
+    while (*p == '\t' || *p == ' ')
+        p++;
+    if (!*p)
+        return TL_OK;
+    for (size_t i = 0; i < sizeof dst / sizeof *dst; i++) {
+        *dst[i] = strtod(p, &end);
+        if (end == p)
+            return tl_cell_clear(c), TL_EPARSE;
+        p = end;
+    }
+    long bins = strtol(p, &end, 10);
+    if (end == p || (bins != 0 && bins != TL_PROBA_BINS))
+        return tl_cell_clear(c), TL_EPARSE;
+    p = end;
+    if (bins && !(c->proba_bins = malloc(3 * TL_PROBA_BINS * sizeof *c->proba_bins)))
+        return tl_cell_clear(c), TL_ENOMEM;
+    for (long i = 0; i < 3 * bins; i++) {
+        c->proba_bins[i] = strtod(p, &end);
+        if (end == p)
+            return tl_cell_clear(c), TL_EPARSE;
+        p = end;
+    }
+    while (*p == '\t')
+        p++;
+    size_t len = strspn(p, "01");
+    if (!len) /* '-': no per-row results */
+        return *p == '-' || !*p ? TL_OK : (tl_cell_clear(c), TL_EPARSE);
+    if (len != c->n_test)
+        return tl_cell_clear(c), TL_EPARSE;
+    if (!(c->correct = strndup(p, len)))
+        return tl_cell_clear(c), TL_ENOMEM;
+    return TL_OK;
 }
 
 /* Parse one cell line: TL_OK, TL_EPARSE or TL_ENOMEM. */
@@ -189,6 +271,7 @@ static int parse_cell(char *line, tl_cell *c)
                 return tl_cell_clear(c), TL_EPARSE;
             p = end;
         }
+        return parse_proba(p, c);
     }
     return TL_OK;
 }
@@ -306,7 +389,17 @@ static int parse_header(const char *line, tl_cells_meta *m)
             return BAD_NAME;
         return (m->classes[i][k] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
+    if (sscanf(line, "# grid %zu%n", &i, &off) == 1 && !line[off]) {
+        if (i >= m->n_models)
+            return TL_EPARSE;
+        if (!m->grid && !(m->grid = calloc(m->n_models, 1)))
+            return TL_ENOMEM;
+        m->grid[i] = 1;
+        return TL_OK;
+    }
     if (sscanf(line, "# model %zu%n", &i, &off) == 1 && name_at(line, &off)) {
+        if (m->grid)
+            return TL_EPARSE; /* grid lines follow every model line */
         if (bad_name(line + off))
             return BAD_NAME;
         if (i != m->n_models)

@@ -43,8 +43,11 @@ void tl_exp_select_describe(const tl_exp_select *s, int has_valid, char *buf, si
     if (s->inner == TL_INNER_HOLDOUT)
         snprintf(buf, size, "%s on a %g hold-out of the training rows x %zu", obj, s->fraction,
                  s->repeats);
-    else if (s->inner == TL_INNER_AUTO && has_valid)
+    else if (s->inner == TL_INNER_AUTO && has_valid == 1)
         snprintf(buf, size, "%s on the protocol's validation rows", obj);
+    else if (s->inner == TL_INNER_AUTO && has_valid)
+        snprintf(buf, size, "%s on the protocol's validation rows where a dataset has them, "
+                 "else by %zu-fold inner CV x %zu", obj, s->folds, s->repeats);
     else
         snprintf(buf, size, "%s by %zu-fold inner CV x %zu", obj, s->folds, s->repeats);
 }

@@ -59,6 +59,17 @@ int tl_cfg_sweep(const tl_cfg_ctx *c, const config_setting_t *ps, const tl_exp_m
 int tl_cfg_read_select(const tl_cfg_ctx *c, const config_setting_t *model,
                        const config_setting_t *sel, tl_exp_model *m);
 
+/* Datasets section (config_data.c). */
+int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x);
+/* Fold and test files agree with the protocol (read after both). */
+/* Frees the n entries of v and v. */
+void tl_exp_datasets_free(tl_exp_dataset *v, size_t n);
+/* protocol.missing: every dataset entry becomes one entry per rate, NAME-missR (R the rate
+ * in percent), in dataset order; TL_ENOMEM. */
+int tl_cfg_expand_missing(const tl_cfg_ctx *c, tl_experiment *x);
+int tl_cfg_check_dataset_files(const tl_cfg_ctx *c, const config_setting_t *s,
+                               const tl_experiment *x);
+
 /* Models section (config_models.c): models, their select groups, grids. */
 int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
                        const config_setting_t *grids, tl_experiment *x);

@@ -40,6 +40,34 @@ void tl_rep_num(FILE *f, double v)
         fprintf(f, "%.6f", v);
 }
 
+const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size)
+{
+    double a[3];
+    size_t rep;
+    int strat, used;
+    char n[3][32];
+    if (sscanf(m->protocol, "holdout train %lf validation %lf test %lf repeats %zu stratified %d",
+               &a[0], &a[1], &a[2], &rep, &strat) == 5)
+        used = snprintf(buf, size, "holdout train %s validation %s test %s repeats %zu "
+                        "stratified %d", tl_num_short(a[0], n[0]), tl_num_short(a[1], n[1]),
+                        tl_num_short(a[2], n[2]), rep, strat);
+    else
+        used = snprintf(buf, size, "%s", m->protocol);
+    for (size_t i = 0; i < m->n_fractions && used > 0 && (size_t)used < size; i++)
+        used += snprintf(buf + used, size - (size_t)used, "%s%s", i ? ", " : " fractions ",
+                         tl_num_short(m->fractions[i], n[0]));
+    return buf;
+}
+
+size_t tl_rep_listed(const tl_rep *r, size_t *mi)
+{
+    size_t n = 0;
+    for (size_t m = 0; m < r->meta.n_models; m++)
+        if (!r->meta.grid || !r->meta.grid[m])
+            mi[n++] = m;
+    return n;
+}
+
 static int cmp_cell(const void *pa, const void *pb)
 {
     const tl_cell *a = pa, *b = pb;
@@ -79,7 +107,8 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     int cls = any_task(r, 1), reg = any_task(r, 0);
     fputs("dataset,model,repeat,fold,n_train,n_test", f);
     if (cls)
-        fputs(",accuracy,balanced_accuracy,kappa,f1_macro,f1_weighted,log_loss", f);
+        fputs(",accuracy,balanced_accuracy,kappa,f1_macro,f1_weighted,log_loss,roc_auc_macro,"
+              "roc_auc_weighted,pr_auc,brier", f);
     if (reg)
         fputs(",mse,rmse,mae,r2", f);
     const char *sel[64];
@@ -99,9 +128,11 @@ static int write_metrics(const tl_rep *r, tl_err *err)
         tl_csv_pair(f, dn, mn);
         fprintf(f, ",%zu,%zu,%zu,%zu", c->repeat, c->fold, c->n_train, c->n_test);
         const double cv[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa,
-                             c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss};
+                             c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss,
+                             c->cm.roc_auc_macro, c->cm.roc_auc_weighted, c->cm.pr_auc,
+                             c->cm.brier};
         const double rv[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
-        for (size_t j = 0; cls && j < 6; j++) {
+        for (size_t j = 0; cls && j < sizeof cv / sizeof *cv; j++) {
             fputc(',', f);
             if (c->classification)
                 tl_rep_num(f, cv[j]);
@@ -251,6 +282,8 @@ int tl_report_render(const char *dir, tl_err *err)
     if (!rc) {
         tl_out_sweep(dir); /* what a killed run was writing */
         rc = tl_rep_render(dir, err);
+        if (!rc)
+            rc = tl_rep_paper(dir, err);
     }
     tl_results_unlock(lock);
     return rc;

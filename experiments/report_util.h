@@ -24,6 +24,15 @@ double tl_rep_primary(const tl_cell *c);
 /* A value with fixed decimals ("nan" when undefined). */
 void tl_rep_num(FILE *f, double v);
 
+/* The protocol as the cells header records it, for people: its numbers in their shortest
+ * exact form ("holdout train 0.6 ...", not 0.59999999999999998) and a learning curve's
+ * fractions listed. Returns buf. */
+const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size);
+
+/* The models listed in the config (grid cells left out) into mi; their count. Every
+ * ranking (summary, critical-difference figure, paper tables) is over these. */
+size_t tl_rep_listed(const tl_rep *r, size_t *mi);
+
 /* Read dir/cells.txt into r, cells sorted. TL_EIO / TL_EPARSE. Free with tl_rep_free. */
 int tl_rep_load(const char *dir, tl_rep *r, tl_err *err);
 void tl_rep_free(tl_rep *r);
@@ -47,6 +56,10 @@ void tl_rep_select_md(FILE *f, const tl_rep *r);
 /* tl_report_render for a caller that holds dir's lock (the runner). */
 int tl_rep_render(const char *dir, tl_err *err);
 
+/* metrics.json, tables.tex and report.html from dir's cells, metrics.csv, manifest and
+ * the SVG figures in plots/ (report_paper.c); the runner writes them last, after the manifest. */
+int tl_rep_paper(const char *dir, tl_err *err);
+
 /* summary.md and summary.csv (report_summary.c). */
 int tl_rep_summary(const tl_rep *r, tl_err *err);
 
@@ -57,6 +70,19 @@ int tl_rep_summary(const tl_rep *r, tl_err *err);
  * learning curve, no NaN score), else 0. TL_OK or TL_ENOMEM. */
 int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
                  tl_friedman *fr, double *cd, int *applies, tl_err *err);
+
+/* Mean primary score (tl_rep_primary) of each dataset (row) and model models[m] (NULL:
+ * models 0..nm-1) into scores (n_datasets x nm; NaN without cells). TL_OK or TL_ENOMEM. */
+int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double *scores,
+                       tl_err *err);
+
+/* summary.md's comparisons of each model with the baseline beyond the t-test
+ * (report_tests.c): across datasets the Wilcoxon signed-rank test on the mean scores and,
+ * given the average ranks (NULL: they do not apply), Holm's and Bonferroni-Dunn's procedures
+ * with the baseline as control; for a hold-out protocol McNemar's test on each split. TL_OK
+ * or TL_ENOMEM. */
+int tl_rep_md_baseline_tests(FILE *f, const tl_rep *r, const double *ranks, double alpha,
+                             tl_err *err);
 
 /* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
 int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);

@@ -38,10 +38,34 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static size_t n_folds(const tl_protocol *p)
+/* The name a dataset's folds and seeds come from: the entry it was copied from for
+ * protocol.missing, so every rate runs on the same folds. */
+static const char *seed_name(const tl_exp_dataset *ed)
+{
+    return ed->base ? ed->base : ed->name;
+}
+
+/* Folds of dataset d (the data's own fold ids give each dataset its number). */
+static size_t n_folds(const tl_protocol *p, const tl_dataset *d)
 {
     return p->kind == TL_PROTO_CV ? p->folds
+           : p->kind == TL_PROTO_FOLDS ? d->n_folds
            : p->kind == TL_PROTO_LEARNING_CURVE ? p->n_fractions : 1;
+}
+
+/* Rows of d by role into tr, va, te. */
+static void role_rows(const tl_dataset *d, size_t *tr, size_t *ntr, size_t *va, size_t *nva,
+                      size_t *te, size_t *nte)
+{
+    *ntr = *nva = *nte = 0;
+    for (size_t i = 0; i < d->n_rows; i++) {
+        if (d->role[i] == TL_ROLE_TRAIN)
+            tr[(*ntr)++] = i;
+        else if (d->role[i] == TL_ROLE_VALID)
+            va[(*nva)++] = i;
+        else
+            te[(*nte)++] = i;
+    }
 }
 
 /* Train / validation / test rows of cell c (arrays of n_rows). */
@@ -51,8 +75,10 @@ static void cell_rows(const run_state *s, const tl_cell *c, size_t *tr, size_t *
     const tl_protocol *p = &s->x->protocol;
     size_t slot = c->dataset * p->repeats + c->repeat, n = s->data[c->dataset]->n_rows;
     *nva = 0;
-    if (p->kind == TL_PROTO_CV) {
+    if (p->kind == TL_PROTO_CV || p->kind == TL_PROTO_FOLDS) {
         tl_protocol_fold_rows(s->fold_of[slot], n, c->fold, tr, ntr, te, nte);
+    } else if (p->kind == TL_PROTO_SPLIT) {
+        role_rows(s->data[c->dataset], tr, ntr, va, nva, te, nte);
     } else if (p->kind == TL_PROTO_HOLDOUT) {
         tl_protocol_split(s->order_of[slot], n, p->train, p->train + p->valid, tr, ntr, va, nva,
                           te, nte);
@@ -62,15 +88,46 @@ static void cell_rows(const run_state *s, const tl_cell *c, size_t *tr, size_t *
     }
 }
 
+/* protocol.missing: the cell's data with values removed at random from its training rows,
+ * its test rows or both (the draws seeded per dataset, repeat and fold, not per model or
+ * rate, so every learner and rate sees nested removals on the same folds). */
+static int blank(const run_state *s, const tl_exp_dataset *ed, const tl_dataset *d,
+                 const tl_cell *c, const size_t *tr, size_t ntr, const size_t *te, size_t nte,
+                 tl_dataset *out, tl_err *err)
+{
+    unsigned rows = s->x->protocol.missing_rows;
+    size_t *pick = malloc((ntr + nte + 1) * sizeof *pick), n = 0;
+    if (!pick)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; (rows & TL_MISSING_IN_TRAIN) && i < ntr; i++)
+        pick[n++] = tr[i];
+    for (size_t i = 0; (rows & TL_MISSING_IN_TEST) && i < nte; i++)
+        pick[n++] = te[i];
+    unsigned long seed = tl_protocol_seed(s->x->seed, ed->base, c->repeat, c->fold + 1) ^
+                         0x9e3779b9UL;
+    int rc = tl_dataset_blanked(d, pick, n, ed->missing_rate, seed ? seed : 1, out, err);
+    free(pick);
+    return rc;
+}
+
 static int compute(run_state *s, tl_cell *c, size_t *buf, tl_err *err)
 {
     size_t n = s->data[c->dataset]->n_rows, ntr, nva, nte;
     size_t *tr = buf, *va = buf + n, *te = buf + 2 * n;
     cell_rows(s, c, tr, &ntr, va, &nva, te, &nte);
     const tl_exp_dataset *ed = &s->x->datasets[c->dataset];
-    unsigned long seed = tl_protocol_seed(s->x->seed, ed->name, c->repeat, c->fold + 1);
-    int rc = tl_cell_eval(&s->x->models[c->model], s->data[c->dataset], tr, ntr,
+    unsigned long seed = tl_protocol_seed(s->x->seed, seed_name(ed), c->repeat, c->fold + 1);
+    const tl_dataset *d = s->data[c->dataset];
+    tl_dataset blanked;
+    int rc = ed->missing_rate > 0 ? blank(s, ed, d, c, tr, ntr, te, nte, &blanked, err) : TL_OK;
+    if (!rc)
+        rc = tl_cell_eval(&s->x->models[c->model], ed->missing_rate > 0 ? &blanked : d, tr, ntr,
                           nva ? va : NULL, nva, te, nte, seed, c, err);
+    if (ed->missing_rate > 0)
+        tl_dataset_blanked_free(&blanked);
+    /* per-row results are kept for McNemar's test of a single split only */
+    if (s->x->protocol.kind != TL_PROTO_HOLDOUT)
+        free(c->correct), c->correct = NULL;
     if (rc)
         tl_err_prefix(err, "dataset %s, model %s, repeat %zu, fold %zu: ", ed->name,
                       s->x->models[c->model].name, c->repeat, c->fold);
@@ -132,7 +189,7 @@ static int make_splits(run_state *s, tl_err *err)
 {
     const tl_experiment *x = s->x;
     size_t slots = x->n_datasets * x->protocol.repeats;
-    int cv = x->protocol.kind == TL_PROTO_CV;
+    int cv = x->protocol.kind == TL_PROTO_CV, own = x->protocol.kind == TL_PROTO_FOLDS;
     s->fold_of = calloc(slots, sizeof *s->fold_of);
     s->order_of = calloc(slots, sizeof *s->order_of);
     if (!s->fold_of || !s->order_of)
@@ -142,15 +199,29 @@ static int make_splits(run_state *s, tl_err *err)
         for (size_t r = 0; r < x->protocol.repeats; r++) {
             size_t i = d * x->protocol.repeats + r, n = ds->n_rows ? ds->n_rows : 1;
             int rc;
-            if (cv)
+            if (own && !ds->fold)
+                rc = tl_err_set(err, TL_EINVAL, "protocol folds: the dataset has no fold ids "
+                                "(load it with a fold column or file)");
+            else if (x->protocol.kind == TL_PROTO_SPLIT && !ds->role)
+                rc = tl_err_set(err, TL_EINVAL, "protocol split: the dataset has no train / "
+                                "test rows (load it with a split column or a test file)");
+            else if (x->protocol.kind == TL_PROTO_SPLIT)
+                rc = TL_OK;
+            else if (own) { /* -1 (trained on in every fold) is no fold's number */
+                rc = (s->fold_of[i] = malloc(n * sizeof **s->fold_of))
+                         ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+                for (size_t j = 0; !rc && j < ds->n_rows; j++)
+                    s->fold_of[i][j] = ds->fold[j] < 0 ? SIZE_MAX : (size_t)ds->fold[j];
+            } else if (cv)
                 rc = (s->fold_of[i] = malloc(n * sizeof **s->fold_of))
                          ? tl_protocol_folds(ds, x->protocol.folds, x->protocol.stratified,
-                                             x->seed, x->datasets[d].name, r, s->fold_of[i], err)
+                                             x->seed, seed_name(&x->datasets[d]), r,
+                                             s->fold_of[i], err)
                          : tl_err_set(err, TL_ENOMEM, "out of memory");
             else
                 rc = (s->order_of[i] = malloc(n * sizeof **s->order_of))
                          ? tl_protocol_order(ds, x->protocol.stratified, x->seed,
-                                             x->datasets[d].name, r, s->order_of[i], err)
+                                             seed_name(&x->datasets[d]), r, s->order_of[i], err)
                          : tl_err_set(err, TL_ENOMEM, "out of memory");
             if (!rc && x->protocol.kind == TL_PROTO_HOLDOUT) {
                 size_t ntr, nva, nte;
@@ -175,9 +246,15 @@ static int make_splits(run_state *s, tl_err *err)
 static int plan(run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
 {
     const tl_experiment *x = s->x;
-    size_t nf = n_folds(&x->protocol);
-    s->total = x->n_datasets * x->n_models * x->protocol.repeats * nf;
-    unsigned char *seen = calloc(s->total ? s->total : 1, 1);
+    size_t nf = 1; /* the most folds of any dataset: the stride of seen[] */
+    s->total = 0;
+    for (size_t d = 0; d < x->n_datasets; d++) {
+        size_t k = n_folds(&x->protocol, s->data[d]);
+        nf = k > nf ? k : nf;
+        s->total += x->n_models * x->protocol.repeats * k;
+    }
+    size_t n_seen = x->n_datasets * x->n_models * x->protocol.repeats * nf;
+    unsigned char *seen = calloc(n_seen ? n_seen : 1, 1);
     s->todo = calloc(s->total ? s->total : 1, sizeof *s->todo);
     if (!seen || !s->todo) {
         free(seen);
@@ -185,14 +262,15 @@ static int plan(run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
     }
     for (size_t i = 0; i < n_done; i++) {
         const tl_cell *c = &done[i];
-        if (c->repeat < x->protocol.repeats && c->fold < nf)
+        if (c->dataset < x->n_datasets && c->model < x->n_models &&
+            c->repeat < x->protocol.repeats && c->fold < n_folds(&x->protocol, s->data[c->dataset]))
             seen[((c->dataset * x->n_models + c->model) * x->protocol.repeats + c->repeat) * nf +
                  c->fold] = 1;
     }
     for (size_t d = 0; d < x->n_datasets; d++)
         for (size_t m = 0; m < x->n_models; m++)
             for (size_t r = 0; r < x->protocol.repeats; r++)
-                for (size_t f = 0; f < nf; f++)
+                for (size_t f = 0; f < n_folds(&x->protocol, s->data[d]); f++)
                     if (!seen[((d * x->n_models + m) * x->protocol.repeats + r) * nf + f]) {
                         tl_cell *c = &s->todo[s->n_todo++];
                         c->dataset = d, c->model = m, c->repeat = r, c->fold = f;
@@ -416,6 +494,8 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
         rc = tl_report_plots(o->out_dir, x, data, err);
     if (!rc)
         rc = tl_report_manifest(o->out_dir, x, data, start, time(NULL), n_done > 0, err);
+    if (!rc) /* last: they hold the figures and the manifest's provenance */
+        rc = tl_rep_paper(o->out_dir, err);
     /* a gnuplot killed by the same Ctrl-C fails too: the stop is what to report */
     if (cells_done && rc && tl_out_cancelled())
         rc = tl_err_set(err, TL_EINTERRUPTED, "stopped while writing the reports; every cell "

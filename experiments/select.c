@@ -74,20 +74,30 @@ static int fit_predict(inner *in, size_t cand, const size_t *tr, size_t ntr, con
     return rc;
 }
 
-/* The objective on the pooled predictions. */
+/* The objective on the pooled predictions, each row counting with its weight as in the
+ * outer cells' scores (tl_cell_eval). */
 static int pooled_score(const inner *in, const tl_metric_def *obj, double *score, tl_err *err)
 {
     size_t n = in->n_eval, k = in->width;
+    const double *dw = in->d->weight;
+    double *w = dw ? malloc((n ? n : 1) * sizeof *w) : NULL;
+    if (dw && !w)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; w && i < n; i++)
+        w[i] = dw[in->eval[i]];
     if (!tl_dataset_is_classification(in->d)) {
         double *truth = malloc((n ? n : 1) * sizeof *truth);
-        if (!truth)
+        if (!truth) {
+            free(w);
             return tl_err_set(err, TL_ENOMEM, "out of memory");
+        }
         for (size_t i = 0; i < n; i++)
             truth[i] = in->d->y.num[in->eval[i]];
         tl_reg_metrics rm;
-        tl_reg_metrics_compute(truth, in->out, n, &rm);
+        tl_reg_metrics_compute_w(truth, in->out, w, n, &rm);
         *score = tl_metric_value(obj, NULL, &rm);
         free(truth);
+        free(w);
         return TL_OK;
     }
     int *truth = malloc((n ? n : 1) * sizeof *truth), *pred = malloc((n ? n : 1) * sizeof *pred);
@@ -101,10 +111,11 @@ static int pooled_score(const inner *in, const tl_metric_def *obj, double *score
         pred[i] = (int)best;
     }
     tl_class_metrics cm;
-    if (!rc && !(rc = tl_class_metrics_compute(truth, pred, in->out, n, k, &cm, err)))
+    if (!rc && !(rc = tl_class_metrics_compute_w(truth, pred, in->out, w, n, k, &cm, err)))
         *score = tl_metric_value(obj, &cm, NULL);
     free(truth);
     free(pred);
+    free(w);
     return rc;
 }
 

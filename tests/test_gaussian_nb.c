@@ -338,10 +338,10 @@ static const sk_case sk_iris = {"iris", "iris", 0}, sk_iris_w = {"iris", "iris_w
  * scripts/peers/weka_nb.sh). Weka also Laplace-smooths the class priors; the fixture records
  * those priors and they are given through the priors parameter, so what is compared is the
  * categorical likelihoods and the handling of missing cells. */
-static void against_weka(const char *dataset)
+static void against_weka_in(const char *dir, const char *dataset)
 {
     char rel[256], line[4096], priors[512] = "priors=";
-    snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", dataset);
+    snprintf(rel, sizeof rel, "%s/%s.arff", dir, dataset);
     tl_dataset *d = tl_test_load(rel, NULL);
     snprintf(rel, sizeof rel, "tests/fixtures/weka_nb_%s.csv", dataset);
     FILE *f = fopen(tl_test_path(rel), "r");
@@ -366,6 +366,11 @@ static void against_weka(const char *dataset)
     free(p);
     tl_model_free(m);
     tl_dataset_free(d);
+}
+
+static void against_weka(const char *dataset)
+{
+    against_weka_in("experiments/datasets", dataset);
 }
 
 static void test_weka_vote(void **state)
@@ -440,6 +445,18 @@ static void test_weka_priors_differ(void **state)
     assert_true(fabs(w0 - 267.0 / 435) > 4e-4);
 }
 
+/* ARFF instance weights ({w}) count in the likelihoods as Weka's NaiveBayes counts them
+ * (the priors, Laplace-smoothed weighted counts, come from the fixture as above). */
+static void test_weka_weather_weighted(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("tests/fixtures/weighted/weather.nominal-weighted.arff", NULL);
+    assert_non_null(d->weight);
+    assert_close(d->weight[0], 0.75, 0);
+    tl_dataset_free(d);
+    against_weka_in("tests/fixtures/weighted", "weather.nominal-weighted");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -456,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_weka_weather),
         cmocka_unit_test(test_weka_iris_differs),
         cmocka_unit_test(test_weka_priors_differ),
+        cmocka_unit_test(test_weka_weather_weighted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,17 +34,21 @@ static tl_experiment *load_model(const char *data, const char *model)
 }
 
 /* The objective on predictions out (n x k, or n values) of rows te, as the library scores
- * any evaluation. */
+ * any evaluation: each row with its instance weight, when the data has them. */
 static double objective(const tl_dataset *d, const tl_metric_def *obj, const size_t *te,
                         size_t n, const double *out)
 {
+    double *w = d->weight ? malloc(n * sizeof *w) : NULL;
+    for (size_t i = 0; w && i < n; i++)
+        w[i] = d->weight[te[i]];
     if (!tl_dataset_is_classification(d)) {
         double *truth = malloc(n * sizeof *truth);
         for (size_t i = 0; i < n; i++)
             truth[i] = d->y.num[te[i]];
         tl_reg_metrics rm;
-        tl_reg_metrics_compute(truth, out, n, &rm);
+        tl_reg_metrics_compute_w(truth, out, w, n, &rm);
         free(truth);
+        free(w);
         return tl_metric_value(obj, NULL, &rm);
     }
     size_t k = tl_dataset_n_classes(d);
@@ -57,9 +61,10 @@ static double objective(const tl_dataset *d, const tl_metric_def *obj, const siz
         pred[i] = (int)b;
     }
     tl_class_metrics cm;
-    assert_int_equal(tl_class_metrics_compute(truth, pred, out, n, k, &cm, NULL), TL_OK);
+    assert_int_equal(tl_class_metrics_compute_w(truth, pred, out, w, n, k, &cm, NULL), TL_OK);
     free(truth);
     free(pred);
+    free(w);
     return tl_metric_value(obj, &cm, NULL);
 }
 
@@ -195,6 +200,61 @@ static void test_regression_minimises_mae(void **state)
         " values = [1, 2, 3]; objective = \"mae\"; folds = 4; }; }", rows, n);
 }
 
+/* The probability metrics are objectives too: ROC AUC maximised, the Brier score and log
+ * loss minimised (check_scores picks the best by the table's direction). */
+static void test_probability_objectives(void **state)
+{
+    (void)state;
+    const tl_metric_def *brier = tl_metric_find("brier", NULL);
+    assert_non_null(brier);
+    assert_true(brier->lower_is_better);
+    assert_false(tl_metric_find("roc_auc_macro", NULL)->lower_is_better);
+    assert_false(tl_metric_find("roc_auc_weighted", NULL)->lower_is_better);
+    assert_false(tl_metric_find("pr_auc", NULL)->lower_is_better);
+    size_t rows[214], n = train_rows(214, rows);
+    check_scores("glass.arff",
+        "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
+        " max_depth = [1, 2, 4, 8]; }; objective = \"roc_auc_macro\"; folds = 3; }; }", rows, n);
+    check_scores("glass.arff",
+        "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
+        " max_depth = [1, 2, 4, 8]; }; objective = \"brier\"; folds = 3; }; }", rows, n);
+    size_t vrows[435], vn = train_rows(435, vrows);
+    check_scores("vote.arff",
+        "{ name = \"c45\"; algorithm = \"c45\"; select = { params = {"
+        " min_samples_leaf = [2, 30]; }; objective = \"pr_auc\"; folds = 3; }; }", vrows, vn);
+}
+
+/* ARFF instance weights count in the inner scores as in the outer cells' (check_scores
+ * recomputes them weighted): C4.5 on the weighted labor data. */
+static void test_weighted_inner_scores(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("tests/fixtures/weighted/labor-weighted.arff", NULL);
+    assert_non_null(d->weight);
+    size_t rows[64], n = train_rows(d->n_rows, rows);
+    tl_dataset_free(d);
+    check_scores("../../tests/fixtures/weighted/labor-weighted.arff",
+        "{ name = \"c45\"; algorithm = \"c45\"; select = { params = {"
+        " min_samples_leaf = [1, 2, 8]; }; objective = \"log_loss\"; folds = 3; }; }", rows, n);
+}
+
+/* The cells header's description of the inner protocol: inner auto takes a hold-out's or a
+ * split's validation rows, and says so when only some datasets' split has them. */
+static void test_describe_inner(void **state)
+{
+    (void)state;
+    tl_exp_select s;
+    char *values[] = {"1", "2"}, by[256];
+    tl_test_select_one(&s, "max_depth", values, 2, 3);
+    tl_exp_select_describe(&s, 0, by, sizeof by);
+    assert_string_equal(by, "accuracy (mse for regression) by 3-fold inner CV x 1");
+    tl_exp_select_describe(&s, 1, by, sizeof by);
+    assert_string_equal(by, "accuracy (mse for regression) on the protocol's validation rows");
+    tl_exp_select_describe(&s, 2, by, sizeof by);
+    assert_string_equal(by, "accuracy (mse for regression) on the protocol's validation rows "
+                            "where a dataset has them, else by 3-fold inner CV x 1");
+}
+
 /* Equal scores: the first candidate in grid order wins. */
 static void test_ties_go_to_the_first(void **state)
 {
@@ -273,13 +333,6 @@ static void test_config_errors(void **state)
                  " confidence = [0.1, 2.0]; }; }; }; }", 7, "confidence", NULL);
 }
 
-static char *slurp(const char *dir, const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return tl_test_slurp(path);
-}
-
 /* metrics.csv gets a sel.* column per selected parameter holding the chosen values, the
  * summary how often each was chosen, byte-identical for 1 and 2 threads. */
 static void test_run_records_values(void **state)
@@ -306,11 +359,11 @@ static void test_run_records_values(void **state)
     }
     const char *files[] = {"metrics.csv", "summary.md", "selections.csv"};
     for (size_t i = 0; i < 3; i++) {
-        char *a = slurp(dirs[0], files[i]), *b = slurp(dirs[1], files[i]);
+        char *a = tl_test_slurp_in(dirs[0], files[i]), *b = tl_test_slurp_in(dirs[1], files[i]);
         assert_string_equal(a, b);
         free(a), free(b);
     }
-    char *m = slurp(dirs[0], "metrics.csv");
+    char *m = tl_test_slurp_in(dirs[0], "metrics.csv");
     assert_non_null(strstr(m, ",leaves,depth,sel.min_samples_leaf,sel.pruner.confidence\n"));
     /* naive Bayes selects nothing (and has no tree); each c45 row names its chosen values */
     char *nb = strstr(m, "\nvote,nb,0,0,");
@@ -318,7 +371,7 @@ static void test_run_records_values(void **state)
     /* D8: no tree, so no leaves or depth (they were "0"), and no selected values */
     const char *eol = strchr(nb + 1, '\n');
     assert_memory_equal(eol - 4, ",,,,\n", 5);
-    assert_true(eol[-5] >= '0' && eol[-5] <= '9'); /* the log loss before them */
+    assert_true(eol[-5] >= '0' && eol[-5] <= '9'); /* the Brier score before them */
     size_t rows = 0;
     for (char *p = strstr(m, "\nvote,c45,"); p; p = strstr(p + 1, "\nvote,c45,")) {
         char *end = strchr(p + 1, '\n');
@@ -334,13 +387,39 @@ static void test_run_records_values(void **state)
     }
     assert_int_equal(rows, 4);
     free(m);
-    char *s = slurp(dirs[0], "summary.md");
+    char *s = tl_test_slurp_in(dirs[0], "summary.md");
     assert_non_null(strstr(s, "## Nested selection"));
     assert_non_null(strstr(s, " n/a | n/a | baseline |")); /* naive Bayes' leaves and depth */
     assert_non_null(strstr(s, "c45: kappa by 3-fold inner CV x 1."));
     assert_non_null(strstr(s, "| vote | c45 | pruner.confidence |"));
     assert_non_null(strstr(s, "/4)"));
     free(s);
+    /* the paper reports: chosen values are no metric (no summary, no table); each c45 cell
+     * has them under "selected", naive Bayes' cells have null leaves and depth and a "--"
+     * in the leaves table */
+    char *js = tl_test_slurp_in(dirs[0], "metrics.json");
+    assert_null(strstr(js, "\"sel."));
+    const char *cells = strstr(js, "\"cells\": [");
+    assert_non_null(cells);
+    const char *c45 = strstr(cells, "\"model\": \"c45\"");
+    assert_non_null(c45);
+    const char *chosen = strstr(c45, "\"selected\": {\"min_samples_leaf\": \"");
+    assert_non_null(chosen);
+    assert_true(chosen < strchr(c45, '\n'));
+    assert_non_null(strstr(chosen, "\", \"pruner.confidence\": \""));
+    const char *nbc = strstr(cells, "\"model\": \"nb\"");
+    assert_non_null(nbc);
+    const char *nbl = strstr(nbc, "\"leaves\": null, \"depth\": null");
+    assert_true(nbl && nbl < strchr(nbc, '\n'));
+    const char *nbsel = strstr(nbc, "\"selected\"");
+    assert_true(!nbsel || nbsel > strchr(nbc, '\n'));
+    free(js);
+    char *tex = tl_test_slurp_in(dirs[0], "tables.tex");
+    assert_null(strstr(tex, "sel."));
+    const char *leaves = strstr(tex, "\\label{tab:leaves}");
+    assert_non_null(leaves);
+    assert_non_null(strstr(leaves, "\nvote & -- & $"));
+    free(tex);
     tl_experiment_free(x);
 }
 
@@ -350,6 +429,9 @@ int main(void)
         cmocka_unit_test(test_grid_kappa_inner_cv),
         cmocka_unit_test(test_holdout_macro_f1),
         cmocka_unit_test(test_regression_minimises_mae),
+        cmocka_unit_test(test_probability_objectives),
+        cmocka_unit_test(test_weighted_inner_scores),
+        cmocka_unit_test(test_describe_inner),
         cmocka_unit_test(test_ties_go_to_the_first),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_run_records_values),

@@ -146,6 +146,13 @@ char *tl_test_slurp(const char *path)
     return s;
 }
 
+char *tl_test_slurp_in(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return tl_test_slurp(path);
+}
+
 void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n,
                         size_t folds)
 {
@@ -163,4 +170,24 @@ void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size
     s->n_candidates = n;
     s->folds = folds;
     s->repeats = 1;
+}
+
+tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
+                      unsigned long seed, tl_err *err)
+{
+    tl_params p;
+    tl_params_init(&p);
+    for (; kv && *kv; kv++)
+        if (tl_params_set_kv(&p, *kv, err))
+            fail_msg("%s", err->msg);
+    tl_model *m = tl_model_new(algo, &p, err);
+    tl_params_clear(&p);
+    if (!m)
+        return NULL;
+    tl_fit_ctx ctx = {seed, NULL, 0};
+    if (tl_model_fit(m, d, NULL, 0, &ctx, err)) {
+        tl_model_free(m);
+        return NULL;
+    }
+    return m;
 }

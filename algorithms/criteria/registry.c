@@ -7,6 +7,8 @@
     X(gini)                                                                                    \
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
+    X(friedman_mse)                                                                            \
+    X(mae)                                                                                     \
     X(hellinger)                                                                               \
     X(twoing)                                                                                  \
     X(chi_square)                                                                              \

@@ -38,12 +38,17 @@ void tl_export_threshold(char *buf, size_t size, double v)
         *end = '\0';
 }
 
-/* "attr <= 2.5", "attr = level", "attr in {a, b}" for branch b of node. */
+/* "attr <= 2.5", "attr = level", "attr in {a, b}", "attr = ?" for branch b of node. */
 static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t b, char *buf,
                       size_t size)
 {
     const tl_attr_info *a = &s->attrs[t->attr[node]];
     char num[64];
+    if (t->unknown[node] >= 0 && (size_t)t->unknown[node] == b &&
+        b + 1 == t->n_children[node] && b == (t->kind[node] == TL_SPLIT_MULTIWAY ? a->n_levels : 2)) {
+        snprintf(buf, size, "%s = ?", a->name); /* the unknown values' own branch */
+        return;
+    }
     switch ((tl_split_kind)t->kind[node]) {
     case TL_SPLIT_NUMERIC:
         tl_export_threshold(num, sizeof num, t->threshold[node]);

@@ -18,7 +18,17 @@ typedef struct tl_exp_dataset {
     char *target;  /* NULL: the last column */
     char **attrs;  /* attribute subset (NULL: all) */
     size_t n_attrs;
+    char **ignore; /* columns left out */
+    size_t n_ignore;
+    char **nominal; /* columns read as nominal (the target too) */
+    size_t n_nominal;
+    char *fold_file; /* protocol folds: this dataset's fold ids, one a line (resolved path) */
+    char *test_file; /* protocol split: this dataset's test rows (resolved path) */
     int line;      /* line in the config file */
+    /* protocol.missing: this entry is `base` with a share missing_rate of the values of the
+     * rows protocol.missing_rows says removed at random in each cell (base NULL: as read) */
+    char *base;
+    double missing_rate;
 } tl_exp_dataset;
 
 /* How a nested selection scores its candidates on the outer training rows. */
@@ -51,7 +61,9 @@ void tl_exp_select_candidate(const tl_exp_select *s, size_t index, size_t *value
 int tl_exp_select_apply(const tl_exp_select *s, size_t index, tl_params *p, tl_err *err);
 void tl_exp_select_clear(tl_exp_select *s);
 /* The objective and inner protocol as one line of text ("kappa by 3-fold inner CV x 1");
- * has_valid: the outer protocol gives validation rows (which inner auto uses). */
+ * has_valid: the outer protocol gives validation rows (which inner auto uses) on every
+ * dataset (1), on some of them (2: a split protocol whose split marks validation rows only
+ * in some datasets), or none (0). */
 void tl_exp_select_describe(const tl_exp_select *s, int has_valid, char *buf, size_t size);
 
 /* One model: a display name, its learner and parameters (checked against the learner's
@@ -78,7 +90,15 @@ typedef struct tl_exp_grid {
     size_t first;
 } tl_exp_grid;
 
-typedef enum { TL_PROTO_CV = 0, TL_PROTO_HOLDOUT = 1, TL_PROTO_LEARNING_CURVE = 2 } tl_proto_kind;
+/* folds and split are the data's own: fold ids (a column or each dataset's fold file) and
+ * train / test rows (a column or each dataset's test file); one repeat, no randomness. */
+typedef enum {
+    TL_PROTO_CV = 0,
+    TL_PROTO_HOLDOUT = 1,
+    TL_PROTO_LEARNING_CURVE = 2,
+    TL_PROTO_FOLDS = 3,
+    TL_PROTO_SPLIT = 4
+} tl_proto_kind;
 
 typedef struct tl_protocol {
     tl_proto_kind kind;
@@ -88,7 +108,15 @@ typedef struct tl_protocol {
     double train, valid, test; /* holdout fractions, summing to 1 */
     double *fractions; /* learning_curve training fractions, increasing, in (0, 1) */
     size_t n_fractions;
+    char *column;      /* folds: the fold-id column; split: the train/test column (or NULL) */
+    double *missing_rates; /* missing: shares of values removed completely at random, each
+                              rate a copy of every dataset (increasing, in [0, 1)) */
+    size_t n_missing_rates;
+    unsigned missing_rows; /* TL_MISSING_IN_TRAIN and/or TL_MISSING_IN_TEST */
 } tl_protocol;
+
+/* Which rows of a cell protocol.missing removes values from (bits). */
+enum { TL_MISSING_IN_TRAIN = 1u, TL_MISSING_IN_TEST = 2u };
 
 /* Reports that can be asked for (bits of tl_experiment.reports). */
 enum {
@@ -125,7 +153,8 @@ tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *
                                   tl_err *err);
 void tl_experiment_free(tl_experiment *x);
 
-/* Load dataset i (its target and attribute subset applied). NULL + err on failure. */
+/* Load dataset i (its target, column options, and the protocol's fold ids or split
+ * applied: d->fold / d->role). NULL + err on failure. */
 tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err);
 
 /* 1 when x's `plots` list names plot (see tl_experiment_plot_names). */

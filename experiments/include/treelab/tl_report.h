@@ -37,6 +37,8 @@ typedef struct tl_cells_meta {
     char ***classes;    /* class names per dataset */
     char **model;       /* display names */
     tl_cells_select *select; /* per model (n_params 0: no selection) */
+    unsigned char *grid;/* per model: 1 for a cell of a parameter grid (a "# grid J" line),
+                           0 for a model listed in the config; NULL when none is */
     double *fractions;  /* learning curves: training fraction per fold index, else NULL */
     size_t n_fractions;
 } tl_cells_meta;
@@ -57,7 +59,8 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
                   long *valid_bytes, tl_err *err);
 
 /* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
- * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt. Output is
+ * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt, then
+ * metrics.json, tables.tex and report.html (with dir's manifest and the SVG figures in plots/). Output is
  * byte-identical for the same cells whatever their order in the file. Holds dir's lock
  * (tl_results_lock) meanwhile: TL_EINVAL when a run or another report holds it. */
 int tl_report_render(const char *dir, tl_err *err);

@@ -22,6 +22,9 @@ typedef struct tl_cell {
     tl_reg_metrics rm;      /* regression */
     size_t k;               /* classes (0 for regression) */
     double *confusion;      /* k x k weighted counts, row = truth; owned */
+    double *proba_bins;     /* 3 x TL_PROBA_BINS (tl_proba_bins_add) or NULL; owned */
+    char *correct;          /* per test row '1' right, '0' wrong (n_test chars + NUL), kept
+                               by the runner for hold-out splits (McNemar's test); or NULL */
 } tl_cell;
 
 void tl_cell_clear(tl_cell *c);
