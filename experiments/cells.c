@@ -19,8 +19,23 @@ void tl_cells_meta_clear(tl_cells_meta *m)
             free(m->classes[i][c]);
         free(m->classes[i]);
     }
-    for (size_t j = 0; j < m->n_models; j++)
+    for (size_t j = 0; j < m->n_models; j++) {
         free(m->model[j]);
+        tl_cells_select *s = m->select ? &m->select[j] : NULL;
+        for (size_t p = 0; s && p < s->n_params; p++) {
+            for (size_t v = 0; v < s->n_values[p]; v++)
+                free(s->value[p][v]);
+            free(s->param[p]);
+            free(s->value[p]);
+        }
+        if (s) {
+            free(s->param);
+            free(s->value);
+            free(s->n_values);
+            free(s->by);
+        }
+    }
+    free(m->select);
     free(m->dataset);
     free(m->dataset_sha);
     free(m->n_classes);
@@ -52,6 +67,51 @@ static void write_protocol(FILE *f, const tl_protocol *p)
                 p->stratified);
     for (size_t i = 0; i < p->n_fractions; i++)
         fprintf(f, "# fraction %zu %.17g\n", i, p->fractions[i]);
+}
+
+/* Whether the outer protocol gives the inner selection validation rows: a hold-out with a
+ * validation share on every dataset, a split on those whose split marks some (1 all, 2 some,
+ * 0 none; tl_exp_select_describe). */
+static int valid_rows(const tl_experiment *x, tl_dataset *const *data)
+{
+    if (x->protocol.kind == TL_PROTO_HOLDOUT)
+        return x->protocol.valid > 0;
+    if (x->protocol.kind != TL_PROTO_SPLIT)
+        return 0;
+    size_t with = 0;
+    for (size_t i = 0; i < x->n_datasets; i++) {
+        const tl_dataset *d = data[i];
+        size_t r = 0;
+        while (d->role && r < d->n_rows && d->role[r] != TL_ROLE_VALID)
+            r++;
+        with += d->role && r < d->n_rows;
+    }
+    return with == 0 ? 0 : with == x->n_datasets ? 1 : 2;
+}
+
+/* Model j's selection grid, so reports name the chosen values without the config. */
+static int write_select(FILE *f, const tl_experiment *x, size_t j, int has_valid, tl_err *err)
+{
+    const tl_exp_select *s = &x->models[j].select;
+    for (size_t p = 0; p < s->n_params; p++) {
+        fprintf(f, "# select %zu %zu %s\n", j, p, s->params[p]);
+        for (size_t v = 0; v < s->n_values[p]; v++) {
+            long at = tl_text_ctrl(s->values[p][v]);
+            char name[5];
+            if (at >= 0) /* a newline would end the header line */
+                return tl_err_set(err, TL_EINVAL, "%s:%d: model '%s': value '%.*s...' of %s "
+                                  "holds control character %s", x->config_path, s->line,
+                                  x->models[j].name, (int)at, s->values[p][v], s->params[p],
+                                  tl_text_ctrl_name((unsigned char)s->values[p][v][at], name));
+            fprintf(f, "# value %zu %zu %zu %s\n", j, p, v, s->values[p][v]);
+        }
+    }
+    if (s->n_params) {
+        char by[256];
+        tl_exp_select_describe(s, has_valid, by, sizeof by);
+        fprintf(f, "# select_by %zu %s\n", j, by);
+    }
+    return TL_OK;
 }
 
 int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data, tl_err *err)
@@ -95,8 +155,11 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
             fprintf(f, "# class %zu %zu %s\n", i, c, cl);
         }
     }
-    for (size_t j = 0; j < x->n_models; j++)
+    for (size_t j = 0; j < x->n_models; j++) {
         fprintf(f, "# model %zu %s\n", j, x->models[j].name);
+        if ((rc = write_select(f, x, j, valid_rows(x, data), err)))
+            return rc;
+    }
     /* which models a grid expanded: the summary ranks the listed ones, as the figure does */
     for (size_t j = 0; j < x->n_models; j++)
         if (x->models[j].grid)
@@ -252,6 +315,38 @@ static int bad_name(const char *s)
     return !*s || strchr(s, '/') || tl_text_ctrl(s) >= 0;
 }
 
+/* The `# select`, `# value` and `# select_by` lines of the last model read. */
+static int parse_select(const char *line, tl_cells_meta *m)
+{
+    size_t j, p, v;
+    int off = 0;
+    tl_cells_select *s = m->n_models ? &m->select[m->n_models - 1] : NULL;
+    if (sscanf(line, "# select %zu %zu%n", &j, &p, &off) == 2 && name_at(line, &off)) {
+        if (!s || j != m->n_models - 1 || p != s->n_params || tl_text_ctrl(line + off) >= 0)
+            return TL_EPARSE;
+        if (grow((void **)&s->param, p, sizeof *s->param) ||
+            grow((void **)&s->value, p, sizeof *s->value) ||
+            grow((void **)&s->n_values, p, sizeof *s->n_values))
+            return TL_ENOMEM;
+        s->n_params++;
+        return (s->param[p] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
+    if (sscanf(line, "# value %zu %zu %zu%n", &j, &p, &v, &off) == 3 && name_at(line, &off)) {
+        if (!s || j != m->n_models - 1 || p + 1 != s->n_params || v != s->n_values[p])
+            return TL_EPARSE;
+        if (grow((void **)&s->value[p], v, sizeof **s->value))
+            return TL_ENOMEM;
+        s->n_values[p]++;
+        return (s->value[p][v] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
+    if (sscanf(line, "# select_by %zu%n", &j, &off) == 1 && name_at(line, &off)) {
+        if (!s || j != m->n_models - 1 || s->by)
+            return TL_EPARSE;
+        return (s->by = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
+    return TL_EPARSE;
+}
+
 /* What parse_header finds besides TL_OK, TL_EPARSE and TL_ENOMEM. */
 enum { BAD_NAME = -2, BAD_FORMAT = -3 };
 
@@ -336,11 +431,23 @@ static int parse_header(const char *line, tl_cells_meta *m)
             return BAD_NAME;
         if (i != m->n_models)
             return TL_EPARSE;
-        if (grow((void **)&m->model, i, sizeof *m->model))
+        if (grow((void **)&m->model, i, sizeof *m->model) ||
+            grow((void **)&m->select, i, sizeof *m->select))
             return TL_ENOMEM;
         return (m->model[m->n_models++] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
-    return TL_EPARSE;
+    return parse_select(line, m);
+}
+
+size_t tl_cells_candidates(const tl_cells_select *s)
+{
+    size_t n = 1;
+    for (size_t p = 0; p < s->n_params; p++) {
+        if (!s->n_values[p] || n > (size_t)1 << 40)
+            return 0;
+        n *= s->n_values[p];
+    }
+    return s->n_params ? n : 0;
 }
 
 /* Check the parsed file is consistent: every class named, cells inside the tables. */
@@ -352,7 +459,9 @@ static int check(const tl_cells_meta *m, const tl_cell *c, size_t n)
                 return -1;
     for (size_t i = 0; i < n; i++)
         if (c[i].dataset >= m->n_datasets || c[i].model >= m->n_models ||
-            c[i].k != m->n_classes[c[i].dataset])
+            c[i].k != m->n_classes[c[i].dataset] ||
+            (m->select[c[i].model].n_params &&
+             c[i].selected >= (long)tl_cells_candidates(&m->select[c[i].model])))
             return -1;
     return m->n_models && m->baseline < m->n_models ? 0 : -1;
 }

@@ -59,8 +59,7 @@ void tl_experiment_free(tl_experiment *x)
         tl_exp_model *m = &x->models[i];
         free(m->name);
         tl_params_clear(&m->params);
-        free(m->select.param);
-        tl_cfg_strv_free(m->select.values, m->select.n_values);
+        tl_exp_select_clear(&m->select);
     }
     free(x->models);
     free(x->protocol.fractions);

@@ -91,6 +91,15 @@ static int any_task(const tl_rep *r, int classification)
     return 0;
 }
 
+/* A tree's leaves or depth; empty for a learner without a tree (NaN). */
+static void size_put(FILE *f, double v)
+{
+    if (isnan(v))
+        fputc(',', f);
+    else
+        fprintf(f, ",%.0f", v);
+}
+
 static int write_metrics(const tl_rep *r, tl_err *err)
 {
     FILE *f = tl_rep_open(r, "metrics.csv", err), *t = f ? tl_rep_open(r, "timings.csv", err) : NULL;
@@ -106,7 +115,16 @@ static int write_metrics(const tl_rep *r, tl_err *err)
               "roc_auc_weighted,pr_auc,brier", f);
     if (reg)
         fputs(",mse,rmse,mae,r2", f);
-    fputs(",leaves,depth\n", f);
+    const char *sel[64];
+    size_t n_sel = tl_rep_sel_columns(r, sel, 64);
+    fputs(",leaves,depth", f);
+    for (size_t j = 0; j < n_sel; j++) {
+        char name[300];
+        snprintf(name, sizeof name, "sel.%s", sel[j]);
+        fputc(',', f);
+        tl_csv_field(f, name);
+    }
+    fputc('\n', f);
     fputs("dataset,model,repeat,fold,fit_seconds,predict_seconds\n", t);
     for (size_t i = 0; i < r->n; i++) {
         const tl_cell *c = &r->cells[i];
@@ -128,7 +146,10 @@ static int write_metrics(const tl_rep *r, tl_err *err)
             if (!c->classification)
                 tl_rep_num(f, rv[j]);
         }
-        fprintf(f, ",%.0f,%.0f\n", c->leaves, c->depth);
+        size_put(f, c->leaves);
+        size_put(f, c->depth);
+        tl_rep_sel_fields(f, r, c, sel, n_sel);
+        fputc('\n', f);
         tl_csv_pair(t, dn, mn);
         fprintf(t, ",%zu,%zu,%.6f,%.6f\n", c->repeat, c->fold, c->fit_s, c->predict_s);
     }
@@ -227,27 +248,6 @@ static int write_learning_curve(const tl_rep *r, tl_err *err)
     return tl_out_close(f, TL_OK, err);
 }
 
-static int write_selections(const tl_rep *r, tl_err *err)
-{
-    size_t i = 0;
-    while (i < r->n && r->cells[i].selected < 0)
-        i++;
-    if (i == r->n)
-        return TL_OK;
-    FILE *f = tl_rep_open(r, "selections.csv", err);
-    if (!f)
-        return err->code;
-    fputs("dataset,model,repeat,fold,selected_index\n", f);
-    for (i = 0; i < r->n; i++) {
-        const tl_cell *c = &r->cells[i];
-        if (c->selected < 0)
-            continue;
-        tl_csv_pair(f, r->meta.dataset[c->dataset], r->meta.model[c->model]);
-        fprintf(f, ",%zu,%zu,%ld\n", c->repeat, c->fold, c->selected);
-    }
-    return tl_out_close(f, TL_OK, err);
-}
-
 int tl_rep_load(const char *dir, tl_rep *r, tl_err *err)
 {
     char path[4096];
@@ -314,7 +314,7 @@ int tl_rep_render(const char *dir, tl_err *err)
     if (!rc)
         rc = write_learning_curve(&r, err);
     if (!rc)
-        rc = write_selections(&r, err);
+        rc = tl_rep_selections(&r, err);
     if (!rc)
         rc = tl_rep_summary(&r, err);
     tl_rep_free(&r);

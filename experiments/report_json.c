@@ -76,6 +76,26 @@ static void datasets_models(FILE *f, const tl_paper *p)
     fputs("],\n", f);
 }
 
+/* The values a nested selection chose for row i, as metrics.csv has them (text: a value may
+ * be a name), under their parameter's name: "selected": {"max_depth": "3"}; nothing when
+ * the row's model selects nothing. */
+static void selected(FILE *f, const tl_paper *p, size_t i)
+{
+    int any = 0;
+    for (size_t j = 0; j < p->n_sel; j++) {
+        const char *v = tl_table_cell(&p->t, i, p->selcol[j]);
+        if (!*v)
+            continue;
+        fputs(any ? ", " : ", \"selected\": {", f);
+        any = 1;
+        tl_json_str(f, p->t.head[p->selcol[j]] + 4);
+        fputs(": ", f);
+        tl_json_str(f, v);
+    }
+    if (any)
+        fputc('}', f);
+}
+
 static void cells(FILE *f, const tl_paper *p)
 {
     const tl_cells_meta *m = &p->r->meta;
@@ -106,6 +126,7 @@ static void cells(FILE *f, const tl_paper *p)
             fputs(": ", f);
             num(f, p->v[i * p->n_metrics + j]);
         }
+        selected(f, p, i);
         fprintf(f, "}%s\n", i + 1 < p->t.n_rows ? "," : "");
     }
     fputs("  ],\n", f);

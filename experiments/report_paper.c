@@ -130,16 +130,23 @@ char *tl_paper_read(const char *path, int *nomem)
     return text;
 }
 
-/* Metric columns: every column but the keys whose cells are all numbers or empty. */
+/* Metric columns: every column but the keys whose cells are all numbers or empty. The
+ * values a nested selection chose (sel.PARAM, numbers or not) are no metric: they are kept
+ * apart, for metrics.json's cells only. */
 static int find_metrics(tl_paper *p, tl_err *err)
 {
     const tl_table *t = &p->t;
     p->mcol = malloc((t->n_cols + 1) * sizeof *p->mcol);
     p->dir = malloc((t->n_cols + 1) * sizeof *p->dir);
+    p->selcol = malloc((t->n_cols + 1) * sizeof *p->selcol);
     p->key = malloc((t->n_rows * 4 + 1) * sizeof *p->key);
-    if (!p->mcol || !p->dir || !p->key)
+    if (!p->mcol || !p->dir || !p->selcol || !p->key)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t c = 0; c < t->n_cols; c++) {
+        if (!strncmp(t->head[c], "sel.", 4)) {
+            p->selcol[p->n_sel++] = (int)c;
+            continue;
+        }
         int numeric = strcmp(t->head[c], "n_train") && strcmp(t->head[c], "n_test");
         for (int k = 0; k < 4; k++)
             numeric &= strcmp(t->head[c], keys[k]) != 0;
@@ -285,7 +292,7 @@ static int load(tl_paper *p, const tl_rep *r, tl_err *err)
 static void clear(tl_paper *p)
 {
     tl_table_free(&p->t);
-    free(p->mcol), free(p->dir), free(p->v), free(p->key), free(p->listed);
+    free(p->mcol), free(p->dir), free(p->selcol), free(p->v), free(p->key), free(p->listed);
     free(p->mean), free(p->sd), free(p->count), free(p->result);
     free(p->manifest), free(p->config_own);
 }

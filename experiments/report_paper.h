@@ -13,6 +13,8 @@ typedef struct tl_paper {
     size_t n_metrics;   /* numeric columns after the keys (whatever metrics.csv holds) */
     int *mcol;          /* their column numbers */
     int *dir;           /* +1 larger is better, -1 smaller is better, 0 neither (leaves) */
+    size_t n_sel;       /* nested selection's sel.* columns: chosen values, not metrics */
+    int *selcol;        /* their column numbers */
     double *v;          /* n_rows x n_metrics values (NaN: empty cell) */
     size_t *key;        /* per row: its dataset, model, repeat, fold (4 entries) */
     size_t ng;          /* row groups per dataset: 1, or a learning curve's fractions */

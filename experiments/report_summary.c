@@ -142,7 +142,10 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
                 fprintf(f, " %s |", tl_num_short(r->meta.fractions[g], frac));
             fprintf(f, " %zu |", p->n);
             for (size_t j = 0; j < nm; j++)
-                fprintf(f, " %.4f ± %.4f |", p->mean[j], p->sd[j]);
+                if (isnan(p->mean[j])) /* e.g. the leaves of a learner without a tree */
+                    fputs(" n/a |", f);
+                else
+                    fprintf(f, " %.4f ± %.4f |", p->mean[j], p->sd[j]);
             if (isnan(p->p))
                 fprintf(f, " %s |\n", result_word(p->result));
             else
@@ -168,8 +171,10 @@ static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, i
             for (size_t j = 0; any_reg && j < N_REG; j++)
                 !cls ? fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]) : fputs(",,", f);
             size_t o = cls ? N_CLS : N_REG;
-            fprintf(f, ",%.6f,%.6f,%.6f,%.6f,", p->mean[o], p->sd[o], p->mean[o + 1],
-                    p->sd[o + 1]);
+            for (size_t j = o; j < o + 2; j++) /* leaves and depth: empty without a tree */
+                isnan(p->mean[j]) ? fputs(",,", f)
+                                  : fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]);
+            fputc(',', f);
             if (!isnan(p->p))
                 fprintf(f, "%.6f", p->p);
             fprintf(f, ",%s\n", result_word(p->result));
@@ -310,6 +315,7 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
             md_dataset(md, r, d, &all[d * ng * nm]);
             csv_rows(csv, r, d, &all[d * ng * nm], any_cls, any_reg);
         }
+        tl_rep_select_md(md, r);
         rc = md_overall(md, r, all, err);
     }
     if (md)

@@ -43,6 +43,16 @@ void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out);
 size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
                        double *sd, double *n_train);
 
+/* Nested selection (report_select.c): the parameters any model selects, in model order, at
+ * most max (names point into r->meta); their chosen values in cell c as CSV fields (",v"
+ * each, empty where c's model does not select that one); selections.csv (one line per cell
+ * and selected parameter); and summary.md's section of how often each value was chosen. */
+size_t tl_rep_sel_columns(const tl_rep *r, const char **names, size_t max);
+void tl_rep_sel_fields(FILE *f, const tl_rep *r, const tl_cell *c, const char *const *names,
+                       size_t n);
+int tl_rep_selections(const tl_rep *r, tl_err *err);
+void tl_rep_select_md(FILE *f, const tl_rep *r);
+
 /* tl_report_render for a caller that holds dir's lock (the runner). */
 int tl_rep_render(const char *dir, tl_err *err);
 

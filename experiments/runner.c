@@ -384,6 +384,14 @@ static int check_tasks(const tl_experiment *x, tl_dataset *const *data, tl_err *
                                   "dataset '%s' needs", x->config_path, x->models[m].line,
                                   x->models[m].name, x->models[m].type->name,
                                   cls ? "classification" : "regression", x->datasets[d].name);
+            else if (x->models[m].select.objective &&
+                     x->models[m].select.objective->classification != cls)
+                return tl_err_set(err, TL_EINVAL, "%s:%d: model '%s' selects by %s, a %s "
+                                  "metric, and dataset '%s' is a %s task", x->config_path,
+                                  x->models[m].select.line, x->models[m].name,
+                                  x->models[m].select.objective->name,
+                                  cls ? "regression" : "classification", x->datasets[d].name,
+                                  cls ? "classification" : "regression");
     }
     return TL_OK;
 }

@@ -64,8 +64,8 @@ static void test_full_config(void **state)
     assert_string_equal(x->models[4].name, "cart[min_samples_leaf=5]");
     assert_string_equal(tl_params_find(&x->models[4].params, "min_samples_leaf"), "5");
     assert_string_equal(tl_params_find(&x->models[4].params, "max_depth"), "3");
-    assert_string_equal(x->models[2].select.param, "max_depth");
-    assert_int_equal(x->models[2].select.n_values, 2);
+    assert_string_equal(x->models[2].select.params[0], "max_depth");
+    assert_int_equal(x->models[2].select.n_values[0], 2);
     assert_int_equal(x->models[2].select.folds, 3);
     assert_int_equal(x->protocol.kind, TL_PROTO_HOLDOUT);
     assert_close(x->protocol.valid, 0.25, 0);

@@ -10,23 +10,6 @@
 #include "tl_test_util.h"
 #include "treelab/tl_text.h"
 
-static char *slurp(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static size_t count(const char *s, const char *what)
 {
     size_t n = 0;
@@ -342,7 +325,7 @@ static const char *paper(void)
 /* First data line of metrics.csv: the value of column `col`. */
 static double csv_first(const char *dir, const char *col)
 {
-    char *csv = slurp(dir, "metrics.csv");
+    char *csv = tl_test_slurp_in(dir, "metrics.csv");
     char *head = strtok(csv, "\n"), *row = strtok(NULL, "\n");
     int at = -1, i = 0;
     for (char *h = head, *end; h; h = end ? end + 1 : NULL, i++) {
@@ -368,14 +351,14 @@ static void test_metrics_json(void **state)
 {
     (void)state;
     const char *dir = paper();
-    char *text = slurp(dir, "metrics.json");
+    char *text = tl_test_slurp_in(dir, "metrics.json");
     json j = json_check(text);
     /* names come back exactly, through the escapes */
     assert_true(json_has(&j, HOSTILE_DATASET));
     assert_true(json_has(&j, HOSTILE_MODEL));
     assert_true(json_has(&j, "treelab metrics 1"));
     /* provenance: the config, its checksum and the data's, the seed, version and commit */
-    char *cfg = slurp(tmpdir(), "paper.cfg");
+    char *cfg = tl_test_slurp_in(tmpdir(), "paper.cfg");
     assert_true(json_has(&j, cfg));
     assert_non_null(strstr(text, "\"seed\": 7,"));
     assert_non_null(strstr(text, "\"treelab_version\": \"0.1.0\""));
@@ -434,7 +417,7 @@ static void test_tables_tex(void **state)
 {
     (void)state;
     const char *dir = paper();
-    char *tex = slurp(dir, "tables.tex");
+    char *tex = tl_test_slurp_in(dir, "tables.tex");
     /* one booktabs table per metric (12 of them: 10 scores, leaves and depth), each closed */
     size_t tables = count(tex, "\\begin{table}");
     assert_int_equal(tables, 12);
@@ -466,7 +449,7 @@ static void test_tables_tex(void **state)
     assert_int_equal(rows, 4); /* 3 datasets and the W/T/L row */
     assert_int_equal(bold, 3);
     /* the W/T/L row says what summary.md says for accuracy */
-    char *md = slurp(dir, "summary.md");
+    char *md = tl_test_slurp_in(dir, "summary.md");
     int w, ti, l;
     const char *id3 = strstr(strstr(md, "## Across datasets"), "| id3 | ");
     assert_int_equal(sscanf(id3, "| id3 | %d | %d | %d |", &w, &ti, &l), 3);
@@ -489,7 +472,7 @@ static void test_report_html(void **state)
 {
     (void)state;
     const char *dir = paper();
-    char *html = slurp(dir, "report.html");
+    char *html = tl_test_slurp_in(dir, "report.html");
     html_check(html);
     assert_null(strstr(html, "http://"));
     assert_null(strstr(html, "https://"));
@@ -531,16 +514,16 @@ static void test_report_html(void **state)
     free(html);
     /* `treelab report` writes the same three files again */
     char args[1024], o[4096], e[4096];
-    char *before = slurp(dir, "tables.tex");
+    char *before = tl_test_slurp_in(dir, "tables.tex");
     snprintf(path, sizeof path, "%s/tables.tex", dir);
     remove(path);
     snprintf(path, sizeof path, "%s/metrics.json", dir);
     remove(path);
     snprintf(args, sizeof args, "report '%s'", dir);
     assert_int_equal(tl_test_cli(args, o, sizeof o, e, sizeof e), 0);
-    char *after = slurp(dir, "tables.tex");
+    char *after = tl_test_slurp_in(dir, "tables.tex");
     assert_string_equal(before, after);
-    free(slurp(dir, "metrics.json"));
+    free(tl_test_slurp_in(dir, "metrics.json"));
     free(before);
     free(after);
 }
@@ -550,7 +533,7 @@ static void test_d2_ranks_agree(void **state)
 {
     (void)state;
     const char *dir = paper();
-    char *md = slurp(dir, "summary.md"), *dat = slurp(dir, "plots/critical_difference.dat");
+    char *md = tl_test_slurp_in(dir, "summary.md"), *dat = tl_test_slurp_in(dir, "plots/critical_difference.dat");
     const char *names[] = {"id3", "cart", HOSTILE_MODEL};
     for (int i = 0; i < 3; i++) {
         char key[64], row[64];
@@ -585,7 +568,7 @@ static void test_d3_learning_curve_rows(void **state)
 {
     (void)state;
     const char *dir = run_config("lc", lc_cfg);
-    char *md = slurp(dir, "summary.md"), *csv = slurp(dir, "summary.csv");
+    char *md = tl_test_slurp_in(dir, "summary.md"), *csv = tl_test_slurp_in(dir, "summary.csv");
     const char *iris = strstr(md, "## iris"), *wine = strstr(md, "## wine");
     assert_true(iris && wine && iris < wine);
     const char *fr[] = {"0.2", "0.5", "0.8"};
@@ -604,7 +587,7 @@ static void test_d3_learning_curve_rows(void **state)
     assert_non_null(strstr(csv, "dataset,model,fraction,n,"));
     assert_non_null(strstr(csv, "\niris,id3,0.5,5,"));
     /* the tables too: a row per dataset and fraction */
-    char *tex = slurp(dir, "tables.tex");
+    char *tex = tl_test_slurp_in(dir, "tables.tex");
     assert_non_null(strstr(tex, "\niris @ 0.2 & "));
     assert_non_null(strstr(tex, "\nwine @ 0.8 & "));
     free(tex);
@@ -630,9 +613,9 @@ static void test_d4_plot_own_files(void **state)
             fail_msg("treelab %s: %s", args, e);
     }
     /* the learning curve: a series per model and dataset, the means of learning_curve.csv */
-    char *dat = slurp(tmpdir(), "own0.dat");
+    char *dat = tl_test_slurp_in(tmpdir(), "own0.dat");
     assert_non_null(strstr(dat, "# id3 (wine)"));
-    char *curve = slurp(lc, "learning_curve.csv");
+    char *curve = tl_test_slurp_in(lc, "learning_curve.csv");
     double frac, nt, mean, sd;
     const char *row = strstr(curve, "\nwine,id3,");
     assert_int_equal(sscanf(row, "\nwine,id3,%lf,%lf,accuracy,%lf,%lf", &frac, &nt, &mean, &sd), 4);
@@ -650,7 +633,7 @@ static void test_d4_plot_own_files(void **state)
     snprintf(path, sizeof path, "%s/own2.dat", tmpdir());
     n = tl_test_dat_block(path, 0, rows, 16);
     assert_int_equal(n, 9);
-    char *cm = slurp(lc, "confusion/iris__id3.csv");
+    char *cm = tl_test_slurp_in(lc, "confusion/iris__id3.csv");
     double c00;
     assert_int_equal(sscanf(strchr(cm, '\n'), "\nIris-setosa,%lf", &c00), 1);
     assert_close(rows[0][2], c00, 0);
@@ -669,11 +652,11 @@ static void test_d7_clean_numbers(void **state)
 {
     (void)state;
     const char *dir = run_config("ho", holdout_cfg);
-    char *md = slurp(dir, "summary.md");
+    char *md = tl_test_slurp_in(dir, "summary.md");
     assert_non_null(strstr(md, "protocol: holdout train 0.6 validation 0.2 test 0.2 repeats 3"));
     assert_null(strstr(md, "0.5999"));
     assert_null(strstr(md, "0.2000000"));
-    char *js = slurp(dir, "metrics.json");
+    char *js = tl_test_slurp_in(dir, "metrics.json");
     assert_non_null(strstr(js, "\"protocol\": \"holdout train 0.6 validation 0.2 test 0.2 "));
     free(js);
     free(md);

@@ -45,6 +45,8 @@ typedef struct tl_model_type {
     /* Describe the fitted model in the given format (TL_EUNSUPPORTED if it has none). */
     int (*show)(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
                 tl_err *err);
+    /* Its size; NULL for a learner without a tree (naive Bayes), whose leaves and depth the
+     * reports leave empty rather than 0. */
     void (*info)(const void *state, tl_model_info *out);
     /* Optional (may be NULL): a per-epoch training trace, as a table of n_rows x n_cols
      * doubles with column names; owned by the model. */
@@ -111,6 +113,9 @@ tl_model *tl_model_load(const char *path, tl_err *err);
 int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err);
 /* Leaves, depth and nodes of a fitted model (zeros for learners without them, or unfitted). */
 void tl_model_get_info(const tl_model *m, tl_model_info *out);
+/* 1 when m's learner has a size (a tree's leaves and depth), 0 for one without (its info is
+ * NULL, e.g. naive Bayes). */
+int tl_model_has_size(const tl_model *m);
 
 /* The fitted hard tree of a model, or NULL for learners without one (or before fit). */
 const tl_tree *tl_model_tree(const tl_model *m);

@@ -6,6 +6,7 @@
 
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_error.h"
+#include "treelab/tl_metrics.h"
 #include "treelab/tl_model.h"
 #include "treelab/tl_params.h"
 
@@ -30,13 +31,40 @@ typedef struct tl_exp_dataset {
     double missing_rate;
 } tl_exp_dataset;
 
-/* Nested selection: an inner CV over the outer training rows picks one value of param. */
+/* How a nested selection scores its candidates on the outer training rows. */
+typedef enum {
+    TL_INNER_AUTO = 0,  /* the protocol's validation rows when it has them, else cv */
+    TL_INNER_CV = 1,    /* stratified k-fold, repeated */
+    TL_INNER_HOLDOUT = 2 /* a stratified share of the rows held out, repeated */
+} tl_inner_kind;
+
+/* Nested selection: an inner protocol over the outer training rows picks one candidate of a
+ * grid (the cartesian product of the parameters' values, the first parameter varying
+ * slowest) by its objective; ties go to the first candidate in that order. */
 typedef struct tl_exp_select {
-    char *param;   /* NULL: no selection */
-    char **values; /* as text */
-    size_t n_values;
-    size_t folds;  /* inner folds (default 3) */
+    size_t n_params;      /* 0: no selection */
+    char **params;        /* names as set (SLOT.PARAM for a plug-in's own) */
+    char ***values;       /* values[p][0 .. n_values[p]) as text */
+    size_t *n_values;
+    size_t n_candidates;  /* product of n_values */
+    const struct tl_metric_def *objective; /* NULL: accuracy, or mse for regression */
+    tl_inner_kind inner;
+    size_t folds;         /* cv: inner folds (default 3) */
+    size_t repeats;       /* cv and holdout: draws, scores averaged (default 1) */
+    double fraction;      /* holdout: the share of rows scored (default 0.25) */
+    int line;             /* of `select` in the config */
 } tl_exp_select;
+
+/* The values of candidate `index` of s: value_ix[p] indexes s->values[p]. */
+void tl_exp_select_candidate(const tl_exp_select *s, size_t index, size_t *value_ix);
+/* Set candidate `index`'s values into p. TL_OK or TL_ENOMEM. */
+int tl_exp_select_apply(const tl_exp_select *s, size_t index, tl_params *p, tl_err *err);
+void tl_exp_select_clear(tl_exp_select *s);
+/* The objective and inner protocol as one line of text ("kappa by 3-fold inner CV x 1");
+ * has_valid: the outer protocol gives validation rows (which inner auto uses) on every
+ * dataset (1), on some of them (2: a split protocol whose split marks validation rows only
+ * in some datasets), or none (0). */
+void tl_exp_select_describe(const tl_exp_select *s, int has_valid, char *buf, size_t size);
 
 /* One model: a display name, its learner and parameters (checked against the learner's
  * table when the config is read). */

@@ -89,4 +89,23 @@ int tl_class_metrics_compute_w(const int *truth, const int *pred, const double *
 void tl_reg_metrics_compute_w(const double *truth, const double *pred, const double *weight,
                               size_t n, tl_reg_metrics *out);
 
+/* A score a nested selection may optimise (`objective = "kappa"`): one table in metrics.c
+ * maps each name to a field of tl_class_metrics or tl_reg_metrics and its direction, so a
+ * metric computed there becomes an objective by adding one line to the table. */
+typedef struct tl_metric_def {
+    const char *name;    /* as in metrics.csv */
+    const char *alias;   /* another accepted spelling ("macro_f1"), or NULL */
+    int classification;  /* 1: a field of tl_class_metrics, 0: of tl_reg_metrics */
+    int lower_is_better; /* error-like scores (log_loss, mse, rmse, mae) are minimised */
+    size_t offset;       /* offsetof the double in its struct */
+} tl_metric_def;
+
+/* Metric i of the table, NULL past the last. */
+const tl_metric_def *tl_metric_at(size_t i);
+/* The metric called name (or its alias), or NULL with TL_EINVAL listing the valid names. */
+const tl_metric_def *tl_metric_find(const char *name, tl_err *err);
+/* Its value in cm (classification) or rm (regression); NaN when the struct it reads is NULL. */
+double tl_metric_value(const tl_metric_def *m, const tl_class_metrics *cm,
+                       const tl_reg_metrics *rm);
+
 #endif

@@ -9,6 +9,20 @@
 #include "treelab/tl_runner.h"
 #include "treelab/tl_grow.h"
 
+/* A model's nested selection as the cells file's header records it: the grid's parameters
+ * and values (a cell's `selected` indexes their product, tl_exp_select_candidate's order)
+ * and how it was scored. */
+typedef struct tl_cells_select {
+    size_t n_params;
+    char **param;
+    size_t *n_values;
+    char ***value;
+    char *by; /* objective and inner protocol (tl_exp_select_describe), or NULL */
+} tl_cells_select;
+
+/* The number of candidates of s's grid (0 without selection). */
+size_t tl_cells_candidates(const tl_cells_select *s);
+
 /* What the cells file's header records (enough to render every report without the config
  * or the data). */
 typedef struct tl_cells_meta {
@@ -22,6 +36,7 @@ typedef struct tl_cells_meta {
     size_t *n_classes;  /* 0 for regression */
     char ***classes;    /* class names per dataset */
     char **model;       /* display names */
+    tl_cells_select *select; /* per model (n_params 0: no selection) */
     unsigned char *grid;/* per model: 1 for a cell of a parameter grid (a "# grid J" line),
                            0 for a model listed in the config; NULL when none is */
     double *fractions;  /* learning curves: training fraction per fold index, else NULL */
