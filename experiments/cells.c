@@ -255,6 +255,12 @@ static int parse_header(const char *line, tl_cells_meta *m)
         sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
         sscanf(line, "# reports %u", &m->reports) == 1)
         return TL_OK;
+    if (sscanf(line, "# shard %zu %zu", &i, &k) == 2) {
+        if (i < 1 || i > k || m->n_shards)
+            return TL_EPARSE;
+        m->shard = i, m->n_shards = k;
+        return TL_OK;
+    }
     if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
         if (i != m->n_fractions)
             return TL_EPARSE;

@@ -24,6 +24,7 @@ typedef struct tl_cells_meta {
     char **model;       /* display names */
     double *fractions;  /* learning curves: training fraction per fold index, else NULL */
     size_t n_fractions;
+    size_t shard, n_shards; /* "# shard I N" of `treelab run --shard I/N`; 0 0 for a run */
 } tl_cells_meta;
 
 void tl_cells_meta_clear(tl_cells_meta *m);
