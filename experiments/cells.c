@@ -382,6 +382,12 @@ static int parse_header(const char *line, tl_cells_meta *m)
         m->missing_rate[i] = rate;
         return (m->missing_base[i] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
+    if (sscanf(line, "# shard %zu %zu", &i, &k) == 2) {
+        if (i < 1 || i > k || m->n_shards)
+            return TL_EPARSE;
+        m->shard = i, m->n_shards = k;
+        return TL_OK;
+    }
     if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
         if (i != m->n_fractions)
             return TL_EPARSE;

@@ -47,6 +47,7 @@ typedef struct tl_cells_meta {
     double *missing_rate;
     size_t n_missing;      /* entries of both (every dataset's when the run had rates) */
     char missing_rows[16]; /* "train", "test", "all" or "" */
+    size_t shard, n_shards; /* "# shard I N" of `treelab run --shard I/N`; 0 0 for a run */
 } tl_cells_meta;
 
 void tl_cells_meta_clear(tl_cells_meta *m);

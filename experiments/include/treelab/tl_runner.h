@@ -93,7 +93,8 @@ typedef struct tl_run_opts {
  * (tl_results_lock), when out_dir exists without resume or
  * holds the cells of another config (compared by the file's content, not its path), seed,
  * data or models; TL_EINTERRUPTED when cancelled or max_cells was reached (the finished
- * cells are kept and `resume` completes them); or the first learner error. */
+ * cells are kept and `resume` completes them); or the first learner error. Shards and MPI:
+ * tl_run_scaled (tl_scale.h). */
 int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o, tl_err *err);
 
 /* Name of the cells file inside a results folder. */
