@@ -24,10 +24,15 @@ const char *const tl_experiment_top_keys =
  *                        size for models pruned with reduced_error or pre_validation
  *   boundary             decision regions (two numeric attributes) or the step function
  *                        (regression on one numeric attribute), whole-data models
- *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed */
+ *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed
+ *   roc                  per classification dataset, the ROC curve of every model from its
+ *                        cells' score bins (two classes: the second class; more: micro-averaged
+ *                        one-vs-rest)
+ *   reliability          per classification dataset, the reliability (calibration) diagram
+ *                        of every model from the same bins */
 const char *const tl_experiment_plot_names =
     "accuracy|critical_difference|confusion|learning_curve|grid|pruning|validation|boundary|"
-    "trees";
+    "trees|roc|reliability";
 static const char *const plot_names = tl_experiment_plot_names;
 
 void tl_experiment_free(tl_experiment *x)

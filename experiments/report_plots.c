@@ -330,5 +330,7 @@ int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err)
     }
     if (!rc && tl_experiment_wants_plot(x, "grid"))
         rc = plot_grids(r, x, err);
+    if (!rc)
+        rc = tl_rep_proba_plots(r, x, err);
     return rc;
 }

@@ -63,5 +63,7 @@ int tl_rep_md_baseline_tests(FILE *f, const tl_rep *r, const double *ranks, doub
 
 /* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
 int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
+/* The roc and reliability figures, as x->plots asks (report_proba_plots.c). */
+int tl_rep_proba_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
 
 #endif
