@@ -194,7 +194,9 @@ static void test_run_draws_both_figures(void **state)
     assert_non_null(at);
     assert_close(strtod(at + strlen("# nb (area "), NULL), check_roc(in("p", "plots/roc_iris.dat"), 0), 5e-4);
     assert_true(check_roc(in("p", "plots/roc_weather.nominal.dat"), 1) > 0);
-    assert_non_null(strstr(slurp(in("p", "plots/roc_weather.nominal.gp")), "positive class no"));
+    char *gp = slurp(in("p", "plots/roc_weather.nominal.gp"));
+    assert_non_null(strstr(gp, "positive class no"));
+    free(gp);
 
     /* redrawn from cells.txt: the same data */
     tl_err err;
