@@ -14,6 +14,7 @@ void tl_cell_clear(tl_cell *c)
     free(c->confusion), c->confusion = NULL;
     free(c->proba_bins), c->proba_bins = NULL;
     free(c->correct), c->correct = NULL;
+    free(c->roc_bins), c->roc_bins = NULL;
 }
 
 static double now_s(void)
@@ -93,6 +94,7 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
         pred[i] = (int)best;
     }
     if (!rc && (!(c->proba_bins = calloc(3 * TL_PROBA_BINS, sizeof *c->proba_bins)) ||
+                !(c->roc_bins = calloc(2 * TL_ROC_BINS, sizeof *c->roc_bins)) ||
                 !(c->correct = malloc(n + 1))))
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i <= n; i++)
@@ -106,6 +108,7 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
     if (!rc) { /* the probability metrics weigh the rows (log loss included) */
         rc = tl_proba_metrics_compute(truth, out, w, n, k, &c->cm, err);
         tl_proba_bins_add(truth, out, w, n, k, c->proba_bins);
+        tl_roc_bins_add(truth, out, w, n, k, c->roc_bins);
     }
     tl_confusion_free(&conf);
     free(truth);
@@ -127,6 +130,7 @@ int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train
     out->k = tl_dataset_n_classes(d);
     out->confusion = out->proba_bins = NULL;
     out->correct = NULL;
+    out->roc_bins = NULL;
     double t0 = now_s();
     tl_model *model = tl_cell_fit(m, d, train, n_train, valid, n_valid, seed, &out->selected, err);
     if (!model)

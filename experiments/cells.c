@@ -172,6 +172,56 @@ static void put_g(FILE *f, double v)
     fprintf(f, "\t%.17g", v);
 }
 
+/* The ROC bins that hold weight, last on the line so that readers before them still read it:
+ * "roc N" and N triples (bin, weight, weight of the class). */
+static void put_roc_bins(FILE *f, const double *b)
+{
+    size_t used = 0;
+    for (size_t i = 0; b && i < TL_ROC_BINS; i++)
+        used += b[2 * i] != 0;
+    if (!b)
+        return;
+    fprintf(f, "\troc\t%zu", used);
+    for (size_t i = 0; i < TL_ROC_BINS; i++)
+        if (b[2 * i] != 0) {
+            fprintf(f, "\t%zu", i);
+            put_g(f, b[2 * i]);
+            put_g(f, b[2 * i + 1]);
+        }
+}
+
+/* Reads what put_roc_bins wrote from p (an older line ends before it): TL_OK, TL_EPARSE or
+ * TL_ENOMEM. */
+static int parse_roc_bins(const char *p, tl_cell *c)
+{
+    char *end;
+    while (*p == '\t')
+        p++;
+    if (!*p || *p == '\n')
+        return TL_OK;
+    if (strncmp(p, "roc", 3))
+        return TL_EPARSE;
+    unsigned long used = strtoul(p + 3, &end, 10);
+    if (end == p + 3 || used > TL_ROC_BINS)
+        return TL_EPARSE;
+    if (!(c->roc_bins = calloc(2 * TL_ROC_BINS, sizeof *c->roc_bins)))
+        return TL_ENOMEM;
+    for (unsigned long i = 0; i < used; i++) {
+        p = end;
+        unsigned long b = strtoul(p, &end, 10);
+        if (end == p || b >= TL_ROC_BINS)
+            return TL_EPARSE;
+        for (int j = 0; j < 2; j++) {
+            p = end;
+            double v = strtod(p, &end);
+            if (end == p || !(v >= 0) || !isfinite(v))
+                return TL_EPARSE;
+            c->roc_bins[2 * b + (size_t)j] = v;
+        }
+    }
+    return TL_OK;
+}
+
 void tl_cells_write(FILE *f, const tl_cell *c)
 {
     fprintf(f, "%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%ld", c->dataset, c->model, c->repeat, c->fold,
@@ -195,6 +245,7 @@ void tl_cells_write(FILE *f, const tl_cell *c)
         for (size_t i = 0; c->proba_bins && i < 3 * TL_PROBA_BINS; i++)
             put_g(f, c->proba_bins[i]);
         fprintf(f, "\t%s", c->correct && c->correct[0] ? c->correct : "-");
+        put_roc_bins(f, c->roc_bins);
     }
     fputc('\n', f);
 }
@@ -232,13 +283,18 @@ static int parse_proba(const char *p, tl_cell *c)
     while (*p == '\t')
         p++;
     size_t len = strspn(p, "01");
-    if (!len) /* '-': no per-row results */
-        return *p == '-' || !*p ? TL_OK : (tl_cell_clear(c), TL_EPARSE);
-    if (len != c->n_test)
+    if (!len && !*p)
+        return TL_OK;
+    if (!len && *p != '-') /* '-': no per-row results */
         return tl_cell_clear(c), TL_EPARSE;
-    if (!(c->correct = strndup(p, len)))
+    if (len && len != c->n_test)
+        return tl_cell_clear(c), TL_EPARSE;
+    if (len && !(c->correct = strndup(p, len)))
         return tl_cell_clear(c), TL_ENOMEM;
-    return TL_OK;
+    int rc = parse_roc_bins(p + (len ? len : 1), c);
+    if (rc)
+        tl_cell_clear(c);
+    return rc;
 }
 
 /* Parse one cell line: TL_OK, TL_EPARSE or TL_ENOMEM. */

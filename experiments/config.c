@@ -27,10 +27,15 @@ const char *const tl_experiment_top_keys =
  *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed
  *   missing_rate         protocol.missing: accuracy mean +/- sd against the share of values
  *                        removed at random, per dataset
- *   size_accuracy        per dataset, each model at its mean leaves and mean accuracy */
+ *   size_accuracy        per dataset, each model at its mean leaves and mean accuracy
+ *   roc                  per classification dataset, the ROC curve of every model from its
+ *                        cells' score bins (two classes: the second class; more: micro-averaged
+ *                        one-vs-rest)
+ *   reliability          per classification dataset, the reliability (calibration) diagram
+ *                        of every model from the same bins */
 const char *const tl_experiment_plot_names =
     "accuracy|critical_difference|confusion|learning_curve|grid|pruning|validation|boundary|"
-    "trees|missing_rate|size_accuracy";
+    "trees|missing_rate|size_accuracy|roc|reliability";
 static const char *const plot_names = tl_experiment_plot_names;
 
 void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)

@@ -340,5 +340,7 @@ int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err)
         rc = tl_rep_plot_missing(r, x, err);
     if (!rc && tl_experiment_wants_plot(x, "size_accuracy"))
         rc = tl_rep_plot_size(r, x, err);
+    if (!rc)
+        rc = tl_rep_proba_plots(r, x, err);
     return rc;
 }

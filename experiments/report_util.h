@@ -92,5 +92,7 @@ int tl_rep_plot_missing(const tl_rep *r, const tl_experiment *x, tl_err *err);
 /* The size_accuracy figures (report_size.c): per dataset, each listed model at its mean
  * leaves and mean score. */
 int tl_rep_plot_size(const tl_rep *r, const tl_experiment *x, tl_err *err);
+/* The roc and reliability figures, as x->plots asks (report_proba_plots.c). */
+int tl_rep_proba_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
 
 #endif

@@ -184,6 +184,28 @@ void tl_tree_node_predict(const tl_tree *t, size_t node, double *out)
         out[c] = w > 0 ? s[c] / w : 1.0 / (double)t->k;
 }
 
+void tl_tree_node_proba(const tl_tree *t, size_t node, const tl_smoothing *s, double *out)
+{
+    if (!s || s->kind == TL_SMOOTH_NONE || t->regression) {
+        tl_tree_node_predict(t, node, out);
+        return;
+    }
+    /* an empty branch smooths its parent's counts, as J48 -A does (C45Split.classProbLaplace) */
+    while (tl_tree_node_weight(t, node) <= 0 && t->parent[node] != SIZE_MAX)
+        node = t->parent[node];
+    const double *n = t->stats + node * t->k, *root = t->stats;
+    double w = tl_tree_node_weight(t, node), root_w = tl_tree_node_weight(t, 0);
+    double k = (double)t->k;
+    for (size_t c = 0; c < t->k; c++) {
+        if (s->kind == TL_SMOOTH_LAPLACE) {
+            out[c] = (n[c] + 1) / (w + k);
+            continue;
+        }
+        double prior = root_w > 0 ? root[c] / root_w : 1 / k; /* no root weight: uniform */
+        out[c] = w + s->m > 0 ? (n[c] + s->m * prior) / (w + s->m) : prior;
+    }
+}
+
 double tl_tree_node_error(const tl_tree *t, size_t node)
 {
     const double *s = t->stats + node * t->k;

@@ -155,6 +155,22 @@ size_t tl_tree_node_class(const tl_tree *t, size_t node);
 int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
                     double *out, tl_err *err);
 
+/* Leaf probability smoothing of a classification tree: raw weighted frequencies n_c / N
+ * (the peers'), Laplace's rule (n_c + 1) / (N + k) (Weka's J48 -A), or Cestnik's (1990)
+ * m-estimate (n_c + m p_c) / (N + m) with p the class distribution at the root. A branch no
+ * training weight reached uses its nearest ancestor's counts, smoothed or not, as J48. */
+typedef enum { TL_SMOOTH_NONE = 0, TL_SMOOTH_LAPLACE = 1, TL_SMOOTH_M_ESTIMATE = 2 } tl_smoothing_kind;
+typedef struct tl_smoothing {
+    tl_smoothing_kind kind;
+    double m; /* TL_SMOOTH_M_ESTIMATE: weight of the prior, >= 0 */
+} tl_smoothing;
+/* The class distribution a node predicts under s (NULL: none, tl_tree_node_predict);
+ * regression trees ignore s. */
+void tl_tree_node_proba(const tl_tree *t, size_t node, const tl_smoothing *s, double *out);
+/* tl_tree_predict with every leaf's distribution smoothed by s (NULL: none). */
+int tl_tree_predict_smoothed(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                             const tl_smoothing *s, double *out, tl_err *err);
+
 /* ---- export ---- */
 /* Text in Weka's style (`attr <= 2.5: bad (15.0/2.0)`), Graphviz DOT, or if-then rules. */
 int tl_tree_show(const tl_tree *t, const tl_schema *schema, tl_show_format fmt, FILE *f,

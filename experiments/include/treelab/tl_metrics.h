@@ -74,6 +74,32 @@ int tl_proba_metrics_compute(const int *truth, const double *proba, const double
  * skipped. truth must hold codes in 0..k-1. */
 void tl_proba_bins_add(const int *truth, const double *proba, const double *weight, size_t n,
                        size_t k, double *bins);
+/* The ROC curve of summed bins (metrics_bins.c): thresholds at the lower edges of the bins
+ * that hold weight, highest first, so the pairs of one bin count as tied (the exact ROC of the
+ * probabilities rounded down to a multiple of 1/TL_PROBA_BINS). fpr and tpr (TL_PROBA_BINS + 1
+ * each) get (0, 0) first and (1, 1) last; *area the trapezoid area under them. Returns the
+ * number of points, 0 when the bins hold no positive or no negative weight (no curve). Too
+ * coarse where scores crowd near 0 and 1 (naive Bayes): the ROC figure uses these only for
+ * cells written before the finer tl_roc_bins_add. */
+size_t tl_proba_bins_roc(const double *bins, double *fpr, double *tpr, double *area);
+
+/* Finer bins for the ROC curve: the same pairs as tl_proba_bins_add in TL_ROC_BINS bins
+ * equal in log-odds over [-TL_ROC_LOGIT, TL_ROC_LOGIT] (p from 2e-9 to 1 - 2e-9; beyond, the
+ * end bins), two numbers each: total weight, weight of the pairs that were the class. Equal
+ * widths in p put nearly every naive Bayes score in the two end bins, where the ranking (and
+ * so the ROC) is lost. bins holds 2 * TL_ROC_BINS values, not cleared. */
+#define TL_ROC_BINS 200
+#define TL_ROC_LOGIT 20.0
+void tl_roc_bins_add(const int *truth, const double *proba, const double *weight, size_t n,
+                     size_t k, double *bins);
+/* tl_proba_bins_roc on the finer bins: fpr and tpr hold TL_ROC_BINS + 1 points. */
+size_t tl_roc_bins_curve(const double *bins, double *fpr, double *tpr, double *area);
+/* The reliability diagram of summed bins: for each bin with weight, in increasing order, the
+ * mean predicted probability, the observed frequency of the class (weight of the pairs that
+ * were the class over the bin's weight) and the bin's weight (arrays of TL_PROBA_BINS).
+ * Returns the number of points. */
+size_t tl_proba_bins_reliability(const double *bins, double *mean_p, double *observed,
+                                 double *weight);
 
 void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
                             tl_reg_metrics *out);

@@ -228,6 +228,30 @@ typedef struct tl_plot_steps {
  * midpoint. */
 int tl_plot_steps_write(const tl_plot_steps *s, const char *stem, tl_err *err);
 
+/* ---- probability figures: ROC curves and reliability diagrams ---- */
+
+typedef struct tl_plot_proba_series {
+    const char *name;      /* legend text */
+    size_t color;          /* palette index (stable per model) */
+    size_t n;              /* points, each in [0, 1] x [0, 1] */
+    const double *x, *y;
+    const double *weight;  /* weight of each point (a reliability bin's), or NULL */
+} tl_plot_proba_series;
+
+typedef struct tl_plot_proba {
+    int reliability;  /* 0: ROC (false against true positive rate); 1: reliability diagram
+                         (mean predicted probability against observed frequency) */
+    const char *title;
+    const tl_plot_proba_series *series;
+    size_t n_series;
+} tl_plot_proba;
+
+/* Curves on the unit square with the dashed diagonal (chance, or perfect calibration);
+ * reliability points get an area proportional to their share of the series' weight.
+ * STEM.dat: one block per series, columns x, y, weight (NaN without), point size. A point
+ * outside [0, 1]^2 is TL_EINVAL. */
+int tl_plot_proba_write(const tl_plot_proba *p, const char *stem, tl_err *err);
+
 /* ---- tree picture ---- */
 
 /* Writes dot_text to STEM.dot and, when Graphviz's dot is installed, renders STEM.png and

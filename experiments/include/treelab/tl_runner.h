@@ -25,6 +25,7 @@ typedef struct tl_cell {
     double *proba_bins;     /* 3 x TL_PROBA_BINS (tl_proba_bins_add) or NULL; owned */
     char *correct;          /* per test row '1' right, '0' wrong (n_test chars + NUL), kept
                                by the runner for hold-out splits (McNemar's test); or NULL */
+    double *roc_bins;       /* 2 x TL_ROC_BINS (tl_roc_bins_add) or NULL (older cells); owned */
 } tl_cell;
 
 void tl_cell_clear(tl_cell *c);
