@@ -38,23 +38,6 @@ const char *const tl_experiment_plot_names =
     "trees|missing_rate|size_accuracy|roc|reliability";
 static const char *const plot_names = tl_experiment_plot_names;
 
-void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)
-{
-    for (size_t i = 0; v && i < n; i++) {
-        tl_exp_dataset *d = &v[i];
-        free(d->name);
-        free(d->path);
-        free(d->target);
-        free(d->fold_file);
-        free(d->test_file);
-        free(d->base);
-        tl_cfg_strv_free(d->attrs, d->n_attrs);
-        tl_cfg_strv_free(d->ignore, d->n_ignore);
-        tl_cfg_strv_free(d->nominal, d->n_nominal);
-    }
-    free(v);
-}
-
 void tl_experiment_free(tl_experiment *x)
 {
     if (!x)

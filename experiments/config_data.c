@@ -135,6 +135,23 @@ int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_expe
 }
 
 
+void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        tl_exp_dataset *d = &v[i];
+        free(d->name);
+        free(d->path);
+        free(d->target);
+        free(d->fold_file);
+        free(d->test_file);
+        free(d->base);
+        tl_cfg_strv_free(d->attrs, d->n_attrs);
+        tl_cfg_strv_free(d->ignore, d->n_ignore);
+        tl_cfg_strv_free(d->nominal, d->n_nominal);
+    }
+    free(v);
+}
+
 /* A deep copy of src's strings into dst; 0, or -1 when out of memory. */
 static int copy_entry(tl_exp_dataset *dst, const tl_exp_dataset *src)
 {
