@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages treelab needs (only those missing), then configure and build
-# into build/ (and build-asan/ with --sanitize). Idempotent.
+# into build/ (and build-asan/ with --sanitize, build-clang/ with --clang). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +26,11 @@ build() { # dir, extra cmake args...
   cmake --build "$dir" -j "$jobs" >&2
 }
 build build
-if [ "${1:-}" = "--sanitize" ]; then
-  build build-asan -DTREELAB_SANITIZE=ON
-fi
+for arg in "$@"; do
+  case $arg in
+    --sanitize) build build-asan -DTREELAB_SANITIZE=ON ;;
+    # the same suite compiled by clang (warnings are per compiler; CI=1 makes them errors)
+    --clang) build build-clang -DCMAKE_C_COMPILER=clang ;;
+    *) echo "setup.sh: unknown option '$arg' (valid: --sanitize, --clang)" >&2; exit 1 ;;
+  esac
+done

@@ -1,0 +1,29 @@
+# Sources are listed, not globbed: tl_check_listed stops the configure step when a .c file under
+# a folder is in no list (e.g. a file added on another branch whose list line was lost in a merge).
+
+# Fails naming every .c file under the folders DIRS... (relative to the project) that target
+# does not list; EXCLUDE DIR... leaves folders out.
+function(tl_check_listed target)
+  cmake_parse_arguments(ARG "" "" "EXCLUDE" ${ARGN})
+  get_target_property(listed ${target} SOURCES)
+  set(missing "")
+  foreach(dir ${ARG_UNPARSED_ARGUMENTS})
+    file(GLOB_RECURSE found RELATIVE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/${dir}/*.c)
+    foreach(f ${found})
+      set(skip OFF)
+      foreach(ex ${ARG_EXCLUDE})
+        if(f MATCHES "^${ex}/")
+          set(skip ON)
+        endif()
+      endforeach()
+      if(NOT skip AND NOT "${PROJECT_SOURCE_DIR}/${f}" IN_LIST listed)
+        list(APPEND missing ${f})
+      endif()
+    endforeach()
+  endforeach()
+  if(missing)
+    list(JOIN missing "\n  " text)
+    message(FATAL_ERROR "These sources are in no list of ${target}; add each to its folder's "
+                        "CMakeLists.txt (one file per line, sorted):\n  ${text}")
+  endif()
+endfunction()
