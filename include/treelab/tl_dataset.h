@@ -1,11 +1,22 @@
-/* Column-oriented dataset: typed attributes, missing cells, a nominal or numeric target. */
+/* Column-oriented dataset: typed attributes, missing cells, a nominal or numeric target.
+ *
+ * API: the loaders return a dataset the caller frees with tl_dataset_free (NULL accepted);
+ * the dataset owns every array and string it points to. tl_schema_copy fills a deep copy that
+ * tl_schema_clear frees. Output arrays (folds, SHA-256) are the caller's. err may be NULL
+ * everywhere.
+ */
 #ifndef TL_DATASET_H
 #define TL_DATASET_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum { TL_ATTR_NUMERIC = 0, TL_ATTR_NOMINAL = 1 } tl_attr_kind;
 
@@ -52,9 +63,9 @@ typedef struct tl_dataset {
  * column. Returns a new dataset (free with tl_dataset_free) or NULL with err set; parse
  * errors name the file, line and column. Rows with a missing target are dropped (counted in
  * n_dropped, with a warning through tl_log). */
-tl_dataset *tl_dataset_load(const char *path, const char *target, tl_err *err);
-tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *err);
-tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *err);
+TL_API tl_dataset *tl_dataset_load(const char *path, const char *target, tl_err *err);
+TL_API tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *err);
+TL_API tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *err);
 
 /* Loading options (bits). TL_LOAD_UNLABELLED, for data to predict: rows whose target is
  * missing are kept (code TL_MISSING_CODE or NaN), one class is enough, and when the target
@@ -63,25 +74,25 @@ tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *er
 enum { TL_LOAD_UNLABELLED = 1u };
 
 /* tl_dataset_load with options. */
-tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
-                                 tl_err *err);
+TL_API tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
+                                        tl_err *err);
 
-void tl_dataset_free(tl_dataset *d);
+TL_API void tl_dataset_free(tl_dataset *d);
 
 /* 1 when the target is nominal. */
-int tl_dataset_is_classification(const tl_dataset *d);
+TL_API int tl_dataset_is_classification(const tl_dataset *d);
 /* Number of classes (0 for regression). */
-size_t tl_dataset_n_classes(const tl_dataset *d);
+TL_API size_t tl_dataset_n_classes(const tl_dataset *d);
 /* Weight of row i (1 when the dataset has no weights). */
-double tl_dataset_weight(const tl_dataset *d, size_t i);
+TL_API double tl_dataset_weight(const tl_dataset *d, size_t i);
 /* 1 when attribute j of row i is missing. */
-int tl_dataset_is_missing(const tl_dataset *d, size_t j, size_t i);
+TL_API int tl_dataset_is_missing(const tl_dataset *d, size_t j, size_t i);
 /* Missing cells in the attributes (target excluded). */
-size_t tl_dataset_missing_cells(const tl_dataset *d);
+TL_API size_t tl_dataset_missing_cells(const tl_dataset *d);
 
 /* Keep only the named attributes (in the order given); the target stays. Returns TL_OK or
  * TL_EINVAL naming the unknown attribute and listing the valid ones. */
-int tl_dataset_select(tl_dataset *d, const char *const *names, size_t n, tl_err *err);
+TL_API int tl_dataset_select(tl_dataset *d, const char *const *names, size_t n, tl_err *err);
 
 /* Recode d's nominal columns to the level codes of schema (matched by attribute and level
  * name), so a model fitted on other data can be applied. An attribute missing from d or of
@@ -91,31 +102,35 @@ int tl_dataset_select(tl_dataset *d, const char *const *names, size_t n, tl_err 
  * are nominal, the target is recoded too: the schema's classes first, in its order, then any
  * class only d has (warned), so d may have more classes than the schema. On error d is
  * unchanged except after TL_ENOMEM. */
-int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *err);
+TL_API int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *err);
 
 /* Make a numeric target nominal: its classes are the distinct values in increasing order,
  * named with "%.17g" ("0", "1", "2.5"), for CSV files whose class labels are numbers (a CSV
  * column of numbers loads as numeric). TL_OK, and nothing changes, when the target is already
  * nominal; TL_EINVAL when it has fewer than two distinct values; TL_ENOMEM leaves d as it was. */
-int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err);
+TL_API int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err);
 
 /* Deep copies / frees of a schema. Returns TL_OK or TL_ENOMEM. */
-int tl_schema_copy(tl_schema *dst, const tl_schema *src, tl_err *err);
-void tl_schema_clear(tl_schema *s);
+TL_API int tl_schema_copy(tl_schema *dst, const tl_schema *src, tl_err *err);
+TL_API void tl_schema_clear(tl_schema *s);
 
 /* Resolve "rows NULL means every row": returns rows, or fills *all with 0..n_rows-1 (the
  * caller frees it), sets *n and returns it. NULL with TL_ENOMEM. */
-const size_t *tl_rows_or_all(const tl_dataset *d, const size_t *rows, size_t *n, size_t **all,
-                             tl_err *err);
+TL_API const size_t *tl_rows_or_all(const tl_dataset *d, const size_t *rows, size_t *n,
+                                    size_t **all, tl_err *err);
 
 /* Assign rows[0..n) to k folds: fold[i] in [0, k) for rows[i]. Stratified by class for
  * classification (each class shuffled, then dealt round-robin, continuing across classes
  * so fold sizes differ by at most one), a plain shuffle dealt round-robin for regression.
  * Deterministic for a seed (GSL mt19937). TL_EINVAL when k < 2 or k > n. */
-int tl_folds_assign(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
-                    unsigned long seed, size_t *fold, tl_err *err);
+TL_API int tl_folds_assign(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
+                           unsigned long seed, size_t *fold, tl_err *err);
 
 /* SHA-256 of a file as 64 lowercase hex characters plus NUL in out. */
-int tl_file_sha256(const char *path, char out[65], tl_err *err);
+TL_API int tl_file_sha256(const char *path, char out[65], tl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

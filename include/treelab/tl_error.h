@@ -1,8 +1,20 @@
-/* Error reporting: fallible functions return an int code and fill a tl_err. */
+/* Error reporting: fallible functions return an int code and fill a tl_err.
+ *
+ * API: a tl_err is the caller's (on the stack, usually); no function allocates one. Every
+ * treelab function that takes `tl_err *err` accepts NULL there: the return value (a code, or
+ * NULL) still says whether it failed, only the message is lost. tl_err_code_name returns a
+ * static string.
+ */
 #ifndef TL_ERROR_H
 #define TL_ERROR_H
 
 #include <stddef.h>
+
+#include "treelab/tl_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum {
     TL_OK = 0,
@@ -26,22 +38,25 @@ typedef struct tl_err {
 
 /* The one function that creates errors (a single breakpoint for debugging).
  * Returns code so callers can write `return tl_err_set(...)`. err may be NULL. */
-int tl_err_set_at(tl_err *err, int code, const char *src_file, int src_line,
-                  const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+TL_API int tl_err_set_at(tl_err *err, int code, const char *src_file, int src_line, const char *fmt,
+                         ...) __attribute__((format(printf, 5, 6)));
 
 #define tl_err_set(err, code, ...) tl_err_set_at((err), (code), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Prefix an existing message with context ("file.cfg: ..."), keeping the code. */
-int tl_err_prefix(tl_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+TL_API int tl_err_prefix(tl_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Reset to TL_OK with an empty message. */
-void tl_err_clear(tl_err *err);
+TL_API void tl_err_clear(tl_err *err);
 
 /* A short name for a code ("parse error", ...). */
-const char *tl_err_code_name(int code);
+TL_API const char *tl_err_code_name(int code);
 
 /* 1 for errors caused by the user's input, 0 for internal ones (CLI exit status 1 vs 2). */
-int tl_err_is_user(int code);
+TL_API int tl_err_is_user(int code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

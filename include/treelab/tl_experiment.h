@@ -1,13 +1,23 @@
-/* An experiment described by a libconfig file: datasets, models, protocol, reports. */
+/* An experiment described by a libconfig file: datasets, models, protocol, reports.
+ *
+ * API: tl_experiment_load returns an experiment the caller frees with tl_experiment_free;
+ * tl_experiment_load_dataset a dataset freed with tl_dataset_free. The name lists are static.
+ * err may be NULL everywhere.
+ */
 #ifndef TL_EXPERIMENT_H
 #define TL_EXPERIMENT_H
 
 #include <stddef.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_error.h"
 #include "treelab/tl_model.h"
 #include "treelab/tl_params.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* One dataset entry. A relative path is looked up first in the config file's directory,
  * then in the current directory; `path` holds the one that exists. */
@@ -95,20 +105,24 @@ typedef struct tl_experiment {
  * learners here), or NULL. Returns a new experiment (free with tl_experiment_free) or NULL
  * with err set to TL_EINVAL / TL_EPARSE / TL_EIO; messages name the file, the line and the
  * key, and list the allowed keys or values. */
-tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *extra,
-                                  tl_err *err);
-void tl_experiment_free(tl_experiment *x);
+TL_API tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *extra,
+                                         tl_err *err);
+TL_API void tl_experiment_free(tl_experiment *x);
 
 /* Load dataset i (its target and attribute subset applied). NULL + err on failure. */
-tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err);
+TL_API tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err);
 
 /* 1 when x's `plots` list names plot (see tl_experiment_plot_names). */
-int tl_experiment_wants_plot(const tl_experiment *x, const char *plot);
+TL_API int tl_experiment_wants_plot(const tl_experiment *x, const char *plot);
 
 /* The figures a `plots` list may name, '|'-separated. */
-extern const char *const tl_experiment_plot_names;
+extern TL_API const char *const tl_experiment_plot_names;
 
 /* The valid keys of each section, for messages and docs. */
-extern const char *const tl_experiment_top_keys;
+extern TL_API const char *const tl_experiment_top_keys;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,17 +5,31 @@
  * for `treelab plugins`, its own parameter table, and init/free for a state built from those
  * parameters (rpart's `init(parms)`, GSL's `alloc`). The grower calls the operations and
  * never knows which plug-in it runs. Registries (criteria/registry.c, splitters/registry.c,
- * pruners/registry.c) list them; adding one is its file plus one registry line. */
+ * pruners/registry.c) list them; adding one is its file plus one registry line.
+ *
+ * API: plug-in types are `const` structs owned by whoever defines them (static in practice)
+ * and must outlive any use; the registries return pointers to them, never copies.
+ * tl_grow returns a tree the
+ * caller frees with tl_tree_free. What tl_grow_scratch, tl_grow_train_values and the other
+ * context getters return belongs to the grower and is valid during the splitter call only. A
+ * tl_prune_trace's arrays are freed by tl_prune_trace_free (the struct is the caller's); a
+ * tl_ccp_path's by tl_ccp_path_free. err may be NULL everywhere.
+ */
 #ifndef TL_GROW_H
 #define TL_GROW_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_error.h"
 #include "treelab/tl_params.h"
 #include "treelab/tl_tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The fields every plug-in type starts with. init may be NULL (no state: NULL is passed to
  * the operations); it gets the plug-in's parameters already checked against params. */
@@ -121,47 +135,49 @@ typedef struct tl_grow_params {
 } tl_grow_params;
 
 /* Defaults: no limits, reuse allowed, file order, min_samples_split 2, min_samples_leaf 1. */
-void tl_grow_params_init(tl_grow_params *p);
+TL_API void tl_grow_params_init(tl_grow_params *p);
 
 /* Grow a tree on rows[0..n) of d (row weights from d->weight, or 1). Numeric columns are
  * sorted once per call. The tree is grown depth first with a work stack on the heap, so
  * no depth overflows the C stack. NULL + err on failure. */
-tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
-                 tl_err *err);
+TL_API tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
+                        tl_err *err);
 
 /* The best test per attribute at the root of rows (what the grower compares before its
  * first split): cand[j] and valid[j] for every attribute j (valid 0: no admissible test).
  * For teaching (the gains table of a textbook) and for tests. */
-int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size_t n,
-                            const tl_grow_params *p, tl_split *cand, int *valid, tl_err *err);
+TL_API int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size_t n,
+                                   const tl_grow_params *p, tl_split *cand, int *valid,
+                                   tl_err *err);
 
 /* What splitters may use from the grow context. */
-const tl_dataset *tl_grow_data(const tl_grow_ctx *g);
-const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
+TL_API const tl_dataset *tl_grow_data(const tl_grow_ctx *g);
+TL_API const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
 /* The criterion's rules (zeros when it has none). */
-const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g);
-size_t tl_grow_k(const tl_grow_ctx *g);
+TL_API const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g);
+TL_API size_t tl_grow_k(const tl_grow_ctx *g);
 /* Scratch of at least (max levels + 3) * (k + 1) doubles, private to the current splitter call. */
-double *tl_grow_scratch(const tl_grow_ctx *g);
+TL_API double *tl_grow_scratch(const tl_grow_ctx *g);
 /* Statistics of the node's rows per level of nominal attr into out (n_levels x k, zeroed
  * here); returns the weight of the rows whose value is unknown. */
-double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
-                           double *out);
+TL_API double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                                  double *out);
 /* The sorted known values of numeric attribute attr over all rows grown on (n of them), or
  * NULL unless the numeric splitter sets needs_train_values; *rows (if rows is not NULL) gets
  * the row of each value (equal values in row order). */
-const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
-                                   const uint32_t **rows);
+TL_API const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
+                                          const uint32_t **rows);
 /* Add row's statistics with weight w into stats. */
-void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
+TL_API void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* The criterion's worth of a partition of the known rows (children n x k, summing to the
  * parent), before the known-share weighting: impurity decrease or the criterion's score. */
-double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children, size_t n_children);
+TL_API double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children,
+                                     size_t n_children);
 /* Gain of a partition: tl_grow_partition_gain times the known share of the node's weight;
  * fills split->gain, known/missing weight and rank. Returns 0 when the partition is not
  * admissible (min_samples_leaf), else 1. */
-int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
-                  size_t n_children, double missing_w, tl_split *split);
+TL_API int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
+                         size_t n_children, double missing_w, tl_split *split);
 
 /* ---- pruners: work on a grown tree ---- */
 
@@ -197,17 +213,17 @@ typedef struct tl_prune_trace {
 } tl_prune_trace;
 
 /* Append a subtree to the trace; TL_ENOMEM. */
-int tl_prune_trace_add(tl_prune_trace *tr, double param, double leaves, double risk,
-                       double error, double se, tl_err *err);
+TL_API int tl_prune_trace_add(tl_prune_trace *tr, double param, double leaves, double risk,
+                              double error, double se, tl_err *err);
 /* The trace of a pruner that goes from the grown tree straight to its result: the grown tree
  * (parameter 0, `before` leaves) and t as pruned (param, its leaves), the latter chosen, with
  * param named param_name. TL_ENOMEM. */
-int tl_prune_trace_two(tl_prune_trace *tr, const char *param_name, double param, double before,
-                       const tl_tree *t, tl_err *err);
-void tl_prune_trace_reset(tl_prune_trace *tr);
-void tl_prune_trace_free(tl_prune_trace *tr);
+TL_API int tl_prune_trace_two(tl_prune_trace *tr, const char *param_name, double param,
+                              double before, const tl_tree *t, tl_err *err);
+TL_API void tl_prune_trace_reset(tl_prune_trace *tr);
+TL_API void tl_prune_trace_free(tl_prune_trace *tr);
 /* Deep copy into an empty dst; TL_ENOMEM. */
-int tl_prune_trace_copy(tl_prune_trace *dst, const tl_prune_trace *src, tl_err *err);
+TL_API int tl_prune_trace_copy(tl_prune_trace *dst, const tl_prune_trace *src, tl_err *err);
 
 enum {
     TL_NEEDS_VALIDATION = 1u, /* validation rows: the protocol's, or held out of training */
@@ -243,22 +259,22 @@ typedef struct tl_prune_hook {
 /* p-value of the chi-square test of independence of an nb x k table of weights (empty rows and
  * columns left out of the table and of the degrees of freedom); 1 when fewer than two rows or
  * columns remain. col: k doubles of scratch. */
-double tl_chisq_table_p(const double *table, size_t nb, size_t k, double *col);
+TL_API double tl_chisq_table_p(const double *table, size_t nb, size_t k, double *col);
 
 /* ---- registries: plug-in i, NULL past the last; find by name, or NULL with TL_EINVAL
  * listing the valid names ---- */
-const tl_criterion_type *tl_criterion_at(size_t i);
-const tl_criterion_type *tl_criterion_find(const char *name, tl_err *err);
-const tl_splitter_type *tl_splitter_at(size_t i);
-const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
-const tl_pruner_type *tl_pruner_at(size_t i);
-const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
+TL_API const tl_criterion_type *tl_criterion_at(size_t i);
+TL_API const tl_criterion_type *tl_criterion_find(const char *name, tl_err *err);
+TL_API const tl_splitter_type *tl_splitter_at(size_t i);
+TL_API const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
+TL_API const tl_pruner_type *tl_pruner_at(size_t i);
+TL_API const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
 
 /* The valid names of a registry, comma separated, into buf (what errors and --help list);
  * for splitters, kinds keeps those handling one of these attribute kinds (0: all). */
-void tl_criterion_names(char *buf, size_t size);
-void tl_splitter_names(unsigned kinds, char *buf, size_t size);
-void tl_pruner_names(char *buf, size_t size);
+TL_API void tl_criterion_names(char *buf, size_t size);
+TL_API void tl_splitter_names(unsigned kinds, char *buf, size_t size);
+TL_API void tl_pruner_names(char *buf, size_t size);
 
 /* ---- minimal cost-complexity pruning (Breiman et al. 1984) ---- */
 typedef struct tl_ccp_path {
@@ -271,11 +287,15 @@ typedef struct tl_ccp_path {
 /* The weakest-link sequence of t. risk_error: 1 = misclassification rate (Breiman, rpart),
  * 0 = weighted impurity of crit (scikit-learn's R(t); crit must have the impurity form).
  * Fills path (free with tl_ccp_path_free). */
-int tl_ccp_path_compute(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
-                        tl_ccp_path *path, tl_err *err);
-void tl_ccp_path_free(tl_ccp_path *path);
+TL_API int tl_ccp_path_compute(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
+                               tl_ccp_path *path, tl_err *err);
+TL_API void tl_ccp_path_free(tl_ccp_path *path);
 /* Prune t to the smallest optimal subtree for alpha. */
-int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
-                 tl_err *err);
+TL_API int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
+                        tl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

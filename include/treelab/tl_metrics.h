@@ -1,11 +1,21 @@
 /* Evaluation metrics from predictions: confusion matrices, classification and regression
- * scores. */
+ * scores.
+ *
+ * API: tl_confusion_init allocates the matrix that tl_confusion_free frees (the struct is the
+ * caller's); the other functions fill the caller's structs and arrays. err may be NULL
+ * everywhere.
+ */
 #ifndef TL_METRICS_H
 #define TL_METRICS_H
 
 #include <stddef.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Classification scores of one evaluation. Undefined values (e.g. kappa when chance
  * agreement is 1) are NaN. */
@@ -30,22 +40,27 @@ typedef struct tl_confusion {
 } tl_confusion;
 
 /* Allocate a zeroed k x k matrix. Returns TL_OK or TL_ENOMEM. */
-int tl_confusion_init(tl_confusion *c, size_t k, tl_err *err);
-void tl_confusion_free(tl_confusion *c);
+TL_API int tl_confusion_init(tl_confusion *c, size_t k, tl_err *err);
+TL_API void tl_confusion_free(tl_confusion *c);
 /* Add n predictions (truth[i], pred[i] are class codes; weight may be NULL for 1s). */
-void tl_confusion_add(tl_confusion *c, const int *truth, const int *pred, const double *weight,
-                      size_t n);
+TL_API void tl_confusion_add(tl_confusion *c, const int *truth, const int *pred,
+                             const double *weight, size_t n);
 /* Per-class precision, recall and F1 (arrays of k; NaN-free: 0 when undefined). */
-void tl_confusion_per_class(const tl_confusion *c, double *precision, double *recall, double *f1);
+TL_API void tl_confusion_per_class(const tl_confusion *c, double *precision, double *recall,
+                                   double *f1);
 
 /* The scores of tl_class_metrics_compute from a (possibly weighted, e.g. summed over folds)
  * confusion matrix; log_loss is NaN. Returns TL_OK, TL_EINVAL for k = 0, or TL_ENOMEM. */
-int tl_confusion_scores(const tl_confusion *c, tl_class_metrics *out, tl_err *err);
+TL_API int tl_confusion_scores(const tl_confusion *c, tl_class_metrics *out, tl_err *err);
 
 /* Scores of one evaluation. proba is n x k (row-major) or NULL (log_loss = NaN). */
-int tl_class_metrics_compute(const int *truth, const int *pred, const double *proba, size_t n,
-                             size_t k, tl_class_metrics *out, tl_err *err);
-void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
-                            tl_reg_metrics *out);
+TL_API int tl_class_metrics_compute(const int *truth, const int *pred, const double *proba,
+                                    size_t n, size_t k, tl_class_metrics *out, tl_err *err);
+TL_API void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
+                                   tl_reg_metrics *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

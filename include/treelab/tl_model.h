@@ -1,15 +1,27 @@
-/* Learners: a GSL-style type per learner, a registry, and a fitted-model handle. */
+/* Learners: a GSL-style type per learner, a registry, and a fitted-model handle.
+ *
+ * API: tl_model_new, tl_model_new_type and tl_model_load return a model the caller frees with
+ * tl_model_free (NULL accepted). tl_model_tree and tl_model_prune_trace return pointers owned
+ * by the model, valid until its next fit or its free. tl_model_at and tl_model_find return the
+ * registered (static) types;
+ * err may be NULL everywhere.
+ */
 #ifndef TL_MODEL_H
 #define TL_MODEL_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_error.h"
 #include "treelab/tl_params.h"
 #include "treelab/tl_store.h"
 #include "treelab/tl_tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* What a fit may use besides the training rows. */
 typedef struct tl_fit_ctx {
@@ -65,10 +77,10 @@ typedef struct tl_model_type {
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */
-const tl_model_type *tl_model_at(size_t i);
+TL_API const tl_model_type *tl_model_at(size_t i);
 
 /* The learner called name, or NULL with TL_EINVAL listing the valid names. */
-const tl_model_type *tl_model_find(const char *name, tl_err *err);
+TL_API const tl_model_type *tl_model_find(const char *name, tl_err *err);
 
 /* A model: its type, parameters, the schema it was fitted on and its state. */
 typedef struct tl_model {
@@ -80,41 +92,45 @@ typedef struct tl_model {
 } tl_model;
 
 /* Every problem with params for the learner type (its check_params, or its table). */
-int tl_model_check_params(const tl_model_type *type, const tl_params *params, tl_err *err);
+TL_API int tl_model_check_params(const tl_model_type *type, const tl_params *params, tl_err *err);
 
 /* Look up algo, check params (tl_model_check_params), allocate. NULL + err on failure. */
-tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err);
+TL_API tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err);
 /* The same for a learner given by its type (one outside the registry, e.g. a test's). */
-tl_model *tl_model_new_type(const tl_model_type *type, const tl_params *params, tl_err *err);
-void tl_model_free(tl_model *m);
+TL_API tl_model *tl_model_new_type(const tl_model_type *type, const tl_params *params, tl_err *err);
+TL_API void tl_model_free(tl_model *m);
 
 /* Fit on rows (NULL: every row) of d. Checks the task is supported. */
-int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
-                 const tl_fit_ctx *ctx, tl_err *err);
+TL_API int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                        const tl_fit_ctx *ctx, tl_err *err);
 /* See tl_model_type.predict; rows NULL means every row. */
-int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
-                     double *out, tl_err *err);
+TL_API int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                            double *out, tl_err *err);
 /* Hard predictions: the class code (arg max, lowest code on ties) or the value. */
-int tl_model_predict_label(const tl_model *m, const tl_dataset *d, const size_t *rows,
-                           size_t n, double *out, tl_err *err);
+TL_API int tl_model_predict_label(const tl_model *m, const tl_dataset *d, const size_t *rows,
+                                  size_t n, double *out, tl_err *err);
 /* Output width of predict: number of classes, or 1 for regression. */
-size_t tl_model_out_width(const tl_model *m);
+TL_API size_t tl_model_out_width(const tl_model *m);
 
 /* Write a fitted model to path (via path.tmp and a rename, so a failed save leaves no half
  * file). TL_OK, TL_EINVAL when not fitted, TL_EIO, or the learner's save error. */
-int tl_model_save(const tl_model *m, const char *path, tl_err *err);
+TL_API int tl_model_save(const tl_model *m, const char *path, tl_err *err);
 /* Read a model file: a fitted model the caller frees with tl_model_free, or NULL + err
  * (TL_EPARSE naming the file and setting for a damaged or foreign file). */
-tl_model *tl_model_load(const char *path, tl_err *err);
+TL_API tl_model *tl_model_load(const char *path, tl_err *err);
 /* Describe a fitted model on f; TL_EINVAL when not fitted, TL_EUNSUPPORTED for a format the
  * learner does not have. */
-int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err);
+TL_API int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err);
 /* Leaves, depth and nodes of a fitted model (zeros for learners without them, or unfitted). */
-void tl_model_get_info(const tl_model *m, tl_model_info *out);
+TL_API void tl_model_get_info(const tl_model *m, tl_model_info *out);
 
 /* The fitted hard tree of a model, or NULL for learners without one (or before fit). */
-const tl_tree *tl_model_tree(const tl_model *m);
+TL_API const tl_tree *tl_model_tree(const tl_model *m);
 /* How the last fit pruned its tree, or NULL (no tree, or no pruner recorded anything). */
-const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m);
+TL_API const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,11 +1,22 @@
-/* Learner parameters: a table of specs per learner, and a bag of user-set values. */
+/* Learner parameters: a table of specs per learner, and a bag of user-set values.
+ *
+ * API: a tl_params owns copies of its keys and values (tl_params_set copies, tl_params_clear
+ * frees; the struct itself is the caller's). tl_params_find and tl_params_string return
+ * pointers into the bag or into the spec table: valid until the bag next changes. Spec tables
+ * are never copied (static in practice). err may be NULL everywhere.
+ */
 #ifndef TL_PARAMS_H
 #define TL_PARAMS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum { TL_PARAM_INT, TL_PARAM_DOUBLE, TL_PARAM_BOOL, TL_PARAM_CHOICE, TL_PARAM_STRING } tl_param_type;
 
@@ -26,21 +37,21 @@ typedef struct tl_params {
     char **values;
 } tl_params;
 
-void tl_params_init(tl_params *p);
-void tl_params_clear(tl_params *p);
+TL_API void tl_params_init(tl_params *p);
+TL_API void tl_params_clear(tl_params *p);
 /* Set (or replace) key = value. Returns TL_OK or TL_ENOMEM. */
-int tl_params_set(tl_params *p, const char *key, const char *value, tl_err *err);
+TL_API int tl_params_set(tl_params *p, const char *key, const char *value, tl_err *err);
 /* Parse "key=value" (as given to --set). */
-int tl_params_set_kv(tl_params *p, const char *kv, tl_err *err);
-int tl_params_copy(tl_params *dst, const tl_params *src, tl_err *err);
+TL_API int tl_params_set_kv(tl_params *p, const char *kv, tl_err *err);
+TL_API int tl_params_copy(tl_params *dst, const tl_params *src, tl_err *err);
 /* Remove every key that starts with prefix. */
-void tl_params_unset_prefix(tl_params *p, const char *prefix);
+TL_API void tl_params_unset_prefix(tl_params *p, const char *prefix);
 /* The value set for key, or NULL. */
-const char *tl_params_find(const tl_params *p, const char *key);
+TL_API const char *tl_params_find(const tl_params *p, const char *key);
 
 /* Check every set value against spec: unknown keys (the error lists the valid names), wrong
  * types, out-of-range numbers and unknown choices (listing the allowed ones) are TL_EINVAL. */
-int tl_params_check(const tl_param_spec *spec, const tl_params *p, tl_err *err);
+TL_API int tl_params_check(const tl_param_spec *spec, const tl_params *p, tl_err *err);
 
 /* Typed getters: the set value or the spec's default, through a reader that remembers the
  * first problem. A name the table does not hold (a misspelling in the code that reads it) is
@@ -54,18 +65,22 @@ typedef struct tl_param_reader {
 } tl_param_reader;
 
 /* A reader of p (may be NULL: every value is the default) against spec. */
-tl_param_reader tl_params_reader(const tl_param_spec *spec, const tl_params *p, tl_err *err);
-long tl_params_int(tl_param_reader *r, const char *name);
-double tl_params_double(tl_param_reader *r, const char *name);
-int tl_params_bool(tl_param_reader *r, const char *name);
-const char *tl_params_string(tl_param_reader *r, const char *name);
+TL_API tl_param_reader tl_params_reader(const tl_param_spec *spec, const tl_params *p, tl_err *err);
+TL_API long tl_params_int(tl_param_reader *r, const char *name);
+TL_API double tl_params_double(tl_param_reader *r, const char *name);
+TL_API int tl_params_bool(tl_param_reader *r, const char *name);
+TL_API const char *tl_params_string(tl_param_reader *r, const char *name);
 
 /* Join the names name_at(0, filter), name_at(1, filter), ... (until NULL; "" entries are
  * skipped) with ", " into buf, cut to size: the list of valid names an error gives. */
-void tl_join_names(const char *(*name_at)(size_t i, unsigned filter), unsigned filter, char *buf,
-                   size_t size);
+TL_API void tl_join_names(const char *(*name_at)(size_t i, unsigned filter), unsigned filter,
+                          char *buf, size_t size);
 
 /* Help text for a table, one parameter per line, for `--help`. */
-void tl_params_print_help(const tl_param_spec *spec, FILE *f);
+TL_API void tl_params_print_help(const tl_param_spec *spec, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

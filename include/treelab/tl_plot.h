@@ -14,35 +14,46 @@
  * - Models get colours from a colour-blind-safe palette (Okabe-Ito) by a colour index the
  *   caller passes (e.g. the model's position in the experiment's model list), so one model
  *   keeps its colour across all figures of a report. Text is drawn noenhanced, so names with
- *   '_' or '^' print literally. */
+ *   '_' or '^' print literally.
+ *
+ * API: nothing is retained or allocated for the caller (see the contract below); the program
+ * names given to tl_plot_set_gnuplot and tl_plot_set_dot are kept by pointer and must outlive
+ * their use; tl_plot_color, tl_plot_gnuplot and tl_plot_dot return static strings. err may be
+ * NULL everywhere.
+ */
 #ifndef TL_PLOT_H
 #define TL_PLOT_H
 
 #include <stddef.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ---- settings (process-wide; not thread-safe: set once at start-up or in tests) ---- */
 
 /* The gnuplot program (searched on PATH unless it contains '/'); NULL restores "gnuplot". */
-void tl_plot_set_gnuplot(const char *program);
+TL_API void tl_plot_set_gnuplot(const char *program);
 /* The Graphviz program for tree pictures; NULL restores "dot". */
-void tl_plot_set_dot(const char *program);
+TL_API void tl_plot_set_dot(const char *program);
 
 /* 1 when program (a name searched on PATH, or a path with '/') exists and is executable. */
-int tl_plot_found(const char *program);
+TL_API int tl_plot_found(const char *program);
 /* on = 0: figure functions write data and scripts only and run neither gnuplot nor dot, without
  * a warning (a caller that found gnuplot missing says so once); 1 (the default) runs them. */
-void tl_plot_set_render(int on);
+TL_API void tl_plot_set_render(int on);
 /* The gnuplot program currently set (for tl_plot_found). */
-const char *tl_plot_gnuplot(void);
+TL_API const char *tl_plot_gnuplot(void);
 /* The Graphviz program currently set. */
-const char *tl_plot_dot(void);
+TL_API const char *tl_plot_dot(void);
 
 /* Number of colours in the palette; colour indices wrap around it. */
 #define TL_PLOT_N_COLORS 8
 /* "#RRGGBB" of colour index i (i modulo TL_PLOT_N_COLORS). Static string. */
-const char *tl_plot_color(size_t i);
+TL_API const char *tl_plot_color(size_t i);
 
 /* ---- generic curve with band and markers (learning curves, C4.5 CF, validation pruners) */
 
@@ -77,12 +88,12 @@ typedef struct tl_plot_curve {
 /* Writes STEM.dat with one block per series (gnuplot `index i`): columns x, y, lower, upper
  * (y -/+ band; y when band is NULL), then a block of markers (x, y, "label") when there are
  * any. Series with NaN in y are written as gaps. */
-int tl_plot_curve_write(const tl_plot_curve *c, const char *stem, tl_err *err);
+TL_API int tl_plot_curve_write(const tl_plot_curve *c, const char *stem, tl_err *err);
 
 /* Learning curve: accuracy mean (y) and sd (band) against training fraction (x), one series
  * per model. A thin wrapper of tl_plot_curve_write with titles and [0,1] axes set. */
-int tl_plot_learning_curve(const tl_plot_series *models, size_t n_models, const char *title,
-                           const char *stem, tl_err *err);
+TL_API int tl_plot_learning_curve(const tl_plot_series *models, size_t n_models, const char *title,
+                                  const char *stem, tl_err *err);
 
 /* ---- CART cost-complexity pruning curve (rpart's plotcp) ---- */
 
@@ -104,7 +115,7 @@ typedef struct tl_plot_cp_path {
  * leaves, then largest alpha) with cv_error <= min + cv_se[i_min] (Breiman et al.'s 1-SE
  * rule; = i_min when cv_se is NULL). NaN errors are skipped. TL_EINVAL when cv_error is NULL
  * or all NaN. */
-int tl_plot_cp_choose(const tl_plot_cp_path *p, size_t *i_min, size_t *i_1se, tl_err *err);
+TL_API int tl_plot_cp_choose(const tl_plot_cp_path *p, size_t *i_min, size_t *i_1se, tl_err *err);
 
 /* Pruning curve: resubstitution error (dashed) and CV error with a +/-1 SE band against
  * alpha (log axis; the full tree's alpha = 0 is drawn at a position labelled "0" left of the
@@ -112,7 +123,7 @@ int tl_plot_cp_choose(const tl_plot_cp_path *p, size_t *i_min, size_t *i_1se, tl
  * the 1-SE threshold drawn as a dashed line. STEM.dat columns: alpha, x (plotted position),
  * leaves, risk, cv_error, cv_lower, cv_upper (NaN where absent); a second block holds the
  * marked trees (x, cv_error, "label"). */
-int tl_plot_pruning(const tl_plot_cp_path *p, const char *stem, tl_err *err);
+TL_API int tl_plot_pruning(const tl_plot_cp_path *p, const char *stem, tl_err *err);
 
 /* ---- confusion matrix heatmap ---- */
 
@@ -126,7 +137,7 @@ typedef struct tl_plot_confusion {
 /* Cells coloured by the row-normalised share (recall along the diagonal), each printed with
  * its count and share. STEM.dat columns: predicted index, true index, count, share (a row of
  * zeros gives share 0). */
-int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err *err);
+TL_API int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err *err);
 
 /* ---- parameter-grid heatmap ---- */
 
@@ -144,7 +155,7 @@ typedef struct tl_plot_grid {
 
 /* STEM.dat columns: ix, iy, value, "cell text", text colour as 0xRRGGBB (NaN cells: NaN,
  * "" and left blank). */
-int tl_plot_grid_write(const tl_plot_grid *g, const char *stem, tl_err *err);
+TL_API int tl_plot_grid_write(const tl_plot_grid *g, const char *stem, tl_err *err);
 
 /* ---- accuracy per fold ---- */
 
@@ -158,7 +169,7 @@ typedef struct tl_plot_folds {
 
 /* Box plots (with the individual folds as dots) per model, grouped by dataset. STEM.dat: one
  * block per (dataset, model) in that order, each with columns x position, value. */
-int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err);
+TL_API int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err);
 
 /* ---- critical difference diagram (Demsar 2006) ---- */
 
@@ -175,13 +186,13 @@ typedef struct tl_plot_cd {
  * [first, last] of the models sorted by rank (order[] gets that sort, k entries), maximal and
  * with at least two members. Returns the number of cliques written to first/last (each array
  * must hold k entries). */
-size_t tl_plot_cd_cliques(const tl_plot_cd *c, size_t *order, size_t *first, size_t *last);
+TL_API size_t tl_plot_cd_cliques(const tl_plot_cd *c, size_t *order, size_t *first, size_t *last);
 
 /* A rank axis from 1 to k; the better half of the models labelled on the left, the rest on
  * the right; thick bars join models not significantly different; the CD drawn above the
  * axis. STEM.dat block 0 columns: "model", rank, label x, label y; block 1: cliques as
  * rank from, rank to, y. */
-int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err);
+TL_API int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err);
 
 /* ---- decision boundaries ---- */
 
@@ -199,7 +210,7 @@ typedef struct tl_plot_boundary {
 
 /* Regions in light tints of the class colours, training points in full colour with a marker
  * shape per class. STEM.dat block 0: the grid (x, y, class); STEM_points.dat: x, y, class. */
-int tl_plot_boundary_write(const tl_plot_boundary *b, const char *stem, tl_err *err);
+TL_API int tl_plot_boundary_write(const tl_plot_boundary *b, const char *stem, tl_err *err);
 
 typedef struct tl_plot_steps {
     const char *title, *xname, *yname;
@@ -214,13 +225,17 @@ typedef struct tl_plot_steps {
  * block 0: the steps (x where a new constant value starts, value; the last row closes the
  * range at x1); block 1: the points. A jump between grid points i and i+1 is drawn at their
  * midpoint. */
-int tl_plot_steps_write(const tl_plot_steps *s, const char *stem, tl_err *err);
+TL_API int tl_plot_steps_write(const tl_plot_steps *s, const char *stem, tl_err *err);
 
 /* ---- tree picture ---- */
 
 /* Writes dot_text to STEM.dot and, when Graphviz's dot is installed, renders STEM.png and
  * STEM.svg with it (argument list, no shell). Without dot only the DOT file is written
  * (tl_info says so) and the result is TL_OK. */
-int tl_plot_tree_dot(const char *dot_text, const char *stem, tl_err *err);
+TL_API int tl_plot_tree_dot(const char *dot_text, const char *stem, tl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,13 +1,23 @@
-/* Reports rendered from a results folder's stored cells. */
+/* Reports rendered from a results folder's stored cells.
+ *
+ * API: tl_cells_read allocates *cells (the caller clears each with tl_cell_clear and frees
+ * the array with free) and fills meta (cleared with tl_cells_meta_clear). The other functions
+ * write files and keep nothing. err may be NULL everywhere.
+ */
 #ifndef TL_REPORT_H
 #define TL_REPORT_H
 
 #include <stdio.h>
 #include <time.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_error.h"
 #include "treelab/tl_runner.h"
 #include "treelab/tl_grow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* What the cells file's header records (enough to render every report without the config
  * or the data). */
@@ -26,33 +36,33 @@ typedef struct tl_cells_meta {
     size_t n_fractions;
 } tl_cells_meta;
 
-void tl_cells_meta_clear(tl_cells_meta *m);
+TL_API void tl_cells_meta_clear(tl_cells_meta *m);
 
 /* Write the header of a cells file for x and its loaded data. */
-int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data,
-                          tl_err *err);
+TL_API int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data,
+                                 tl_err *err);
 /* Write one cell as a line (%.17g, read back exactly). */
-void tl_cells_write(FILE *f, const tl_cell *c);
+TL_API void tl_cells_write(FILE *f, const tl_cell *c);
 
 /* Read a cells file: its header into meta and every complete cell line into a new array
  * (*cells, *n, free each with tl_cell_clear and the array with free). A last line without
  * its newline (a write cut short) is ignored; *valid_bytes gets the length of the complete
  * part (may be NULL). TL_EIO / TL_EPARSE on failure. */
-int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
-                  long *valid_bytes, tl_err *err);
+TL_API int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
+                         long *valid_bytes, tl_err *err);
 
 /* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
  * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt. Output is
  * byte-identical for the same cells whatever their order in the file. Holds dir's lock
  * (tl_results_lock) meanwhile: TL_EINVAL when a run or another report holds it. */
-int tl_report_render(const char *dir, tl_err *err);
+TL_API int tl_report_render(const char *dir, tl_err *err);
 
 /* Fit every model on every whole dataset and write trees/DATASET__MODEL.txt and .dot
  * (tl_model_show; a learner without a tree, e.g. naive Bayes, gets a one-line note in the
  * .txt and no .dot, since an empty file is not valid DOT) and, for learners
  * with a trace, trace/DATASET__MODEL.csv, as x->reports asks. */
-int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                     tl_err *err);
+TL_API int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                            tl_err *err);
 
 /* Draw the figures x->plots names into dir/plots (see tl_experiment_plot_names): those from
  * the stored cells (accuracy, critical_difference, confusion, learning_curve, grid) and those
@@ -61,30 +71,35 @@ int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const 
  * one dataset) are skipped with a tl_info. Without gnuplot the data and scripts are still
  * written and one tl_warn says so; without Graphviz there are no tree pictures (tl_info).
  * Returns TL_OK, or TL_EIO / TL_ENOMEM / a learner's or gnuplot's error. */
-int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                    tl_err *err);
+TL_API int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                           tl_err *err);
 
 /* The pruning curve (tl_plot_pruning) of a pruner's trace at stem: parameter (alpha) and
  * leaves against training risk, and the trace's error with its SE band when it has one.
  * risk_label names the risk curve (NULL: "resubstitution error"); title may be NULL. */
 /* The label of a trace's risk curve: the MSE, the misclassification rate, or the impurity
  * of the criterion named in tr->risk_name. */
-void tl_report_risk_label(const tl_prune_trace *tr, int regression, char *buf, size_t size);
-int tl_report_pruning_plot(const tl_prune_trace *tr, int regression, const char *risk_label,
-                           const char *title, const char *stem, tl_err *err);
+TL_API void tl_report_risk_label(const tl_prune_trace *tr, int regression, char *buf, size_t size);
+TL_API int tl_report_pruning_plot(const tl_prune_trace *tr, int regression, const char *risk_label,
+                                  const char *title, const char *stem, tl_err *err);
 
 /* The validation pruners' figure (plot "validation") for model em on dataset d, when em
  * prunes with "reduced_error" or "pre_validation" and the protocol is a hold-out: repeat 0's
  * split, the unpruned tree grown on its training rows, cut node by node (weakest link on
  * validation accuracy), validation and test accuracy against leaves, the tree the pruner
  * chose marked. TL_OK without a figure otherwise. */
-int tl_report_validation_plot(const char *dir, const tl_experiment *x, const tl_exp_model *em,
-                              size_t color, const tl_dataset *d, const char *dn, tl_err *err);
+TL_API int tl_report_validation_plot(const char *dir, const tl_experiment *x,
+                                     const tl_exp_model *em, size_t color, const tl_dataset *d,
+                                     const char *dn, tl_err *err);
 
 /* Write dir/manifest (config path and SHA-256, seed, datasets' paths and SHA-256, treelab
  * version and commit, GSL, libconfig and OpenBLAS versions, start and end time) followed by
  * the config file as given, and a copy of the config as dir/config.cfg. */
-int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                       time_t start, time_t end, int resumed, tl_err *err);
+TL_API int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                              time_t start, time_t end, int resumed, tl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

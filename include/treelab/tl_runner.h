@@ -1,12 +1,22 @@
-/* Running an experiment: cells (dataset x model x repeat x fold) on threads, stored durably. */
+/* Running an experiment: cells (dataset x model x repeat x fold) on threads, stored durably.
+ *
+ * API: a tl_cell owns its confusion matrix (tl_cell_clear frees it); tl_cell_fit returns a
+ * model the caller frees with tl_model_free. tl_run keeps nothing of its arguments after it
+ * returns. err may be NULL everywhere.
+ */
 #ifndef TL_RUNNER_H
 #define TL_RUNNER_H
 
 #include <signal.h>
 #include <stddef.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_experiment.h"
 #include "treelab/tl_metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The outcome of one cell. For learning curves `fold` is the index of the training
  * fraction; hold-out has fold 0. */
@@ -23,21 +33,21 @@ typedef struct tl_cell {
     double *confusion;      /* k x k weighted counts, row = truth; owned */
 } tl_cell;
 
-void tl_cell_clear(tl_cell *c);
+TL_API void tl_cell_clear(tl_cell *c);
 
 /* Evaluate one model: fit on train (validation rows in the fit context), predict test, score.
  * With m->select set, an inner stratified CV over train first picks the value with the best
  * mean accuracy (lowest MSE for regression; ties to the earlier value). seed feeds the fit
  * and the inner folds. out is filled (indices left to the caller). Returns TL_OK or the
  * learner's error. */
-int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train, size_t n_train,
-                 const size_t *valid, size_t n_valid, const size_t *test, size_t n_test,
-                 unsigned long seed, tl_cell *out, tl_err *err);
+TL_API int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train,
+                        size_t n_train, const size_t *valid, size_t n_valid, const size_t *test,
+                        size_t n_test, unsigned long seed, tl_cell *out, tl_err *err);
 
 /* Fit m on rows (nested selection included); the caller frees the model. NULL + err. */
-tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *rows, size_t n,
-                      const size_t *valid, size_t n_valid, unsigned long seed, long *selected,
-                      tl_err *err);
+TL_API tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *rows,
+                             size_t n, const size_t *valid, size_t n_valid, unsigned long seed,
+                             long *selected, tl_err *err);
 
 /* Progress: cells finished (including those found on resume), the total, seconds elapsed. */
 typedef void (*tl_progress_fn)(size_t done, size_t total, double elapsed, void *user);
@@ -63,7 +73,8 @@ typedef struct tl_run_opts {
  * holds the cells of another config (compared by the file's content, not its path), seed,
  * data or models; TL_EINTERRUPTED when cancelled or max_cells was reached (the finished
  * cells are kept and `resume` completes them); or the first learner error. */
-int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o, tl_err *err);
+TL_API int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o,
+                  tl_err *err);
 
 /* Name of the cells file inside a results folder. */
 #define TL_CELLS_FILE "cells.txt"
@@ -75,7 +86,11 @@ int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o
  * one folder would interleave cells.txt for good. *fd gets the descriptor to pass to
  * tl_results_unlock. TL_EINVAL naming dir when another process holds it, TL_EIO when dir
  * does not exist or the lock file cannot be made. */
-int tl_results_lock(const char *dir, int *fd, tl_err *err);
-void tl_results_unlock(int fd);
+TL_API int tl_results_lock(const char *dir, int *fd, tl_err *err);
+TL_API void tl_results_unlock(int fd);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,5 +1,10 @@
 /* Hard decision trees: compact node arrays, the split record, prediction, routing and
- * export. The grower and its plug-ins are in tl_grow.h. */
+ * export. The grower and its plug-ins are in tl_grow.h.
+ *
+ * API: tl_tree_alloc, tl_tree_copy and tl_tree_load return a tree the caller frees with
+ * tl_tree_free (NULL accepted); the tree owns its arrays. Every output array is the caller's,
+ * sized as each function says. err may be NULL everywhere.
+ */
 #ifndef TL_TREE_H
 #define TL_TREE_H
 
@@ -7,9 +12,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "treelab/tl_api.h"
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_error.h"
 #include "treelab/tl_store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum { TL_SHOW_TEXT = 0, TL_SHOW_DOT = 1, TL_SHOW_RULES = 2 } tl_show_format;
 
@@ -53,74 +63,78 @@ typedef struct tl_tree {
 } tl_tree;
 
 /* An empty tree with room for cap nodes. NULL + err on allocation failure. */
-tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err);
-void tl_tree_free(tl_tree *t);
+TL_API tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err);
+TL_API void tl_tree_free(tl_tree *t);
 /* Append n nodes (leaves with zero stats) and return the index of the first, or SIZE_MAX
  * with err set on allocation failure. */
-size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err);
+TL_API size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err);
 /* Number of leaves and depth (root alone = depth 0) of the subtree at node. */
-size_t tl_tree_leaves(const tl_tree *t, size_t node);
-size_t tl_tree_depth(const tl_tree *t, size_t node);
+TL_API size_t tl_tree_leaves(const tl_tree *t, size_t node);
+TL_API size_t tl_tree_depth(const tl_tree *t, size_t node);
 /* Make node a leaf (its descendants become unreachable until tl_tree_compact). */
-void tl_tree_make_leaf(tl_tree *t, size_t node);
+TL_API void tl_tree_make_leaf(tl_tree *t, size_t node);
 /* Drop unreachable nodes, renumbering in depth-first order. Returns TL_OK or TL_ENOMEM. */
-int tl_tree_compact(tl_tree *t, tl_err *err);
+TL_API int tl_tree_compact(tl_tree *t, tl_err *err);
 /* Deep copy, or NULL + err. */
-tl_tree *tl_tree_copy(const tl_tree *t, tl_err *err);
+TL_API tl_tree *tl_tree_copy(const tl_tree *t, tl_err *err);
 /* Weight at a node (sum of class counts, or the regression weight). */
-double tl_tree_node_weight(const tl_tree *t, size_t node);
+TL_API double tl_tree_node_weight(const tl_tree *t, size_t node);
 /* The prediction stored at a node: class distribution (k shares summing to 1) or the mean
  * in out[0]. A node with no weight predicts as its nearest ancestor with weight. */
-void tl_tree_node_predict(const tl_tree *t, size_t node, double *out);
+TL_API void tl_tree_node_predict(const tl_tree *t, size_t node, double *out);
 /* Weight the node's prediction gets wrong: misclassified weight (classification) or the
  * sum of squared errors around the mean (regression). */
-double tl_tree_node_error(const tl_tree *t, size_t node);
+TL_API double tl_tree_node_error(const tl_tree *t, size_t node);
 /* Branch of a row at a split node, or -1 when its value is missing. */
-int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
+TL_API int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
 /* Branch of a row under a candidate test not yet in a tree, or -1 when its value is missing. */
-int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row);
+TL_API int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row);
 
 /* Share of row that reaches node: 1 along the path of its known values, times each branch's
  * share of the training weight where a value on the path is unknown, 0 off the path. */
-double tl_tree_reach_weight(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
+TL_API double tl_tree_reach_weight(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
 /* Class weights of rows at every node (the row weight times its reach): out is n_nodes x k,
  * overwritten. Rows without a class are skipped. TL_EINVAL for a regression tree. */
-int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
-                  double *out, tl_err *err);
+TL_API int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                         double *out, tl_err *err);
 /* Accuracy of t on rows a and on rows b (the weight it classifies right, row weights times
  * reach, over the number of rows), and its leaves. TL_EINVAL for a regression tree. */
-int tl_tree_accuracies(const tl_tree *t, const tl_dataset *d, const size_t *a, size_t na,
-                       const size_t *b, size_t nb, double *acc_a, double *acc_b, size_t *leaves,
-                       tl_err *err);
+TL_API int tl_tree_accuracies(const tl_tree *t, const tl_dataset *d, const size_t *a, size_t na,
+                              const size_t *b, size_t nb, double *acc_a, double *acc_b,
+                              size_t *leaves, tl_err *err);
 /* The weakest-link sequence of t on the accuracy of the validation rows va, from t down to its
  * root: each step cuts the node whose pruning costs the least validation accuracy per leaf
  * removed (ties to the lowest node number). For subtree i: leaves[i], its accuracy on va and
  * on a second row set te (e.g. test rows). The arrays hold t->n_nodes values; *n gets the
  * number of subtrees. TL_ENOMEM, or tl_tree_route's error. */
-int tl_tree_validation_curve(const tl_tree *t, const tl_dataset *d, const size_t *va,
-                             size_t nva, const size_t *te, size_t nte, double *leaves,
-                             double *acc_va, double *acc_te, size_t *n, tl_err *err);
+TL_API int tl_tree_validation_curve(const tl_tree *t, const tl_dataset *d, const size_t *va,
+                                    size_t nva, const size_t *te, size_t nte, double *leaves,
+                                    double *acc_va, double *acc_te, size_t *n, tl_err *err);
 /* The class a node predicts (arg max of tl_tree_node_predict, the lowest code on ties). */
-size_t tl_tree_node_class(const tl_tree *t, size_t node);
+TL_API size_t tl_tree_node_class(const tl_tree *t, size_t node);
 
 /* Predict rows: classification writes n x k probabilities, regression n values. A missing
  * value sends the row down every branch weighted by the branch's share of the training
  * weight (C4.5's fractional descent). Returns TL_OK, or TL_ENOMEM (err set). */
-int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
-                    double *out, tl_err *err);
+TL_API int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                           double *out, tl_err *err);
 
 /* ---- export ---- */
 /* Text in Weka's style (`attr <= 2.5: bad (15.0/2.0)`), Graphviz DOT, or if-then rules. */
-int tl_tree_show(const tl_tree *t, const tl_schema *schema, tl_show_format fmt, FILE *f,
-                 tl_err *err);
+TL_API int tl_tree_show(const tl_tree *t, const tl_schema *schema, tl_show_format fmt, FILE *f,
+                        tl_err *err);
 /* Save the arrays as libconfig settings at indent / load them back from prefix ("state").
  * Loading checks the shape (children in range, one parent per node, split kinds, finite
  * non-negative weights): NULL + TL_EPARSE naming the setting otherwise. */
-int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err);
-tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err);
+TL_API int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err);
+TL_API tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err);
 /* Check a loaded tree against the schema it will be shown or applied with: attribute
  * indices, kinds and levels of every split, and the target's task and classes. Returns
  * TL_OK or TL_EPARSE naming the node. */
-int tl_tree_check_schema(const tl_tree *t, const tl_schema *schema, tl_err *err);
+TL_API int tl_tree_check_schema(const tl_tree *t, const tl_schema *schema, tl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
