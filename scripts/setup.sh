@@ -4,9 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# clang and libclang-rt-dev (libFuzzer): the fuzz harnesses (scripts/fuzz.sh, build-fuzz/).
+# clang and libclang-rt-dev (libFuzzer): the fuzz harnesses (scripts/fuzz.sh, build-fuzz/) and
+# the clang build; dpkg-dev (dpkg-shlibdeps): the .deb's dependencies (cpack); man-db: the man
+# page's check; clang-tidy and clang-format: scripts/tidy.sh and scripts/format.sh.
 PACKAGES=(build-essential cmake pkg-config git libgsl-dev libopenblas-dev libconfig-dev
-          libcmocka-dev gnuplot-nox clang libclang-rt-dev)
+          libcmocka-dev gnuplot-nox clang libclang-rt-dev dpkg-dev man-db clang-tidy
+          clang-format)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
