@@ -8,7 +8,8 @@
  * pruners/registry.c) list them; adding one is its file plus one registry line.
  *
  * API: plug-in types are `const` structs owned by whoever defines them (static in practice)
- * and must outlive any use; the registries return pointers to them, never copies.
+ * and must outlive any use; the registries return pointers to them, never copies, and
+ * tl_criterion_register, tl_splitter_register and tl_pruner_register keep the pointer given.
  * tl_grow returns a tree the
  * caller frees with tl_tree_free. What tl_grow_scratch, tl_grow_train_values and the other
  * context getters return belongs to the grower and is valid during the splitter call only. A
@@ -269,6 +270,17 @@ TL_API const tl_splitter_type *tl_splitter_at(size_t i);
 TL_API const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
 TL_API const tl_pruner_type *tl_pruner_at(size_t i);
 TL_API const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
+
+/* Add a plug-in defined outside treelab (an out-of-tree criterion, splitter or pruner), so that
+ * lookups, configs, `--set SLOT=NAME` and listings know it as the built-in ones. The type is
+ * kept by pointer (it must outlive every use; a static const struct). Register before use:
+ * registration takes a lock, but a fit running meanwhile may not see the new name. TL_EINVAL
+ * when the name is taken or not a word (a letter, then letters, digits, '_' or '-'), when an
+ * operation the grower needs is missing (a criterion's impurity or score and its tasks; a
+ * splitter's best and kinds; a pruner's prune), or past 64 registrations per kind. */
+TL_API int tl_criterion_register(const tl_criterion_type *t, tl_err *err);
+TL_API int tl_splitter_register(const tl_splitter_type *t, tl_err *err);
+TL_API int tl_pruner_register(const tl_pruner_type *t, tl_err *err);
 
 /* The valid names of a registry, comma separated, into buf (what errors and --help list);
  * for splitters, kinds keeps those handling one of these attribute kinds (0: all). */

@@ -3,7 +3,7 @@
  * API: tl_model_new, tl_model_new_type and tl_model_load return a model the caller frees with
  * tl_model_free (NULL accepted). tl_model_tree and tl_model_prune_trace return pointers owned
  * by the model, valid until its next fit or its free. tl_model_at and tl_model_find return the
- * registered (static) types;
+ * registered types (static; tl_model_register adds one at run time, kept by pointer).
  * err may be NULL everywhere.
  */
 #ifndef TL_MODEL_H
@@ -81,6 +81,12 @@ TL_API const tl_model_type *tl_model_at(size_t i);
 
 /* The learner called name, or NULL with TL_EINVAL listing the valid names. */
 TL_API const tl_model_type *tl_model_find(const char *name, tl_err *err);
+
+/* Add a learner defined outside treelab, so that tl_model_find, configs, `--algo` and listings
+ * know it. Kept by pointer (a static const struct that outlives every use); register before
+ * use, as tl_criterion_register. TL_EINVAL when the name is taken or not a word, when it lacks
+ * one of params, alloc, free, fit, predict, save, load, show, info, or names no task. */
+TL_API int tl_model_register(const tl_model_type *t, tl_err *err);
 
 /* A model: its type, parameters, the schema it was fitted on and its state. */
 typedef struct tl_model {
