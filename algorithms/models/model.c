@@ -14,16 +14,6 @@ tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err)
     return type ? tl_model_new_type(type, params, err) : NULL;
 }
 
-int tl_model_check_params(const tl_model_type *type, const tl_params *params, tl_err *err)
-{
-    tl_params none;
-    tl_params_init(&none);
-    if (!params)
-        params = &none;
-    return type->check_params ? type->check_params(params, err)
-                              : tl_params_check(type->params, params, err);
-}
-
 const tl_tree *tl_model_tree(const tl_model *m)
 {
     return m && m->fitted && m->type->tree ? m->type->tree(m->state) : NULL;

@@ -4,7 +4,7 @@
  * tl_model_free (NULL accepted). tl_model_tree and tl_model_prune_trace return pointers owned
  * by the model, valid until its next fit or its free. tl_model_at and tl_model_find return the
  * registered types (static; tl_model_register adds one at run time, kept by pointer).
- * err may be NULL everywhere.
+ * tl_check_params fills a tl_problems the caller clears. err may be NULL everywhere.
  */
 #ifndef TL_MODEL_H
 #define TL_MODEL_H
@@ -97,7 +97,17 @@ typedef struct tl_model {
     void *state;
 } tl_model;
 
-/* Every problem with params for the learner type (its check_params, or its table). */
+/* Every problem with params for the learner type (its check_params, or its table), before any
+ * work (libsvm's svm_check_parameter, but not only the first): out (initialised here; the
+ * caller clears it) gets one message per problem. The keys are tried one by one, slots (keys
+ * without a '.') first, each with those accepted so far, so a bad key is reported by name and
+ * the others are still checked. TL_OK and an empty out when params are fine (NULL: none set),
+ * TL_EINVAL with err set to every message joined (tl_problems_join), or TL_ENOMEM. */
+TL_API int tl_check_params(const tl_model_type *type, const tl_params *params, tl_problems *out,
+                           tl_err *err);
+
+/* tl_check_params without the list: TL_OK, or the first error code with err listing every
+ * problem. */
 TL_API int tl_model_check_params(const tl_model_type *type, const tl_params *params, tl_err *err);
 
 /* Look up algo, check params (tl_model_check_params), allocate. NULL + err on failure. */

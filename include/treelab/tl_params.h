@@ -3,7 +3,8 @@
  * API: a tl_params owns copies of its keys and values (tl_params_set copies, tl_params_clear
  * frees; the struct itself is the caller's). tl_params_find and tl_params_string return
  * pointers into the bag or into the spec table: valid until the bag next changes. Spec tables
- * are never copied (static in practice). err may be NULL everywhere.
+ * are never copied (static in practice). A tl_problems owns its messages (tl_problems_clear).
+ * err may be NULL everywhere.
  */
 #ifndef TL_PARAMS_H
 #define TL_PARAMS_H
@@ -52,6 +53,21 @@ TL_API const char *tl_params_find(const tl_params *p, const char *key);
 /* Check every set value against spec: unknown keys (the error lists the valid names), wrong
  * types, out-of-range numbers and unknown choices (listing the allowed ones) are TL_EINVAL. */
 TL_API int tl_params_check(const tl_param_spec *spec, const tl_params *p, tl_err *err);
+
+/* Every problem a check found, not only the first (the messages are owned by the list). */
+typedef struct tl_problems {
+    size_t n;
+    char **msg;
+} tl_problems;
+
+TL_API void tl_problems_init(tl_problems *p);
+/* Free the messages and empty the list (p may be NULL). */
+TL_API void tl_problems_clear(tl_problems *p);
+/* Append a copy of msg; TL_ENOMEM. */
+TL_API int tl_problems_add(tl_problems *p, const char *msg, tl_err *err);
+/* The messages as one line into buf, cut to size: the message alone for one problem, else
+ * "(1) first; (2) second; ...". */
+TL_API void tl_problems_join(const tl_problems *p, char *buf, size_t size);
 
 /* Typed getters: the set value or the spec's default, through a reader that remembers the
  * first problem. A name the table does not hold (a misspelling in the code that reads it) is
