@@ -426,7 +426,8 @@ int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o
                        * error is copied into it */
     if (data)
         return run_loaded(x, data, o, err);
-    tl_dataset **owned = calloc(x->n_datasets, sizeof *owned);
+    /* an array of pointers: sizeof *owned is meant */
+    tl_dataset **owned = calloc(x->n_datasets, sizeof *owned); /* NOLINT(bugprone-sizeof-expression) */
     int rc = owned ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < x->n_datasets; i++)
         if (!(owned[i] = tl_experiment_load_dataset(x, i, err)))

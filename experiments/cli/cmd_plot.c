@@ -38,6 +38,8 @@ typedef struct plot_opts {
 
 static int cols(const plot_table *t, const char *const *names, int *idx, size_t n, tl_err *err)
 {
+    for (size_t i = 0; i < n; i++) /* the callers read every index, even after a failure */
+        idx[i] = -1;
     for (size_t i = 0; i < n; i++) {
         int required = names[i][0] != '?';
         idx[i] = plot_table_col(t, names[i] + !required, required, err);
@@ -90,10 +92,11 @@ static int do_series(const plot_table *t, const plot_opts *o, const char *const 
     const char **labels = calloc(n + 1, sizeof *labels);
     tl_plot_series *s = calloc(n + 1, sizeof *s);
     double *buf = malloc((3 * n + 1) * sizeof *buf);
-    if (!rc && (!labels || !s || !buf))
+    size_t *count = calloc(n + 1, sizeof *count); /* was unchecked: a crash when out of memory */
+    if (!rc && (!labels || !s || !buf || !count))
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc) {
-        size_t *count = (size_t *)calloc(n + 1, sizeof *count), used = 0;
+        size_t used = 0;
         for (size_t i = 0; i < n; i++)
             count[plot_table_intern(labels, &ns, plot_table_cell(t, i, c[0]))]++;
         for (size_t k = 0; k < ns; k++) { /* each series' points contiguous in buf */
@@ -109,7 +112,6 @@ static int do_series(const plot_table *t, const plot_opts *o, const char *const 
                 ((double *)p->band)[p->n] = b[i];
             p->n++;
         }
-        free(count);
         if (learning)
             rc = tl_plot_learning_curve(s, ns, o->title, o->out, err);
         else {
@@ -119,7 +121,7 @@ static int do_series(const plot_table *t, const plot_opts *o, const char *const 
             rc = tl_plot_curve_write(&cv, o->out, err);
         }
     }
-    free(x), free(y), free(b), free(labels), free(s), free(buf);
+    free(x), free(y), free(b), free(labels), free(s), free(buf), free(count);
     return rc;
 }
 

@@ -103,8 +103,7 @@ int plot_table_read(const char *path, plot_table *t, tl_err *err)
             t->n_cols = (size_t)n;
             t->head = malloc((size_t)n * sizeof *t->head);
             if (!t->head) {
-                for (long i = 0; i < n; i++)
-                    free(fields[i]);
+                free_fields(fields, (size_t)n, 0);
                 rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory", path);
                 break;
             }
@@ -112,8 +111,7 @@ int plot_table_read(const char *path, plot_table *t, tl_err *err)
             continue;
         }
         if ((size_t)n != t->n_cols) {
-            for (long i = 0; i < n; i++)
-                free(fields[i]);
+            free_fields(fields, (size_t)n, 0);
             rc = tl_err_set(err, TL_EPARSE, "%s:%zu: %ld fields, the header has %zu", path,
                             lineno, n, t->n_cols);
             break;
@@ -121,7 +119,8 @@ int plot_table_read(const char *path, plot_table *t, tl_err *err)
         if (t->n_rows == cap) {
             cap = cap ? 2 * cap : 64;
             char **grown = realloc(t->cells, cap * t->n_cols * sizeof *grown);
-            if (!grown) {
+            if (!grown) { /* the row's fields are in no table yet: free them here */
+                free_fields(fields, (size_t)n, 0);
                 rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory", path);
                 break;
             }

@@ -41,7 +41,16 @@ typedef struct tl_err {
 TL_API int tl_err_set_at(tl_err *err, int code, const char *src_file, int src_line, const char *fmt,
                          ...) __attribute__((format(printf, 5, 6)));
 
-#define tl_err_set(err, code, ...) tl_err_set_at((err), (code), __FILE__, __LINE__, __VA_ARGS__)
+/* tl_err_set evaluates to code where the compiler and static analysers see it (they cannot see
+ * into tl_err_set_at), so `return tl_err_set(err, TL_ENOMEM, ...)` is known to fail. code is
+ * evaluated twice: pass a constant or a variable. */
+static inline int tl_err_code_(int code, int set)
+{
+    (void)set;
+    return code;
+}
+#define tl_err_set(err, code, ...)                                                                 \
+    tl_err_code_((code), tl_err_set_at((err), (code), __FILE__, __LINE__, __VA_ARGS__))
 
 /* Prefix an existing message with context ("file.cfg: ..."), keeping the code. */
 TL_API int tl_err_prefix(tl_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
