@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *const tl_experiment_top_keys =
     "name|seed|datasets|models|grids|protocol|baseline|reports|plots";
@@ -25,33 +24,47 @@ const char *const tl_experiment_top_keys =
  *                        size for models pruned with reduced_error or pre_validation
  *   boundary             decision regions (two numeric attributes) or the step function
  *                        (regression on one numeric attribute), whole-data models
- *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed */
+ *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed
+ *   missing_rate         protocol.missing: accuracy mean +/- sd against the share of values
+ *                        removed at random, per dataset
+ *   size_accuracy        per dataset, each model at its mean leaves and mean accuracy */
 const char *const tl_experiment_plot_names =
     "accuracy|critical_difference|confusion|learning_curve|grid|pruning|validation|boundary|"
-    "trees";
+    "trees|missing_rate|size_accuracy";
 static const char *const plot_names = tl_experiment_plot_names;
+
+void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        tl_exp_dataset *d = &v[i];
+        free(d->name);
+        free(d->path);
+        free(d->target);
+        free(d->fold_file);
+        free(d->test_file);
+        free(d->base);
+        tl_cfg_strv_free(d->attrs, d->n_attrs);
+        tl_cfg_strv_free(d->ignore, d->n_ignore);
+        tl_cfg_strv_free(d->nominal, d->n_nominal);
+    }
+    free(v);
+}
 
 void tl_experiment_free(tl_experiment *x)
 {
     if (!x)
         return;
-    for (size_t i = 0; x->datasets && i < x->n_datasets; i++) {
-        tl_exp_dataset *d = &x->datasets[i];
-        free(d->name);
-        free(d->path);
-        free(d->target);
-        tl_cfg_strv_free(d->attrs, d->n_attrs);
-    }
-    free(x->datasets);
+    tl_exp_datasets_free(x->datasets, x->n_datasets);
     for (size_t i = 0; x->models && i < x->n_models; i++) {
         tl_exp_model *m = &x->models[i];
         free(m->name);
         tl_params_clear(&m->params);
-        free(m->select.param);
-        tl_cfg_strv_free(m->select.values, m->select.n_values);
+        tl_exp_select_clear(&m->select);
     }
     free(x->models);
     free(x->protocol.fractions);
+    free(x->protocol.column);
+    free(x->protocol.missing_rates);
     tl_cfg_strv_free(x->plots, x->n_plots);
     for (size_t i = 0; x->grids && i < x->n_grids; i++)
         for (int j = 0; j < 2; j++) {
@@ -64,130 +77,60 @@ void tl_experiment_free(tl_experiment *x)
     free(x);
 }
 
-/* Directory part of path ("." when none), into buf. */
-static void dir_of(const char *path, char *buf, size_t size)
+/* An increasing array of shares at key: in (0, 1), or [0, 1) with zero_ok. */
+static int read_shares(const tl_cfg_ctx *c, const config_setting_t *p, const char *key,
+                       int zero_ok, double **out, size_t *n_out)
 {
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(buf, size, ".");
-    else
-        snprintf(buf, size, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-}
-
-/* The rule: absolute paths as given; a relative path is taken from the config file's
- * directory when the file exists there, else from the current directory. *out: a copy of
- * the path that exists, or NULL when neither does. TL_OK or TL_ENOMEM. */
-static int resolve_path(const char *config_path, const char *p, char **out, tl_err *err)
-{
-    char dir[2048], buf[4096];
-    const char *found = NULL;
-    if (p[0] != '/') {
-        dir_of(config_path, dir, sizeof dir);
-        snprintf(buf, sizeof buf, "%s/%s", dir, p);
-        if (access(buf, R_OK) == 0)
-            found = buf;
-    }
-    if (!found && access(p, R_OK) == 0)
-        found = p;
-    *out = NULL;
-    if (found && !(*out = tl_cfg_strdup(found)))
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    return TL_OK;
-}
-
-static char *base_name(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    char *s = tl_cfg_strdup(b);
-    char *dot = s ? strrchr(s, '.') : NULL;
-    if (dot && dot != s)
-        *dot = '\0';
-    return s;
-}
-
-static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const char *config_path,
-                        tl_exp_dataset *d)
-{
-    const char *path = NULL, *name = NULL, *target = NULL;
-    int rc = TL_OK;
-    d->line = config_setting_source_line(e);
-    if (config_setting_type(e) == CONFIG_TYPE_STRING) {
-        path = config_setting_get_string(e);
-    } else if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
-        if ((rc = tl_cfg_check_keys(c, e, "path|name|target|attributes")) ||
-            (rc = tl_cfg_string(c, e, "path", 1, &path)) ||
-            (rc = tl_cfg_string(c, e, "name", 0, &name)) ||
-            (rc = tl_cfg_string(c, e, "target", 0, &target)) ||
-            (rc = tl_cfg_strings(c, e, "attributes", &d->attrs, &d->n_attrs)))
-            return rc;
-    } else {
-        return tl_cfg_fail(c, e, "expected a path string or a group { path = ...; }");
-    }
-    if ((rc = resolve_path(config_path, path, &d->path, c->err)))
-        return rc;
-    if (!d->path) {
-        char dir[2048];
-        dir_of(config_path, dir, sizeof dir);
-        return tl_cfg_fail(c, config_setting_type(e) == CONFIG_TYPE_GROUP
-                                  ? config_setting_get_member(e, "path") : e,
-                           "dataset file '%s' not found (looked in '%s' and the current "
-                           "directory)", path, dir);
-    }
-    d->name = name ? tl_cfg_strdup(name) : base_name(path);
-    if (target && !(d->target = tl_cfg_strdup(target)))
+    const config_setting_t *f = config_setting_get_member(p, key);
+    if (!f)
+        return tl_cfg_fail(c, p, "missing required key '%s'", key);
+    int t = config_setting_type(f);
+    size_t n = (size_t)config_setting_length(f);
+    if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || n == 0)
+        return tl_cfg_fail(c, f, "expected a non-empty array of %s [%s0.2, 0.4, ...]", key,
+                           zero_ok ? "0.0, " : "");
+    if (!(*out = calloc(n, sizeof **out)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    if (!d->name)
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    if (!d->name[0] || strchr(d->name, '/'))
-        return tl_cfg_fail(c, e, "dataset name '%s' must be non-empty without '/'", d->name);
-    return TL_OK;
-}
-
-static int read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x)
-{
-    int t = config_setting_type(s);
-    if (t != CONFIG_TYPE_LIST && t != CONFIG_TYPE_ARRAY)
-        return tl_cfg_fail(c, s, "expected a list ( ... ) of datasets");
-    size_t n = (size_t)config_setting_length(s);
-    if (n == 0)
-        return tl_cfg_fail(c, s, "no datasets");
-    if (!(x->datasets = calloc(n, sizeof *x->datasets)))
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    *n_out = n;
     for (size_t i = 0; i < n; i++) {
-        const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-        x->n_datasets = i + 1;
-        int rc = read_dataset(c, e, x->config_path, &x->datasets[i]);
-        if (rc)
-            return rc;
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(x->datasets[j].name, x->datasets[i].name))
-                return tl_cfg_fail(c, e, "dataset name '%s' is used twice (line %d); give one "
-                                   "a `name`", x->datasets[i].name, x->datasets[j].line);
+        const config_setting_t *e = config_setting_get_elem(f, (unsigned)i);
+        int et = config_setting_type(e);
+        double v = et == CONFIG_TYPE_FLOAT ? config_setting_get_float(e) : -1;
+        if (et != CONFIG_TYPE_FLOAT || !((zero_ok ? v >= 0 : v > 0) && v < 1) ||
+            (i && v <= (*out)[i - 1]))
+            return tl_cfg_fail(c, e, "%s must be increasing numbers in %s0, 1) (write 0.0, "
+                               "not 0)", key, zero_ok ? "[" : "(");
+        (*out)[i] = v;
     }
     return TL_OK;
 }
 
 static int read_fractions(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
 {
-    const config_setting_t *f = config_setting_get_member(p, "fractions");
-    if (!f)
-        return tl_cfg_fail(c, p, "missing required key 'fractions'");
-    int t = config_setting_type(f);
-    size_t n = (size_t)config_setting_length(f);
-    if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || n == 0)
-        return tl_cfg_fail(c, f, "expected a non-empty array of fractions [0.2, 0.4, ...]");
-    if (!(pr->fractions = calloc(n, sizeof *pr->fractions)))
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    pr->n_fractions = n;
-    for (size_t i = 0; i < n; i++) {
-        const config_setting_t *e = config_setting_get_elem(f, (unsigned)i);
-        int et = config_setting_type(e);
-        double v = et == CONFIG_TYPE_FLOAT ? config_setting_get_float(e) : -1;
-        if (et != CONFIG_TYPE_FLOAT || !(v > 0 && v < 1) || (i && v <= pr->fractions[i - 1]))
-            return tl_cfg_fail(c, e, "fractions must be increasing numbers in (0, 1)");
-        pr->fractions[i] = v;
-    }
+    return read_shares(c, p, "fractions", 0, &pr->fractions, &pr->n_fractions);
+}
+
+/* missing = { rates = [0.0, 0.1, 0.2, 0.4]; rows = "train"; }: values removed completely at
+ * random (Ding & Simonoff 2010), from the training rows, the test rows or both. */
+static int read_missing(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
+{
+    const config_setting_t *m = config_setting_get_member(p, "missing");
+    if (!m)
+        return TL_OK;
+    if (config_setting_type(m) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, m, "expected a group { rates = [0.0, 0.1]; rows = \"train\"; }");
+    const char *rows = "train";
+    int rc;
+    if ((rc = tl_cfg_check_keys(c, m, "rates|rows")) ||
+        (rc = read_shares(c, m, "rates", 1, &pr->missing_rates, &pr->n_missing_rates)) ||
+        (rc = tl_cfg_string(c, m, "rows", 0, &rows)))
+        return rc;
+    pr->missing_rows = !strcmp(rows, "train") ? TL_MISSING_IN_TRAIN
+                       : !strcmp(rows, "test") ? TL_MISSING_IN_TEST
+                       : !strcmp(rows, "all") ? TL_MISSING_IN_TRAIN | TL_MISSING_IN_TEST : 0;
+    if (!pr->missing_rows)
+        return tl_cfg_fail(c, config_setting_get_member(m, "rows"), "unknown rows '%s'; "
+                           "allowed: train, test, all", rows);
     return TL_OK;
 }
 
@@ -203,13 +146,14 @@ static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_prot
         return rc;
     if (!strcmp(kind, "cv")) {
         pr->kind = TL_PROTO_CV;
-        if ((rc = tl_cfg_check_keys(c, p, "kind|folds|repeats|stratified")) ||
+        if ((rc = tl_cfg_check_keys(c, p, "kind|folds|repeats|stratified|missing")) ||
             (rc = tl_cfg_long(c, p, "folds", 0, 2, 1000, &folds)))
             return rc;
     } else if (!strcmp(kind, "holdout")) {
         pr->kind = TL_PROTO_HOLDOUT;
         pr->train = 0.6, pr->valid = 0.2, pr->test = 0.2;
-        if ((rc = tl_cfg_check_keys(c, p, "kind|train|validation|test|repeats|stratified")) ||
+        if ((rc = tl_cfg_check_keys(c, p, "kind|train|validation|test|repeats|stratified|"
+                                             "missing")) ||
             (rc = tl_cfg_double(c, p, "train", 0, 0, 1, &pr->train)) ||
             (rc = tl_cfg_double(c, p, "validation", 0, 0, 1, &pr->valid)) ||
             (rc = tl_cfg_double(c, p, "test", 0, 0, 1, &pr->test)))
@@ -222,12 +166,23 @@ static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_prot
         if ((rc = tl_cfg_check_keys(c, p, "kind|fractions|repeats|stratified")) ||
             (rc = read_fractions(c, p, pr)))
             return rc;
+    } else if (!strcmp(kind, "folds") || !strcmp(kind, "split")) {
+        /* the data's own rows: nothing to repeat, shuffle or stratify */
+        const char *column = NULL;
+        pr->kind = kind[0] == 'f' ? TL_PROTO_FOLDS : TL_PROTO_SPLIT;
+        if ((rc = tl_cfg_check_keys(c, p, "kind|column")) ||
+            (rc = tl_cfg_string(c, p, "column", 0, &column)))
+            return rc;
+        if (column && !(pr->column = tl_cfg_strdup(column)))
+            return tl_err_set(c->err, TL_ENOMEM, "out of memory");
     } else {
         return tl_cfg_fail(c, config_setting_get_member(p, "kind"),
-                           "unknown protocol '%s'; allowed: cv, holdout, learning_curve", kind);
+                           "unknown protocol '%s'; allowed: cv, holdout, learning_curve, folds, "
+                           "split", kind);
     }
     if ((rc = tl_cfg_long(c, p, "repeats", 0, 1, 1000, &repeats)) ||
-        (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)))
+        (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)) ||
+        (rc = read_missing(c, p, pr)))
         return rc;
     pr->folds = pr->kind == TL_PROTO_CV ? (size_t)folds : 1;
     pr->repeats = (size_t)repeats;
@@ -330,7 +285,7 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
         return tl_cfg_fail(c, root, "missing required key 'datasets'");
     if (!ms)
         return tl_cfg_fail(c, root, "missing required key 'models'");
-    if ((rc = read_datasets(c, ds, x)) ||
+    if ((rc = tl_cfg_read_datasets(c, ds, x)) ||
         (rc = tl_cfg_read_models(c, ms, config_setting_get_member(root, "grids"), x)))
         return rc;
     if (pr)
@@ -338,7 +293,8 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
     else
         x->protocol.kind = TL_PROTO_CV, x->protocol.folds = 10, x->protocol.repeats = 1,
         x->protocol.stratified = 1;
-    if (rc || (rc = read_reports(c, root, x)) || (rc = read_plots(c, root, x)))
+    if (rc || (rc = tl_cfg_check_dataset_files(c, ds, x)) || (rc = read_reports(c, root, x)) ||
+        (rc = read_plots(c, root, x)) || (rc = tl_cfg_expand_missing(c, x)))
         return rc;
     return read_baseline(c, root, x);
 }
@@ -364,17 +320,4 @@ fail:
     config_destroy(&cfg);
     tl_experiment_free(x);
     return NULL;
-}
-
-tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err)
-{
-    const tl_exp_dataset *e = &x->datasets[i];
-    tl_dataset *d = tl_dataset_load(e->path, e->target, err);
-    if (d && e->attrs && tl_dataset_select(d, (const char *const *)e->attrs, e->n_attrs, err)) {
-        tl_dataset_free(d);
-        d = NULL;
-    }
-    if (!d)
-        tl_err_prefix(err, "%s:%d: dataset '%s': ", x->config_path, e->line, e->name);
-    return d;
 }

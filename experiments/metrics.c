@@ -2,10 +2,10 @@
 #include "treelab/tl_metrics.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
-
-/* sklearn's log_loss clipping */
-#define TL_LOGLOSS_EPS 1e-15
+#include <string.h>
 
 int tl_confusion_init(tl_confusion *c, size_t k, tl_err *err)
 {
@@ -107,27 +107,20 @@ int tl_confusion_scores(const tl_confusion *c, tl_class_metrics *out, tl_err *er
     if (!per)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     scores_from_confusion(c, per, per + c->k, per + 2 * c->k, out);
-    out->log_loss = NAN;
+    out->log_loss = out->roc_auc_macro = out->roc_auc_weighted = out->pr_auc = out->brier = NAN;
     free(per);
     return TL_OK;
 }
 
-static double log_loss(const int *truth, const double *proba, size_t n, size_t k)
-{
-    double s = 0;
-    for (size_t i = 0; i < n; i++) {
-        double p = proba[i * k + (size_t)truth[i]];
-        if (!(p >= TL_LOGLOSS_EPS)) /* NaN counts as 0 too */
-            p = TL_LOGLOSS_EPS;
-        if (p > 1 - TL_LOGLOSS_EPS)
-            p = 1 - TL_LOGLOSS_EPS;
-        s -= log(p);
-    }
-    return s / (double)n;
-}
-
 int tl_class_metrics_compute(const int *truth, const int *pred, const double *proba, size_t n,
                              size_t k, tl_class_metrics *out, tl_err *err)
+{
+    return tl_class_metrics_compute_w(truth, pred, proba, NULL, n, k, out, err);
+}
+
+int tl_class_metrics_compute_w(const int *truth, const int *pred, const double *proba,
+                               const double *weight, size_t n, size_t k, tl_class_metrics *out,
+                               tl_err *err)
 {
     if (n == 0 || k == 0)
         return tl_err_set(err, TL_EINVAL, "metrics need at least one prediction and one class");
@@ -139,10 +132,10 @@ int tl_class_metrics_compute(const int *truth, const int *pred, const double *pr
     tl_confusion c;
     if (tl_confusion_init(&c, k, err))
         return TL_ENOMEM;
-    tl_confusion_add(&c, truth, pred, NULL, n);
+    tl_confusion_add(&c, truth, pred, weight, n);
     int rc = tl_confusion_scores(&c, out, err);
     if (!rc && proba)
-        out->log_loss = log_loss(truth, proba, n, k);
+        rc = tl_proba_metrics_compute(truth, proba, weight, n, k, out, err);
     tl_confusion_free(&c);
     return rc;
 }
@@ -150,24 +143,88 @@ int tl_class_metrics_compute(const int *truth, const int *pred, const double *pr
 void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
                             tl_reg_metrics *out)
 {
+    tl_reg_metrics_compute_w(truth, pred, NULL, n, out);
+}
+
+void tl_reg_metrics_compute_w(const double *truth, const double *pred, const double *weight,
+                              size_t n, tl_reg_metrics *out)
+{
     if (n == 0) {
         out->mse = out->rmse = out->mae = out->r2 = NAN;
         return;
     }
-    double mean = 0, sse = 0, sae = 0, sst = 0;
-    for (size_t i = 0; i < n; i++)
-        mean += truth[i];
-    mean /= (double)n;
+    /* a weight of 1 multiplies exactly, so unweighted scores keep their bits */
+    double mean = 0, sse = 0, sae = 0, sst = 0, total = 0;
     for (size_t i = 0; i < n; i++) {
-        double e = truth[i] - pred[i], d = truth[i] - mean;
-        sse += e * e;
-        sae += fabs(e);
-        sst += d * d;
+        double w = weight ? weight[i] : 1.0;
+        mean += w * truth[i];
+        total += w;
     }
-    out->mse = sse / (double)n;
+    mean /= total;
+    for (size_t i = 0; i < n; i++) {
+        double w = weight ? weight[i] : 1.0, e = truth[i] - pred[i], d = truth[i] - mean;
+        sse += w * e * e;
+        sae += w * fabs(e);
+        sst += w * d * d;
+    }
+    out->mse = sse / total;
     out->rmse = sqrt(out->mse);
-    out->mae = sae / (double)n;
+    out->mae = sae / total;
     /* a constant truth leaves R² undefined: 1 for a perfect prediction, else 0, as
      * scikit-learn's r2_score (force_finite) reports it */
     out->r2 = sst > 0 ? 1 - sse / sst : (sse == 0 ? 1 : 0);
+}
+
+#define CLS(name, alias, lower, field) {name, alias, 1, lower, offsetof(tl_class_metrics, field)}
+#define REG(name, alias, lower, field) {name, alias, 0, lower, offsetof(tl_reg_metrics, field)}
+/* Every score above that a selection may optimise; a new one is one line here. */
+static const tl_metric_def metric_table[] = {
+    CLS("accuracy", NULL, 0, accuracy),
+    CLS("balanced_accuracy", NULL, 0, balanced_accuracy),
+    CLS("kappa", NULL, 0, kappa),
+    CLS("f1_macro", "macro_f1", 0, f1_macro),
+    CLS("f1_weighted", "weighted_f1", 0, f1_weighted),
+    CLS("log_loss", NULL, 1, log_loss),
+    CLS("roc_auc_macro", NULL, 0, roc_auc_macro),
+    CLS("roc_auc_weighted", NULL, 0, roc_auc_weighted),
+    CLS("pr_auc", NULL, 0, pr_auc),
+    CLS("brier", NULL, 1, brier),
+    REG("mse", NULL, 1, mse),
+    REG("rmse", NULL, 1, rmse),
+    REG("mae", NULL, 1, mae),
+    REG("r2", NULL, 0, r2),
+};
+#undef CLS
+#undef REG
+
+const tl_metric_def *tl_metric_at(size_t i)
+{
+    return i < sizeof metric_table / sizeof *metric_table ? &metric_table[i] : NULL;
+}
+
+const tl_metric_def *tl_metric_find(const char *name, tl_err *err)
+{
+    char list[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; tl_metric_at(i); i++) {
+        const tl_metric_def *m = tl_metric_at(i);
+        if (!strcmp(name, m->name) || (m->alias && !strcmp(name, m->alias)))
+            return m;
+        if (used < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                     m->name);
+    }
+    tl_err_set(err, TL_EINVAL, "unknown metric '%s'; valid: %s", name, list);
+    return NULL;
+}
+
+double tl_metric_value(const tl_metric_def *m, const tl_class_metrics *cm,
+                       const tl_reg_metrics *rm)
+{
+    const void *base = m->classification ? (const void *)cm : (const void *)rm;
+    if (!base)
+        return NAN;
+    double v;
+    memcpy(&v, (const char *)base + m->offset, sizeof v);
+    return v;
 }

@@ -5,14 +5,14 @@
 #
 # For every experiments/datasets/*.arff and *.csv and every learner/option set in PRESETS below,
 # run `fit` (seed fixed with --seed 1, the CLI's default, passed explicitly), then on the model
-# `show --format text|dot|rules` and `predict --proba` on the same dataset. Each output goes to
+# `show --format text|dot|rules` and `predict --proba --digits 6` on the same dataset. Each output goes to
 # OUT_DIR/DATASET.LEARNER.OPTIONS.STEP, where DATASET is the file name with its extension (there
 # are both two-feature-boundary.arff and .csv) and OPTIONS is `default` or the --set pairs as
 # key-value joined by '+', e.g.
 #   iris.arff.c45.default.show.txt      show --format text (stdout)
 #   iris.arff.c45.default.show.dot      show --format dot
 #   iris.arff.c45.default.rules.txt     show --format rules
-#   iris.arff.c45.default.predict.csv   predict --proba
+#   iris.arff.c45.default.predict.csv   predict --proba --digits 6
 #   iris.arff.c45.default.fit.txt       `exit N` then fit's stderr (always written: on success
 #                                       the leaves/depth line, on rejection the error message)
 # A show or predict step that exits non-zero or writes to stderr also gets STEP.err.txt (exit
@@ -114,7 +114,8 @@ snapshot_dataset() { # DATASET_PATH WORK_DIR
     step "$prefix" show.txt "$bin" show "$model" --format text
     step "$prefix" show.dot "$bin" show "$model" --format dot
     step "$prefix" rules.txt "$bin" show "$model" --format rules
-    step "$prefix" predict.csv "$bin" predict "$model" "$path" --proba
+    # 6 decimals, the format the fixture was recorded with (predict prints %.17g by default)
+    step "$prefix" predict.csv "$bin" predict "$model" "$path" --proba --digits 6
   done
 }
 

@@ -20,12 +20,15 @@ complete_words() { # expected-word... -- the command line words (the last is bei
         fi
     done
 }
-complete_words run report cv fit predict show path plot info plugins -- "$prog" ""
+complete_words run merge report cv fit predict show path plot info plugins -- "$prog" ""
 complete_words plugins -- "$prog" pl
 complete_words c45 cart id3 tree soft_tree gaussian_nb -- "$prog" cv data.arff --algo ""
 complete_words criterion=gini criterion=gain_ratio criterion=hellinger -- "$prog" fit d.arff --set criterion=
 complete_words pruner=error_based pruner=cost_complexity -- "$prog" cv d.arff --set pruner=
 complete_words numeric=c45_threshold -- "$prog" cv d.arff --set numeric=
+complete_words missing=surrogate missing=fractional -- "$prog" cv d.arff --set missing=
+complete_words merge -- "$prog" me
+complete_words --shard --plan -- "$prog" run x.cfg --
 complete_words --jobs --resume -- "$prog" run x.cfg --
 complete_words text dot rules -- "$prog" show m.model --format ""
 # a word completed must not be offered things it does not start with

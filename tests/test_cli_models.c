@@ -30,7 +30,7 @@ static void test_fit_show_predict_round_trip(void **state)
     snprintf(args, sizeof args, "predict %s experiments/datasets/iris.arff --proba", model);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
     assert_non_null(strstr(out, "row,predicted,p_Iris-setosa,p_Iris-versicolor,p_Iris-virginica\n"
-                                "1,Iris-setosa,1.000000,0.000000,0.000000\n"));
+                                "1,Iris-setosa,1,0,0\n"));
     FILE *f = fopen(tl_test_path("tests/fixtures/sklearn_cart_iris.txt"), "r");
     char line[4096];
     int sk[150], n = 0;
@@ -81,7 +81,14 @@ static void test_predict_quoted_classes(void **state)
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
     snprintf(args, sizeof args, "predict %s %s --proba", model, data);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
-    assert_non_null(strstr(out, "row,predicted,\"p_a,b\",p_c\n1,\"a,b\",1.000000,0.000000\n"));
+    assert_non_null(strstr(out, "row,predicted,\"p_a,b\",p_c\n1,\"a,b\",1,0\n"));
+    /* --digits N: N decimals; outside 0..17 refused */
+    snprintf(args, sizeof args, "predict %s %s --proba --digits 3", model, data);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    assert_non_null(strstr(out, "\n1,\"a,b\",1.000,0.000\n"));
+    snprintf(args, sizeof args, "predict %s %s --proba --digits 18", model, data);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 1);
+    assert_non_null(strstr(errb, "--digits"));
     remove(model);
     remove(data);
 }
@@ -161,7 +168,7 @@ static void test_errors_exit_1_with_choices(void **state)
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set depth=3 -o "
                                  "/tmp/x", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "unknown parameter 'depth'; valid parameters: ccp_alpha"));
-    assert_non_null(strstr(errb, "criterion, numeric, nominal, pruner, max_depth"));
+    assert_non_null(strstr(errb, "criterion, numeric, nominal, pruner, missing, max_depth"));
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set "
                                  "criterion=mse -o /tmp/x", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "criterion mse needs a numeric target"));

@@ -496,10 +496,24 @@ static void test_arff_malformed(void **state)
                 TL_EUNSUPPORTED, 2, 14, "not supported");
     expect_fail(".arff", "@relation r\n@attribute b relational\n@end b\n@data\n", NULL,
                 TL_EUNSUPPORTED, 2, 14, "not supported");
-    expect_fail(".arff", ARFF_HEAD "{0 1, 1 x}\n", NULL, TL_EUNSUPPORTED, 5, 1,
-                "sparse rows are not supported");
-    expect_fail(".arff", ARFF_HEAD "1,x,{2}\n", NULL, TL_EUNSUPPORTED, 5, 5,
-                "instance weights are not supported");
+    /* weights and sparse rows are read (test_data_options.c); malformed ones are refused */
+    expect_fail(".arff", ARFF_HEAD "1,x,{-2}\n", NULL, TL_EPARSE, 5, 6,
+                "expected an instance weight (a number >= 0) in {...}, found '-2'");
+    expect_fail(".arff", ARFF_HEAD "1,x,{w}\n", NULL, TL_EPARSE, 5, 6, "found 'w'");
+    expect_fail(".arff", ARFF_HEAD "1,x,{2\n", NULL, TL_EPARSE, 5, 7, "expected '}'");
+    expect_fail(".arff", ARFF_HEAD "1,x,{2} 3\n", NULL, TL_EPARSE, 5, 9,
+                "end of the line after the instance weight");
+    expect_fail(".arff", ARFF_HEAD "1,{2}\n", NULL, TL_EPARSE, 5, 3,
+                "expected 2 values before an instance weight, found 1");
+    expect_fail(".arff", ARFF_HEAD "{0 1, 2 x}\n", NULL, TL_EPARSE, 5, 7,
+                "sparse index 2 is out of range: the 2 attributes are numbered 0 to 1");
+    expect_fail(".arff", ARFF_HEAD "{1 x, 0 1}\n", NULL, TL_EPARSE, 5, 7,
+                "sparse index 0 after 1: expected increasing indices");
+    expect_fail(".arff", ARFF_HEAD "{a 1}\n", NULL, TL_EPARSE, 5, 2, "expected an attribute index");
+    expect_fail(".arff", ARFF_HEAD "{0 1, 1 z}\n", NULL, TL_EPARSE, 5, 9,
+                "value 'z' is not declared");
+    expect_fail(".arff", ARFF_HEAD "{0 1, 1 x\n", NULL, TL_EPARSE, 5, 10,
+                "to close the sparse row opened at column 1");
 }
 
 static void test_io_error(void **state)

@@ -224,6 +224,89 @@ static void test_sklearn_fixture(void **state)
     fclose(f);
 }
 
+/* ---- probability metrics ---- */
+
+/* Scores 0.1 0.4 0.4 0.8 for truth 0 0 1 1, the tie at 0.4 one point: ROC (0, 0.5), (0.5, 1),
+ * (1, 1): area 0.5 * 1.5 / 2 + 0.5 = 0.875. Average precision: recall 0.5 at precision 1,
+ * then recall 1 at precision 2/3: 0.5 + 0.5 * 2/3 = 5/6. Brier (0.1^2 + 0.4^2 + 0.6^2 +
+ * 0.2^2) / 4 = 0.1425. Weight 0 on the tied negative: the ROC goes (0, 0.5), (0, 1), (1, 1),
+ * area 1, and the precision at the tie is 1 (AP 1); Brier (0.01 + 0.36 + 0.04) / 3. */
+static void test_hand_proba(void **state)
+{
+    (void)state;
+    int truth[] = {0, 0, 1, 1};
+    double proba[] = {0.9, 0.1, 0.6, 0.4, 0.6, 0.4, 0.2, 0.8};
+    tl_class_metrics m;
+    tl_err err;
+    assert_int_equal(tl_proba_metrics_compute(truth, proba, NULL, 4, 2, &m, &err), TL_OK);
+    assert_close(m.roc_auc_macro, 0.875, 1e-15);
+    assert_close(m.roc_auc_weighted, 0.875, 1e-15);
+    assert_close(m.pr_auc, 5.0 / 6, 1e-15);
+    assert_close(m.brier, 0.1425, 1e-15);
+    assert_close(m.log_loss, -(log(0.9) + log(0.6) + log(0.4) + log(0.8)) / 4, 1e-15);
+    double w[] = {1, 0, 1, 1};
+    assert_int_equal(tl_proba_metrics_compute(truth, proba, w, 4, 2, &m, &err), TL_OK);
+    assert_close(m.roc_auc_macro, 1, 1e-15);
+    assert_close(m.pr_auc, 1, 1e-15);
+    assert_close(m.brier, 0.41 / 3, 1e-15);
+    /* one class in the truth: no ROC; a class code outside 0..k-1 is refused */
+    int zeros[] = {0, 0, 0, 0};
+    assert_int_equal(tl_proba_metrics_compute(zeros, proba, NULL, 4, 2, &m, &err), TL_OK);
+    assert_true(isnan(m.roc_auc_macro));
+    assert_close(m.pr_auc, 0, 0);
+    int bad[] = {0, 2, 0, 0};
+    assert_int_equal(tl_proba_metrics_compute(bad, proba, NULL, 4, 2, &m, &err), TL_EINVAL);
+    /* the confusion-only scores leave every probability metric undefined */
+    assert_int_equal(tl_class_metrics_compute(truth, truth, NULL, 4, 2, &m, &err), TL_OK);
+    assert_true(isnan(m.brier) && isnan(m.pr_auc) && isnan(m.roc_auc_weighted));
+}
+
+static void check_proba_case(FILE *f, char *name)
+{
+    size_t k, n;
+    int weighted;
+    assert_int_equal(fscanf(f, "%63s %zu %zu %d", name, &k, &n, &weighted), 4);
+    int *truth = malloc(n * sizeof *truth);
+    double *proba = malloc(n * k * sizeof *proba), *w = malloc(n * sizeof *w);
+    read_ints(f, "truth", truth, n);
+    read_doubles(f, "proba", proba, n * k);
+    if (weighted)
+        read_doubles(f, "weight", w, n);
+    tl_class_metrics m;
+    tl_err err;
+    assert_int_equal(tl_proba_metrics_compute(truth, proba, weighted ? w : NULL, n, k, &m, &err),
+                     TL_OK);
+    const double got[] = {m.roc_auc_macro, m.roc_auc_weighted, m.pr_auc, m.brier, m.log_loss};
+    const char *names[] = {"roc_auc_macro", "roc_auc_weighted", "pr_auc", "brier", "log_loss"};
+    for (size_t j = 0; j < 5; j++) {
+        double want = read_value(f, names[j]);
+        if (isnan(want) != isnan(got[j]) || (!isnan(want) && !(fabs(got[j] - want) <= 1e-12)))
+            fail_msg("%s: %s is %.17g, sklearn %.17g", name, names[j], got[j], want);
+    }
+    free(truth);
+    free(proba);
+    free(w);
+}
+
+/* tests/fixtures/sklearn_proba_metrics.txt (scripts/peers/sklearn_proba_metrics.py): every
+ * case to 1e-12 of sklearn 1.2.1, undefined values included. */
+static void test_sklearn_proba_fixture(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tl_test_path("tests/fixtures/sklearn_proba_metrics.txt"), "r");
+    assert_non_null(f);
+    char line[256], name[64];
+    assert_non_null(fgets(line, sizeof line, f)); /* comment */
+    size_t cases = 0;
+    while (fscanf(f, "%63s", line) == 1) {
+        assert_string_equal(line, "case");
+        check_proba_case(f, name);
+        cases++;
+    }
+    assert_int_equal(cases, 9);
+    fclose(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_hand_log_loss),
         cmocka_unit_test(test_hand_regression),
         cmocka_unit_test(test_sklearn_fixture),
+        cmocka_unit_test(test_hand_proba),
+        cmocka_unit_test(test_sklearn_proba_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
-/* Plug-ins and learners registered at run time (tl_criterion_register and its siblings): found
- * by name, listed, used by fits and configs, refused with a reason when unusable, and
- * registered from several threads at once without a loss. */
+/* Plug-ins and learners registered at run time (tl_criterion_register and its siblings,
+ * tl_missing_register included): found by name, listed, used by fits and configs, refused with
+ * a reason when unusable, and registered from several threads at once without a loss. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,14 +26,15 @@ static const tl_criterion_type gini_twice_type = {
     .name = "gini_twice", .summary = "2 x Gini", .reference = "test",
     .tasks = TL_TASK_CLASSIFICATION, .impurity = gini_twice};
 
-/* The text of a tree fitted on iris with one --set value, into buf. */
-static void fit_show(const char *set, char *buf, size_t size, size_t *leaves)
+/* The text of a tree fitted on data (a bundled dataset) with one --set value, into buf. */
+static void fit_show_on(const char *data, const char *set, char *buf, size_t size,
+                        size_t *leaves)
 {
     tl_err err = {0};
     tl_params p;
     tl_params_init(&p);
     assert_int_equal(tl_params_set_kv(&p, set, &err), TL_OK);
-    tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
+    tl_dataset *d = tl_test_load(data, NULL);
     tl_model *m = tl_model_new("tree", &p, &err);
     if (!m)
         fail_msg("%s: %s", set, err.msg);
@@ -48,6 +49,12 @@ static void fit_show(const char *set, char *buf, size_t size, size_t *leaves)
     tl_model_free(m);
     tl_dataset_free(d);
     tl_params_clear(&p);
+}
+
+/* The same on iris. */
+static void fit_show(const char *set, char *buf, size_t size, size_t *leaves)
+{
+    fit_show_on("experiments/datasets/iris.arff", set, buf, size, leaves);
 }
 
 static void criterion_registered_grows_ginis_tree(void **state)
@@ -131,6 +138,36 @@ static void pruner_registered_prunes(void **state)
     fit_show("pruner=to_root", text, sizeof text, &leaves);
     assert_int_equal(leaves, 1);
     assert_non_null(strstr(text, "Number of Leaves  : \t1"));
+}
+
+/* A missing-value method registered under another name grows the built-in one's tree on data
+ * with unknown values (labor: 56 rows with some); one with an unknown scoring is refused. */
+static tl_missing_type majority_again;
+
+static void missing_method_registered_grows_its_tree(void **state)
+{
+    (void)state;
+    tl_err err = {0};
+    majority_again = *tl_missing_find("majority", &err);
+    majority_again.name = "majority_again";
+    assert_int_equal(tl_missing_register(&majority_again, &err), TL_OK);
+    assert_ptr_equal(tl_missing_find("majority_again", &err), &majority_again);
+    char names[512];
+    tl_missing_names(names, sizeof names);
+    assert_non_null(strstr(names, ", majority_again"));
+    static char a[8192], b[8192];
+    size_t la, lb;
+    fit_show_on("experiments/datasets/labor.arff", "missing=majority", a, sizeof a, &la);
+    fit_show_on("experiments/datasets/labor.arff", "missing=majority_again", b, sizeof b, &lb);
+    assert_string_equal(a, b);
+    assert_int_equal(la, lb);
+
+    tl_missing_type bad = majority_again;
+    bad.name = "bad_scoring";
+    bad.scoring = (tl_missing_scoring)7;
+    assert_int_equal(tl_missing_register(&bad, &err), TL_EINVAL);
+    assert_string_equal(err.msg, "missing-value method 'bad_scoring' has an unknown scoring (7)");
+    assert_null(tl_missing_find("bad_scoring", NULL));
 }
 
 /* A learner registered under another name is found by configs as the built-in ones are. */
@@ -225,6 +262,7 @@ int main(void)
         cmocka_unit_test(criterion_registered_grows_ginis_tree),
         cmocka_unit_test(unusable_types_are_refused),
         cmocka_unit_test(pruner_registered_prunes),
+        cmocka_unit_test(missing_method_registered_grows_its_tree),
         cmocka_unit_test(learner_registered_is_used_by_a_config),
         cmocka_unit_test(splitters_registered_concurrently),
     };

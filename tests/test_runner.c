@@ -12,6 +12,7 @@
 #include "tl_test_util.h"
 #include "treelab/tl_report.h"
 #include "treelab/tl_runner.h"
+#include "treelab/tl_stats.h"
 
 /* A test-only learner: predicts the training majority class (lowest code on ties); has no
  * tree to show and a two-row trace. Not in the registry: passed to the config reader. */
@@ -82,22 +83,6 @@ static int probe_show(const void *st, const tl_schema *sc, tl_show_format f, FIL
 static tl_model_type probe;
 static const tl_model_type *const extra[] = {&majority, &probe, NULL};
 
-static char *slurp(const char *dir, const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = '\0';
-    fclose(f);
-    return s;
-}
-
 static void rm(const char *dir)
 {
     char cmd[512];
@@ -148,7 +133,7 @@ static long file_size(const char *path)
 
 static void same_file(const char *a, const char *b, const char *name)
 {
-    char *x = slurp(a, name), *y = slurp(b, name);
+    char *x = tl_test_slurp_in(a, name), *y = tl_test_slurp_in(b, name);
     assert_string_equal(x, y);
     free(x);
     free(y);
@@ -171,25 +156,25 @@ static void test_jobs_and_reruns_identical(void **state)
         same_file(a, c, files[i]);
     }
     /* 2 datasets x 3 models x 2 repeats x 3 folds, plus the header */
-    char *m = slurp(a, "metrics.csv");
+    char *m = tl_test_slurp_in(a, "metrics.csv");
     size_t lines = 0;
     for (char *p = m; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 37);
     free(m);
     /* a learner without a tree gets a note; its trace is written */
-    char *t = slurp(a, "trees/iris__maj.txt");
+    char *t = tl_test_slurp_in(a, "trees/iris__maj.txt");
     assert_non_null(strstr(t, "no tree to show"));
     free(t);
     /* ... and no .dot (an empty file is not valid DOT), nor has naive Bayes */
     assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__maj.dot"), -1);
     assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__nb.dot"), -1);
     assert_true(file_size("/tmp/tl_run_a/trees/iris__nb.txt") > 0);
-    t = slurp(a, "trace/iris__maj.csv");
+    t = tl_test_slurp_in(a, "trace/iris__maj.csv");
     assert_string_equal(t, "epoch,loss\n1.000000,0.500000\n2.000000,0.250000\n");
     free(t);
     /* the manifest records config, seed, data checksums and versions */
-    t = slurp(a, "manifest");
+    t = tl_test_slurp_in(a, "manifest");
     assert_non_null(strstr(t, "seed: 5\n"));
     assert_non_null(strstr(t, "commit: "));
     assert_non_null(strstr(t, "gsl: "));
@@ -213,7 +198,7 @@ static void test_resume(void **state)
     assert_int_equal(run(x, full, 2, 0, 0), TL_OK);
     /* stop after 7 cells, then cut the last line short as a kill during a write would */
     assert_int_equal(run(x, part, 2, 0, 7), TL_EINTERRUPTED);
-    char *cells = slurp(part, TL_CELLS_FILE);
+    char *cells = tl_test_slurp_in(part, TL_CELLS_FILE);
     size_t n = 0;
     for (char *p = cells; *p; p++)
         n += *p == '\n' && p[1] && p[1] != '#';
@@ -329,7 +314,7 @@ static void test_report_on_other_folder(void **state)
 /* Edit line `at` (0-based) of DIR/cells.txt to text. */
 static void edit_cells_line(const char *dir, size_t at, const char *text)
 {
-    char *cells = slurp(dir, TL_CELLS_FILE), path[512];
+    char *cells = tl_test_slurp_in(dir, TL_CELLS_FILE), path[512];
     snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -351,7 +336,7 @@ static void test_report_crafted_cells(void **state)
     const char *dir = "/tmp/tl_run_crafted/r";
     rm("/tmp/tl_run_crafted");
     assert_int_equal(run(x, dir, 2, 0, 0), TL_OK);
-    char *cells = slurp(dir, TL_CELLS_FILE);
+    char *cells = tl_test_slurp_in(dir, TL_CELLS_FILE);
     size_t dataset_line = 0, model_line = 0, line = 0;
     for (char *p = cells; *p; p = strchr(p, '\n') + 1, line++) {
         dataset_line = !dataset_line && !strncmp(p, "# dataset 0 ", 12) ? line : dataset_line;
@@ -429,11 +414,11 @@ static void test_csv_quoting(void **state)
     const char *dir = "/tmp/tl_run_q";
     rm(dir);
     assert_int_equal(run(x, dir, 1, 0, 0), TL_OK);
-    char *m = slurp(dir, "metrics.csv");
+    char *m = tl_test_slurp_in(dir, "metrics.csv");
     assert_non_null(strstr(m, "\n\"d,1\",\"m \"\"q\"\",x\",0,0,"));
     assert_non_null(strstr(m, "\n\"d,1\",\" sp\",0,1,"));
     free(m);
-    m = slurp(dir, "confusion/d,1__m \"q\",x.csv");
+    m = tl_test_slurp_in(dir, "confusion/d,1__m \"q\",x.csv");
     assert_non_null(strstr(m, "truth\\predicted,\"a,b\",c\n\"a,b\","));
     free(m);
     static const char *const files[] = {"metrics.csv", "timings.csv", "summary.csv"};
@@ -478,7 +463,7 @@ static void test_report_phase_stops_cleanly(void **state)
     assert_false(probe_final_seen);
     assert_int_equal(rc, TL_EINTERRUPTED);
     assert_non_null(strstr(err.msg, "stopped while writing the reports"));
-    char *t = slurp(dir, "trees/iris__p.txt");
+    char *t = tl_test_slurp_in(dir, "trees/iris__p.txt");
     assert_string_equal(t, "probe tree\n");
     free(t);
     assert_int_equal(file_size("/tmp/tl_run_stop/trees/iris__p.dot"), -1);
@@ -560,7 +545,9 @@ static void test_stale_temporaries_swept(void **state)
 
 /* 6 rows, 4 'a' and 2 'b', 2 stratified folds: each fold tests 2 a + 1 b with a majority
  * model trained on 2 a + 1 b, so accuracy 2/3, balanced accuracy 1/2, kappa 0, macro F1
- * (0.8 + 0) / 2 = 0.4 in every fold. */
+ * (0.8 + 0) / 2 = 0.4 in every fold. Every row gets p(b) = 0: log loss 15 ln 10 / 3 (the b
+ * row clipped to 1e-15), ROC AUC 0.5 (one tied threshold), average precision 1/3 (the
+ * precision there), Brier 1/3 (the b row's (0 - 1)^2). */
 static void test_hand_checked_summary(void **state)
 {
     (void)state;
@@ -574,15 +561,75 @@ static void test_hand_checked_summary(void **state)
     tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
     rm("/tmp/tl_run_h");
     assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
-    char *s = slurp("/tmp/tl_run_h", "summary.csv");
+    char *s = tl_test_slurp_in("/tmp/tl_run_h", "summary.csv");
     assert_non_null(strstr(s, "\ntiny,maj,6,0.666667,0.000000,0.500000,0.000000,0.000000,0.000000,"
-                              "0.400000,0.000000,0.533333,0.000000,"));
+                              "0.400000,0.000000,0.533333,0.000000,11.512925,0.000000,0.500000,"
+                              "0.000000,0.500000,0.000000,0.333333,0.000000,0.333333,0.000000,"));
     free(s);
-    s = slurp("/tmp/tl_run_h", "confusion/tiny__maj.csv");
+    s = tl_test_slurp_in("/tmp/tl_run_h", "metrics.csv");
+    assert_non_null(strstr(s, ",f1_weighted,log_loss,roc_auc_macro,roc_auc_weighted,pr_auc,"
+                              "brier,leaves"));
+    assert_non_null(strstr(s, "\ntiny,maj,2,1,3,3,0.666667,0.500000,0.000000,0.400000,0.533333,"
+                              "11.512925,0.500000,0.500000,0.333333,0.333333,1,0\n"));
+    free(s);
+    s = tl_test_slurp_in("/tmp/tl_run_h", "summary.md");
+    assert_non_null(strstr(s, " log_loss | roc_auc_macro | roc_auc_weighted | pr_auc | brier |"));
+    free(s);
+    s = tl_test_slurp_in("/tmp/tl_run_h", "confusion/tiny__maj.csv");
     assert_string_equal(s, "truth\\predicted,a,b\na,12,0\nb,6,0\n\nclass,precision,recall,f1\n"
                            "a,0.6667,1.0000,0.8000\nb,0.0000,0.0000,0.0000\n");
     free(s);
     rm("/tmp/tl_run_h");
+    tl_experiment_free(x);
+}
+
+/* The tests beyond the t-test in summary.md: on a hold-out of a separable set naive Bayes
+ * (the baseline) gets every test row right, so McNemar's n01 (rows only the majority model
+ * gets wrong) is its errors, n_test (1 - accuracy) from metrics.csv, and n10 = 0. Two
+ * datasets give the Wilcoxon and Holm table: the majority model is worse on both (R+ = 0,
+ * R- = 1 + 2) and ranks 2 against 1, z = 1 / sqrt(2 * 3 / (6 * 2)) = sqrt 2. */
+static void test_summary_baseline_tests(void **state)
+{
+    (void)state;
+    const char *data = tl_test_tmpfile(".csv", "x,y\n1,a\n2,a\n3,a\n4,a\n5,a\n6,a\n7,a\n"
+                                               "8,a\n9,a\n10,a\n21,b\n22,b\n23,b\n24,b\n"
+                                               "25,b\n26,b\n27,b\n28,b\n29,b\n30,b\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "name = \"t\"; seed = 2; datasets = ( { path = \"%s\"; name = \"sep\"; },\n"
+             "  { path = \"%s\"; name = \"sep2\"; } );\n"
+             "models = ( { name = \"maj\"; algorithm = \"majority\"; },\n"
+             "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
+             "protocol = { kind = \"holdout\"; train = 0.5; validation = 0.0; test = 0.5; "
+             "repeats = 2; stratified = false; };\nbaseline = \"nb\";\n", data, data);
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+    rm("/tmp/tl_run_t");
+    assert_int_equal(run(x, "/tmp/tl_run_t", 1, 0, 0), TL_OK);
+    char *m = tl_test_slurp_in("/tmp/tl_run_t", "metrics.csv"), *s = tl_test_slurp_in("/tmp/tl_run_t", "summary.md");
+    double acc_maj, acc_nb;
+    size_t n_test;
+    char *at = strstr(m, "\nsep,maj,0,0,");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "\nsep,maj,0,0,%*u,%zu,%lf", &n_test, &acc_maj), 2);
+    at = strstr(m, "\nsep,nb,0,0,");
+    assert_non_null(at);
+    assert_int_equal(sscanf(at, "\nsep,nb,0,0,%*u,%*u,%lf", &acc_nb), 1);
+    assert_close(acc_nb, 1, 0);
+    unsigned long n01 = (unsigned long)lround((double)n_test * (1 - acc_maj));
+    assert_true(n01 > 0);
+    tl_mcnemar t;
+    tl_mcnemar_test(n01, 0, &t);
+    char want[256];
+    snprintf(want, sizeof want, "sep:\n\n| model | n01 | n10 | chi² | p | exact p |");
+    assert_non_null(strstr(s, want));
+    snprintf(want, sizeof want, "| maj | %lu | 0 | %.4f | %.4g | %.4g |", n01, t.chi2, t.p_chi2,
+             t.p_exact);
+    assert_non_null(strstr(s, want));
+    assert_non_null(strstr(s, "| maj | 0.0 | 3.0 | "));
+    assert_non_null(strstr(s, " | 1.414 | 0.1573 | kept | kept |\n"));
+    free(m);
+    free(s);
+    rm("/tmp/tl_run_t");
     tl_experiment_free(x);
 }
 
@@ -604,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_stale_temporaries_swept),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_hand_checked_summary),
+        cmocka_unit_test(test_summary_baseline_tests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,13 +8,24 @@
 #include "tl_test_util.h"
 #include "treelab/tl_stats.h"
 
-static FILE *open_fixture(void)
+static FILE *open_named(const char *rel)
 {
-    FILE *f = fopen(tl_test_path("tests/fixtures/scipy_stats.txt"), "r");
+    FILE *f = fopen(tl_test_path(rel), "r");
     assert_non_null(f);
     char line[256];
     assert_non_null(fgets(line, sizeof line, f)); /* comment */
     return f;
+}
+
+static FILE *open_fixture(void)
+{
+    return open_named("tests/fixtures/scipy_stats.txt");
+}
+
+/* tests/fixtures/scipy_stats_tests.txt, written by scripts/peers/scipy_stats_tests.py */
+static FILE *open_tests_fixture(void)
+{
+    return open_named("tests/fixtures/scipy_stats_tests.txt");
 }
 
 static double read_value(FILE *f, const char *name)
@@ -216,6 +227,153 @@ static void test_ttest_hand(void **state)
     assert_int_equal(tl_corrected_ttest(a, b, 1, 0.1, &t, &err), TL_EINVAL);
 }
 
+/* Every Wilcoxon record to 1e-9 of scipy (exact and approximate, zeros dropped or split).
+ * The first is Demsar's (2006) example, C4.5+m against C4.5 on table 6's 14 data sets with
+ * the zeros split: R+ = 93, R- = 12 as the paper counts them. */
+static void test_wilcoxon_fixture(void **state)
+{
+    (void)state;
+    FILE *f = open_tests_fixture();
+    size_t cases = 0, exact = 0;
+    while (next_record(f, "wilcoxon")) {
+        char name[64], zeros[16];
+        size_t n;
+        assert_int_equal(fscanf(f, "%63s %15s %zu", name, zeros, &n), 3);
+        double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), want[2];
+        read_doubles(f, a, n);
+        read_doubles(f, b, n);
+        read_doubles(f, want, 2);
+        tl_wilcoxon w;
+        tl_err err;
+        tl_wilcoxon_zeros z = strcmp(zeros, "zsplit") ? TL_WILCOXON_WILCOX : TL_WILCOXON_ZSPLIT;
+        assert_int_equal(tl_wilcoxon_test(a, b, n, z, &w, &err), TL_OK);
+        if (!(fabs(w.statistic - want[0]) <= 1e-12 && fabs(w.p - want[1]) <= 1e-9))
+            fail_msg("%s (%s): T %.17g p %.17g, scipy %.17g %.17g", name, zeros, w.statistic,
+                     w.p, want[0], want[1]);
+        if (cases == 0) {
+            assert_close(w.r_plus, 93, 1e-12);
+            assert_close(w.r_minus, 12, 1e-12);
+            assert_false(w.exact);
+        }
+        exact += (size_t)w.exact;
+        free(a);
+        free(b);
+        cases++;
+    }
+    assert_int_equal(cases, 9);
+    assert_int_equal(exact, 4); /* n = 6, 10, 20, 50 without ties or zeros */
+    fclose(f);
+}
+
+static void test_wilcoxon_edges(void **state)
+{
+    (void)state;
+    const double a[] = {1, 2, 3}, nan_a[] = {1, NAN, 3};
+    tl_wilcoxon w;
+    tl_err err;
+    assert_int_equal(tl_wilcoxon_test(a, a, 3, TL_WILCOXON_WILCOX, &w, &err), TL_EINVAL);
+    assert_int_equal(tl_wilcoxon_test(a, nan_a, 3, TL_WILCOXON_WILCOX, &w, &err), TL_EINVAL);
+    assert_int_equal(tl_wilcoxon_test(a, a, 0, TL_WILCOXON_WILCOX, &w, &err), TL_EINVAL);
+    /* by hand: differences 1, 2, 3 all positive, exact: P(R+ = 6) = 1/8, two-sided 1/4 */
+    const double b[] = {0, 0, 0};
+    assert_int_equal(tl_wilcoxon_test(a, b, 3, TL_WILCOXON_WILCOX, &w, &err), TL_OK);
+    assert_true(w.exact);
+    assert_close(w.statistic, 0, 0);
+    assert_close(w.p, 0.25, 1e-15);
+}
+
+/* Demsar (2006) section 3.2.2 on table 6, C4.5 the control: z and p of C4.5+m, C4.5+cf and
+ * C4.5+m+cf to 1e-6 of scipy, and to the paper's printed p = 0.019, 0.607 (0.608 unrounded),
+ * 0.016; Holm rejects the first two hypotheses (0.016 < 0.017, 0.019 < 0.025), Bonferroni-
+ * Dunn only C4.5+m+cf at 0.05 (CD 2.394 * 0.488: 1.179 is beyond it, 1.143 not) and both at
+ * 0.10. */
+static void test_control_fixture(void **state)
+{
+    (void)state;
+    FILE *f = open_tests_fixture();
+    size_t cases = 0;
+    while (next_record(f, "control")) {
+        size_t k, n, c;
+        double alpha, ranks[8];
+        assert_int_equal(fscanf(f, "%zu %zu %lf %zu", &k, &n, &alpha, &c), 4);
+        assert_true(k <= 8);
+        read_doubles(f, ranks, k);
+        tl_control_test t[8];
+        tl_err err;
+        assert_int_equal(tl_control_tests(ranks, k, n, c, alpha, t, &err), TL_OK);
+        for (size_t j = 0; j < k; j++) {
+            double z, p;
+            int holm, bd;
+            assert_int_equal(fscanf(f, "%lf %lf %d %d", &z, &p, &holm, &bd), 4);
+            assert_close(t[j].z, z, 1e-6);
+            assert_close(t[j].p, p, 1e-6);
+            assert_int_equal(t[j].holm, holm);
+            assert_int_equal(t[j].bonferroni_dunn, bd);
+        }
+        if (cases == 0) {
+            assert_close(t[1].p, 0.019, 5e-4);
+            assert_close(t[2].p, 0.607, 1.5e-3);
+            assert_close(t[3].p, 0.016, 5e-4);
+            assert_true(t[1].holm && !t[2].holm && t[3].holm);
+            assert_true(!t[1].bonferroni_dunn && t[3].bonferroni_dunn);
+        }
+        cases++;
+    }
+    assert_int_equal(cases, 3);
+    fclose(f);
+    f = open_tests_fixture();
+    size_t n_cd = 0;
+    while (next_record(f, "bd_cd")) {
+        size_t k, n;
+        double alpha, want, cd;
+        tl_err err;
+        assert_int_equal(fscanf(f, "%zu %zu %lf %lf", &k, &n, &alpha, &want), 4);
+        assert_int_equal(tl_bonferroni_dunn_cd(k, n, alpha, &cd, &err), TL_OK);
+        assert_close(cd, want, 1e-9);
+        /* Demsar's table 5(b) for 4 models: q = 2.394 (0.05) and 2.128 (0.10) */
+        if (n_cd < 2)
+            assert_close(cd / sqrt(20.0 / 84), n_cd ? 2.128 : 2.394, 5e-4);
+        n_cd++;
+    }
+    assert_int_equal(n_cd, 4);
+    fclose(f);
+    double r[] = {1, 2};
+    tl_control_test t[2];
+    tl_err err;
+    assert_int_equal(tl_control_tests(r, 2, 5, 2, 0.05, t, &err), TL_EINVAL);
+    assert_int_equal(tl_control_tests(r, 1, 5, 0, 0.05, t, &err), TL_EINVAL);
+    assert_int_equal(tl_control_tests(r, 2, 5, 0, 1.5, t, &err), TL_EINVAL);
+}
+
+static void test_mcnemar_fixture(void **state)
+{
+    (void)state;
+    FILE *f = open_tests_fixture();
+    size_t cases = 0;
+    while (next_record(f, "mcnemar")) {
+        unsigned long n01, n10;
+        double want[3];
+        assert_int_equal(fscanf(f, "%lu %lu", &n01, &n10), 2);
+        read_doubles(f, want, 3);
+        tl_mcnemar m;
+        tl_mcnemar_test(n01, n10, &m);
+        assert_close(m.chi2, want[0], 1e-12);
+        assert_close(m.p_chi2, want[1], 1e-9);
+        assert_close(m.p_exact, want[2], 1e-9);
+        cases++;
+    }
+    assert_int_equal(cases, 7);
+    fclose(f);
+    /* by hand: 10 against 3 disagreements: (7 - 1)^2 / 13; exact 2 P(X <= 3), X ~ Bin(13, 1/2)
+     * = 2 (1 + 13 + 78 + 286) / 8192 = 756 / 8192; no disagreement: chi2 0, both p 1 */
+    tl_mcnemar m;
+    tl_mcnemar_test(10, 3, &m);
+    assert_close(m.chi2, 36.0 / 13, 1e-15);
+    assert_close(m.p_exact, 756.0 / 8192, 1e-15);
+    tl_mcnemar_test(0, 0, &m);
+    assert_true(m.chi2 == 0 && m.p_chi2 == 1 && m.p_exact == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +383,10 @@ int main(void)
         cmocka_unit_test(test_nemenyi),
         cmocka_unit_test(test_ttest_fixture),
         cmocka_unit_test(test_ttest_hand),
+        cmocka_unit_test(test_wilcoxon_fixture),
+        cmocka_unit_test(test_wilcoxon_edges),
+        cmocka_unit_test(test_control_fixture),
+        cmocka_unit_test(test_mcnemar_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -306,9 +306,15 @@ static int syntax_error(const config_t *cfg, const char *path, const char *what,
         unclosed(file, hint, sizeof hint);
     }
     const char *kind = data_kind(file);
-    if (kind)
-        snprintf(hint, sizeof hint, "; this looks like %s, not %s", kind, what);
-    else if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
+    if (kind) /* the syntax error says nothing useful then: say what was expected instead */
+        return tl_err_set(err, TL_EPARSE, "%s: this looks like %s, not %s: expected %s", file,
+                          kind, what,
+                          strstr(what, "model")
+                              ? "a model file written by `treelab fit DATA --algo NAME -o "
+                                "MODEL` (libconfig text starting `format = ...;`)"
+                              : "libconfig settings (`name = \"...\"; datasets = ( ... ); "
+                                "models = ( ... );`, see the README's Experiment files)");
+    if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
         snprintf(hint, sizeof hint, "; expected `name = value;` settings, strings in double "
                  "quotes, lists ( ), arrays [ ] and groups { } closed in order");
     return tl_err_set(err, TL_EPARSE, "%s:%d: %s%s%s", file, line, config_error_text(cfg),

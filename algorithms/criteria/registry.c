@@ -8,6 +8,8 @@
     X(gini)                                                                                    \
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
+    X(friedman_mse)                                                                            \
+    X(mae)                                                                                     \
     X(hellinger)                                                                               \
     X(twoing)                                                                                  \
     X(chi_square)                                                                              \
@@ -35,14 +37,4 @@ static int check(const tl_criterion_type *c, tl_err *err)
 TL_REGISTRY_LOOKUP(tl_criterion_type, tl_criterion_at, tl_criterion_find, tl_criterion_register,
                    check, tl_criterion_names(names, sizeof names), "criterion")
 
-static const char *name_at(size_t i, unsigned filter)
-{
-    (void)filter;
-    const tl_criterion_type *c = tl_criterion_at(i);
-    return c ? c->name : NULL;
-}
-
-void tl_criterion_names(char *buf, size_t size)
-{
-    tl_join_names(name_at, 0, buf, size);
-}
+TL_REGISTRY_NAMES(tl_criterion_type, tl_criterion_at, tl_criterion_names)

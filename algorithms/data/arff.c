@@ -2,8 +2,11 @@
  *
  * Keywords and type names are case-insensitive; names and values may be quoted with ' or "
  * (backslash escapes inside); '%' outside quotes starts a comment; '?' is missing. Nominal
- * levels keep their declared order. String, date and relational attributes, sparse rows and
- * instance weights are refused as not supported. */
+ * levels keep their declared order. Weka's instance weights (`a,b,c,{0.5}`, the comma before
+ * the brace optional) and sparse rows (`{0 x, 3 y}`: 0-based increasing indices, a column not
+ * listed holds 0, which for a nominal attribute is its first value; a weight may follow) are
+ * read as Weka's ArffLoader reads them. String, date and relational attributes are refused as
+ * not supported. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,8 +285,56 @@ static int store_value(arff_cur *c, tl_colbuild *col, size_t row, tl_err *err)
     return TL_OK;
 }
 
+/* "{w}" (c->q on '{'): the row's weight, a finite number >= 0. */
+static int read_weight(arff_cur *c, tl_build *b, size_t row, tl_err *err)
+{
+    size_t open_col = col_of(c, c->q);
+    c->q++;
+    skip_ws(c);
+    int rc = read_token(c, "}", 1, err);
+    if (rc)
+        return rc;
+    double w;
+    int r = tl_parse_number(c->tok, c->tok_len, &w);
+    if (r || w < 0)
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
+                            "expected an instance weight (a %snumber >= 0) in {...}, found '%s'",
+                            r > 0 ? "finite " : "", c->tok);
+    skip_ws(c);
+    if (c->q >= c->le || *c->q != '}')
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected '}' to close the instance weight opened at column %zu",
+                            open_col);
+    c->q++;
+    skip_ws(c);
+    if (!at_end(c))
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected the end of the line after the instance weight");
+    return tl_build_set_weight(b, row, w, err);
+}
+
+/* After a row's values: the end of the line, or an instance weight. */
+static int read_row_end(arff_cur *c, tl_build *b, tl_err *err)
+{
+    skip_ws(c);
+    int comma = c->q < c->le && *c->q == ',';
+    if (comma) {
+        c->q++;
+        skip_ws(c);
+    }
+    if (c->q < c->le && *c->q == '{')
+        return read_weight(c, b, b->n_rows, err);
+    if (comma)
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected %zu values, found more", b->n_cols);
+    if (!at_end(c))
+        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                            "expected ',' or the end of the line");
+    return TL_OK;
+}
+
 /* One data line of b->n_cols comma-separated values. */
-static int read_row(arff_cur *c, tl_build *b, tl_err *err)
+static int read_dense(arff_cur *c, tl_build *b, tl_err *err)
 {
     size_t row = b->n_rows;
     for (size_t j = 0; j < b->n_cols; j++) {
@@ -299,30 +350,85 @@ static int read_row(arff_cur *c, tl_build *b, tl_err *err)
             skip_ws(c);
         }
         if (c->q < c->le && *c->q == '{')
-            return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, col_of(c, c->q),
-                                "%s are not supported", j ? "instance weights" : "sparse rows");
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                                "expected %zu values before an instance weight, found %zu",
+                                b->n_cols, j);
         if (at_end(c) || *c->q == ',')
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                                 "expected a value for attribute '%s'", b->cols[j].name);
-        int rc = read_token(c, ",", 0, err);
+        /* the last value may be followed by " {w}" without a comma, as Weka allows */
+        int rc = read_token(c, j + 1 == b->n_cols ? ",{" : ",", 0, err);
         if (rc || (rc = store_value(c, &b->cols[j], row, err)))
             return rc;
     }
-    skip_ws(c);
-    if (c->q < c->le && *c->q == ',') {
-        c->q++;
-        skip_ws(c);
-        if (c->q < c->le && *c->q == '{')
-            return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, col_of(c, c->q),
-                                "instance weights are not supported");
-        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
-                            "expected %zu values, found more", b->n_cols);
+    return read_row_end(c, b, err);
+}
+
+/* "{index value, ...}" (c->q on '{'): unlisted columns hold 0 (a nominal's first value). */
+static int read_sparse(arff_cur *c, tl_build *b, tl_err *err)
+{
+    size_t row = b->n_rows, open_col = col_of(c, c->q);
+    for (size_t j = 0; j < b->n_cols; j++) {
+        tl_colbuild *col = &b->cols[j];
+        if (col->kind == TL_ATTR_NUMERIC)
+            col->num[row] = 0.0;
+        else
+            col->code[row] = 0;
     }
-    if (!at_end(c))
+    c->q++;
+    long last = -1;
+    for (;;) {
+        skip_ws(c);
+        if (c->q < c->le && *c->q == '}' && last < 0)
+            break; /* an empty sparse row: every value 0 */
+        size_t at = col_of(c, c->q);
+        int rc = read_token(c, ",}", 1, err);
+        if (rc)
+            return rc;
+        char *end;
+        unsigned long j = strtoul(c->tok, &end, 10);
+        if (!c->tok_len || *end || c->tok[0] == '-' || c->tok[0] == '+')
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, at,
+                                "expected an attribute index (0 to %zu) in a sparse row, found "
+                                "'%s'", b->n_cols - 1, c->tok);
+        if (j >= b->n_cols)
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, at,
+                                "sparse index %s is out of range: the %zu attributes are "
+                                "numbered 0 to %zu", c->tok, b->n_cols, b->n_cols - 1);
+        if ((long)j <= last)
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, at,
+                                "sparse index %lu after %ld: expected increasing indices", j,
+                                last);
+        last = (long)j;
+        skip_ws(c);
+        if (at_end(c) || *c->q == ',' || *c->q == '}')
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
+                                "expected a value for attribute '%s' after index %lu",
+                                b->cols[j].name, j);
+        if ((rc = read_token(c, ",}", 0, err)) || (rc = store_value(c, &b->cols[j], row, err)))
+            return rc;
+        skip_ws(c);
+        if (c->q < c->le && *c->q == ',') {
+            c->q++;
+            continue;
+        }
+        if (c->q < c->le && *c->q == '}')
+            break;
         return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
-                            "expected ',' or the end of the line");
-    b->n_rows++;
-    return TL_OK;
+                            "expected ',' or '}' to close the sparse row opened at column %zu",
+                            open_col);
+    }
+    c->q++;
+    return read_row_end(c, b, err);
+}
+
+static int read_row(arff_cur *c, tl_build *b, tl_err *err)
+{
+    skip_ws(c);
+    int rc = *c->q == '{' ? read_sparse(c, b, err) : read_dense(c, b, err);
+    if (rc == TL_OK)
+        b->n_rows++;
+    return rc;
 }
 
 static int read_data(arff_cur *c, tl_build *b, tl_err *err)
@@ -344,10 +450,12 @@ static int read_data(arff_cur *c, tl_build *b, tl_err *err)
 
 tl_dataset *tl_dataset_load_arff(const char *path, const char *target, tl_err *err)
 {
-    return tl_arff_load(path, target, 0, err);
+    tl_data_opts o = {0};
+    o.target = target;
+    return tl_arff_load(path, &o, err);
 }
 
-tl_dataset *tl_arff_load(const char *path, const char *target, unsigned flags, tl_err *err)
+tl_dataset *tl_arff_load(const char *path, const tl_data_opts *o, tl_err *err)
 {
     tl_err_clear(err);
     tl_src src;
@@ -362,9 +470,9 @@ tl_dataset *tl_arff_load(const char *path, const char *target, unsigned flags, t
     char *name = NULL;
     tl_dataset *d = NULL;
     int ok = tl_build_init(&b, path, 0, err) == TL_OK;
-    b.flags = flags;
+    b.flags = o->flags;
     if (ok && read_header(&c, &b, &name, err) == TL_OK && read_data(&c, &b, err) == TL_OK)
-        d = tl_build_finish(&b, name, target, err);
+        d = tl_build_finish(&b, name, o, err);
     tl_build_free(&b);
     free(name);
     free(c.tok);

@@ -76,6 +76,18 @@ int tl_build_alloc_rows(tl_build *b, size_t cap, tl_err *err)
     return TL_OK;
 }
 
+int tl_build_set_weight(tl_build *b, size_t row, double w, tl_err *err)
+{
+    if (!b->weight) {
+        if (!(b->weight = malloc((b->cap_rows ? b->cap_rows : 1) * sizeof *b->weight)))
+            return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+        for (size_t i = 0; i < b->cap_rows; i++)
+            b->weight[i] = 1.0;
+    }
+    b->weight[row] = w;
+    return TL_OK;
+}
+
 static void col_free(tl_colbuild *c)
 {
     free(c->name);
@@ -92,6 +104,7 @@ void tl_build_free(tl_build *b)
     for (size_t j = 0; b->cols && j < b->n_cols; j++)
         col_free(&b->cols[j]);
     free(b->cols);
+    free(b->weight);
     tl_levels_free(&b->names);
     memset(b, 0, sizeof *b);
 }
@@ -154,6 +167,8 @@ static size_t drop_missing_target(tl_build *b, size_t t)
             else
                 c->code[kept] = c->code[i];
         }
+        if (b->weight)
+            b->weight[kept] = b->weight[i];
         kept++;
     }
     size_t dropped = b->n_rows - kept;
@@ -197,16 +212,19 @@ static void take_col(tl_colbuild *c, size_t n_rows, tl_attr_info *a, tl_column *
     memset(c, 0, sizeof *c);
 }
 
-tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, tl_err *err)
+tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o, tl_err *err)
 {
+    static const tl_data_opts none = {0};
+    o = o ? o : &none;
     tl_dataset *d = NULL;
+    tl_build_plan plan = {NULL, 0, -1, -1};
     size_t t = 0;
     if (b->n_rows == 0) {
         tl_parse_err(err, TL_EPARSE, b->path, b->eof_line, b->eof_col,
                      "expected data rows after the header, found none");
         goto fail;
     }
-    if (find_target(b, target, &t, err))
+    if (find_target(b, o->target, &t, err) || tl_build_plan_make(b, o, t, &plan, err))
         goto fail;
     int unlabelled = (b->flags & TL_LOAD_UNLABELLED) != 0;
     size_t dropped = unlabelled ? 0 : drop_missing_target(b, t);
@@ -221,8 +239,9 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, t
     if (!unlabelled && check_classes(b, t, err))
         goto fail;
     d = calloc(1, sizeof *d);
-    if (!d || !(d->schema.attrs = calloc(b->n_cols, sizeof *d->schema.attrs)) ||
-        !(d->cols = calloc(b->n_cols, sizeof *d->cols)) || !(d->path = malloc(strlen(b->path) + 1)))
+    if (!d || !(d->schema.attrs = calloc(plan.n_keep ? plan.n_keep : 1, sizeof *d->schema.attrs)) ||
+        !(d->cols = calloc(plan.n_keep ? plan.n_keep : 1, sizeof *d->cols)) ||
+        !(d->path = malloc(strlen(b->path) + 1)))
         goto oom;
     strcpy(d->path, b->path);
     d->name = name ? malloc(strlen(name) + 1) : tl_base_name(b->path);
@@ -232,19 +251,22 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, t
         strcpy(d->name, name);
     d->n_rows = b->n_rows;
     d->n_dropped = dropped;
-    for (size_t j = 0; j < b->n_cols; j++) {
-        if (j == t)
-            take_col(&b->cols[j], b->n_rows, &d->schema.target, &d->y);
-        else {
-            size_t k = d->schema.n_attrs++;
-            take_col(&b->cols[j], b->n_rows, &d->schema.attrs[k], &d->cols[k]);
-        }
+    if (tl_build_plan_parts(b, &plan, d, err))
+        goto fail;
+    take_col(&b->cols[t], b->n_rows, &d->schema.target, &d->y);
+    for (size_t k = 0; k < plan.n_keep; k++) {
+        size_t j = d->schema.n_attrs++;
+        take_col(&b->cols[plan.keep[k]], b->n_rows, &d->schema.attrs[j], &d->cols[j]);
     }
+    d->weight = b->weight; /* the rows kept are its first n_rows */
+    b->weight = NULL;
+    tl_build_plan_free(&plan);
     tl_build_free(b);
     return d;
 oom:
     tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
 fail:
+    tl_build_plan_free(&plan);
     tl_dataset_free(d);
     tl_build_free(b);
     return NULL;

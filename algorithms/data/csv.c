@@ -377,10 +377,12 @@ static int load(tl_build *b, const tl_src *src, tl_err *err)
 
 tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_err *err)
 {
-    return tl_csv_load(path, target, 0, err);
+    tl_data_opts o = {0};
+    o.target = target;
+    return tl_csv_load(path, &o, err);
 }
 
-tl_dataset *tl_csv_load(const char *path, const char *target, unsigned flags, tl_err *err)
+tl_dataset *tl_csv_load(const char *path, const tl_data_opts *o, tl_err *err)
 {
     tl_err_clear(err);
     tl_src src;
@@ -390,8 +392,8 @@ tl_dataset *tl_csv_load(const char *path, const char *target, unsigned flags, tl
     memset(&b, 0, sizeof b);
     tl_dataset *d = NULL;
     if (load(&b, &src, err) == TL_OK) {
-        b.flags = flags; /* load() initialised b */
-        d = tl_build_finish(&b, NULL, target, err);
+        b.flags = o->flags; /* load() initialised b */
+        d = tl_build_finish(&b, NULL, o, err);
     }
     tl_build_free(&b);
     tl_src_free(&src);

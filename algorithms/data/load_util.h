@@ -68,6 +68,7 @@ typedef struct tl_build {
     size_t n_rows, cap_rows;
     size_t eof_line, eof_col; /* where "no data rows" is reported */
     unsigned flags;           /* TL_LOAD_* */
+    double *weight;           /* cap_rows row weights once a row has one (ARFF {w}), or NULL */
 } tl_build;
 
 /* Allocate n_cols empty columns. Returns TL_OK or TL_ENOMEM. */
@@ -82,13 +83,34 @@ int tl_build_name(tl_build *b, size_t j, const char *s, size_t len, size_t line,
 int tl_build_alloc_rows(tl_build *b, size_t cap, tl_err *err);
 void tl_build_free(tl_build *b);
 
+/* Set row's weight to w, the rows before it weighing 1. Returns TL_OK or TL_ENOMEM. */
+int tl_build_set_weight(tl_build *b, size_t row, double w, tl_err *err);
+
 /* Turn b into a dataset (b is emptied either way): choose the target (named, or the last
- * column), drop rows whose target is missing (warned), check a classification target has two
- * classes or more. NULL with err set on failure. */
-tl_dataset *tl_build_finish(tl_build *b, const char *name, const char *target, tl_err *err);
-/* The loaders with options (TL_LOAD_*). */
-tl_dataset *tl_arff_load(const char *path, const char *target, unsigned flags, tl_err *err);
-tl_dataset *tl_csv_load(const char *path, const char *target, unsigned flags, tl_err *err);
+ * column), apply o's column options, drop rows whose target is missing (warned), check a
+ * classification target has two classes or more. NULL with err set on failure. */
+tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o, tl_err *err);
+/* The loaders with options (o->target, o->flags and the column options). */
+tl_dataset *tl_arff_load(const char *path, const tl_data_opts *o, tl_err *err);
+tl_dataset *tl_csv_load(const char *path, const tl_data_opts *o, tl_err *err);
+
+/* What tl_build_finish does with a tl_data_opts (options.c). */
+typedef struct tl_build_plan {
+    size_t *keep;   /* the attributes' columns, in order */
+    size_t n_keep;
+    long fold;      /* column of fold ids (numeric, checked), or -1 */
+    long split;     /* column of roles (numeric TL_ROLE_* codes, checked), or -1 */
+} tl_build_plan;
+
+/* Resolve o's names against b's columns (target t), force the nominal columns, read the
+ * fold file into a new column, check fold and split values. TL_OK or an error naming the
+ * option and listing the valid columns. */
+int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p,
+                       tl_err *err);
+void tl_build_plan_free(tl_build_plan *p);
+/* Fill d->fold / d->role from the plan's columns (rows already dropped). TL_EINVAL when a
+ * fold or a role ends up without rows. */
+int tl_build_plan_parts(tl_build *b, const tl_build_plan *p, tl_dataset *d, tl_err *err);
 
 /* Append ", s" (just s when buf is empty) to the NUL-terminated list in buf, cutting the
  * list to fit size: for messages that list the valid names. */

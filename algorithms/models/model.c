@@ -338,6 +338,11 @@ int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err)
     return m->type->show(m->state, &m->schema, fmt, f, err);
 }
 
+int tl_model_has_size(const tl_model *m)
+{
+    return m->type->info != NULL;
+}
+
 void tl_model_get_info(const tl_model *m, tl_model_info *out)
 {
     memset(out, 0, sizeof *out);

@@ -65,11 +65,11 @@ int tl_model_register(const tl_model_type *t, tl_err *err)
 {
     if (!t || !t->name)
         return tl_err_set(err, TL_EINVAL, "cannot register a learner without a name");
-    /* what tl_model_* call unconditionally */
+    /* what tl_model_* call unconditionally (info may be NULL: a learner without a size) */
     if (!t->params || !t->alloc || !t->free || !t->fit || !t->predict || !t->save || !t->load ||
-        !t->show || !t->info)
+        !t->show)
         return tl_err_set(err, TL_EINVAL, "learner '%s' lacks one of params, alloc, free, fit, "
-                          "predict, save, load, show, info", t->name);
+                          "predict, save, load, show", t->name);
     if (!(t->tasks & (TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION)))
         return tl_err_set(err, TL_EINVAL, "learner '%s' names no task (TL_TASK_*)", t->name);
     return tl_registry_extra_add(&extra, t, t->name, "learner", find_quietly, err);

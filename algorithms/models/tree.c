@@ -121,6 +121,8 @@ void tl_tree_learner_free(void *state)
         h->grow.nominal->free(h->nominal_state);
     if (h->pruner && h->pruner->free && h->pruner_state)
         h->pruner->free(h->pruner_state);
+    if (h->grow.missing && h->grow.missing->free && h->missing_state)
+        h->grow.missing->free(h->missing_state);
     free(h->tie_break);
     free(h->attr_order);
     free(h);

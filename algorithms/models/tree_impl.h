@@ -15,6 +15,7 @@ typedef struct tl_tree_learner {
     const tl_criterion_type *auto_class, *auto_reg; /* what auto resolves to */
     const tl_pruner_type *pruner;
     void *pruner_state;
+    void *missing_state; /* the missing slot's (its type is grow.missing) */
     double validation_fraction;
     char *tie_break;    /* "file", or attribute names separated by commas */
     size_t *attr_order; /* resolved from tie_break at fit (NULL: file order) */
@@ -33,6 +34,8 @@ typedef struct tl_tree_learner {
     {"nominal", TL_PARAM_STRING, "nominal_subset", 0, 0, NULL,                                 \
      "splitter for nominal attributes (treelab plugins)"},                                     \
     {"pruner", TL_PARAM_STRING, "none", 0, 0, NULL, "pruner (treelab plugins)"},               \
+    {"missing", TL_PARAM_STRING, "fractional", 0, 0, NULL,                                     \
+     "unknown values while growing and predicting (treelab plugins)"},                         \
     {"max_depth", TL_PARAM_INT, "0", 0, 1e6, NULL, "largest depth, 0 for no limit"},           \
     {"min_samples_split", TL_PARAM_DOUBLE, "2", 0, 1e12, NULL,                                 \
      "least weight a node needs to be split"},                                                 \

@@ -6,8 +6,8 @@
 
 #include "tree_impl.h"
 
-static const char *const slots[] = {"criterion", "numeric", "nominal", "pruner"};
-enum { N_SLOTS = 4 };
+static const char *const slots[] = {"criterion", "numeric", "nominal", "pruner", "missing"};
+enum { N_SLOTS = 5 };
 static const tl_param_spec tree_spec[] = {TL_TREE_PARAMS, {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* The slot a key addresses ("pruner.confidence" -> 3, *param = "confidence"), or -1. */
@@ -128,6 +128,11 @@ static int find_plugin(int s, const char *name, plugin *out, tl_err *err)
         if (!pr)
             return TL_EINVAL;
         *out = (plugin){pr, pr->name, pr->params, pr->init, pr->free};
+    } else if (s == 4) {
+        const tl_missing_type *m = tl_missing_find(name, err);
+        if (!m)
+            return TL_EINVAL;
+        *out = (plugin){m, m->name, m->params, m->init, m->free};
     } else {
         unsigned kind = TL_KIND_BIT(s == 1 ? TL_ATTR_NUMERIC : TL_ATTR_NOMINAL);
         const tl_splitter_type *sp = tl_splitter_find(name, err);
@@ -200,7 +205,7 @@ static int build(tl_tree_learner *h, const tl_params *p, tl_err *err)
 {
     plugin pl[N_SLOTS];
     void **states[N_SLOTS] = {&h->criterion_state, &h->numeric_state, &h->nominal_state,
-                              &h->pruner_state};
+                              &h->pruner_state, &h->missing_state};
     for (int s = 0; s < N_SLOTS; s++) {
         int rc = build_slot(p, s, &pl[s], states[s], err);
         if (rc) {
@@ -222,6 +227,8 @@ static int build(tl_tree_learner *h, const tl_params *p, tl_err *err)
     h->grow.nominal = pl[2].type;
     h->grow.nominal_state = h->nominal_state;
     h->pruner = pl[3].type;
+    h->grow.missing = pl[4].type;
+    h->grow.missing_state = h->missing_state;
     /* a multiway attribute is not tested again below itself (its known rows there share one
      * value), and a multiway split may leave branches empty (they predict the parent): two
      * branches must hold min_samples_leaf; binary splits are unaffected by either */
@@ -298,5 +305,7 @@ void tl_tree_learner_help(FILE *f)
     fprintf(f, "  nominal    %s\n", names);
     tl_pruner_names(names, sizeof names);
     fprintf(f, "  pruner     %s\n", names);
+    tl_missing_names(names, sizeof names);
+    fprintf(f, "  missing    %s\n", names);
     fputs("`treelab plugins` describes each plug-in and its parameters.\n", f);
 }

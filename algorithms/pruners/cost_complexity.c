@@ -147,18 +147,26 @@ static int row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *p
     return TL_OK;
 }
 
-/* Mean and SE of the m x n losses, per candidate, into error[] and se[]. */
-static void mean_se(const double *loss, size_t m, size_t n, double *error, double *se)
+/* Weighted mean and SE of the m x n losses of rows[0..n) of d (row weights, 1 when d has
+ * none), per candidate, into error[] and se[]: error = sum w l / W, se = sqrt(sum w (l -
+ * error)^2 / (n - 1) / W), which is the sample SE of the mean when every weight is 1 (and
+ * then the same bits as without weights). */
+static void mean_se(const tl_dataset *d, const size_t *rows, const double *loss, size_t m,
+                    size_t n, double *error, double *se)
 {
+    double total = 0;
+    for (size_t r = 0; r < n; r++)
+        total += tl_dataset_weight(d, rows[r]);
     for (size_t i = 0; i < m; i++) {
         double mean = 0, ss = 0;
         for (size_t r = 0; r < n; r++)
-            mean += loss[i * n + r];
-        mean /= (double)(n ? n : 1);
+            mean += tl_dataset_weight(d, rows[r]) * loss[i * n + r];
+        mean /= n && total > 0 ? total : 1;
         for (size_t r = 0; r < n; r++)
-            ss += (loss[i * n + r] - mean) * (loss[i * n + r] - mean);
+            ss += tl_dataset_weight(d, rows[r]) * (loss[i * n + r] - mean) *
+                  (loss[i * n + r] - mean);
         error[i] = mean;
-        se[i] = n > 1 ? sqrt(ss / (double)(n - 1) / (double)n) : 0;
+        se[i] = n > 1 && total > 0 ? sqrt(ss / (double)(n - 1) / total) : 0;
     }
 }
 
@@ -205,7 +213,7 @@ static int cross_validate(const tl_prune_input *in, size_t m, int risk_error, si
         tl_tree_free(t);
     }
     if (!rc)
-        mean_se(loss, m, n, error, se);
+        mean_se(d, rows, loss, m, n, error, se);
 done:
     free(fold);
     free(train);
@@ -242,7 +250,7 @@ static int validate(const tl_tree *t, const tl_prune_input *in, int risk_error, 
             rc = row_loss(c, d, rows[r], pred, &loss[i * n + r], err);
     }
     if (!rc)
-        mean_se(loss, m, n, error, se);
+        mean_se(d, rows, loss, m, n, error, se);
 done:
     tl_tree_free(c);
     free(rows);

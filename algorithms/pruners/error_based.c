@@ -252,6 +252,10 @@ static int prune_node(ebp *p, size_t node, tl_err *err)
     t->kind[node] = t->kind[big];
     t->threshold[node] = t->threshold[big];
     t->mask[node] = t->mask[big];
+    t->unknown[node] = t->unknown[big]; /* the test's rule for unknowns comes with it */
+    t->seen[node] = t->seen[big];
+    t->sur_first[node] = t->sur_first[big];
+    t->sur_n[node] = t->sur_n[big];
     t->first_child[node] = t->first_child[big];
     t->n_children[node] = t->attr[big] < 0 ? 0 : t->n_children[big];
     for (size_t c = 0; c < t->n_children[node]; c++)

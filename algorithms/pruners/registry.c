@@ -31,14 +31,4 @@ static int check(const tl_pruner_type *p, tl_err *err)
 TL_REGISTRY_LOOKUP(tl_pruner_type, tl_pruner_at, tl_pruner_find, tl_pruner_register, check,
                    tl_pruner_names(names, sizeof names), "pruner")
 
-static const char *name_at(size_t i, unsigned filter)
-{
-    (void)filter;
-    const tl_pruner_type *p = tl_pruner_at(i);
-    return p ? p->name : NULL;
-}
-
-void tl_pruner_names(char *buf, size_t size)
-{
-    tl_join_names(name_at, 0, buf, size);
-}
+TL_REGISTRY_NAMES(tl_pruner_type, tl_pruner_at, tl_pruner_names)

@@ -8,6 +8,21 @@
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between. */
 #define TL_VALUE_EPS 1e-7
 
+/* Least weighted impurity of the cut with the unknown rows u (weight wu) on the right or
+ * on the left (the right first: it keeps ties, as scikit-learn tries it first). */
+static double side_impurity(double (*impurity)(const double *, size_t), const double *left,
+                            const double *right, const double *u, double *tmp, double wl,
+                            double wr, double wu, size_t k)
+{
+    for (size_t j = 0; j < k; j++)
+        tmp[j] = right[j] + u[j];
+    double to_right = wl * impurity(left, k) + (wr + wu) * impurity(tmp, k);
+    for (size_t j = 0; j < k; j++)
+        tmp[j] = left[j] + u[j];
+    double to_left = (wl + wu) * impurity(tmp, k) + wr * impurity(right, k);
+    return to_left < to_right ? to_left : to_right;
+}
+
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -20,7 +35,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     const tl_grow_params *p = tl_grow_params_of(g);
     const double *x = d->cols[attr].num, *w = node->w;
     const int *y = d->y.code; /* NULL for regression */
-    double *children = tl_grow_scratch(g); /* left, right, known, best left */
+    double *children = tl_grow_scratch(g); /* left, right, known, best left, u, tmp */
     double *left = children, *right = children + k, *known = children + 2 * k;
     double *best_left = children + 3 * k;
     memset(children, 0, 3 * k * sizeof *children);
@@ -36,7 +51,23 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     }
     if (known_w <= 0)
         return 0;
-    double (*impurity)(const double *, size_t) = p->criterion->impurity;
+    /* a criterion with a score of its own (friedman_mse) is swept by that score, even when it
+     * also has an impurity for the node */
+    double (*impurity)(const double *, size_t) =
+        p->criterion->score ? NULL : p->criterion->impurity;
+    /* a row-form criterion (mae): every cut's left and right losses, from one pass each way */
+    const double *loss_l = NULL, *loss_r = NULL;
+    int rows_form = tl_grow_cut_losses(g, node->sorted, n_known, &loss_l, &loss_r);
+    /* scikit-learn 1.3: the unknown rows join the side that leaves the least impurity, at
+     * every cut (u: their statistics, wu their weight) */
+    int best_side = impurity && !rows_form && missing_w > 0 && p->missing &&
+                    p->missing->scoring == TL_MISSING_SCORE_BEST_BRANCH;
+    double *u = children + 4 * k, *with_u = children + 5 * k, wu = missing_w;
+    if (best_side) {
+        memset(u, 0, k * sizeof *u);
+        for (size_t i = n_known; i < node->n; i++)
+            tl_grow_add_row(g, u, node->sorted[i], w[node->sorted[i]]);
+    }
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
@@ -62,10 +93,13 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             continue;
         for (size_t j = 0; j < k; j++)
             right[j] = known[j] - left[j];
-        /* impurity criteria: least weighted child impurity; partition criteria: the
-         * greatest score, negated */
-        double child = impurity ? wl * impurity(left, k) + wr * impurity(right, k)
-                                : -tl_grow_partition_gain(g, children, 2);
+        /* impurity criteria: least weighted child impurity (row form: as scikit-learn writes
+         * it, so equal cuts round alike); partition criteria: the greatest score, negated */
+        double child = rows_form ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
+                       : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
+                                  : -tl_grow_partition_gain(g, children, 2);
+        if (best_side)
+            child = side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
@@ -79,12 +113,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     memcpy(left, best_left, k * sizeof *left);
     for (size_t j = 0; j < k; j++)
         right[j] = known[j] - left[j];
-    if (!tl_grow_score(g, node, children, 2, missing_w, out))
-        return 0;
-    out->attr = attr;
+    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
     out->kind = TL_SPLIT_NUMERIC;
     out->threshold = best_t;
-    return 1;
+    return tl_grow_score(g, node, children, 2, missing_w, out);
 }
 
 static const tl_splitter_type numeric_threshold = {

@@ -44,12 +44,15 @@ static int must_stop(const tl_grow_ctx *g, const frame *f, const double *stats, 
     double impurity = 0;
     if (p->criterion->impurity)
         impurity = p->criterion->impurity(stats, g->k);
+    else if (p->criterion->prefix_loss)
+        impurity = w > 0 ? g->node_loss / w : 0;
     else if (g->t->regression)
         impurity = 1;
     else
         for (size_t c = 0; c < g->k; c++)
             impurity = stats[c] > 0 && stats[c] < w ? 1 : impurity;
-    if ((p->max_depth && f->depth >= p->max_depth) || w < p->min_samples_split - eps ||
+    if (g->leaf_only || (p->max_depth && f->depth >= p->max_depth) ||
+        w < p->min_samples_split - eps ||
         w < 2 * p->min_samples_leaf - eps || impurity <= DBL_EPSILON || f->rs.n < 2)
         return 1;
     if (eps > 0 && !g->t->regression) {
@@ -77,6 +80,7 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         view->sorted = nominal ? NULL : f->rs.sorted[g->num_slot[a]];
         memset(&g->cand[a], 0, sizeof g->cand[a]);
         g->cand[a].attr = a;
+        g->cand[a].missing_branch = -1;
         int found = sp->best(nominal ? p->nominal_state : p->numeric_state, g, view, a,
                              &g->cand[a], err);
         if (found < 0)
@@ -129,9 +133,11 @@ static const tl_split *choose(const tl_grow_ctx *g)
 
 /* What a gain is measured against: the node's impurity (so a target in units of 1e-7
  * splits as one in units of 1), or 1 for a partition criterion. */
-static double node_scale(const tl_grow_ctx *g, const double *stats)
+static double node_scale(const tl_grow_ctx *g, const double *stats, double w)
 {
     const tl_criterion_type *c = g->p->criterion;
+    if (c->prefix_loss)
+        return w > 0 ? g->node_loss / w : 0;
     return c->impurity ? c->impurity(stats, g->k) : 1;
 }
 
@@ -144,9 +150,12 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     double w = node_stats(g, f, stats);
     if (f->node == 0)
         g->root_w = w;
+    if (p->criterion->prefix_loss) /* the node's loss, and its value (a median) in the tree */
+        g->node_loss = tlg_rows_loss(g, f->rs.base, f->rs.n, &g->t->value[f->node]);
     if (must_stop(g, f, stats, w))
         return TL_OK;
-    tl_node_rows view = {f->rs.n, f->rs.base, NULL, g->w, stats, f->depth, f->node};
+    tl_node_rows view = {f->rs.n, f->rs.base, NULL, g->w, stats, f->depth, f->node,
+                         (const uint32_t *const *)f->rs.sorted};
     int rc = find_best_splits(g, f, &view, err);
     if (rc || root_only)
         return rc;
@@ -156,9 +165,10 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     tl_split chosen = *best;
     /* a split must decrease the impurity by more than rounding: otherwise the first of
      * several worthless tests would be taken (on data with unknown values such tests are
-     * common, and their children predict alike); scikit-learn's min_impurity_decrease on top,
-     * the decrease weighted by the node's share */
-    if (chosen.gain <= TL_GAIN_EPS * node_scale(g, stats) ||
+     * common, and their children predict alike), unless the criterion's rules say otherwise
+     * (scikit-learn's); its min_impurity_decrease on top, the decrease weighted by the node's
+     * share */
+    if ((!g->rules.zero_gain && chosen.gain <= TL_GAIN_EPS * node_scale(g, stats, w)) ||
         w / g->root_w * chosen.gain + 1e-12 < p->min_impurity_decrease)
         return TL_OK;
     if (p->accept) { /* step 5: pre-pruning may veto the split */
@@ -171,7 +181,8 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         f->was_used = g->used[chosen.attr];
         g->used[chosen.attr] = 1;
     }
-    return tlg_partition(g, f->node, &f->rs, &chosen, &f->kids, err); /* step 6 */
+    view.sorted = NULL;
+    return tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err); /* step 6 */
 }
 
 static void release(tl_grow_ctx *g, frame *f)
@@ -226,6 +237,25 @@ static int run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *er
     return rc;
 }
 
+/* How many attributes of row are unknown. */
+static size_t n_unknown(const tl_dataset *d, size_t row)
+{
+    size_t n = 0;
+    for (size_t a = 0; a < d->schema.n_attrs; a++)
+        n += d->schema.attrs[a].kind == TL_ATTR_NUMERIC ? isnan(d->cols[a].num[row])
+                                                        : d->cols[a].code[row] < 0;
+    return n;
+}
+
+/* 0 when the missing-value method leaves row out of growing. */
+static int grown_on(const tl_grow_params *p, const tl_dataset *d, size_t row)
+{
+    if (!p->missing || !(p->missing->complete_rows || p->missing->known_rows))
+        return 1;
+    size_t u = n_unknown(d, row);
+    return p->missing->complete_rows ? u == 0 : u < d->schema.n_attrs;
+}
+
 /* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
 static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
                      tl_split *cand, int *valid, tl_err *err)
@@ -248,6 +278,8 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     uint32_t *blocks = NULL;
     g.t = tl_tree_alloc(g.k, regression, 64, err);
     int rc = g.t ? tlg_ctx_alloc(&g, n, err) : TL_ENOMEM;
+    if (!rc && p->criterion->prefix_loss)
+        rc = tl_tree_keep_values(g.t, err);
     if (!rc) {
         blocks = malloc(n * (g.n_num + 1) * sizeof *blocks);
         root.sorted = malloc((g.n_num ? g.n_num : 1) * sizeof *root.sorted);
@@ -256,17 +288,29 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     }
     if (!rc) {
         root.base = blocks + n * g.n_num;
+        root.n = 0;
         for (size_t i = 0; i < n && !rc; i++) {
             if (rows[i] >= d->n_rows) {
                 rc = tl_err_set(err, TL_EINVAL, "row %zu is out of range (%zu rows)", rows[i],
                                 d->n_rows);
                 break;
             }
-            root.base[i] = (uint32_t)rows[i];
+            if (!grown_on(p, d, rows[i]))
+                continue;
+            root.base[root.n++] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
         }
+        /* no row to grow on (every row lacks a value): the tree is one leaf of them all,
+         * what complete cases can say with no complete case */
+        for (size_t i = 0; !rc && root.n == 0 && i < n; i++) {
+            root.base[i] = (uint32_t)rows[i];
+            g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
+            g.leaf_only = i + 1 == n;
+        }
+        if (g.leaf_only)
+            root.n = n;
     }
-    if (!rc && !(rc = tlg_presort(&g, root.base, n, blocks, err))) {
+    if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, err))) {
         for (size_t s = 0; s < g.n_num; s++)
             root.sorted[s] = blocks + s * n;
         if (tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)

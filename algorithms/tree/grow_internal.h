@@ -14,6 +14,7 @@ struct tl_grow_ctx {
     double *scratch;      /* for splitters */
     double *branch_w;     /* for tl_grow_score */
     double *parent_buf;   /* for tl_grow_score: k */
+    double *miss_buf;     /* for tl_grow_score: the children and the unknown rows' statistics */
     size_t n_num;         /* numeric attributes */
     size_t *num_attr;     /* their indices */
     long *num_slot;       /* attribute -> slot in the sorted blocks, or -1 */
@@ -27,9 +28,15 @@ struct tl_grow_ctx {
     double root_w;
     size_t n_rows;        /* rows grown on */
     int multival;         /* J48: every attribute is nominal with many levels */
+    int leaf_only;        /* the missing-value method left no row to grow on: one leaf */
     double *train_vals;   /* per numeric slot: sorted known values (needs_train_values) */
     size_t *train_n;      /* per numeric slot: how many */
     uint32_t *train_rows; /* per numeric slot: the rows of those values */
+    /* row-form criteria (prefix_loss), each n_rows long: a row set's targets and weights,
+     * their prefix losses and values, the criterion's work (TL_ROW_WORK per row), a sweep's
+     * cut losses; and the loss of the node being grown */
+    double *ry, *rw, *rloss, *rvalue, *rwork, *cut_left, *cut_right;
+    double node_loss;
 };
 
 /* The rows of one node: `base` in any order, and per numeric attribute a sorted block. */
@@ -39,8 +46,8 @@ typedef struct tlg_rowset {
     uint32_t **sorted; /* n_num blocks */
 } tlg_rowset;
 
-/* A split node's children, waiting on the work stack: their row sets and what the rows with
- * an unknown value weigh in each (C4.5's fractions). Owns the buffers the children's blocks
+/* A split node's children, waiting on the work stack: their row sets and what the rows sent
+ * down every branch weigh in each (C4.5's fractions). Owns the buffers the children's blocks
  * live in, so it is released only once the whole subtree is grown. */
 typedef struct tlg_children {
     size_t first, n;       /* child nodes first .. first + n - 1 */
@@ -61,13 +68,18 @@ int tlg_check_params(const tl_grow_params *p, int regression, tl_err *err);
 int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err);
 void tlg_ctx_free(tl_grow_ctx *g);
 
+/* Row-form criteria: the loss of rows[0..n) around their best constant, which goes into
+ * *value (grow_score.c). */
+double tlg_rows_loss(const tl_grow_ctx *g, const uint32_t *rows, size_t n, double *value);
+
 /* Sort every numeric attribute's block once per fit (grow_rows.c). */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_err *err);
-/* Route the node's rows by the chosen test and hand each child its row set (grow_rows.c):
- * the parent's blocks partitioned in place when every value is known, fresh blocks
- * otherwise. Sets every child's training statistics. */
-int tlg_partition(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_split *s,
-                  tlg_children *out, tl_err *err);
+/* Route the node's rows by the chosen test (rows with an unknown value where the missing-
+ * value method says) and hand each child its row set (grow_rows.c): the parent's blocks
+ * partitioned in place when each row goes to one branch or none, fresh blocks when some go
+ * down every branch. Sets every child's training statistics. */
+int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs,
+                  const tl_split *s, tlg_children *out, tl_err *err);
 void tlg_children_free(tlg_children *c);
 
 #endif

@@ -68,10 +68,11 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Sort the rows by each numeric attribute once; equal values keep row order, so trees are
- * deterministic whatever order the rows were given in. */
+ * deterministic whatever order the rows were given in. Block s starts at s * g->n_rows. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_err *err)
 {
-    keyed_row *pairs = malloc(2 * n * sizeof *pairs);
+    size_t stride = g->n_rows; /* blocks are laid out for every row given, n may be fewer */
+    keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     qsort(rows, n, sizeof *rows, cmp_u32);
@@ -88,12 +89,12 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_e
             return tl_err_set(err, TL_ENOMEM, "out of memory");
         }
         for (size_t i = 0; i < n; i++)
-            blocks[s * n + i] = pairs[i].row;
+            blocks[s * stride + i] = pairs[i].row;
         if (g->train_vals) {
             size_t m = 0;
             while (m < n && !isnan(x[pairs[m].row])) {
-                g->train_vals[s * n + m] = x[pairs[m].row];
-                g->train_rows[s * n + m] = pairs[m].row;
+                g->train_vals[s * stride + m] = x[pairs[m].row];
+                g->train_rows[s * stride + m] = pairs[m].row;
                 m++;
             }
             g->train_n[s] = m;
@@ -103,8 +104,8 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_e
     return TL_OK;
 }
 
-/* Stable partition of block[0..n) by g->branch into nb branches of the given sizes (every
- * row has a known branch here). */
+/* Stable partition of block[0..n) by g->branch into nb groups of the given sizes (every
+ * row has a group here). */
 static void partition(const tl_grow_ctx *g, uint32_t *block, size_t n, size_t nb, size_t *counts)
 {
     size_t off[TL_SUBSET_MAX_LEVELS + 1], *o = off;
@@ -137,14 +138,15 @@ void tlg_children_free(tlg_children *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Every row has a known branch: the children's blocks are sub-ranges of the parent's. */
+/* Every row goes to one branch or stays: the children's blocks are sub-ranges of the
+ * parent's. */
 static void hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
                                tlg_children *c)
 {
-    size_t nb = c->n;
-    partition(g, rs->base, rs->n, nb, counts);
+    size_t nb = c->n, groups = counts[nb] ? nb + 1 : nb; /* group nb: rows that stay */
+    partition(g, rs->base, rs->n, groups, counts);
     for (size_t s2 = 0; s2 < g->n_num; s2++)
-        partition(g, rs->sorted[s2], rs->n, nb, counts);
+        partition(g, rs->sorted[s2], rs->n, groups, counts);
     size_t off = 0;
     for (size_t b = 0; b < nb; b++) {
         c->kids[b].n = counts[b];
@@ -156,8 +158,8 @@ static void hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_
     }
 }
 
-/* Rows with an unknown value go to every child: fresh blocks, one pass per block dealing
- * each row to its branch. */
+/* Some rows go to every child: fresh blocks, one pass per block dealing each row to its
+ * branch (rows that stay at the node to none). */
 static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const size_t *counts,
                             tlg_children *c, tl_err *err)
 {
@@ -195,9 +197,9 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
             dst[b] = s2 == 0 ? c->kids[b].base : c->kids[b].sorted[s2 - 1];
         for (size_t i = 0; i < rs->n; i++) {
             int br = g->branch[src[i]];
-            if (br >= 0)
+            if (br >= 0 && (size_t)br < nb)
                 *dst[br]++ = src[i];
-            else
+            else if (br < 0)
                 for (size_t b = 0; b < nb; b++)
                     *dst[b]++ = src[i];
         }
@@ -206,11 +208,43 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
     return TL_OK;
 }
 
-int tlg_partition(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_split *s,
-                  tlg_children *out, tl_err *err)
+/* Where each row of the node goes: the test's branch, and for a row whose value is unknown
+ * the missing-value method's choice (by default TL_UNKNOWN_SHARE: every branch). A row that
+ * stays at the node gets branch nb, so partitions put it after every child's rows. */
+static int route_rows(tl_grow_ctx *g, const tl_node_rows *view, const tl_split *s, size_t nb,
+                      tl_err *err)
 {
     tl_tree *t = g->t;
-    size_t nb = s->n_branches;
+    size_t node = view->id;
+    int unknown = 0;
+    for (size_t i = 0; i < view->n; i++) {
+        uint32_t r = view->rows[i];
+        /* from the split record: the node's children do not exist yet */
+        g->branch[r] = tl_split_branch(s, g->d, r);
+        unknown |= g->branch[r] < 0;
+    }
+    const tl_missing_type *m = g->p->missing;
+    t->unknown[node] = TL_UNKNOWN_SHARE;
+    if (m && m->route) {
+        int rc = m->route(g->p->missing_state, g, t, node, view, s, g->branch, err);
+        if (rc)
+            return rc;
+    }
+    for (size_t i = 0; i < view->n && unknown; i++) {
+        int *b = &g->branch[view->rows[i]];
+        if (*b == TL_UNKNOWN_STOP || *b >= (int)nb)
+            *b = (int)nb;
+        else if (*b < 0)
+            *b = TL_UNKNOWN_SHARE;
+    }
+    return TL_OK;
+}
+
+int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs,
+                  const tl_split *s, tlg_children *out, tl_err *err)
+{
+    tl_tree *t = g->t;
+    size_t node = view->id, nb = s->n_branches;
     memset(out, 0, sizeof *out);
     t->attr[node] = (int)s->attr;
     t->kind[node] = (unsigned char)s->kind;
@@ -223,12 +257,9 @@ int tlg_partition(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_sp
     t->n_children[node] = nb; /* before tl_tree_branch, which checks codes against it */
     out->first = first;
     out->n = nb;
-    for (size_t i = 0; i < rs->n; i++) {
-        uint32_t r = rs->base[i];
-        /* from the split record: the node's children do not exist yet */
-        g->branch[r] = tl_split_branch(s, g->d, r);
-        out->n_missing += g->branch[r] < 0;
-    }
+    int rc = route_rows(g, view, s, nb, err);
+    if (rc)
+        return rc;
     size_t *counts = calloc(nb + 1, sizeof *counts);
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
@@ -240,9 +271,14 @@ int tlg_partition(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_sp
     double known_total = 0;
     for (size_t i = 0; i < rs->n; i++) {
         uint32_t r = rs->base[i];
-        if (g->branch[r] >= 0) {
-            counts[g->branch[r]]++;
-            out->share[g->branch[r]] += g->w[r];
+        int b = g->branch[r];
+        if (b < 0) {
+            out->n_missing++;
+            continue;
+        }
+        counts[b]++;
+        if ((size_t)b < nb) {
+            out->share[b] += g->w[r];
             known_total += g->w[r];
         }
     }
@@ -251,16 +287,15 @@ int tlg_partition(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_sp
     for (size_t i = 0; i < rs->n; i++) {
         uint32_t r = rs->base[i];
         int b = g->branch[r];
-        if (b >= 0)
+        if (b >= 0 && (size_t)b < nb)
             tl_grow_add_row(g, t->stats + (first + (size_t)b) * g->k, r, g->w[r]);
-        else
+        else if (b < 0)
             for (size_t c = 0; c < nb && known_total > 0; c++)
                 tl_grow_add_row(g, t->stats + (first + c) * g->k, r,
                                 g->w[r] * (out->share[c] / known_total));
     }
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
-    int rc = TL_OK;
     if (out->n_missing == 0)
         hand_down_in_place(g, rs, counts, out);
     else

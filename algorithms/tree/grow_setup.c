@@ -11,6 +11,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->scratch);
     free(g->branch_w);
     free(g->parent_buf);
+    free(g->miss_buf);
     free(g->num_attr);
     free(g->num_slot);
     free(g->tmp);
@@ -21,6 +22,13 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->train_vals);
     free(g->train_n);
     free(g->train_rows);
+    free(g->ry);
+    free(g->rw);
+    free(g->rloss);
+    free(g->rvalue);
+    free(g->rwork);
+    free(g->cut_left);
+    free(g->cut_right);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */
@@ -36,9 +44,10 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     }
     g->w = malloc(d->n_rows * sizeof *g->w);
     g->branch = malloc(d->n_rows * sizeof *g->branch);
-    g->scratch = malloc((max_levels + 3) * (g->k + 1) * sizeof *g->scratch);
+    g->scratch = malloc((max_levels + 4) * (g->k + 1) * sizeof *g->scratch);
     g->branch_w = malloc((max_levels + 2) * sizeof *g->branch_w);
     g->parent_buf = malloc(g->k * sizeof *g->parent_buf);
+    g->miss_buf = malloc((max_levels + 2) * g->k * sizeof *g->miss_buf);
     g->num_attr = malloc((g->n_num ? g->n_num : 1) * sizeof *g->num_attr);
     g->num_slot = malloc(na * sizeof *g->num_slot);
     g->tmp = malloc(n * sizeof *g->tmp);
@@ -60,7 +69,20 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
         if (!g->train_vals || !g->train_n || !g->train_rows)
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
-    if (!g->w || !g->branch || !g->scratch || !g->branch_w || !g->parent_buf || !g->num_attr ||
+    if (g->p->criterion->prefix_loss) {
+        g->ry = malloc(n * sizeof *g->ry);
+        g->rw = malloc(n * sizeof *g->rw);
+        g->rloss = malloc(n * sizeof *g->rloss);
+        g->rvalue = malloc(n * sizeof *g->rvalue);
+        g->rwork = malloc(TL_ROW_WORK * n * sizeof *g->rwork);
+        g->cut_left = malloc(n * sizeof *g->cut_left);
+        g->cut_right = malloc(n * sizeof *g->cut_right);
+        if (!g->ry || !g->rw || !g->rloss || !g->rvalue || !g->rwork || !g->cut_left ||
+            !g->cut_right)
+            return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
+    }
+    if (!g->w || !g->branch || !g->scratch || !g->branch_w || !g->parent_buf || !g->miss_buf ||
+        !g->num_attr ||
         !g->num_slot || !g->tmp || !g->used || !g->cand || !g->has_cand || !g->order)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     for (size_t j = 0, s = 0; j < n_attrs; j++) {

@@ -1,4 +1,5 @@
-/* Prediction: descend to a leaf, or split a row with a missing value across every branch. */
+/* Prediction: descend to a leaf; a row with a missing value goes where the node's rule says
+ * (by default across every branch). */
 #include "treelab/tl_tree.h"
 
 #include <stdlib.h>
@@ -51,15 +52,16 @@ static int descend(const tl_tree *t, const tl_dataset *d, size_t row, double *ou
                     out[c] += p.weight * tmp[c];
                 break;
             }
-            int b = tl_tree_branch(t, node, d, row);
+            int b = tl_tree_route_row(t, node, d, row);
             if (b >= 0) {
                 node = t->first_child[node] + (size_t)b;
                 continue;
             }
-            /* unknown value: every branch, weighted by its share of the training weight */
+            /* unknown value: every branch, weighted by its share of the training weight, or
+             * (TL_UNKNOWN_STOP) the node's own prediction */
             size_t first = t->first_child[node], nc = t->n_children[node];
             double total = 0;
-            for (size_t c = 0; c < nc; c++)
+            for (size_t c = 0; c < nc && b == TL_UNKNOWN_SHARE; c++)
                 total += tl_tree_node_weight(t, first + c);
             if (total <= 0) {
                 tl_tree_node_predict(t, node, tmp);

@@ -64,4 +64,18 @@ int tl_registry_extra_add(tl_registry_extra *x, const void *item, const char *na
         return rc ? rc : tl_registry_extra_add(&extra, t, t->name, WHAT, find_quietly, err);   \
     }
 
+/* Defines `void NAMES(char *buf, size_t size)`: every name AT gives, comma separated (for a
+ * registry without a filter; splitters filter theirs by attribute kind). */
+#define TL_REGISTRY_NAMES(TYPE, AT, NAMES)                                                     \
+    static const char *name_at(size_t i, unsigned filter)                                      \
+    {                                                                                          \
+        (void)filter;                                                                          \
+        const TYPE *t = AT(i);                                                                 \
+        return t ? t->name : NULL;                                                             \
+    }                                                                                          \
+    void NAMES(char *buf, size_t size)                                                         \
+    {                                                                                          \
+        tl_join_names(name_at, 0, buf, size);                                                  \
+    }
+
 #endif

@@ -5,13 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Share of a row sent from parent into child (C4.5's split of an unknown value). */
+/* Share of a row sent from parent into child (C4.5's split of an unknown value, or the
+ * node's rule for one). */
 static double branch_share(const tl_tree *t, size_t parent, size_t child, const tl_dataset *d,
                            size_t row)
 {
-    int b = tl_tree_branch(t, parent, d, row);
+    int b = tl_tree_route_row(t, parent, d, row);
     if (b >= 0)
         return t->first_child[parent] + (size_t)b == child;
+    if (b == TL_UNKNOWN_STOP)
+        return 0;
     double total = 0;
     for (size_t c = 0; c < t->n_children[parent]; c++)
         total += tl_tree_node_weight(t, t->first_child[parent] + c);

@@ -21,6 +21,12 @@ static int grow_arrays(tl_tree *t, size_t cap)
     TL_GROW(first_child);
     TL_GROW(n_children);
     TL_GROW(parent);
+    TL_GROW(unknown);
+    TL_GROW(seen);
+    TL_GROW(sur_first);
+    TL_GROW(sur_n);
+    if (t->value)
+        TL_GROW(value);
 #undef TL_GROW
     double *s = realloc(t->stats, cap * t->k * sizeof *s);
     if (!s)
@@ -47,6 +53,13 @@ tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err)
     return t;
 }
 
+int tl_tree_keep_values(tl_tree *t, tl_err *err)
+{
+    if (!t->value && !(t->value = calloc(t->cap, sizeof *t->value)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    return TL_OK;
+}
+
 void tl_tree_free(tl_tree *t)
 {
     if (!t)
@@ -59,6 +72,12 @@ void tl_tree_free(tl_tree *t)
     free(t->n_children);
     free(t->parent);
     free(t->stats);
+    free(t->unknown);
+    free(t->seen);
+    free(t->sur_first);
+    free(t->sur_n);
+    free(t->sur);
+    free(t->value);
     free(t);
 }
 
@@ -82,6 +101,12 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
         t->first_child[i] = 0;
         t->n_children[i] = 0;
         t->parent[i] = parent;
+        t->unknown[i] = TL_UNKNOWN_SHARE;
+        t->seen[i] = 0;
+        t->sur_first[i] = 0;
+        t->sur_n[i] = 0;
+        if (t->value)
+            t->value[i] = 0;
     }
     memset(t->stats + first * t->k, 0, n * t->k * sizeof *t->stats);
     t->n_nodes += n;
@@ -152,7 +177,7 @@ void tl_tree_node_predict(const tl_tree *t, size_t node, double *out)
     const double *s = t->stats + node * t->k;
     double w = tl_tree_node_weight(t, node);
     if (t->regression) {
-        out[0] = w > 0 ? s[1] / w : 0;
+        out[0] = t->value ? t->value[node] : w > 0 ? s[1] / w : 0;
         return;
     }
     for (size_t c = 0; c < t->k; c++)
@@ -187,7 +212,9 @@ int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t ro
     }
     case TL_SPLIT_SUBSET: {
         int c = d->cols[a].code[row];
-        return c < 0 ? -1 : ((t->mask[node] >> c) & 1u) ? 0 : 1;
+        if (c < 0 || (t->seen[node] && (c >= 64 || !((t->seen[node] >> c) & 1u))))
+            return -1;
+        return ((t->mask[node] >> c) & 1u) ? 0 : 1;
     }
     }
     return -1;
@@ -221,8 +248,15 @@ static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t n
     dst->threshold[dst_node] = src->threshold[node];
     dst->mask[dst_node] = src->mask[node];
     memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
+    dst->unknown[dst_node] = src->unknown[node];
+    dst->seen[dst_node] = src->seen[node];
+    if (src->value)
+        dst->value[dst_node] = src->value[node];
     if (src->attr[node] < 0)
         return TL_OK;
+    if (src->sur_n[node] && tl_tree_set_surrogates(dst, dst_node, src->sur + src->sur_first[node],
+                                                   src->sur_n[node], err))
+        return TL_ENOMEM;
     size_t nc = src->n_children[node];
     size_t first = tl_tree_add_nodes(dst, nc, dst_node, err);
     if (first == SIZE_MAX)
@@ -246,8 +280,10 @@ static tl_tree *copy_reachable(const tl_tree *t, tl_err *err)
         return NULL;
     frame local[64], *stack = local;
     size_t sp = 0, cap = sizeof local / sizeof *local;
-    int rc = tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX ? TL_ENOMEM
-                                                                 : copy_node(c, 0, t, 0, err);
+    int rc = t->value ? tl_tree_keep_values(c, err) : TL_OK;
+    if (!rc)
+        rc = tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX ? TL_ENOMEM
+                                                                : copy_node(c, 0, t, 0, err);
     if (!rc && t->attr[0] >= 0)
         stack[sp++] = (frame){0, 0, 0};
     while (!rc && sp) {

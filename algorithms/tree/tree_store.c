@@ -6,6 +6,55 @@
 
 #include "treelab/tl_tree.h"
 
+/* The rules for unknown values, only when some node has one besides C4.5's fractions (so
+ * the files of such trees stay as they were): per node its rule and number of surrogates,
+ * then the surrogates in node order. */
+static int save_unknown_rules(const tl_tree *t, FILE *f, int indent, tl_err *err)
+{
+    size_t n = t->n_nodes, m = 0;
+    for (size_t i = 0; i < n; i++)
+        m += t->attr[i] >= 0 ? t->sur_n[i] : 0;
+    long *li = malloc((n + m + 1) * sizeof *li);
+    double *dv = malloc((m + 1) * sizeof *dv);
+    if (!li || !dv) {
+        free(li);
+        free(dv);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        li[i] = t->attr[i] >= 0 ? t->unknown[i] : TL_UNKNOWN_SHARE;
+    tl_store_put_ints(f, indent, "unknown", li, n);
+    for (size_t i = 0; i < n; i++)
+        li[i] = t->attr[i] >= 0 ? t->sur_n[i] : 0;
+    tl_store_put_ints(f, indent, "surrogates", li, n);
+    for (size_t i = 0; i < n; i++)
+        li[i] = (long)t->seen[i];
+    tl_store_put_ints(f, indent, "seen", li, n);
+    /* the surrogates, flattened: one field per array */
+#define TL_SUR_FIELD(put, arr, expr, name)                                                     \
+    do {                                                                                       \
+        size_t j_ = 0;                                                                         \
+        for (size_t i = 0; i < n; i++)                                                         \
+            for (size_t q = 0; t->attr[i] >= 0 && q < t->sur_n[i]; q++) {                      \
+                const tl_surrogate *s_ = &t->sur[t->sur_first[i] + q];                         \
+                arr[j_++] = expr;                                                              \
+            }                                                                                  \
+        put(f, indent, name, arr, m);                                                          \
+    } while (0)
+    TL_SUR_FIELD(tl_store_put_ints, li, s_->attr, "sur_attr");
+    TL_SUR_FIELD(tl_store_put_ints, li, s_->kind, "sur_kind");
+    TL_SUR_FIELD(tl_store_put_ints, li, s_->below, "sur_below");
+    TL_SUR_FIELD(tl_store_put_doubles, dv, s_->threshold, "sur_threshold");
+    TL_SUR_FIELD(tl_store_put_ints, li, (long)s_->left_mask, "sur_left");
+    TL_SUR_FIELD(tl_store_put_ints, li, (long)s_->known_mask, "sur_known");
+    TL_SUR_FIELD(tl_store_put_doubles, dv, s_->agree, "sur_agree");
+    TL_SUR_FIELD(tl_store_put_doubles, dv, s_->adj, "sur_adj");
+#undef TL_SUR_FIELD
+    free(li);
+    free(dv);
+    return TL_OK;
+}
+
 int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
 {
     size_t n = t->n_nodes;
@@ -30,8 +79,11 @@ int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
         tmp[i] = (long)t->n_children[i];
     tl_store_put_ints(f, indent, "n_children", tmp, n);
     tl_store_put_doubles(f, indent, "stats", t->stats, n * t->k);
+    if (t->value) /* only then: every other tree's file stays as it was */
+        tl_store_put_doubles(f, indent, "value", t->value, n);
     free(tmp);
-    return TL_OK;
+    return t->n_nodes && tl_tree_has_unknown_rules(t) ? save_unknown_rules(t, f, indent, err)
+                                                      : TL_OK;
 }
 
 /* A tree read from a file is only used after this: every split has children inside the
@@ -52,7 +104,9 @@ static int check_shape(tl_tree *t, const char *prefix, tl_err *err)
         if (t->attr[i] < 0)
             continue;
         size_t first = t->first_child[i], nc = t->n_children[i];
-        if (nc < 2 || (t->kind[i] != TL_SPLIT_MULTIWAY && nc != 2))
+        /* a binary test may have a third branch, its unknown values' own */
+        int extra = nc == 3 && t->unknown[i] == 2;
+        if (nc < 2 || (t->kind[i] != TL_SPLIT_MULTIWAY && nc != 2 + (size_t)extra))
             return tl_err_set(err, TL_EPARSE, "model file: %s.n_children[%zu] = %zu does not fit "
                               "a %s split", prefix, i, nc,
                               t->kind[i] == TL_SPLIT_MULTIWAY ? "multiway" : "binary");
@@ -70,6 +124,11 @@ static int check_shape(tl_tree *t, const char *prefix, tl_err *err)
             t->parent[c] = i;
         }
     }
+    for (size_t i = 0; t->value && i < n; i++)
+        if (!t->regression || !isfinite(t->value[i]))
+            return tl_err_set(err, TL_EPARSE, "model file: %s.value[%zu] %s", prefix, i,
+                              t->regression ? "is not a finite number"
+                                            : "is given for a classification tree");
     for (size_t i = 0; i < n * k; i++) {
         /* Regression sums may be negative; weights and class counts may not. */
         int weight = !t->regression || i % k == 0;
@@ -79,6 +138,113 @@ static int check_shape(tl_tree *t, const char *prefix, tl_err *err)
                               weight ? " non-negative" : "");
     }
     return TL_OK;
+}
+
+/* prefix.name into p; TL_EPARSE unless it holds exactly n elements. */
+static int exact_len(const tl_store *s, const char *prefix, const char *name, size_t n, char *p,
+                     size_t size, tl_err *err)
+{
+    size_t len;
+    snprintf(p, size, "%s.%s", prefix, name);
+    if (tl_store_len(s, p, &len, err))
+        return err ? err->code : TL_EPARSE;
+    if (len != n)
+        return tl_err_set(err, TL_EPARSE, "model file: %s has %zu elements; expected %zu", p,
+                          len, n);
+    return TL_OK;
+}
+
+static int read_longs(const tl_store *s, const char *prefix, const char *name, long *out,
+                      size_t n, tl_err *err)
+{
+    char p[160];
+    int rc = exact_len(s, prefix, name, n, p, sizeof p, err);
+    return rc || !n ? rc : tl_store_ints(s, p, out, n, err);
+}
+
+static int read_doubles(const tl_store *s, const char *prefix, const char *name, double *out,
+                        size_t n, tl_err *err)
+{
+    char p[160];
+    int rc = exact_len(s, prefix, name, n, p, sizeof p, err);
+    if (rc || !n || (rc = tl_store_doubles(s, p, out, n, err)))
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(out[i]))
+            return tl_err_set(err, TL_EPARSE, "model file: %s[%zu] is not a finite number", p, i);
+    return TL_OK;
+}
+
+/* The rules for unknown values save_unknown_rules wrote, checked against the node arrays. */
+static int load_unknown_rules(tl_tree *t, const tl_store *s, const char *prefix, tl_err *err)
+{
+    size_t n = t->n_nodes, m = 0;
+    long *li = malloc(n * sizeof *li);
+    long *cnt = malloc(n * sizeof *cnt);
+    int rc = !li || !cnt ? tl_err_set(err, TL_ENOMEM, "out of memory") : TL_OK;
+    if (!rc)
+        rc = read_longs(s, prefix, "surrogates", cnt, n, err);
+    if (!rc && !(rc = read_longs(s, prefix, "seen", li, n, err)))
+        for (size_t i = 0; i < n; i++)
+            t->seen[i] = t->kind[i] == TL_SPLIT_SUBSET ? (uint64_t)li[i] : 0;
+    if (!rc)
+        rc = read_longs(s, prefix, "unknown", li, n, err);
+    for (size_t i = 0; i < n && !rc; i++) {
+        long nc = t->attr[i] >= 0 ? (long)t->n_children[i] : 0;
+        if (li[i] < TL_UNKNOWN_HEAVIEST || li[i] >= (nc > 0 ? nc : 1) || cnt[i] < 0 ||
+            cnt[i] > 255 || (t->attr[i] < 0 && cnt[i] > 0))
+            rc = tl_err_set(err, TL_EPARSE, "model file: node %zu: unknown-value rule %ld with "
+                            "%ld surrogates does not fit a node with %ld branches", i, li[i],
+                            cnt[i], nc);
+        m += (size_t)(cnt[i] > 0 ? cnt[i] : 0);
+    }
+    tl_surrogate *sur = rc ? NULL : calloc(m + 1, sizeof *sur);
+    long *v = rc ? NULL : malloc((m + 1) * sizeof *v);
+    double *dv = rc ? NULL : malloc((m + 1) * sizeof *dv);
+    if (!rc && (!sur || !v || !dv))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+    static const char *const ints[] = {"sur_attr", "sur_kind", "sur_below", "sur_left",
+                                       "sur_known"};
+    for (int f = 0; f < 5 && !rc; f++) {
+        if ((rc = read_longs(s, prefix, ints[f], v, m, err)))
+            break;
+        for (size_t j = 0; j < m && !rc; j++) {
+            int bad = (f == 0 && (v[j] < 0 || v[j] > INT32_MAX)) ||
+                      (f == 1 && v[j] != TL_SPLIT_NUMERIC && v[j] != TL_SPLIT_SUBSET) ||
+                      (f == 2 && v[j] != 0 && v[j] != 1);
+            if (bad)
+                rc = tl_err_set(err, TL_EPARSE, "model file: %s.%s[%zu] = %ld is out of range",
+                                prefix, ints[f], j, v[j]);
+            else if (f == 0)
+                sur[j].attr = (int)v[j];
+            else if (f == 1)
+                sur[j].kind = (unsigned char)v[j];
+            else if (f == 2)
+                sur[j].below = (unsigned char)v[j];
+            else if (f == 3)
+                sur[j].left_mask = (uint64_t)v[j];
+            else
+                sur[j].known_mask = (uint64_t)v[j];
+        }
+    }
+    static const char *const dbl[] = {"sur_threshold", "sur_agree", "sur_adj"};
+    for (int f = 0; f < 3 && !rc; f++) {
+        if ((rc = read_doubles(s, prefix, dbl[f], dv, m, err)))
+            break;
+        for (size_t j = 0; j < m; j++)
+            *(f == 0 ? &sur[j].threshold : f == 1 ? &sur[j].agree : &sur[j].adj) = dv[j];
+    }
+    for (size_t i = 0, at = 0; i < n && !rc; at += (size_t)cnt[i], i++) {
+        t->unknown[i] = (signed char)li[i];
+        if (cnt[i] > 0)
+            rc = tl_tree_set_surrogates(t, i, sur + at, (size_t)cnt[i], err);
+    }
+    free(li);
+    free(cnt);
+    free(sur);
+    free(v);
+    free(dv);
+    return rc;
 }
 
 tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
@@ -146,6 +312,12 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         }
         t->first_child[i] = (size_t)tmp[i];
     }
+    if (tl_store_has(s, TL_PATH("unknown")) && load_unknown_rules(t, s, prefix, err))
+        goto fail;
+    if (tl_store_has(s, TL_PATH("value")) &&
+        (tl_tree_keep_values(t, err) ||
+         tl_store_doubles(s, TL_PATH("value"), t->value, (size_t)n, err)))
+        goto fail;
     if (check_shape(t, prefix, err))
         goto fail;
 #undef TL_PATH
@@ -181,7 +353,8 @@ int tl_tree_check_schema(const tl_tree *t, const tl_schema *s, tl_err *err)
         if (nominal != (ai->kind == TL_ATTR_NOMINAL))
             bad = nominal ? "a nominal split on a numeric attribute"
                           : "a numeric split on a nominal attribute";
-        else if (t->kind[i] == TL_SPLIT_MULTIWAY && t->n_children[i] != nl)
+        else if (t->kind[i] == TL_SPLIT_MULTIWAY && t->n_children[i] != nl &&
+                 !(t->n_children[i] == nl + 1 && t->unknown[i] == (int)nl))
             bad = "a multiway split whose branches are not the attribute's levels";
         else if (t->kind[i] == TL_SPLIT_SUBSET &&
                  (nl > TL_SUBSET_MAX_LEVELS ||
@@ -190,6 +363,17 @@ int tl_tree_check_schema(const tl_tree *t, const tl_schema *s, tl_err *err)
         if (bad)
             return tl_err_set(err, TL_EPARSE, "model file: node %zu is %s ('%s')", i, bad,
                               ai->name);
+        for (size_t q = 0; q < t->sur_n[i]; q++) {
+            const tl_surrogate *su = &t->sur[t->sur_first[i] + q];
+            const tl_attr_info *sa =
+                (size_t)su->attr < s->n_attrs ? &s->attrs[su->attr] : NULL;
+            int nominal_sur = su->kind == TL_SPLIT_SUBSET;
+            if (!sa || nominal_sur != (sa->kind == TL_ATTR_NOMINAL) ||
+                (nominal_sur && sa->n_levels < TL_SUBSET_MAX_LEVELS &&
+                 ((su->known_mask | su->left_mask) >> sa->n_levels) != 0))
+                return tl_err_set(err, TL_EPARSE, "model file: node %zu has a surrogate split "
+                                  "that does not fit attribute %d of the schema", i, su->attr);
+        }
     }
     return TL_OK;
 }

@@ -1,5 +1,6 @@
 /* `treelab cv DATA --algo NAME`: stratified k-fold cross-validation of one learner. */
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,22 +69,57 @@ static void print(const char *data, const char *algo, size_t k, size_t reps, int
         printf(",%zu,%zu,%.6f,%.6f", k, reps, m1, s1);
         if (!cls)
             printf(",%.6f,%.6f", m2, s2);
-        printf(",%.4f,%.4f\n", lv, dp);
-    } else if (cls)
-        printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n"
-               "  leaves %.2f, depth %.2f (means)\n", algo, data, k, reps, m1, s1, lv, dp);
+        if (isnan(lv)) /* a learner without a tree */
+            printf(",,\n");
+        else
+            printf(",%.4f,%.4f\n", lv, dp);
+        return;
+    }
+    if (cls)
+        printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n", algo,
+               data, k, reps, m1, s1);
     else
-        printf("%s on %s, %zu-fold CV x %zu:\n  RMSE %.4f (sd %.4f)\n  R2 %.4f (sd %.4f)\n"
-               "  leaves %.2f, depth %.2f (means)\n", algo, data, k, reps, m1, s1, m2, s2, lv, dp);
+        printf("%s on %s, %zu-fold CV x %zu:\n  RMSE %.4f (sd %.4f)\n  R2 %.4f (sd %.4f)\n",
+               algo, data, k, reps, m1, s1, m2, s2);
+    if (isnan(lv))
+        printf("  leaves, depth: none (%s has no tree)\n", algo);
+    else
+        printf("  leaves %.2f, depth %.2f (means)\n", lv, dp);
+}
+
+/* --test: the learner fitted on every row of DATA, scored on FILE's rows. DATA is loaded
+ * again with FILE appended, so the CV above ran on DATA alone (the folds of `cv` without
+ * --test). */
+static int hold_out(const tl_exp_model *m, const char *data, const tl_cli_data *dd,
+                    const char *test, unsigned long seed, FILE *f, tl_err *err)
+{
+    size_t *tr = NULL, *te = NULL, ntr = 0, nte = 0;
+    tl_dataset *d = tl_cli_load(data, dd, test, 0, err);
+    long selected;
+    tl_model *model = NULL;
+    if (d && (tr = tl_cli_role_rows(d, TL_ROLE_TRAIN, &ntr, err)) &&
+        (te = tl_cli_role_rows(d, TL_ROLE_TEST, &nte, err)) &&
+        (model = tl_cell_fit(m, d, tr, ntr, NULL, 0, seed, &selected, err))) {
+        char label[1100];
+        snprintf(label, sizeof label, "hold-out on %s (fitted on every row of the data)", test);
+        tl_cli_print_scores(f, label, model, d, te, nte, err);
+    }
+    tl_model_free(model);
+    free(tr);
+    free(te);
+    tl_dataset_free(d);
+    return err->code;
 }
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL, *target = NULL,
-               *pos[1];
-    const tl_cli_opt opts[] = {{"--algo", 1, &algo}, {"--folds", 1, &folds_s},
-                               {"--repeats", 1, &reps_s}, {"--seed", 1, &seed_s},
-                               {"--csv", 0, &csv}, {"--target", 1, &target}, {NULL, 0, NULL}};
+    const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL,
+               *test = NULL, *pos[1];
+    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    const tl_cli_opt opts[] = {{"--algo", 1, &algo},       {"--folds", 1, &folds_s},
+                               {"--repeats", 1, &reps_s},   {"--seed", 1, &seed_s},
+                               {"--csv", 0, &csv},          {"--test", 1, &test},
+                               TL_CLI_DATA_OPTS(dd),        {NULL, 0, NULL}};
     tl_exp_model m;
     memset(&m, 0, sizeof m);
     tl_params_init(&m.params);
@@ -108,7 +144,7 @@ static int run(int argc, char **argv, tl_err *err)
     char name[1024];
     base_name(pos[0], name, sizeof name);
     if (!(m.type = tl_model_find(algo, err)) || tl_model_check_params(m.type, &m.params, err) ||
-        !(d = tl_dataset_load(pos[0], target, err))) {
+        !(d = tl_cli_load(pos[0], &dd, NULL, 0, err))) {
         rc = err->code;
     } else if (!(o.score = calloc(4 * n, sizeof *o.score))) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -118,6 +154,8 @@ static int run(int argc, char **argv, tl_err *err)
         if (!rc)
             print(name, algo, (size_t)k, (size_t)reps, tl_dataset_is_classification(d), csv != NULL,
                   &o);
+        if (!rc && test)
+            rc = hold_out(&m, pos[0], &dd, test, seed, csv ? stderr : stdout, err);
     }
     free(o.score);
     tl_dataset_free(d);
@@ -127,9 +165,13 @@ static int run(int argc, char **argv, tl_err *err)
 
 const tl_cli_command tl_cmd_cv = {
     "cv", "stratified k-fold cross-validation of one learner",
-    "usage: treelab cv DATA --algo NAME [--set k=v]... [--folds 10] [--repeats 1] [--seed S] [--target NAME] "
-    "[--csv]\n"
+    "usage: treelab cv DATA --algo NAME [--set k=v]... [--folds 10] [--repeats 1] [--seed S]\n"
+    "                  [--test FILE] [--csv] [data options]\n"
     "  Prints mean and sd of accuracy (RMSE and R2 for regression) and mean leaves and depth.\n"
     "  Folds depend only on the data, k, the repeat and the seed (the same as `treelab run`).\n"
-    "  --csv  a header and one row, for scripts\n",
+    "  Scores weigh each row by its ARFF instance weight {w} (1 without one).\n"
+    "  --csv         a header and one row, for scripts (a --test line then goes to stderr)\n"
+    "  --test FILE   after the CV of DATA (unchanged by this option), fit on every row of\n"
+    "                DATA and print the scores on FILE's rows: a hold-out test set\n"
+    TL_CLI_DATA_HELP,
     run};

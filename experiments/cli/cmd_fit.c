@@ -1,16 +1,23 @@
 /* `treelab fit DATA --algo NAME [--set k=v]... -o MODEL`: fit on every row, save the model. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_io.h"
 
 static const char usage[] =
-    "usage: treelab fit DATA --algo NAME [--set key=value]... [--target NAME] [--seed S]\n"
-    "                   -o MODEL\n"
+    "usage: treelab fit DATA --algo NAME [--set key=value]... [--seed S] [data options]\n"
+    "                   [--test FILE] -o MODEL\n"
     "\n"
     "Fit a learner on every row of DATA and write the model (a libconfig text file that\n"
     "`predict` and `show` read back). `treelab fit --algo NAME --help` lists the learner's\n"
-    "parameters.\n";
+    "parameters. Rows weigh what their ARFF instance weight {w} says (1 without one).\n"
+    "\n"
+    "options:\n"
+    "  --test FILE          also score the model on FILE's rows (same columns; the data\n"
+    "                       options apply to it too) and print the scores; -o is then\n"
+    "                       optional\n"
+    TL_CLI_DATA_HELP;
 
 static void learner_help(const char *algo)
 {
@@ -31,9 +38,12 @@ static void learner_help(const char *algo)
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *algo = NULL, *out = NULL, *target = NULL, *seed_s = NULL, *pos[1];
+    const char *algo = NULL, *out = NULL, *seed_s = NULL, *test = NULL, *pos[1];
+    tl_cli_data dd = {NULL, NULL, NULL, NULL};
     tl_cli_opt opts[] = {{"--algo", 1, &algo}, {"-o", 1, &out},          {"--output", 1, &out},
-                         {"--target", 1, &target}, {"--seed", 1, &seed_s}, {NULL, 0, NULL}};
+                         {"--seed", 1, &seed_s}, {"--test", 1, &test},   TL_CLI_DATA_OPTS(dd),
+                         {NULL, 0, NULL}};
+    size_t *train = NULL, *te = NULL, n_train = 0, n_te = 0;
     tl_params set;
     tl_params_init(&set);
     int n_pos, help;
@@ -46,20 +56,29 @@ static int run(int argc, char **argv, tl_err *err)
         learner_help(algo);
         goto done;
     }
-    if (n_pos != 1 || !out) {
+    if (n_pos != 1 || (!out && !test)) {
         tl_err_set(err, TL_EINVAL, "expected DATA and -o MODEL (see treelab fit --help)");
         goto done;
     }
-    if (tl_cli_seed(seed_s, &seed, err) || !(d = tl_cli_load_data(pos[0], target, err)) ||
-        !(m = tl_cli_fit(algo, &set, d, seed, err)) || tl_model_save(m, out, err))
+    /* with --test the test rows are appended to the data (role test) and left out of the fit */
+    if (tl_cli_seed(seed_s, &seed, err) || !(d = tl_cli_load(pos[0], &dd, test, 0, err)) ||
+        !(train = tl_cli_role_rows(d, TL_ROLE_TRAIN, &n_train, err)) ||
+        !(m = tl_cli_fit_rows(algo, &set, d, test ? train : NULL, n_train, seed, err)) ||
+        (out && tl_model_save(m, out, err)))
         goto done;
     tl_model_info info;
     tl_model_get_info(m, &info);
-    fprintf(stderr, "treelab: %s fitted on %zu rows of %s", algo, d->n_rows, pos[0]);
+    fprintf(stderr, "treelab: %s fitted on %zu rows of %s", algo, n_train, pos[0]);
     if (info.nodes)
         fprintf(stderr, " (%zu leaves, depth %zu)", info.leaves, info.depth);
-    fprintf(stderr, "; model written to %s\n", out);
+    if (out)
+        fprintf(stderr, "; model written to %s", out);
+    fputc('\n', stderr);
+    if (test && (te = tl_cli_role_rows(d, TL_ROLE_TEST, &n_te, err)))
+        tl_cli_print_scores(stdout, test, m, d, te, n_te, err);
 done:
+    free(train);
+    free(te);
     tl_model_free(m);
     tl_dataset_free(d);
     tl_params_clear(&set);

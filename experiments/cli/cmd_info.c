@@ -1,24 +1,24 @@
-/* `treelab info DATA [--target NAME]`: rows, attributes, task and missing cells of a dataset. */
+/* `treelab info DATA [data options]`: rows, attributes, task, weights and missing cells of a dataset. */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "model_io.h"
 #include "treelab/tl_dataset.h"
 
 static const char usage[] =
-    "usage: treelab info DATA [--target NAME]\n"
+    "usage: treelab info DATA [data options]\n"
     "\n"
     "Describe a dataset (ARFF, or CSV with a header row): its rows, each attribute's type,\n"
     "number of distinct values and missing cells, the task (classification with the class\n"
     "counts, or regression with the target's mean and standard deviation) and the total of\n"
-    "missing cells.\n"
+    "missing cells; with ARFF instance weights, the total weight and each class's weight.\n"
     "\n"
     "options:\n"
-    "  --target NAME  the attribute to predict (default: the last one)\n"
-    "  --help         this text\n";
+    TL_CLI_DATA_HELP
+    "  --help               this text\n";
 
 /* Distinct known values of a column (numeric: sorted copy; nominal: codes seen). */
 static int count_distinct(const tl_dataset *d, const tl_column *c, const tl_attr_info *a,
@@ -99,19 +99,25 @@ static void print_task(const tl_dataset *d)
         int len = (int)strlen(t->levels[k]);
         w = len > w ? len : w;
     }
-    printf("  %-*s  %7s\n", w, "class", "rows");
+    printf("  %-*s  %7s%s\n", w, "class", "rows", d->weight ? "   weight" : "");
     for (size_t k = 0; k < t->n_levels; k++) {
         size_t n = 0;
+        double wt = 0;
         for (size_t i = 0; i < d->n_rows; i++)
-            n += d->y.code[i] == (int)k;
-        printf("  %-*s  %7zu\n", w, t->levels[k], n);
+            if (d->y.code[i] == (int)k)
+                n++, wt += tl_dataset_weight(d, i);
+        printf("  %-*s  %7zu", w, t->levels[k], n);
+        if (d->weight)
+            printf("  %7.6g", wt);
+        putchar('\n');
     }
 }
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *target = NULL, *pos[1];
-    const tl_cli_opt opts[] = {{"--target", 1, &target}, {NULL, 0, NULL}};
+    const char *pos[1];
+    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    const tl_cli_opt opts[] = {TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
     int n_pos, help;
     if (tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, NULL, &help, err))
         return err->code;
@@ -121,13 +127,19 @@ static int run(int argc, char **argv, tl_err *err)
     }
     if (n_pos != 1)
         return tl_err_set(err, TL_EINVAL, "expected one DATA file\n%s", usage);
-    tl_dataset *d = tl_dataset_load(pos[0], target, err);
+    tl_dataset *d = tl_cli_load(pos[0], &dd, NULL, 0, err);
     if (!d)
         return err->code;
     printf("dataset: %s (%s)\n", d->name, pos[0]);
     printf("rows: %zu", d->n_rows);
     if (d->n_dropped)
         printf(" (%zu dropped: missing target)", d->n_dropped);
+    if (d->weight) {
+        double total = 0;
+        for (size_t i = 0; i < d->n_rows; i++)
+            total += d->weight[i];
+        printf(", total weight %.6g (ARFF instance weights)", total);
+    }
     printf("\nattributes: %zu (target excluded)\n", d->schema.n_attrs);
     int rc = print_attrs(d, err);
     if (rc == TL_OK) {

@@ -10,17 +10,20 @@
 
 static const char usage[] =
     "usage: treelab path DATA [--algo cart] [--set key=value]... [--cv K] [--seed S]\n"
-    "                    [--target NAME] [--plot FILE.png]\n"
+    "                    [--plot FILE.png] [data options]\n"
     "\n"
     "Grow the unpruned tree on every row of DATA and print its minimal cost-complexity\n"
     "pruning sequence as CSV: `alpha,leaves,risk` (risk: the subtree's R(T) as a share of\n"
     "the root's weight; `--set ccp_risk=error` for misclassification instead of impurity).\n"
     "With --cv K, also `cv_error,cv_se`: K-fold cross-validated error of the subtree (at the\n"
     "geometric midpoint of its alpha interval) and its standard error.\n"
-    "With --plot FILE.png, also draw the pruning curve (alpha on a log axis, resubstitution\n"
-    "risk, CV error with a one-SE band, the min and 1-SE trees marked): FILE.png, FILE.svg,\n"
+    "With --plot FILE.png, also draw the pruning curve (tree size on x, resubstitution\n"
+    "risk, CV error with a one-SE band, the chosen tree marked): FILE.png, FILE.svg,\n"
     "and FILE.dat + FILE.gp (data and gnuplot script) beside them; without gnuplot only the\n"
-    "data and script are written.\n";
+    "data and script are written. Risks and CV errors weigh rows by their ARFF weights.\n"
+    "\n"
+    "data options:\n"
+    TL_CLI_DATA_HELP;
 
 /* FILE.png -> FILE (any extension of the last path component is dropped). */
 static void plot_stem(const char *file, char *buf, size_t size)
@@ -33,11 +36,11 @@ static void plot_stem(const char *file, char *buf, size_t size)
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *algo = "cart", *cv_s = NULL, *seed_s = NULL, *target = NULL, *plot = NULL;
+    const char *algo = "cart", *cv_s = NULL, *seed_s = NULL, *plot = NULL;
     const char *pos[1];
-    tl_cli_opt opts[] = {{"--algo", 1, &algo},     {"--cv", 1, &cv_s},
-                         {"--seed", 1, &seed_s},   {"--target", 1, &target},
-                         {"--plot", 1, &plot},     {NULL, 0, NULL}};
+    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    tl_cli_opt opts[] = {{"--algo", 1, &algo},   {"--cv", 1, &cv_s}, {"--seed", 1, &seed_s},
+                         {"--plot", 1, &plot},   TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
     tl_params set;
     tl_params_init(&set);
     int n_pos, help;
@@ -79,7 +82,7 @@ static int run(int argc, char **argv, tl_err *err)
         tl_params_set(&set, "pruner.folds", folds_s, err) ||
         tl_params_set(&set, "pruner.risk", risk ? risk : "auto", err))
         goto done;
-    if (!(d = tl_cli_load_data(pos[0], target, err)) || !(m = tl_cli_fit(algo, &set, d, seed, err)))
+    if (!(d = tl_cli_load(pos[0], &dd, NULL, 0, err)) || !(m = tl_cli_fit(algo, &set, d, seed, err)))
         goto done;
     if (!(tr = tl_model_prune_trace(m))) {
         tl_err_set(err, TL_EINVAL, "path needs a tree learner (tree, id3, c45 or cart), not %s",

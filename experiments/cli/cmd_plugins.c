@@ -1,5 +1,6 @@
-/* `treelab plugins [--format text|json]`: every learner, criterion, splitter and pruner, with
- * a one-line summary, its reference and its parameters, straight from the registries. */
+/* `treelab plugins [--format text|json]`: every learner, criterion, splitter, pruner and
+ * missing-value method, with a one-line summary, its reference and its parameters, straight
+ * from the registries. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,8 +11,9 @@
 static const char usage[] =
     "usage: treelab plugins [--format text|json]\n"
     "\n"
-    "List what a tree can be composed from (criteria, splitters per attribute kind, pruners)\n"
-    "and every learner, each with a one-line summary, its reference and its parameters\n"
+    "List what a tree can be composed from (criteria, splitters per attribute kind, pruners,\n"
+    "missing-value methods) and every learner, each with a one-line summary, its reference\n"
+    "and its parameters\n"
     "(type, default, range or choices). A plug-in's parameter P is set as SLOT.P, e.g.\n"
     "  treelab cv DATA --algo tree --set pruner=cost_complexity --set pruner.select=1se\n"
     "\n"
@@ -89,7 +91,8 @@ static void text_entry(const entry *e, int with_params)
     }
 }
 
-/* Entry i of section s (0 learners, 1 criteria, 2 splitters, 3 pruners); 0 past the last. */
+/* Entry i of section s (0 learners, 1 criteria, 2 splitters, 3 pruners, 4 missing-value
+ * methods); 0 past the last. */
 static int entry_at(int s, size_t i, entry *e)
 {
     memset(e, 0, sizeof *e);
@@ -112,12 +115,17 @@ static int entry_at(int s, size_t i, entry *e)
         int nom = (t->kinds & TL_KIND_BIT(TL_ATTR_NOMINAL)) != 0;
         *e = (entry){t->name, t->summary, t->reference,
                      num && nom ? "numeric, nominal" : num ? "numeric" : "nominal", t->params};
-    } else {
+    } else if (s == 3) {
         const tl_pruner_type *t = tl_pruner_at(i);
         if (!t)
             return 0;
         *e = (entry){t->name, t->summary, t->reference,
                      t->needs & TL_NEEDS_VALIDATION ? "needs validation rows" : NULL, t->params};
+    } else {
+        const tl_missing_type *t = tl_missing_at(i);
+        if (!t)
+            return 0;
+        *e = (entry){t->name, t->summary, t->reference, NULL, t->params};
     }
     return 1;
 }
@@ -136,10 +144,11 @@ static int run(int argc, char **argv, tl_err *err)
     int json = !strcmp(format, "json");
     if (!json && strcmp(format, "text"))
         return tl_err_set(err, TL_EINVAL, "--format: '%s' is not one of text, json", format);
-    static const char *const sections[] = {"learners", "criteria", "splitters", "pruners"};
+    static const char *const sections[] = {"learners", "criteria", "splitters", "pruners",
+                                           "missing"};
     if (json)
         putchar('{');
-    for (int s = 0; s < 4; s++) {
+    for (int s = 0; s < 5; s++) {
         if (json)
             printf("%s\n  \"%s\": [", s ? "," : "", sections[s]);
         else

@@ -1,4 +1,4 @@
-/* `treelab predict MODEL DATA [--proba]`: predictions as CSV on stdout. */
+/* `treelab predict MODEL DATA [--proba [--digits N]]`: predictions as CSV on stdout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,30 +7,59 @@
 #include "treelab/tl_text.h"
 
 static const char usage[] =
-    "usage: treelab predict MODEL DATA [--proba] [--target NAME]\n"
+    "usage: treelab predict MODEL DATA [--proba] [--digits N] [data options]\n"
+    "       treelab predict MODEL --test FILE [--proba] [--digits N] [data options]\n"
     "\n"
     "Apply a saved model to DATA (same attributes, matched by name; nominal values by name)\n"
     "and write CSV to stdout: `row,predicted`, plus one probability column per class with\n"
     "--proba. Rows are numbered from 1. For regression `predicted` is the value. DATA needs\n"
-    "no target: the model's target column may be missing, empty or absent.\n";
+    "no target: the model's target column may be missing, empty or absent.\n"
+    "Probabilities and regression values are printed in full precision (%.17g: they read\n"
+    "back as the same double, to compare with a peer); --digits N (0..17) prints the\n"
+    "probabilities with N decimals instead.\n"
+    "With --test FILE instead of DATA, FILE must hold the target (rows without one are\n"
+    "dropped): the predictions are written as above and the scores (accuracy, kappa, ...;\n"
+    "RMSE, MAE, R2 for regression; weighted by ARFF instance weights) go to stderr.\n"
+    "\n"
+    "options:\n"
+    "  --digits N           print probabilities with N decimals (0..17)\n"
+    TL_CLI_DATA_HELP
+    "                       (--target defaults to the model's target)\n";
+
+/* %.17g reads back as the same double; digits >= 0 gives that many decimals. */
+static void print_number(double v, int digits)
+{
+    if (digits < 0)
+        printf("%.17g", v);
+    else
+        printf("%.*f", digits, v);
+}
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *proba = NULL, *target = NULL, *pos[2];
-    tl_cli_opt opts[] = {{"--proba", 0, &proba}, {"--target", 1, &target}, {NULL, 0, NULL}};
+    const char *proba = NULL, *test = NULL, *digits_s = NULL, *pos[2];
+    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    tl_cli_opt opts[] = {{"--proba", 0, &proba}, {"--test", 1, &test},
+                         {"--digits", 1, &digits_s}, TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
     int n_pos, help;
-    if (tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err))
+    long digits = -1; /* full precision */
+    if (tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err) ||
+        (digits_s && tl_cli_long("--digits", digits_s, 0, 17, &digits, err)))
         return err->code;
     if (help) {
         fputs(usage, stdout);
         return TL_OK;
     }
-    if (n_pos != 2)
-        return tl_err_set(err, TL_EINVAL, "expected MODEL and DATA (see treelab predict --help)");
+    if (n_pos != (test ? 1 : 2))
+        return tl_err_set(err, TL_EINVAL, "expected MODEL and DATA, or MODEL and --test FILE "
+                          "(see treelab predict --help)");
     tl_model *m = tl_model_load(pos[0], err);
-    /* the rows to predict need no class: unlabelled rows and a missing target column are fine */
-    tl_dataset *d = m ? tl_dataset_load_opts(pos[1], target ? target : m->schema.target.name,
-                                             TL_LOAD_UNLABELLED, err)
+    if (m && !dd.target)
+        dd.target = m->schema.target.name;
+    /* the rows to predict need no class: unlabelled rows and a missing target column are
+     * fine; rows to score (--test) need one */
+    tl_dataset *d = m ? tl_cli_load(test ? test : pos[1], &dd, NULL, test ? 0 : TL_LOAD_UNLABELLED,
+                                    err)
                       : NULL;
     double *out = NULL;
     if (!d || tl_dataset_conform(d, &m->schema, err))
@@ -70,9 +99,15 @@ static int run(int argc, char **argv, tl_err *err)
             if (p[c] > p[best])
                 best = c;
         tl_csv_field(stdout, t->levels[best]);
-        for (size_t c = 0; proba && c < k; c++)
-            printf(",%.6f", p[c]);
+        for (size_t c = 0; proba && c < k; c++) {
+            fputc(',', stdout);
+            print_number(p[c], (int)digits);
+        }
         fputc('\n', stdout);
+    }
+    if (test) {
+        fflush(stdout);
+        tl_cli_print_scores(stderr, test, m, d, NULL, d->n_rows, err);
     }
 done:
     free(out);

@@ -55,9 +55,16 @@ typedef struct tl_dataset {
     tl_schema schema;
     tl_column *cols;     /* schema.n_attrs columns */
     tl_column y;         /* the target: y.code (classification) or y.num (regression) */
-    double *weight;      /* n_rows row weights, or NULL when every row weighs 1 */
+    double *weight;      /* n_rows row weights (ARFF {w}), or NULL when every row weighs 1 */
     size_t n_dropped;    /* rows dropped at load because the target was missing */
+    /* The user's own protocol, when loading asked for it (tl_data_opts): */
+    int *fold;           /* n_rows fold ids: -1 (a training row of every fold) or 0..n_folds-1 */
+    size_t n_folds;
+    unsigned char *role; /* n_rows TL_ROLE_* from a split column or a test file */
 } tl_dataset;
+
+/* A row's part in a train / test split given by the data (tl_dataset.role). */
+enum { TL_ROLE_TRAIN = 0, TL_ROLE_VALID = 1, TL_ROLE_TEST = 2 };
 
 /* Load ARFF (.arff) or CSV (anything else). target: attribute name, or NULL for the last
  * column. Returns a new dataset (free with tl_dataset_free) or NULL with err set; parse
@@ -77,7 +84,45 @@ enum { TL_LOAD_UNLABELLED = 1u };
 TL_API tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
                                         tl_err *err);
 
+/* What to take from a data file besides its cells. Every name must be a column of the file
+ * (an unknown one is TL_EINVAL listing the valid columns); lists may be NULL when empty. */
+typedef struct tl_data_opts {
+    const char *target;                 /* the column to predict; NULL: the last one */
+    const char *const *attributes;      /* keep only these attributes, in this order */
+    size_t n_attributes;
+    const char *const *ignore;          /* drop these columns */
+    size_t n_ignore;
+    /* Make these columns nominal (the target too: a class coded as numbers). A numeric
+     * column's levels are its distinct values in increasing numeric order, named "%.17g"
+     * ("1", "2.5"); a column that is already nominal is left as it is. */
+    const char *const *nominal;
+    size_t n_nominal;
+    /* Fold ids, into d->fold (the column is then no attribute): integers, -1 for a row that
+     * is trained on in every fold, else 0..K-1 with every fold holding rows (scikit-learn's
+     * PredefinedSplit). From a column of the file, or from a file with one id a line, a line
+     * per data row of the file (rows later dropped for a missing target included). */
+    const char *fold_column;
+    const char *fold_file;
+    /* Train / test rows, into d->role: a column holding train, test or validation, or a
+     * second file whose rows are appended as test rows (conformed to this file's attributes,
+     * as tl_dataset_conform does; classes only it has are added after this file's). */
+    const char *split_column;
+    const char *test_file;
+    unsigned flags; /* TL_LOAD_* */
+} tl_data_opts;
+
+/* Load with every option of o (NULL: none). NULL with err set on failure. */
+TL_API tl_dataset *tl_dataset_load_with(const char *path, const tl_data_opts *o, tl_err *err);
+
 TL_API void tl_dataset_free(tl_dataset *d);
+/* A view of d in out whose attribute columns are copies in which each value of rows[0..n)
+ * is made unknown with probability rate, independently (missing completely at random), from
+ * seed (mt19937; a value removed at one rate is removed at every higher one). The view shares
+ * everything else with d, which must outlive it; free it with tl_dataset_blanked_free, never
+ * tl_dataset_free. TL_ENOMEM. */
+TL_API int tl_dataset_blanked(const tl_dataset *d, const size_t *rows, size_t n, double rate,
+                              unsigned long seed, tl_dataset *out, tl_err *err);
+TL_API void tl_dataset_blanked_free(tl_dataset *v);
 
 /* 1 when the target is nominal. */
 TL_API int tl_dataset_is_classification(const tl_dataset *d);
@@ -109,6 +154,12 @@ TL_API int tl_dataset_conform(tl_dataset *d, const tl_schema *schema, tl_err *er
  * column of numbers loads as numeric). TL_OK, and nothing changes, when the target is already
  * nominal; TL_EINVAL when it has fewer than two distinct values; TL_ENOMEM leaves d as it was. */
 TL_API int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err);
+
+/* Append b's rows to a (b already conformed to a's schema by tl_dataset_conform, so the
+ * same attributes in the same order with the same levels; b's target may have classes a
+ * lacks, after a's). a's roles (when set) get TL_ROLE_TEST for b's rows; weights are kept.
+ * TL_EINVAL when b does not match a; TL_ENOMEM leaves a valid (maybe partly grown). */
+TL_API int tl_dataset_append(tl_dataset *a, const tl_dataset *b, tl_err *err);
 
 /* Deep copies / frees of a schema. Returns TL_OK or TL_ENOMEM. */
 TL_API int tl_schema_copy(tl_schema *dst, const tl_schema *src, tl_err *err);

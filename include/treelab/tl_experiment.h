@@ -12,6 +12,7 @@
 #include "treelab/tl_api.h"
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_error.h"
+#include "treelab/tl_metrics.h"
 #include "treelab/tl_model.h"
 #include "treelab/tl_params.h"
 
@@ -27,16 +28,53 @@ typedef struct tl_exp_dataset {
     char *target;  /* NULL: the last column */
     char **attrs;  /* attribute subset (NULL: all) */
     size_t n_attrs;
+    char **ignore; /* columns left out */
+    size_t n_ignore;
+    char **nominal; /* columns read as nominal (the target too) */
+    size_t n_nominal;
+    char *fold_file; /* protocol folds: this dataset's fold ids, one a line (resolved path) */
+    char *test_file; /* protocol split: this dataset's test rows (resolved path) */
     int line;      /* line in the config file */
+    /* protocol.missing: this entry is `base` with a share missing_rate of the values of the
+     * rows protocol.missing_rows says removed at random in each cell (base NULL: as read) */
+    char *base;
+    double missing_rate;
 } tl_exp_dataset;
 
-/* Nested selection: an inner CV over the outer training rows picks one value of param. */
+/* How a nested selection scores its candidates on the outer training rows. */
+typedef enum {
+    TL_INNER_AUTO = 0,  /* the protocol's validation rows when it has them, else cv */
+    TL_INNER_CV = 1,    /* stratified k-fold, repeated */
+    TL_INNER_HOLDOUT = 2 /* a stratified share of the rows held out, repeated */
+} tl_inner_kind;
+
+/* Nested selection: an inner protocol over the outer training rows picks one candidate of a
+ * grid (the cartesian product of the parameters' values, the first parameter varying
+ * slowest) by its objective; ties go to the first candidate in that order. */
 typedef struct tl_exp_select {
-    char *param;   /* NULL: no selection */
-    char **values; /* as text */
-    size_t n_values;
-    size_t folds;  /* inner folds (default 3) */
+    size_t n_params;      /* 0: no selection */
+    char **params;        /* names as set (SLOT.PARAM for a plug-in's own) */
+    char ***values;       /* values[p][0 .. n_values[p]) as text */
+    size_t *n_values;
+    size_t n_candidates;  /* product of n_values */
+    const struct tl_metric_def *objective; /* NULL: accuracy, or mse for regression */
+    tl_inner_kind inner;
+    size_t folds;         /* cv: inner folds (default 3) */
+    size_t repeats;       /* cv and holdout: draws, scores averaged (default 1) */
+    double fraction;      /* holdout: the share of rows scored (default 0.25) */
+    int line;             /* of `select` in the config */
 } tl_exp_select;
+
+/* The values of candidate `index` of s: value_ix[p] indexes s->values[p]. */
+TL_API void tl_exp_select_candidate(const tl_exp_select *s, size_t index, size_t *value_ix);
+/* Set candidate `index`'s values into p. TL_OK or TL_ENOMEM. */
+TL_API int tl_exp_select_apply(const tl_exp_select *s, size_t index, tl_params *p, tl_err *err);
+TL_API void tl_exp_select_clear(tl_exp_select *s);
+/* The objective and inner protocol as one line of text ("kappa by 3-fold inner CV x 1");
+ * has_valid: the outer protocol gives validation rows (which inner auto uses) on every
+ * dataset (1), on some of them (2: a split protocol whose split marks validation rows only
+ * in some datasets), or none (0). */
+TL_API void tl_exp_select_describe(const tl_exp_select *s, int has_valid, char *buf, size_t size);
 
 /* One model: a display name, its learner and parameters (checked against the learner's
  * table when the config is read). */
@@ -62,7 +100,15 @@ typedef struct tl_exp_grid {
     size_t first;
 } tl_exp_grid;
 
-typedef enum { TL_PROTO_CV = 0, TL_PROTO_HOLDOUT = 1, TL_PROTO_LEARNING_CURVE = 2 } tl_proto_kind;
+/* folds and split are the data's own: fold ids (a column or each dataset's fold file) and
+ * train / test rows (a column or each dataset's test file); one repeat, no randomness. */
+typedef enum {
+    TL_PROTO_CV = 0,
+    TL_PROTO_HOLDOUT = 1,
+    TL_PROTO_LEARNING_CURVE = 2,
+    TL_PROTO_FOLDS = 3,
+    TL_PROTO_SPLIT = 4
+} tl_proto_kind;
 
 typedef struct tl_protocol {
     tl_proto_kind kind;
@@ -72,7 +118,15 @@ typedef struct tl_protocol {
     double train, valid, test; /* holdout fractions, summing to 1 */
     double *fractions; /* learning_curve training fractions, increasing, in (0, 1) */
     size_t n_fractions;
+    char *column;      /* folds: the fold-id column; split: the train/test column (or NULL) */
+    double *missing_rates; /* missing: shares of values removed completely at random, each
+                              rate a copy of every dataset (increasing, in [0, 1)) */
+    size_t n_missing_rates;
+    unsigned missing_rows; /* TL_MISSING_IN_TRAIN and/or TL_MISSING_IN_TEST */
 } tl_protocol;
+
+/* Which rows of a cell protocol.missing removes values from (bits). */
+enum { TL_MISSING_IN_TRAIN = 1u, TL_MISSING_IN_TEST = 2u };
 
 /* Reports that can be asked for (bits of tl_experiment.reports). */
 enum {
@@ -109,7 +163,8 @@ TL_API tl_experiment *tl_experiment_load(const char *path, const tl_model_type *
                                          tl_err *err);
 TL_API void tl_experiment_free(tl_experiment *x);
 
-/* Load dataset i (its target and attribute subset applied). NULL + err on failure. */
+/* Load dataset i (its target, column options, and the protocol's fold ids or split
+ * applied: d->fold / d->role). NULL + err on failure. */
 TL_API tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err *err);
 
 /* 1 when x's `plots` list names plot (see tl_experiment_plot_names). */

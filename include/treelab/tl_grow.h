@@ -52,6 +52,9 @@ typedef struct tl_choice_rules {
                                 rows as levels stays out of that average; 0: off */
     double slack;            /* J48's Utils.eps: a rank must beat the best by more than this
                                 (and be above it), and weights compare with this slack; 0 */
+    int zero_gain;           /* scikit-learn: a node that is not pure splits at its best
+                                admissible test even when that decreases nothing (its
+                                children may then split); 0: such a node is a leaf */
 } tl_choice_rules;
 
 typedef struct tl_criterion_type {
@@ -62,7 +65,9 @@ typedef struct tl_criterion_type {
     double (*impurity)(const double *stats, size_t k);
     /* Partition form (NULL: the impurity decrease): the worth of splitting parent into
      * n_children children (n_children x k statistics, summing to parent), larger is
-     * better. Distances between the children's class distributions (Hellinger) live here. */
+     * better. Distances between the children's class distributions (Hellinger) live here.
+     * A criterion may give both: impurity then serves the node (stopping, the scale of a
+     * gain) and score the splits (friedman_mse). */
     double (*score)(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k);
     /* Rank a test across attributes from its gain and branch weights (the missing weight
@@ -71,10 +76,23 @@ typedef struct tl_criterion_type {
                    double missing_w);
     /* NULL: all rules off. */
     void (*rules)(const void *state, tl_choice_rules *out);
+    /* Row form (NULL for the others), for a criterion that no fixed statistics give, such as
+     * the absolute error around the weighted median: for each prefix y[0..i] of n weighted
+     * targets, its weighted loss around its own best constant into loss[i] and that constant
+     * (what a leaf of those rows predicts) into value[i]; work holds TL_ROW_WORK doubles per
+     * target. With it the grower keeps each node's value in the tree, takes the node's
+     * impurity as loss / weight, and scores a test from the node's rows (tl_grow_score); a
+     * threshold sweep gets every cut's losses from tl_grow_cut_losses. Such a criterion has
+     * neither impurity nor score. */
+    void (*prefix_loss)(const void *state, const double *y, const double *w, size_t n,
+                        double *loss, double *value, double *work);
     /* 1 when impurity is Shannon entropy in bits, so a splitter may use its closed forms
      * (C4.5's cut scan) and stay equal to the generic path. */
     int entropy_bits;
 } tl_criterion_type;
+
+/* Work a row-form criterion's prefix_loss gets per target, in doubles. */
+#define TL_ROW_WORK 4
 
 /* ---- the grower ---- */
 typedef struct tl_grow_ctx tl_grow_ctx;
@@ -89,6 +107,7 @@ typedef struct tl_node_rows {
     const double *stats;    /* the node's statistics (k) */
     size_t depth;
     size_t id;              /* the node's index in the tree being grown */
+    const uint32_t *const *by_attr; /* the grower's sorted blocks (tl_grow_sorted_rows) */
 } tl_node_rows;
 
 /* ---- splitter: the best test on one attribute at a node ---- */
@@ -115,6 +134,32 @@ typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tre
                                   size_t node, const tl_node_rows *rows, const tl_split *s,
                                   tl_err *err);
 
+/* ---- missing: rows with an unknown value, while growing and while predicting ---- */
+
+/* How a candidate test's worth counts the node's rows whose value is unknown. */
+typedef enum {
+    TL_MISSING_SCORE_SHARE = 0,   /* the gain on the known rows times their weight share
+                                     (C4.5; rpart's improvement on the known rows) */
+    TL_MISSING_SCORE_BEST_BRANCH, /* they join the branch where the gain is highest, last
+                                     branch first on ties (scikit-learn 1.3) */
+    TL_MISSING_SCORE_OWN_BRANCH   /* they form one more branch (tl_split.missing_branch) */
+} tl_missing_scoring;
+
+typedef struct tl_missing_type {
+    TL_PLUGIN_FIELDS;
+    int complete_rows;          /* grow on the rows with no unknown attribute value only */
+    int known_rows;             /* grow on the rows with some known attribute value only
+                                   (rpart's na.rpart) */
+    tl_missing_scoring scoring; /* used by tl_grow_score */
+    /* Once node's test s is chosen: branch[row] holds the test's branch for each row of rows
+     * (-1 where its value is unknown); set those to a branch, TL_UNKNOWN_SHARE (every branch by
+     * its share of the known weight, C4.5) or TL_UNKNOWN_STOP (the row stays at the node), and
+     * set the node's rule for prediction: t->unknown[node] and tl_tree_set_surrogates. NULL:
+     * every branch by its share, while growing and predicting. Returns TL_OK or an error. */
+    int (*route)(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
+                 const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err);
+} tl_missing_type;
+
 typedef struct tl_grow_params {
     const tl_criterion_type *criterion;
     const void *criterion_state;
@@ -133,6 +178,8 @@ typedef struct tl_grow_params {
     unsigned long seed;              /* for randomised splitters (the fit's seed) */
     tl_accept_split_fn accept;       /* optional */
     void *accept_user;
+    const tl_missing_type *missing;  /* unknown values; NULL: C4.5's fractions */
+    const void *missing_state;
 } tl_grow_params;
 
 /* Defaults: no limits, reuse allowed, file order, min_samples_split 2, min_samples_leaf 1. */
@@ -157,7 +204,7 @@ TL_API const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
 /* The criterion's rules (zeros when it has none). */
 TL_API const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g);
 TL_API size_t tl_grow_k(const tl_grow_ctx *g);
-/* Scratch of at least (max levels + 3) * (k + 1) doubles, private to the current splitter call. */
+/* Scratch of at least (max levels + 4) * (k + 1) doubles, private to the current splitter call. */
 TL_API double *tl_grow_scratch(const tl_grow_ctx *g);
 /* Statistics of the node's rows per level of nominal attr into out (n_levels x k, zeroed
  * here); returns the weight of the rows whose value is unknown. */
@@ -168,15 +215,32 @@ TL_API double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node
  * the row of each value (equal values in row order). */
 TL_API const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
                                           const uint32_t **rows);
+/* The node's rows sorted by numeric attribute attr (unknown values last), or NULL for a
+ * nominal attribute. */
+TL_API const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node,
+                                           size_t attr);
+/* The branch holding the most weight of the node's rows whose branch[] is known (< nb), the
+ * lowest on ties; 0 when none is. For the missing-value methods. */
+TL_API int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node,
+                                   const int *branch, size_t nb);
+/* Set branch[row] = to for each of the node's rows whose branch is unknown (< 0). */
+TL_API void tl_grow_send_unknown(const tl_node_rows *node, int *branch, int to);
 /* Add row's statistics with weight w into stats. */
 TL_API void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* The criterion's worth of a partition of the known rows (children n x k, summing to the
- * parent), before the known-share weighting: impurity decrease or the criterion's score. */
+ * parent), before the known-share weighting: impurity decrease or the criterion's score;
+ * NaN for a row-form criterion, whose worth the statistics do not give (tl_grow_score). */
 TL_API double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children,
                                      size_t n_children);
+/* Row-form criteria, for a sweep over the node's rows in a splitter's order: *left[i] the
+ * loss of rows[0..i], *right[i] that of rows[i+1..n), for i < n (the node's weights), in the
+ * grower's buffers, valid until the next call. Returns 0 (nothing set) for other criteria. */
+TL_API int tl_grow_cut_losses(const tl_grow_ctx *g, const uint32_t *rows, size_t n,
+                              const double **left, const double **right);
 /* Gain of a partition: tl_grow_partition_gain times the known share of the node's weight;
- * fills split->gain, known/missing weight and rank. Returns 0 when the partition is not
- * admissible (min_samples_leaf), else 1. */
+ * fills split->gain, known/missing weight and rank. split must already hold the test
+ * (attribute, kind, threshold or mask): a row-form criterion scores it from the node's rows
+ * routed by it. Returns 0 when the partition is not admissible (min_samples_leaf), else 1. */
 TL_API int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
                          size_t n_children, double missing_w, tl_split *split);
 
@@ -270,23 +334,28 @@ TL_API const tl_splitter_type *tl_splitter_at(size_t i);
 TL_API const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
 TL_API const tl_pruner_type *tl_pruner_at(size_t i);
 TL_API const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
+TL_API const tl_missing_type *tl_missing_at(size_t i);
+TL_API const tl_missing_type *tl_missing_find(const char *name, tl_err *err);
 
-/* Add a plug-in defined outside treelab (an out-of-tree criterion, splitter or pruner), so that
- * lookups, configs, `--set SLOT=NAME` and listings know it as the built-in ones. The type is
- * kept by pointer (it must outlive every use; a static const struct). Register before use:
- * registration takes a lock, but a fit running meanwhile may not see the new name. TL_EINVAL
- * when the name is taken or not a word (a letter, then letters, digits, '_' or '-'), when an
- * operation the grower needs is missing (a criterion's impurity or score and its tasks; a
- * splitter's best and kinds; a pruner's prune), or past 64 registrations per kind. */
+/* Add a plug-in defined outside treelab (an out-of-tree criterion, splitter, pruner or
+ * missing-value method), so that lookups, configs, `--set SLOT=NAME` and listings know it as
+ * the built-in ones. The type is kept by pointer (it must outlive every use; a static const
+ * struct). Register before use: registration takes a lock, but a fit running meanwhile may not
+ * see the new name. TL_EINVAL when the name is taken or not a word (a letter, then letters,
+ * digits, '_' or '-'), when an operation the grower needs is missing (a criterion's impurity or
+ * score and its tasks; a splitter's best and kinds; a pruner's prune; a missing-value method's
+ * scoring out of range), or past 64 registrations per kind. */
 TL_API int tl_criterion_register(const tl_criterion_type *t, tl_err *err);
 TL_API int tl_splitter_register(const tl_splitter_type *t, tl_err *err);
 TL_API int tl_pruner_register(const tl_pruner_type *t, tl_err *err);
+TL_API int tl_missing_register(const tl_missing_type *t, tl_err *err);
 
 /* The valid names of a registry, comma separated, into buf (what errors and --help list);
  * for splitters, kinds keeps those handling one of these attribute kinds (0: all). */
 TL_API void tl_criterion_names(char *buf, size_t size);
 TL_API void tl_splitter_names(unsigned kinds, char *buf, size_t size);
 TL_API void tl_pruner_names(char *buf, size_t size);
+TL_API void tl_missing_names(char *buf, size_t size);
 
 /* ---- minimal cost-complexity pruning (Breiman et al. 1984) ---- */
 typedef struct tl_ccp_path {

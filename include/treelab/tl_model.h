@@ -57,6 +57,8 @@ typedef struct tl_model_type {
     /* Describe the fitted model in the given format (TL_EUNSUPPORTED if it has none). */
     int (*show)(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
                 tl_err *err);
+    /* Its size; NULL for a learner without a tree (naive Bayes), whose leaves and depth the
+     * reports leave empty rather than 0. */
     void (*info)(const void *state, tl_model_info *out);
     /* Optional (may be NULL): a per-epoch training trace, as a table of n_rows x n_cols
      * doubles with column names; owned by the model. */
@@ -85,7 +87,8 @@ TL_API const tl_model_type *tl_model_find(const char *name, tl_err *err);
 /* Add a learner defined outside treelab, so that tl_model_find, configs, `--algo` and listings
  * know it. Kept by pointer (a static const struct that outlives every use); register before
  * use, as tl_criterion_register. TL_EINVAL when the name is taken or not a word, when it lacks
- * one of params, alloc, free, fit, predict, save, load, show, info, or names no task. */
+ * one of params, alloc, free, fit, predict, save, load, show (info is optional), or names no
+ * task. */
 TL_API int tl_model_register(const tl_model_type *t, tl_err *err);
 
 /* A model: its type, parameters, the schema it was fitted on and its state. */
@@ -139,6 +142,9 @@ TL_API tl_model *tl_model_load(const char *path, tl_err *err);
 TL_API int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err);
 /* Leaves, depth and nodes of a fitted model (zeros for learners without them, or unfitted). */
 TL_API void tl_model_get_info(const tl_model *m, tl_model_info *out);
+/* 1 when m's learner has a size (a tree's leaves and depth), 0 for one without (its info is
+ * NULL, e.g. naive Bayes). */
+TL_API int tl_model_has_size(const tl_model *m);
 
 /* The fitted hard tree of a model, or NULL for learners without one (or before fit). */
 TL_API const tl_tree *tl_model_tree(const tl_model *m);

@@ -83,6 +83,10 @@ typedef struct tl_plot_curve {
     size_t n_markers;
     double hline;         /* a dashed horizontal reference line, or NaN for none */
     const char *hline_label;
+    int rate;             /* 1: y is a rate (accuracy, error): the axis stays within [0, 1] */
+    int xint;             /* 1: x is an integer parameter: tics on integers only */
+    int name_points;      /* 1: each series' name printed beside its points (a scatter of
+                             more models than the palette has colours stays readable) */
 } tl_plot_curve;
 
 /* Writes STEM.dat with one block per series (gnuplot `index i`): columns x, y, lower, upper
@@ -108,6 +112,9 @@ typedef struct tl_plot_cp_path {
     int x_leaves;          /* 0: x = alpha on a log axis; 1: x = number of leaves */
     const char *risk_label;/* legend of the risk curve; NULL: "resubstitution error" */
     const char *ylabel;    /* NULL: "error rate" */
+    int has_chosen;        /* 1: mark subtree `chosen` as the pruner's choice (a trace's) */
+    size_t chosen;
+    int rate;              /* 1: the errors are rates, the y axis stays within [0, 1] */
 } tl_plot_cp_path;
 
 /* The trees the pruning curve marks: *i_min = argmin cv_error (ties go to the smaller tree,
@@ -134,8 +141,12 @@ typedef struct tl_plot_confusion {
     const char *title;           /* NULL: "Confusion matrix" */
 } tl_plot_confusion;
 
+/* Classes up to which the confusion heatmap prints each cell's count and share. */
+#define TL_PLOT_CONFUSION_NUMBERS 12
+
 /* Cells coloured by the row-normalised share (recall along the diagonal), each printed with
- * its count and share. STEM.dat columns: predicted index, true index, count, share (a row of
+ * its count and share up to TL_PLOT_CONFUSION_NUMBERS classes (past that the numbers are
+ * hidden and the x labels upright). STEM.dat columns: predicted index, true index, count, share (a row of
  * zeros gives share 0). */
 TL_API int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err *err);
 
@@ -165,6 +176,7 @@ typedef struct tl_plot_folds {
     const size_t *colors;  /* n_models palette indices, or NULL for 0..n_models-1 */
     const double *values;  /* [(d * n_models + m) * n_folds + f]; NaN values are skipped */
     const char *title, *ylabel; /* NULL: "Accuracy per fold", "accuracy" */
+    int rate;              /* 1: values are rates, the axis stays within [0, 1] */
 } tl_plot_folds;
 
 /* Box plots (with the individual folds as dots) per model, grouped by dataset. STEM.dat: one

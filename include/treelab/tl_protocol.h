@@ -35,6 +35,13 @@ TL_API int tl_protocol_folds(const tl_dataset *d, size_t k, int stratified, unsi
 TL_API int tl_protocol_folds_of_rows(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
                                      unsigned long rng_seed, size_t *fold_of, tl_err *err);
 
+/* The hold-out rank of a subset of rows (inner hold-out of nested selection): order_of[j] in
+ * [0, 1) for rows[j], as tl_protocol_order ranks them (each class of rows shuffled by an
+ * mt19937 seeded with rng_seed, position / class size), so rows with order < fraction are a
+ * stratified share of them. TL_OK or TL_ENOMEM. */
+TL_API int tl_protocol_order_of_rows(const tl_dataset *d, const size_t *rows, size_t n,
+                                     unsigned long rng_seed, double *order_of, tl_err *err);
+
 /* Rows of fold f as test and the others as train, in increasing row order. train and test
  * must hold n_rows entries; the counts go to *n_train, *n_test. */
 TL_API void tl_protocol_fold_rows(const size_t *fold_of, size_t n_rows, size_t f, size_t *train,

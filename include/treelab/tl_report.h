@@ -19,6 +19,20 @@
 extern "C" {
 #endif
 
+/* A model's nested selection as the cells file's header records it: the grid's parameters
+ * and values (a cell's `selected` indexes their product, tl_exp_select_candidate's order)
+ * and how it was scored. */
+typedef struct tl_cells_select {
+    size_t n_params;
+    char **param;
+    size_t *n_values;
+    char ***value;
+    char *by; /* objective and inner protocol (tl_exp_select_describe), or NULL */
+} tl_cells_select;
+
+/* The number of candidates of s's grid (0 without selection). */
+TL_API size_t tl_cells_candidates(const tl_cells_select *s);
+
 /* What the cells file's header records (enough to render every report without the config
  * or the data). */
 typedef struct tl_cells_meta {
@@ -32,8 +46,18 @@ typedef struct tl_cells_meta {
     size_t *n_classes;  /* 0 for regression */
     char ***classes;    /* class names per dataset */
     char **model;       /* display names */
+    tl_cells_select *select; /* per model (n_params 0: no selection) */
+    unsigned char *grid;/* per model: 1 for a cell of a parameter grid (a "# grid J" line),
+                           0 for a model listed in the config; NULL when none is */
     double *fractions;  /* learning curves: training fraction per fold index, else NULL */
     size_t n_fractions;
+    /* protocol.missing: per dataset the dataset it was copied from (NULL for one that was
+     * not) and the share of values removed; both NULL when the run had no missing rates */
+    char **missing_base;
+    double *missing_rate;
+    size_t n_missing;      /* entries of both (every dataset's when the run had rates) */
+    char missing_rows[16]; /* "train", "test", "all" or "" */
+    size_t shard, n_shards; /* "# shard I N" of `treelab run --shard I/N`; 0 0 for a run */
 } tl_cells_meta;
 
 TL_API void tl_cells_meta_clear(tl_cells_meta *m);
@@ -52,7 +76,8 @@ TL_API int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells,
                          long *valid_bytes, tl_err *err);
 
 /* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
- * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt. Output is
+ * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt, then
+ * metrics.json, tables.tex and report.html (with dir's manifest and the SVG figures in plots/). Output is
  * byte-identical for the same cells whatever their order in the file. Holds dir's lock
  * (tl_results_lock) meanwhile: TL_EINVAL when a run or another report holds it. */
 TL_API int tl_report_render(const char *dir, tl_err *err);

@@ -31,6 +31,23 @@ TL_API void tl_csv_field(FILE *f, const char *s);
  * columns most result files start with. */
 TL_API void tl_csv_pair(FILE *f, const char *a, const char *b);
 
+
+/* s as a JSON string with its quotes: '"' and '\\' escaped, control characters as \\n,
+ * \\t, ... or \\u00XX; other bytes (UTF-8) as they are. NULL writes null. */
+TL_API void tl_json_str(FILE *f, const char *s);
+
+/* s as LaTeX text: the ten special characters (\\ { } $ & # ^ _ ~ %) escaped, control
+ * characters as spaces. */
+TL_API void tl_tex_str(FILE *f, const char *s);
+
+/* s as HTML (and XML) text or attribute value: & < > " ' as entities, control characters
+ * other than tab and line feed as spaces (XML allows no others). */
+TL_API void tl_html_str(FILE *f, const char *s);
+
+/* v with the fewest significant digits (at most 17) that read back as v: 0.6, not
+ * 0.59999999999999998. "nan", "inf", "-inf" for those. buf holds 32 bytes. */
+TL_API const char *tl_num_short(double v, char buf[32]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,7 +45,29 @@ typedef struct tl_split {
     double gain;        /* impurity decrease on the known rows, times their weight share */
     double rank;        /* what selection across attributes maximises (gain, or gain ratio) */
     double known_weight, missing_weight;
+    int missing_branch; /* where the missing-value method put the unknown rows when scoring
+                           (a branch), or -1 (none: they count by the known share) */
 } tl_split;
+
+/* Where a row whose value for a node's test is unknown goes, once the node's surrogate
+ * splits (if any) cannot place it. A value >= 0 is a branch. */
+enum {
+    TL_UNKNOWN_SHARE = -1,   /* every branch, by its share of the training weight (C4.5) */
+    TL_UNKNOWN_STOP = -2,    /* no branch: the node's own prediction */
+    TL_UNKNOWN_HEAVIEST = -3 /* the branch with the most training weight; a tie stops (rpart) */
+};
+
+/* A surrogate split (Breiman et al. 1984, sec. 5.3; rpart): another attribute's test that
+ * mimics the node's own, used in order when the node's attribute is unknown. */
+typedef struct tl_surrogate {
+    int attr;
+    unsigned char kind;   /* TL_SPLIT_NUMERIC or TL_SPLIT_SUBSET */
+    unsigned char below;  /* NUMERIC: the branch of x < threshold (x >= threshold: the other) */
+    double threshold;
+    uint64_t left_mask;   /* SUBSET: levels sent to branch 0 */
+    uint64_t known_mask;  /* SUBSET: levels with a direction (others cannot place a row) */
+    double agree, adj;    /* agreement with the node's test, and rpart's adjusted agreement */
+} tl_surrogate;
 
 /* A tree as parallel arrays; node 0 is the root; the children of a node are contiguous. */
 typedef struct tl_tree {
@@ -60,11 +82,24 @@ typedef struct tl_tree {
     size_t *n_children;
     size_t *parent;        /* SIZE_MAX for the root */
     double *stats;         /* n_nodes x k weighted class counts, or (w, sum, sumsq) */
+    signed char *unknown;  /* per split: TL_UNKNOWN_* or a branch (tl_tree_route_row) */
+    uint64_t *seen;        /* per SUBSET split: the levels its training rows had, a level
+                              outside counting as unknown (rpart); 0: not recorded, every level
+                              goes by mask */
+    uint32_t *sur_first;   /* per node: its surrogates are sur[sur_first .. + sur_n) */
+    unsigned char *sur_n;
+    tl_surrogate *sur;     /* every node's surrogates */
+    size_t sur_count, sur_cap;
+    double *value;         /* regression: what each node predicts when that is not the mean of
+                              its statistics (an mae tree's weighted median); NULL: the mean */
 } tl_tree;
 
 /* An empty tree with room for cap nodes. NULL + err on allocation failure. */
 TL_API tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err);
 TL_API void tl_tree_free(tl_tree *t);
+/* Give t a value per node (t->value, zeros), for a regression tree whose nodes predict
+ * something else than their mean. TL_OK or TL_ENOMEM. */
+TL_API int tl_tree_keep_values(tl_tree *t, tl_err *err);
 /* Append n nodes (leaves with zero stats) and return the index of the first, or SIZE_MAX
  * with err set on allocation failure. */
 TL_API size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err);
@@ -80,13 +115,24 @@ TL_API tl_tree *tl_tree_copy(const tl_tree *t, tl_err *err);
 /* Weight at a node (sum of class counts, or the regression weight). */
 TL_API double tl_tree_node_weight(const tl_tree *t, size_t node);
 /* The prediction stored at a node: class distribution (k shares summing to 1) or the mean
- * in out[0]. A node with no weight predicts as its nearest ancestor with weight. */
+ * (the node's value when the tree keeps values) in out[0]. A node with no weight predicts as its nearest ancestor with weight. */
 TL_API void tl_tree_node_predict(const tl_tree *t, size_t node, double *out);
 /* Weight the node's prediction gets wrong: misclassified weight (classification) or the
  * sum of squared errors around the mean (regression). */
 TL_API double tl_tree_node_error(const tl_tree *t, size_t node);
 /* Branch of a row at a split node, or -1 when its value is missing. */
 TL_API int tl_tree_branch(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
+/* Where a row goes at a split node: its branch when the value is known; else the first
+ * surrogate that places it, else the node's rule (a branch, TL_UNKNOWN_SHARE or
+ * TL_UNKNOWN_STOP; TL_UNKNOWN_HEAVIEST is resolved here from the children's weights). */
+TL_API int tl_tree_route_row(const tl_tree *t, size_t node, const tl_dataset *d, size_t row);
+/* The branch surrogate s sends row to (0 or 1), or -1 when it cannot place it. */
+TL_API int tl_surrogate_branch(const tl_surrogate *s, const tl_dataset *d, size_t row);
+/* Give node n surrogates (copied; the node's earlier ones are forgotten). TL_ENOMEM. */
+TL_API int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_t n,
+                                  tl_err *err);
+/* 1 when some node has surrogates or a rule other than TL_UNKNOWN_SHARE. */
+TL_API int tl_tree_has_unknown_rules(const tl_tree *t);
 /* Branch of a row under a candidate test not yet in a tree, or -1 when its value is missing. */
 TL_API int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row);
 
@@ -114,8 +160,8 @@ TL_API int tl_tree_validation_curve(const tl_tree *t, const tl_dataset *d, const
 TL_API size_t tl_tree_node_class(const tl_tree *t, size_t node);
 
 /* Predict rows: classification writes n x k probabilities, regression n values. A missing
- * value sends the row down every branch weighted by the branch's share of the training
- * weight (C4.5's fractional descent). Returns TL_OK, or TL_ENOMEM (err set). */
+ * value goes where tl_tree_route_row says: by default down every branch weighted by the
+ * branch's share of the training weight (C4.5's fractional descent). Returns TL_OK, or TL_ENOMEM (err set). */
 TL_API int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
                            double *out, tl_err *err);
 

@@ -1,0 +1,338 @@
+/* Loading options applied to a dataset under construction: chosen, ignored and nominal
+ * columns, fold ids (a column or a file) and train / test roles (a column). */
+#include "load_util.h"
+
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tl_build_plan_free(tl_build_plan *p)
+{
+    free(p->keep);
+    p->keep = NULL;
+    p->n_keep = 0;
+}
+
+/* Column of name, or an error naming the option and listing the valid columns. */
+static int find_col(const tl_build *b, const char *option, const char *name, size_t *out,
+                    tl_err *err)
+{
+    for (size_t j = 0; j < b->n_cols; j++)
+        if (b->cols[j].name && strcmp(b->cols[j].name, name) == 0) {
+            *out = j;
+            return TL_OK;
+        }
+    char valid[700] = "";
+    for (size_t j = 0; j < b->n_cols; j++)
+        if (b->cols[j].name && b->cols[j].name[0])
+            tl_join_append(valid, sizeof valid, b->cols[j].name);
+    return tl_err_set(err, TL_EINVAL, "%s: %s: unknown column '%s'; valid columns: %s", b->path,
+                      option, name, valid);
+}
+
+/* A numeric column made nominal: levels are the distinct values in increasing order. */
+static int force_nominal(tl_build *b, tl_colbuild *c, tl_err *err)
+{
+    size_t n = b->n_rows, k = 0;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    int *code = malloc((b->cap_rows ? b->cap_rows : 1) * sizeof *code);
+    if (!v || !code)
+        goto oom;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(c->num[i]))
+            v[k++] = c->num[i];
+    gsl_sort(v, 1, k);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!u || v[i] != v[u - 1])
+            v[u++] = v[i];
+    for (size_t i = 0; i < u; i++) {
+        char name[40];
+        int added;
+        snprintf(name, sizeof name, "%.17g", v[i]);
+        if (tl_levels_add(&c->lv, name, strlen(name), &added) < 0)
+            goto oom;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (isnan(c->num[i])) {
+            code[i] = TL_MISSING_CODE;
+            continue;
+        }
+        size_t lo = 0, hi = u; /* the value's place among the sorted distinct ones */
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (v[mid] <= c->num[i])
+                lo = mid;
+            else
+                hi = mid;
+        }
+        code[i] = (int)lo;
+    }
+    free(v);
+    free(c->num);
+    c->num = NULL;
+    c->code = code;
+    c->kind = TL_ATTR_NOMINAL;
+    return TL_OK;
+oom:
+    free(v);
+    free(code);
+    return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+}
+
+/* Parse s as a fold id (an integer >= -1). 0 on success. */
+static int parse_fold(const char *s, size_t len, double *out)
+{
+    double v;
+    if (tl_parse_number(s, len, &v) != 0 || v != floor(v) || v < -1 || v > 1e6)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Turn column j into numeric fold ids (-1 .. K-1), checking each. */
+static int fold_values(tl_build *b, size_t j, const char *what, tl_err *err)
+{
+    tl_colbuild *c = &b->cols[j];
+    double *num = c->num ? c->num : malloc((b->cap_rows ? b->cap_rows : 1) * sizeof *num);
+    if (!num)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    for (size_t i = 0; i < b->n_rows; i++) {
+        char text[40];
+        int bad;
+        if (c->kind == TL_ATTR_NUMERIC) {
+            snprintf(text, sizeof text, "%.17g", num[i]);
+            bad = isnan(num[i]) || num[i] != floor(num[i]) || num[i] < -1 || num[i] > 1e6;
+            if (isnan(num[i]))
+                strcpy(text, "?");
+        } else {
+            const char *s = c->code[i] < 0 ? "?" : c->lv.names[c->code[i]];
+            snprintf(text, sizeof text, "%s", s);
+            bad = c->code[i] < 0 || parse_fold(s, strlen(s), &num[i]);
+        }
+        if (bad) {
+            if (num != c->num)
+                free(num);
+            return tl_err_set(err, TL_EINVAL, "%s: fold column '%s', data row %zu: expected a fold id (an "
+                              "integer: -1 to train on the row in every fold, else 0, 1, ...), "
+                              "found '%s'", b->path, what, i + 1, text);
+        }
+    }
+    if (num != c->num) {
+        free(c->code);
+        c->code = NULL;
+        c->num = num;
+        c->kind = TL_ATTR_NUMERIC;
+    }
+    return TL_OK;
+}
+
+/* Read a fold file (one id a line, a line per data row) into a new column. */
+static int read_fold_file(tl_build *b, const char *path, long *col, tl_err *err)
+{
+    tl_src src;
+    int rc = tl_src_read(&src, path, err);
+    if (rc)
+        return rc;
+    if ((rc = tl_build_add_col(b, err)))
+        goto done;
+    tl_colbuild *c = &b->cols[b->n_cols - 1];
+    if (!(c->name = calloc(1, 1)) || !(c->num = malloc((b->cap_rows ? b->cap_rows : 1) *
+                                                       sizeof *c->num))) {
+        rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    *col = (long)(b->n_cols - 1);
+    size_t n = 0, line = 0;
+    const char *p = src.text, *end = src.text + src.len;
+    while (p < end && !rc) {
+        const char *e = p, *ls = p;
+        while (e < end && *e != '\n' && *e != '\r')
+            e++;
+        line++;
+        const char *s = p, *t = e;
+        while (s < t && (*s == ' ' || *s == '\t'))
+            s++;
+        while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
+            t--;
+        p = e < end ? e + (*e == '\r' && e + 1 < end && e[1] == '\n' ? 2 : 1) : e;
+        if (s == t)
+            continue; /* blank lines (a final line end) hold no id */
+        if (n >= b->n_rows)
+            rc = tl_parse_err(err, TL_EINVAL, path, line, 1, "more fold ids than the %zu data "
+                              "rows of %s: expected one id a line, a line per data row",
+                              b->n_rows, b->path);
+        else if (parse_fold(s, (size_t)(t - s), &c->num[n++]))
+            rc = tl_parse_err(err, TL_EINVAL, path, line, (size_t)(s - ls) + 1,
+                              "expected a fold id (an integer: -1 to train on the row in every "
+                              "fold, else 0, 1, ...), found '%.*s'", (int)(t - s > 30 ? 30 : t - s), s);
+    }
+    if (!rc && n < b->n_rows)
+        rc = tl_err_set(err, TL_EINVAL, "%s: %zu fold ids for the %zu data rows of %s: expected "
+                        "one id a line, a line per data row", path, n, b->n_rows, b->path);
+done:
+    tl_src_free(&src);
+    return rc;
+}
+
+/* Turn column j into numeric TL_ROLE_* codes. */
+static int split_values(tl_build *b, size_t j, tl_err *err)
+{
+    tl_colbuild *c = &b->cols[j];
+    if (c->kind != TL_ATTR_NOMINAL)
+        return tl_err_set(err, TL_EINVAL, "%s: split column '%s' is numeric: expected the "
+                          "words train, test or validation", b->path, c->name);
+    double *num = malloc((b->cap_rows ? b->cap_rows : 1) * sizeof *num);
+    if (!num)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    for (size_t i = 0; i < b->n_rows; i++) {
+        const char *s = c->code[i] < 0 ? "?" : c->lv.names[c->code[i]];
+        num[i] = !strcmp(s, "train") ? TL_ROLE_TRAIN : !strcmp(s, "test") ? TL_ROLE_TEST
+                 : !strcmp(s, "validation") ? TL_ROLE_VALID : -1;
+        if (num[i] < 0) {
+            free(num);
+            return tl_err_set(err, TL_EINVAL, "%s: split column '%s', data row %zu: expected "
+                              "train, test or validation, found '%s'", b->path, c->name, i + 1, s);
+        }
+    }
+    free(c->code);
+    c->code = NULL;
+    c->num = num;
+    c->kind = TL_ATTR_NUMERIC;
+    return TL_OK;
+}
+
+/* The attributes' columns: o->attributes in order, or all; minus the target, the ignored,
+ * fold and split columns. */
+static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err)
+{
+    size_t n = b->n_cols, j = 0;
+    char *out = calloc(n ? n : 1, 1); /* 1: not an attribute */
+    if (!(p->keep = malloc((n ? n : 1) * sizeof *p->keep)) || !out) {
+        free(out);
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    }
+    int rc = TL_OK;
+    out[t] = 1;
+    if (p->fold >= 0)
+        out[p->fold] = 1;
+    if (p->split >= 0)
+        out[p->split] = 1;
+    for (size_t k = 0; k < o->n_ignore && !rc; k++)
+        if (!(rc = find_col(b, "ignore", o->ignore[k], &j, err))) {
+            if (j == t)
+                rc = tl_err_set(err, TL_EINVAL, "%s: ignore: '%s' is the target; choose "
+                                "another target to ignore it", b->path, o->ignore[k]);
+            out[j] = 1;
+        }
+    char *taken = calloc(n ? n : 1, 1);
+    if (!rc && !taken)
+        rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    for (size_t k = 0; k < o->n_attributes && !rc; k++)
+        if (!(rc = find_col(b, "attributes", o->attributes[k], &j, err))) {
+            if (taken[j])
+                rc = tl_err_set(err, TL_EINVAL, "%s: attributes: '%s' is named twice", b->path,
+                                o->attributes[k]);
+            else if ((long)j == p->fold || (long)j == p->split)
+                rc = tl_err_set(err, TL_EINVAL, "%s: attributes: '%s' holds the %s and cannot "
+                                "be an attribute", b->path, o->attributes[k],
+                                (long)j == p->fold ? "fold ids" : "train / test split");
+            else if (!out[j])
+                p->keep[p->n_keep++] = j;
+            taken[j] = 1;
+        }
+    for (j = 0; j < n && !rc && !o->n_attributes; j++)
+        if (!out[j])
+            p->keep[p->n_keep++] = j;
+    free(taken);
+    free(out);
+    return rc;
+}
+
+int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p,
+                       tl_err *err)
+{
+    int rc = TL_OK;
+    size_t j = 0;
+    p->fold = p->split = -1;
+    if (o->fold_column && o->fold_file)
+        return tl_err_set(err, TL_EINVAL, "%s: fold ids come from a column or a file, not both",
+                          b->path);
+    for (size_t k = 0; k < o->n_nominal && !rc; k++)
+        if (!(rc = find_col(b, "nominal", o->nominal[k], &j, err)) &&
+            b->cols[j].kind == TL_ATTR_NUMERIC)
+            rc = force_nominal(b, &b->cols[j], err);
+    if (!rc && o->fold_column && !(rc = find_col(b, "fold column", o->fold_column, &j, err))) {
+        p->fold = (long)j;
+        rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL, "%s: fold column '%s' is the "
+                                             "target", b->path, o->fold_column)
+                                : fold_values(b, j, o->fold_column, err);
+    }
+    if (!rc && o->fold_file)
+        rc = read_fold_file(b, o->fold_file, &p->fold, err);
+    if (!rc && o->split_column && !(rc = find_col(b, "split column", o->split_column, &j, err))) {
+        p->split = (long)j;
+        rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL, "%s: split column '%s' is the "
+                                             "target", b->path, o->split_column)
+                                : split_values(b, j, err);
+    }
+    if (!rc)
+        rc = choose(b, o, t, p, err);
+    return rc;
+}
+
+/* d->fold from the fold column: K = the largest id + 1, every fold with test and training
+ * rows. */
+static int take_folds(const tl_build *b, const double *v, tl_dataset *d, tl_err *err)
+{
+    size_t n = d->n_rows, k = 0;
+    if (!(d->fold = malloc((n ? n : 1) * sizeof *d->fold)))
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    for (size_t i = 0; i < n; i++) {
+        d->fold[i] = (int)v[i];
+        if (v[i] >= 0 && (size_t)v[i] + 1 > k)
+            k = (size_t)v[i] + 1;
+    }
+    size_t *count = calloc(k + 1, sizeof *count), always = 0;
+    if (!count)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    for (size_t i = 0; i < n; i++)
+        d->fold[i] < 0 ? always++ : count[d->fold[i]]++;
+    int rc = TL_OK;
+    if (k == 0 || (k == 1 && !always))
+        rc = tl_err_set(err, TL_EINVAL, "%s: the fold ids make %zu fold%s with nothing to train "
+                        "on: expected ids 0..K-1 (K >= 2), or -1 for rows trained on in every "
+                        "fold", b->path, k, k == 1 ? "" : "s");
+    for (size_t f = 0; f < k && !rc; f++)
+        if (!count[f])
+            rc = tl_err_set(err, TL_EINVAL, "%s: fold %zu has no rows: fold ids must be 0..K-1 "
+                            "with every fold used (the largest id is %zu)", b->path, f, k - 1);
+    free(count);
+    d->n_folds = k;
+    return rc;
+}
+
+static int take_roles(const tl_build *b, const double *v, tl_dataset *d, tl_err *err)
+{
+    size_t n = d->n_rows, count[3] = {0, 0, 0};
+    if (!(d->role = malloc(n ? n : 1)))
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
+    for (size_t i = 0; i < n; i++)
+        count[(d->role[i] = (unsigned char)v[i])]++;
+    if (!count[TL_ROLE_TRAIN] || !count[TL_ROLE_TEST])
+        return tl_err_set(err, TL_EINVAL, "%s: the split has no %s rows", b->path,
+                          count[TL_ROLE_TRAIN] ? "test" : "train");
+    return TL_OK;
+}
+
+int tl_build_plan_parts(tl_build *b, const tl_build_plan *p, tl_dataset *d, tl_err *err)
+{
+    int rc = TL_OK;
+    if (p->fold >= 0)
+        rc = take_folds(b, b->cols[p->fold].num, d, err);
+    if (!rc && p->split >= 0)
+        rc = take_roles(b, b->cols[p->split].num, d, err);
+    return rc;
+}
