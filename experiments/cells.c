@@ -120,7 +120,7 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
     int rc = tl_file_sha256(x->config_path, sha, err);
     if (rc)
         return rc;
-    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", TREELAB_VERSION,
+    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", tl_version(),
             tl_commit());
     fprintf(f, "# name %s\n", x->name);
     fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);

@@ -291,18 +291,36 @@ int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
     size_t n = (size_t)config_setting_length(models);
     if (!(x->models = calloc(n, sizeof *x->models)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
+    /* every model is read, so that one error lists the problems of all of them */
+    tl_problems bad;
+    tl_problems_init(&bad);
+    int rc = TL_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
         x->n_models = i + 1;
-        int rc = read_model(c, config_setting_get_elem(models, (unsigned)i), &x->models[i]);
-        if (rc)
-            return rc;
+        tl_err e;
+        tl_err_clear(&e);
+        tl_cfg_ctx one = *c;
+        one.err = &e;
+        if ((rc = read_model(&one, config_setting_get_elem(models, (unsigned)i), &x->models[i])))
+            rc = tl_err_is_user(rc) ? tl_problems_add(&bad, e.msg, c->err)
+                                    : tl_err_set(c->err, rc, "%s", e.msg);
     }
+    if (!rc && bad.n) { /* one FILE:LINE: message per line */
+        char msg[TL_ERR_MSG_MAX] = "";
+        for (size_t i = 0, used = 0; i < bad.n && used + 1 < sizeof msg; i++) {
+            int w = snprintf(msg + used, sizeof msg - used, "%s%s", i ? "\n" : "", bad.msg[i]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        rc = tl_err_set(c->err, TL_EINVAL, "%s", msg);
+    }
+    tl_problems_clear(&bad);
+    if (rc)
+        return rc;
     if (grids) {
         if (config_setting_type(grids) != CONFIG_TYPE_LIST)
             return tl_cfg_fail(c, grids, "expected a list ( { ... }, ... ) of grids");
         for (int i = 0; i < config_setting_length(grids); i++) {
-            int rc = read_grid(c, config_setting_get_elem(grids, (unsigned)i), x);
-            if (rc)
+            if ((rc = read_grid(c, config_setting_get_elem(grids, (unsigned)i), x)))
                 return rc;
         }
     }

@@ -318,6 +318,8 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
 
 int tl_run_load_data(const tl_experiment *x, tl_dataset ***data, tl_err *err)
 {
+    /* an array of pointers: sizeof *owned is meant */
+    /* NOLINTNEXTLINE(bugprone-sizeof-expression) */
     tl_dataset **owned = calloc(x->n_datasets ? x->n_datasets : 1, sizeof *owned);
     int rc = owned ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < x->n_datasets; i++)

@@ -12,7 +12,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$TMP/bench" scripts/bench_fit.c \
-   -Ialgorithms/include build/libtreelab.a -lgsl -lopenblas -lconfig -lm -lpthread
+   -Iinclude build/libtreelab.a -lgsl -lopenblas -lconfig -lm -lpthread
 HAVE_SK=1
 $PY -c 'import sklearn' 2>/dev/null || { HAVE_SK=0; echo "python3-sklearn missing: treelab only" >&2; }
 [ $# -gt 0 ] || set -- 10000 100000 1000000

@@ -100,17 +100,17 @@ void tl_tree_learner_help(FILE *f);
 #define TL_TREE_LEARNER(ID, NAME_STR, SUMMARY, TASKS, PRESET, PARAMS)                                               \
     static void *ID##_alloc(const tl_params *p, tl_err *err)                                 \
     {                                                                                          \
-        return tl_tree_learner_alloc(&PRESET, p, err);                                         \
+        return tl_tree_learner_alloc(&(PRESET), p, err);                                       \
     }                                                                                          \
     static int ID##_check(const tl_params *p, tl_err *err)                                   \
     {                                                                                          \
-        return tl_tree_learner_check(&PRESET, p, err);                                         \
+        return tl_tree_learner_check(&(PRESET), p, err);                                       \
     }                                                                                          \
     static const tl_model_type ID##_type = {                                                 \
-        .name = NAME_STR,                                                                      \
-        .summary = SUMMARY,                                                                    \
-        .tasks = TASKS,                                                                        \
-        .params = PARAMS,                                                                      \
+        .name = (NAME_STR),                                                                    \
+        .summary = (SUMMARY),                                                                  \
+        .tasks = (TASKS),                                                                      \
+        .params = (PARAMS),                                                                    \
         .alloc = ID##_alloc,                                                                 \
         .check_params = ID##_check,                                                          \
         .free = tl_tree_learner_free,                                                          \

@@ -60,6 +60,8 @@ static int col_any(const tl_table *t, const char *names, tl_err *err)
 
 static int cols(const tl_table *t, const char *const *names, int *idx, size_t n, tl_err *err)
 {
+    for (size_t i = 0; i < n; i++) /* the callers read every index, even after a failure */
+        idx[i] = -1;
     for (size_t i = 0; i < n; i++) {
         idx[i] = col_any(t, names[i], err);
         if (names[i][0] != '?' && idx[i] < 0)
@@ -139,11 +141,12 @@ static int do_series(const tl_table *t, const plot_opts *o, const char *const *n
     const char **labels = calloc(n + 1, sizeof *labels);
     tl_plot_series *s = calloc(n + 1, sizeof *s);
     double *buf = malloc((3 * n + 1) * sizeof *buf);
+    size_t *count = calloc(n + 1, sizeof *count); /* was unchecked: a crash when out of memory */
     char **named = row_labels(t, c[0], &rc, err);
-    if (!rc && (!labels || !s || !buf))
+    if (!rc && (!labels || !s || !buf || !count))
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc) {
-        size_t *count = (size_t *)calloc(n + 1, sizeof *count), used = 0;
+        size_t used = 0;
         for (size_t i = 0; i < n; i++)
             count[tl_table_intern(labels, &ns, named ? named[i] : tl_table_cell(t, i, c[0]))]++;
         for (size_t k = 0; k < ns; k++) { /* each series' points contiguous in buf */
@@ -160,7 +163,6 @@ static int do_series(const tl_table *t, const plot_opts *o, const char *const *n
                 ((double *)p->band)[p->n] = b[i];
             p->n++;
         }
-        free(count);
         if (learning)
             rc = tl_plot_learning_curve(s, ns, o->title, o->out, err);
         else {
@@ -172,7 +174,7 @@ static int do_series(const tl_table *t, const plot_opts *o, const char *const *n
     }
     for (size_t i = 0; named && i < n; i++)
         free(named[i]);
-    free(named), free(x), free(y), free(b), free(labels), free(s), free(buf);
+    free(named), free(x), free(y), free(b), free(labels), free(s), free(buf), free(count);
     return rc;
 }
 
