@@ -19,14 +19,34 @@ void tl_cells_meta_clear(tl_cells_meta *m)
             free(m->classes[i][c]);
         free(m->classes[i]);
     }
-    for (size_t j = 0; j < m->n_models; j++)
+    for (size_t j = 0; j < m->n_models; j++) {
         free(m->model[j]);
+        tl_cells_select *s = m->select ? &m->select[j] : NULL;
+        for (size_t p = 0; s && p < s->n_params; p++) {
+            for (size_t v = 0; v < s->n_values[p]; v++)
+                free(s->value[p][v]);
+            free(s->param[p]);
+            free(s->value[p]);
+        }
+        if (s) {
+            free(s->param);
+            free(s->value);
+            free(s->n_values);
+            free(s->by);
+        }
+    }
+    free(m->select);
     free(m->dataset);
     free(m->dataset_sha);
     free(m->n_classes);
     free(m->classes);
     free(m->model);
+    free(m->grid);
     free(m->fractions);
+    for (size_t i = 0; m->missing_base && i < m->n_missing; i++)
+        free(m->missing_base[i]);
+    free(m->missing_base);
+    free(m->missing_rate);
     memset(m, 0, sizeof *m);
 }
 
@@ -49,17 +69,67 @@ static void write_protocol(FILE *f, const tl_protocol *p)
         fprintf(f, "# fraction %zu %.17g\n", i, p->fractions[i]);
 }
 
+/* Whether the outer protocol gives the inner selection validation rows: a hold-out with a
+ * validation share on every dataset, a split on those whose split marks some (1 all, 2 some,
+ * 0 none; tl_exp_select_describe). */
+static int valid_rows(const tl_experiment *x, tl_dataset *const *data)
+{
+    if (x->protocol.kind == TL_PROTO_HOLDOUT)
+        return x->protocol.valid > 0;
+    if (x->protocol.kind != TL_PROTO_SPLIT)
+        return 0;
+    size_t with = 0;
+    for (size_t i = 0; i < x->n_datasets; i++) {
+        const tl_dataset *d = data[i];
+        size_t r = 0;
+        while (d->role && r < d->n_rows && d->role[r] != TL_ROLE_VALID)
+            r++;
+        with += d->role && r < d->n_rows;
+    }
+    return with == 0 ? 0 : with == x->n_datasets ? 1 : 2;
+}
+
+/* Model j's selection grid, so reports name the chosen values without the config. */
+static int write_select(FILE *f, const tl_experiment *x, size_t j, int has_valid, tl_err *err)
+{
+    const tl_exp_select *s = &x->models[j].select;
+    for (size_t p = 0; p < s->n_params; p++) {
+        fprintf(f, "# select %zu %zu %s\n", j, p, s->params[p]);
+        for (size_t v = 0; v < s->n_values[p]; v++) {
+            long at = tl_text_ctrl(s->values[p][v]);
+            char name[5];
+            if (at >= 0) /* a newline would end the header line */
+                return tl_err_set(err, TL_EINVAL, "%s:%d: model '%s': value '%.*s...' of %s "
+                                  "holds control character %s", x->config_path, s->line,
+                                  x->models[j].name, (int)at, s->values[p][v], s->params[p],
+                                  tl_text_ctrl_name((unsigned char)s->values[p][v][at], name));
+            fprintf(f, "# value %zu %zu %zu %s\n", j, p, v, s->values[p][v]);
+        }
+    }
+    if (s->n_params) {
+        char by[256];
+        tl_exp_select_describe(s, has_valid, by, sizeof by);
+        fprintf(f, "# select_by %zu %s\n", j, by);
+    }
+    return TL_OK;
+}
+
 int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data, tl_err *err)
 {
     char sha[65];
     int rc = tl_file_sha256(x->config_path, sha, err);
     if (rc)
         return rc;
-    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", TREELAB_VERSION,
+    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", tl_version(),
             tl_commit());
     fprintf(f, "# name %s\n", x->name);
     fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);
     write_protocol(f, &x->protocol);
+    if (x->protocol.n_missing_rates) {
+        unsigned w = x->protocol.missing_rows;
+        fprintf(f, "# missing_rows %s\n", w == TL_MISSING_IN_TRAIN ? "train"
+                                          : w == TL_MISSING_IN_TEST ? "test" : "all");
+    }
     fprintf(f, "# baseline %zu\n# reports %u\n", x->baseline, x->reports);
     for (size_t i = 0; i < x->n_datasets; i++) {
         const tl_dataset *d = data[i];
@@ -67,6 +137,9 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
             strcpy(sha, "-");
         size_t k = tl_dataset_n_classes(d);
         fprintf(f, "# dataset %zu %zu %s %s\n", i, k, sha, x->datasets[i].name);
+        if (x->datasets[i].base) /* protocol.missing: the rate and the dataset it came from */
+            fprintf(f, "# missing %zu %.17g %s\n", i, x->datasets[i].missing_rate,
+                    x->datasets[i].base);
         for (size_t c = 0; c < k; c++) {
             /* class names come from the data, not the config: a quoted CSV field may hold a
              * newline, which would end this line */
@@ -82,14 +155,71 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
             fprintf(f, "# class %zu %zu %s\n", i, c, cl);
         }
     }
-    for (size_t j = 0; j < x->n_models; j++)
+    for (size_t j = 0; j < x->n_models; j++) {
         fprintf(f, "# model %zu %s\n", j, x->models[j].name);
+        if ((rc = write_select(f, x, j, valid_rows(x, data), err)))
+            return rc;
+    }
+    /* which models a grid expanded: the summary ranks the listed ones, as the figure does */
+    for (size_t j = 0; j < x->n_models; j++)
+        if (x->models[j].grid)
+            fprintf(f, "# grid %zu\n", j);
     return TL_OK;
 }
 
 static void put_g(FILE *f, double v)
 {
     fprintf(f, "\t%.17g", v);
+}
+
+/* The ROC bins that hold weight, last on the line so that readers before them still read it:
+ * "roc N" and N triples (bin, weight, weight of the class). */
+static void put_roc_bins(FILE *f, const double *b)
+{
+    size_t used = 0;
+    for (size_t i = 0; b && i < TL_ROC_BINS; i++)
+        used += b[2 * i] != 0;
+    if (!b)
+        return;
+    fprintf(f, "\troc\t%zu", used);
+    for (size_t i = 0; i < TL_ROC_BINS; i++)
+        if (b[2 * i] != 0) {
+            fprintf(f, "\t%zu", i);
+            put_g(f, b[2 * i]);
+            put_g(f, b[2 * i + 1]);
+        }
+}
+
+/* Reads what put_roc_bins wrote from p (an older line ends before it): TL_OK, TL_EPARSE or
+ * TL_ENOMEM. */
+static int parse_roc_bins(const char *p, tl_cell *c)
+{
+    char *end;
+    while (*p == '\t')
+        p++;
+    if (!*p || *p == '\n')
+        return TL_OK;
+    if (strncmp(p, "roc", 3))
+        return TL_EPARSE;
+    unsigned long used = strtoul(p + 3, &end, 10);
+    if (end == p + 3 || used > TL_ROC_BINS)
+        return TL_EPARSE;
+    if (!(c->roc_bins = calloc(2 * TL_ROC_BINS, sizeof *c->roc_bins)))
+        return TL_ENOMEM;
+    for (unsigned long i = 0; i < used; i++) {
+        p = end;
+        unsigned long b = strtoul(p, &end, 10);
+        if (end == p || b >= TL_ROC_BINS)
+            return TL_EPARSE;
+        for (int j = 0; j < 2; j++) {
+            p = end;
+            double v = strtod(p, &end);
+            if (end == p || !(v >= 0) || !isfinite(v))
+                return TL_EPARSE;
+            c->roc_bins[2 * b + (size_t)j] = v;
+        }
+    }
+    return TL_OK;
 }
 
 void tl_cells_write(FILE *f, const tl_cell *c)
@@ -115,6 +245,7 @@ void tl_cells_write(FILE *f, const tl_cell *c)
         for (size_t i = 0; c->proba_bins && i < 3 * TL_PROBA_BINS; i++)
             put_g(f, c->proba_bins[i]);
         fprintf(f, "\t%s", c->correct && c->correct[0] ? c->correct : "-");
+        put_roc_bins(f, c->roc_bins);
     }
     fputc('\n', f);
 }
@@ -152,13 +283,18 @@ static int parse_proba(const char *p, tl_cell *c)
     while (*p == '\t')
         p++;
     size_t len = strspn(p, "01");
-    if (!len) /* '-': no per-row results */
-        return *p == '-' || !*p ? TL_OK : (tl_cell_clear(c), TL_EPARSE);
-    if (len != c->n_test)
+    if (!len && !*p)
+        return TL_OK;
+    if (!len && *p != '-') /* '-': no per-row results */
         return tl_cell_clear(c), TL_EPARSE;
-    if (!(c->correct = strndup(p, len)))
+    if (len && len != c->n_test)
+        return tl_cell_clear(c), TL_EPARSE;
+    if (len && !(c->correct = strndup(p, len)))
         return tl_cell_clear(c), TL_ENOMEM;
-    return TL_OK;
+    int rc = parse_roc_bins(p + (len ? len : 1), c);
+    if (rc)
+        tl_cell_clear(c);
+    return rc;
 }
 
 /* Parse one cell line: TL_OK, TL_EPARSE or TL_ENOMEM. */
@@ -235,6 +371,38 @@ static int bad_name(const char *s)
     return !*s || strchr(s, '/') || tl_text_ctrl(s) >= 0;
 }
 
+/* The `# select`, `# value` and `# select_by` lines of the last model read. */
+static int parse_select(const char *line, tl_cells_meta *m)
+{
+    size_t j, p, v;
+    int off = 0;
+    tl_cells_select *s = m->n_models ? &m->select[m->n_models - 1] : NULL;
+    if (sscanf(line, "# select %zu %zu%n", &j, &p, &off) == 2 && name_at(line, &off)) {
+        if (!s || j != m->n_models - 1 || p != s->n_params || tl_text_ctrl(line + off) >= 0)
+            return TL_EPARSE;
+        if (grow((void **)&s->param, p, sizeof *s->param) ||
+            grow((void **)&s->value, p, sizeof *s->value) ||
+            grow((void **)&s->n_values, p, sizeof *s->n_values))
+            return TL_ENOMEM;
+        s->n_params++;
+        return (s->param[p] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
+    if (sscanf(line, "# value %zu %zu %zu%n", &j, &p, &v, &off) == 3 && name_at(line, &off)) {
+        if (!s || j != m->n_models - 1 || p + 1 != s->n_params || v != s->n_values[p])
+            return TL_EPARSE;
+        if (grow((void **)&s->value[p], v, sizeof **s->value))
+            return TL_ENOMEM;
+        s->n_values[p]++;
+        return (s->value[p][v] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
+    if (sscanf(line, "# select_by %zu%n", &j, &off) == 1 && name_at(line, &off)) {
+        if (!s || j != m->n_models - 1 || s->by)
+            return TL_EPARSE;
+        return (s->by = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
+    return TL_EPARSE;
+}
+
 /* What parse_header finds besides TL_OK, TL_EPARSE and TL_ENOMEM. */
 enum { BAD_NAME = -2, BAD_FORMAT = -3 };
 
@@ -253,8 +421,29 @@ static int parse_header(const char *line, tl_cells_meta *m)
         sscanf(line, "# protocol %255[^\n]", m->protocol) == 1 ||
         sscanf(line, "# name %255[^\n]", m->name) == 1 ||
         sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
-        sscanf(line, "# reports %u", &m->reports) == 1)
+        sscanf(line, "# reports %u", &m->reports) == 1 ||
+        sscanf(line, "# missing_rows %15s", m->missing_rows) == 1)
         return TL_OK;
+    double rate;
+    if (sscanf(line, "# missing %zu %lf %n", &i, &rate, &off) == 2 && off && line[off]) {
+        /* right after its dataset line, and every dataset has one */
+        if (i + 1 != m->n_datasets || i != m->n_missing || !(rate >= 0 && rate < 1))
+            return TL_EPARSE;
+        if (bad_name(line + off))
+            return BAD_NAME;
+        if (grow((void **)&m->missing_base, i, sizeof *m->missing_base) ||
+            grow((void **)&m->missing_rate, i, sizeof *m->missing_rate))
+            return TL_ENOMEM;
+        m->n_missing++;
+        m->missing_rate[i] = rate;
+        return (m->missing_base[i] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
+    }
+    if (sscanf(line, "# shard %zu %zu", &i, &k) == 2) {
+        if (i < 1 || i > k || m->n_shards)
+            return TL_EPARSE;
+        m->shard = i, m->n_shards = k;
+        return TL_OK;
+    }
     if (sscanf(line, "# fraction %zu %n", &i, &off) == 1 && off) {
         if (i != m->n_fractions)
             return TL_EPARSE;
@@ -289,16 +478,38 @@ static int parse_header(const char *line, tl_cells_meta *m)
             return BAD_NAME;
         return (m->classes[i][k] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
+    if (sscanf(line, "# grid %zu%n", &i, &off) == 1 && !line[off]) {
+        if (i >= m->n_models)
+            return TL_EPARSE;
+        if (!m->grid && !(m->grid = calloc(m->n_models, 1)))
+            return TL_ENOMEM;
+        m->grid[i] = 1;
+        return TL_OK;
+    }
     if (sscanf(line, "# model %zu%n", &i, &off) == 1 && name_at(line, &off)) {
+        if (m->grid)
+            return TL_EPARSE; /* grid lines follow every model line */
         if (bad_name(line + off))
             return BAD_NAME;
         if (i != m->n_models)
             return TL_EPARSE;
-        if (grow((void **)&m->model, i, sizeof *m->model))
+        if (grow((void **)&m->model, i, sizeof *m->model) ||
+            grow((void **)&m->select, i, sizeof *m->select))
             return TL_ENOMEM;
         return (m->model[m->n_models++] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
-    return TL_EPARSE;
+    return parse_select(line, m);
+}
+
+size_t tl_cells_candidates(const tl_cells_select *s)
+{
+    size_t n = 1;
+    for (size_t p = 0; p < s->n_params; p++) {
+        if (!s->n_values[p] || n > (size_t)1 << 40)
+            return 0;
+        n *= s->n_values[p];
+    }
+    return s->n_params ? n : 0;
 }
 
 /* Check the parsed file is consistent: every class named, cells inside the tables. */
@@ -310,7 +521,9 @@ static int check(const tl_cells_meta *m, const tl_cell *c, size_t n)
                 return -1;
     for (size_t i = 0; i < n; i++)
         if (c[i].dataset >= m->n_datasets || c[i].model >= m->n_models ||
-            c[i].k != m->n_classes[c[i].dataset])
+            c[i].k != m->n_classes[c[i].dataset] ||
+            (m->select[c[i].model].n_params &&
+             c[i].selected >= (long)tl_cells_candidates(&m->select[c[i].model])))
             return -1;
     return m->n_models && m->baseline < m->n_models ? 0 : -1;
 }

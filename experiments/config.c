@@ -24,38 +24,35 @@ const char *const tl_experiment_top_keys =
  *                        size for models pruned with reduced_error or pre_validation
  *   boundary             decision regions (two numeric attributes) or the step function
  *                        (regression on one numeric attribute), whole-data models
- *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed */
+ *   trees                tree pictures rendered from DOT by Graphviz's dot, when installed
+ *   missing_rate         protocol.missing: accuracy mean +/- sd against the share of values
+ *                        removed at random, per dataset
+ *   size_accuracy        per dataset, each model at its mean leaves and mean accuracy
+ *   roc                  per classification dataset, the ROC curve of every model from its
+ *                        cells' score bins (two classes: the second class; more: micro-averaged
+ *                        one-vs-rest)
+ *   reliability          per classification dataset, the reliability (calibration) diagram
+ *                        of every model from the same bins */
 const char *const tl_experiment_plot_names =
     "accuracy|critical_difference|confusion|learning_curve|grid|pruning|validation|boundary|"
-    "trees";
+    "trees|missing_rate|size_accuracy|roc|reliability";
 static const char *const plot_names = tl_experiment_plot_names;
 
 void tl_experiment_free(tl_experiment *x)
 {
     if (!x)
         return;
-    for (size_t i = 0; x->datasets && i < x->n_datasets; i++) {
-        tl_exp_dataset *d = &x->datasets[i];
-        free(d->name);
-        free(d->path);
-        free(d->target);
-        free(d->fold_file);
-        free(d->test_file);
-        tl_cfg_strv_free(d->attrs, d->n_attrs);
-        tl_cfg_strv_free(d->ignore, d->n_ignore);
-        tl_cfg_strv_free(d->nominal, d->n_nominal);
-    }
-    free(x->datasets);
+    tl_exp_datasets_free(x->datasets, x->n_datasets);
     for (size_t i = 0; x->models && i < x->n_models; i++) {
         tl_exp_model *m = &x->models[i];
         free(m->name);
         tl_params_clear(&m->params);
-        free(m->select.param);
-        tl_cfg_strv_free(m->select.values, m->select.n_values);
+        tl_exp_select_clear(&m->select);
     }
     free(x->models);
     free(x->protocol.fractions);
     free(x->protocol.column);
+    free(x->protocol.missing_rates);
     tl_cfg_strv_free(x->plots, x->n_plots);
     for (size_t i = 0; x->grids && i < x->n_grids; i++)
         for (int j = 0; j < 2; j++) {
@@ -68,26 +65,60 @@ void tl_experiment_free(tl_experiment *x)
     free(x);
 }
 
-static int read_fractions(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
+/* An increasing array of shares at key: in (0, 1), or [0, 1) with zero_ok. */
+static int read_shares(const tl_cfg_ctx *c, const config_setting_t *p, const char *key,
+                       int zero_ok, double **out, size_t *n_out)
 {
-    const config_setting_t *f = config_setting_get_member(p, "fractions");
+    const config_setting_t *f = config_setting_get_member(p, key);
     if (!f)
-        return tl_cfg_fail(c, p, "missing required key 'fractions'");
+        return tl_cfg_fail(c, p, "missing required key '%s'", key);
     int t = config_setting_type(f);
     size_t n = (size_t)config_setting_length(f);
     if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || n == 0)
-        return tl_cfg_fail(c, f, "expected a non-empty array of fractions [0.2, 0.4, ...]");
-    if (!(pr->fractions = calloc(n, sizeof *pr->fractions)))
+        return tl_cfg_fail(c, f, "expected a non-empty array of %s [%s0.2, 0.4, ...]", key,
+                           zero_ok ? "0.0, " : "");
+    if (!(*out = calloc(n, sizeof **out)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    pr->n_fractions = n;
+    *n_out = n;
     for (size_t i = 0; i < n; i++) {
         const config_setting_t *e = config_setting_get_elem(f, (unsigned)i);
         int et = config_setting_type(e);
         double v = et == CONFIG_TYPE_FLOAT ? config_setting_get_float(e) : -1;
-        if (et != CONFIG_TYPE_FLOAT || !(v > 0 && v < 1) || (i && v <= pr->fractions[i - 1]))
-            return tl_cfg_fail(c, e, "fractions must be increasing numbers in (0, 1)");
-        pr->fractions[i] = v;
+        if (et != CONFIG_TYPE_FLOAT || !((zero_ok ? v >= 0 : v > 0) && v < 1) ||
+            (i && v <= (*out)[i - 1]))
+            return tl_cfg_fail(c, e, "%s must be increasing numbers in %s0, 1) (write 0.0, "
+                               "not 0)", key, zero_ok ? "[" : "(");
+        (*out)[i] = v;
     }
+    return TL_OK;
+}
+
+static int read_fractions(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
+{
+    return read_shares(c, p, "fractions", 0, &pr->fractions, &pr->n_fractions);
+}
+
+/* missing = { rates = [0.0, 0.1, 0.2, 0.4]; rows = "train"; }: values removed completely at
+ * random (Ding & Simonoff 2010), from the training rows, the test rows or both. */
+static int read_missing(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr)
+{
+    const config_setting_t *m = config_setting_get_member(p, "missing");
+    if (!m)
+        return TL_OK;
+    if (config_setting_type(m) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, m, "expected a group { rates = [0.0, 0.1]; rows = \"train\"; }");
+    const char *rows = "train";
+    int rc;
+    if ((rc = tl_cfg_check_keys(c, m, "rates|rows")) ||
+        (rc = read_shares(c, m, "rates", 1, &pr->missing_rates, &pr->n_missing_rates)) ||
+        (rc = tl_cfg_string(c, m, "rows", 0, &rows)))
+        return rc;
+    pr->missing_rows = !strcmp(rows, "train") ? TL_MISSING_IN_TRAIN
+                       : !strcmp(rows, "test") ? TL_MISSING_IN_TEST
+                       : !strcmp(rows, "all") ? TL_MISSING_IN_TRAIN | TL_MISSING_IN_TEST : 0;
+    if (!pr->missing_rows)
+        return tl_cfg_fail(c, config_setting_get_member(m, "rows"), "unknown rows '%s'; "
+                           "allowed: train, test, all", rows);
     return TL_OK;
 }
 
@@ -103,13 +134,14 @@ static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_prot
         return rc;
     if (!strcmp(kind, "cv")) {
         pr->kind = TL_PROTO_CV;
-        if ((rc = tl_cfg_check_keys(c, p, "kind|folds|repeats|stratified")) ||
+        if ((rc = tl_cfg_check_keys(c, p, "kind|folds|repeats|stratified|missing")) ||
             (rc = tl_cfg_long(c, p, "folds", 0, 2, 1000, &folds)))
             return rc;
     } else if (!strcmp(kind, "holdout")) {
         pr->kind = TL_PROTO_HOLDOUT;
         pr->train = 0.6, pr->valid = 0.2, pr->test = 0.2;
-        if ((rc = tl_cfg_check_keys(c, p, "kind|train|validation|test|repeats|stratified")) ||
+        if ((rc = tl_cfg_check_keys(c, p, "kind|train|validation|test|repeats|stratified|"
+                                             "missing")) ||
             (rc = tl_cfg_double(c, p, "train", 0, 0, 1, &pr->train)) ||
             (rc = tl_cfg_double(c, p, "validation", 0, 0, 1, &pr->valid)) ||
             (rc = tl_cfg_double(c, p, "test", 0, 0, 1, &pr->test)))
@@ -137,7 +169,8 @@ static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_prot
                            "split", kind);
     }
     if ((rc = tl_cfg_long(c, p, "repeats", 0, 1, 1000, &repeats)) ||
-        (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)))
+        (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)) ||
+        (rc = read_missing(c, p, pr)))
         return rc;
     pr->folds = pr->kind == TL_PROTO_CV ? (size_t)folds : 1;
     pr->repeats = (size_t)repeats;
@@ -249,7 +282,7 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
         x->protocol.kind = TL_PROTO_CV, x->protocol.folds = 10, x->protocol.repeats = 1,
         x->protocol.stratified = 1;
     if (rc || (rc = tl_cfg_check_dataset_files(c, ds, x)) || (rc = read_reports(c, root, x)) ||
-        (rc = read_plots(c, root, x)))
+        (rc = read_plots(c, root, x)) || (rc = tl_cfg_expand_missing(c, x)))
         return rc;
     return read_baseline(c, root, x);
 }

@@ -135,6 +135,84 @@ int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_expe
 }
 
 
+void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        tl_exp_dataset *d = &v[i];
+        free(d->name);
+        free(d->path);
+        free(d->target);
+        free(d->fold_file);
+        free(d->test_file);
+        free(d->base);
+        tl_cfg_strv_free(d->attrs, d->n_attrs);
+        tl_cfg_strv_free(d->ignore, d->n_ignore);
+        tl_cfg_strv_free(d->nominal, d->n_nominal);
+    }
+    free(v);
+}
+
+/* A deep copy of src's strings into dst; 0, or -1 when out of memory. */
+static int copy_entry(tl_exp_dataset *dst, const tl_exp_dataset *src)
+{
+    *dst = *src;
+    dst->name = dst->path = dst->target = dst->fold_file = dst->test_file = dst->base = NULL;
+    dst->attrs = dst->ignore = dst->nominal = NULL;
+    dst->n_attrs = dst->n_ignore = dst->n_nominal = 0;
+    const char *s[] = {src->path, src->target, src->fold_file, src->test_file};
+    char **d[] = {&dst->path, &dst->target, &dst->fold_file, &dst->test_file};
+    for (int i = 0; i < 4; i++)
+        if (s[i] && !(*d[i] = tl_cfg_strdup(s[i])))
+            return -1;
+    char *const *sv[] = {src->attrs, src->ignore, src->nominal};
+    char ***dv[] = {&dst->attrs, &dst->ignore, &dst->nominal};
+    size_t sn[] = {src->n_attrs, src->n_ignore, src->n_nominal};
+    size_t *dn[] = {&dst->n_attrs, &dst->n_ignore, &dst->n_nominal};
+    for (int i = 0; i < 3; i++) {
+        if (!sv[i])
+            continue;
+        if (!(*dv[i] = calloc(sn[i] ? sn[i] : 1, sizeof **dv[i])))
+            return -1;
+        *dn[i] = sn[i];
+        for (size_t j = 0; j < sn[i]; j++)
+            if (!((*dv[i])[j] = tl_cfg_strdup(sv[i][j])))
+                return -1;
+    }
+    return 0;
+}
+
+int tl_cfg_expand_missing(const tl_cfg_ctx *c, tl_experiment *x)
+{
+    const tl_protocol *p = &x->protocol;
+    size_t nr = p->n_missing_rates, nd = x->n_datasets;
+    if (!nr)
+        return TL_OK;
+    tl_exp_dataset *out = calloc(nd * nr, sizeof *out);
+    if (!out)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    int rc = TL_OK;
+    size_t made = 0;
+    for (size_t i = 0; i < nd && !rc; i++)
+        for (size_t r = 0; r < nr && !rc; r++, made++) {
+            tl_exp_dataset *e = &out[made];
+            char name[1024];
+            snprintf(name, sizeof name, "%s-miss%g", x->datasets[i].name,
+                     100 * p->missing_rates[r]);
+            if (copy_entry(e, &x->datasets[i]) || !(e->name = tl_cfg_strdup(name)) ||
+                !(e->base = tl_cfg_strdup(x->datasets[i].name)))
+                rc = tl_err_set(c->err, TL_ENOMEM, "out of memory");
+            e->missing_rate = p->missing_rates[r];
+        }
+    if (rc) { /* made counts the entry that failed too: its fields are NULL or owned */
+        tl_exp_datasets_free(out, made);
+        return rc;
+    }
+    tl_exp_datasets_free(x->datasets, nd); /* the copies take the place of the entries read */
+    x->datasets = out;
+    x->n_datasets = nd * nr;
+    return TL_OK;
+}
+
 int tl_cfg_check_dataset_files(const tl_cfg_ctx *c, const config_setting_t *s,
                                const tl_experiment *x)
 {

@@ -62,8 +62,7 @@ static int read_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_params
     return read_params_at(c, g, "", p);
 }
 
-/* Check params against the learner's table; the message gets the setting's place. */
-static int check_params(const tl_cfg_ctx *c, const config_setting_t *s, const tl_exp_model *m)
+int tl_cfg_check_model(const tl_cfg_ctx *c, const config_setting_t *s, const tl_exp_model *m)
 {
     tl_err e;
     tl_err_clear(&e);
@@ -78,8 +77,7 @@ static int check_params(const tl_cfg_ctx *c, const config_setting_t *s, const tl
     return tl_cfg_fail(c, s, "model '%s' (%s): %s", m->name, m->type->name, e.msg);
 }
 
-/* Values of an array or list of scalars, as text. */
-static int read_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***out, size_t *n)
+int tl_cfg_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***out, size_t *n)
 {
     int t = config_setting_type(s);
     size_t len = (size_t)config_setting_length(s);
@@ -101,8 +99,7 @@ static int read_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***o
     return TL_OK;
 }
 
-/* Each value of param alone on the base model, so that a bad one is reported at its line. */
-static int check_values(const tl_cfg_ctx *c, const config_setting_t *at, const tl_exp_model *base,
+int tl_cfg_check_values(const tl_cfg_ctx *c, const config_setting_t *at, const tl_exp_model *base,
                         const char *param, char *const *values, size_t n)
 {
     tl_exp_model probe = *base;
@@ -110,32 +107,9 @@ static int check_values(const tl_cfg_ctx *c, const config_setting_t *at, const t
     int rc = tl_params_copy(&probe.params, &base->params, c->err);
     for (size_t i = 0; !rc && i < n; i++)
         if (!(rc = tl_params_set(&probe.params, param, values[i], c->err)))
-            rc = check_params(c, at, &probe);
+            rc = tl_cfg_check_model(c, at, &probe);
     tl_params_clear(&probe.params);
     return rc;
-}
-
-static int read_select(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_model *m)
-{
-    const char *param = NULL;
-    long folds = 3;
-    int rc;
-    if (config_setting_type(s) != CONFIG_TYPE_GROUP)
-        return tl_cfg_fail(c, s, "expected a group { param = \"...\"; values = [...]; }");
-    if ((rc = tl_cfg_check_keys(c, s, "param|values|folds")) ||
-        (rc = tl_cfg_string(c, s, "param", 1, &param)) ||
-        (rc = tl_cfg_long(c, s, "folds", 0, 2, 100, &folds)))
-        return rc;
-    const config_setting_t *vs = config_setting_get_member(s, "values");
-    if (!vs)
-        return tl_cfg_fail(c, s, "missing required key 'values'");
-    if (!(m->select.param = tl_cfg_strdup(param)))
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    m->select.folds = (size_t)folds;
-    if ((rc = read_values(c, vs, &m->select.values, &m->select.n_values)))
-        return rc;
-    /* every candidate must be valid before any work starts */
-    return check_values(c, vs, m, param, m->select.values, m->select.n_values);
 }
 
 static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_model *m)
@@ -158,10 +132,10 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
     const config_setting_t *ps = config_setting_get_member(e, "params");
     if (ps && (rc = read_params(c, ps, &m->params)))
         return rc;
-    if ((rc = check_params(c, ps ? ps : e, m)))
+    if ((rc = tl_cfg_check_model(c, ps ? ps : e, m)))
         return rc;
     const config_setting_t *sel = config_setting_get_member(e, "select");
-    return sel ? read_select(c, sel, m) : TL_OK;
+    return sel ? tl_cfg_read_select(c, e, sel, m) : TL_OK;
 }
 
 /* Append a copy of base with params[key[i]] = value[i] for i < n (1 or 2), named
@@ -189,7 +163,7 @@ static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp
     int rc = tl_params_copy(&m->params, &b->params, c->err);
     for (size_t i = 0; !rc && i < n; i++)
         rc = tl_params_set(&m->params, key[i], value[i], c->err);
-    return rc ? rc : check_params(c, s, m);
+    return rc ? rc : tl_cfg_check_model(c, s, m);
 }
 
 /* The swept parameters: `param` + `values`, or a group `params = { p1 = [...]; p2 = [...]; }`
@@ -212,30 +186,57 @@ static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g,
             return tl_cfg_fail(c, g, "missing required key 'values'");
         if (!(gr->param[0] = tl_cfg_strdup(param)))
             return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-        return read_values(c, vs, &gr->values[0], &gr->n_values[0]);
+        return tl_cfg_values(c, vs, &gr->values[0], &gr->n_values[0]);
     }
-    int n = config_setting_type(ps) == CONFIG_TYPE_GROUP ? config_setting_length(ps) : 0;
-    if (n < 1 || n > 2)
+    size_t n = 0;
+    int rc = tl_cfg_sweep(c, ps, base, 2, gr->param, gr->values, gr->n_values, &n);
+    if (rc == TL_EINVAL && (n < 1 || n > 2))
         return tl_cfg_fail(c, ps, "expected a group of one or two parameters "
                            "{ name = [v1, v2, ...]; name2 = [...]; }");
-    for (int i = 0; i < n; i++) {
+    return rc;
+}
+
+/* Swept parameters of group ps, as the grid's and the select's `params` give them. */
+static size_t count_swept(const config_setting_t *ps)
+{
+    size_t n = 0;
+    for (int i = 0; i < config_setting_length(ps); i++) {
         const config_setting_t *e = config_setting_get_elem(ps, (unsigned)i);
-        char name[256];
-        snprintf(name, sizeof name, "%s", config_setting_name(e));
-        /* a plug-in's parameter: `pruner = { confidence = [...]; }` sweeps pruner.confidence */
-        if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
-            if (config_setting_length(e) != 1)
-                return tl_cfg_fail(c, e, "expected one swept parameter of slot '%s' "
-                                         "{ param = [v1, v2, ...]; }", name);
-            e = config_setting_get_elem(e, 0);
-            snprintf(name, sizeof name, "%s.%s", config_setting_name(config_setting_parent(e)),
-                     config_setting_name(e));
+        n += config_setting_type(e) == CONFIG_TYPE_GROUP ? (size_t)config_setting_length(e) : 1;
+    }
+    return n;
+}
+
+int tl_cfg_sweep(const tl_cfg_ctx *c, const config_setting_t *ps, const tl_exp_model *base,
+                 size_t max, char **names, char ***values, size_t *n_values, size_t *n)
+{
+    *n = config_setting_type(ps) == CONFIG_TYPE_GROUP ? count_swept(ps) : 0;
+    if (*n < 1 || *n > max)
+        return tl_cfg_fail(c, ps, "expected a group of 1 to %zu parameters "
+                           "{ name = [v1, v2, ...]; slot = { param = [...]; }; }", max);
+    size_t k = 0;
+    for (int i = 0; i < config_setting_length(ps); i++) {
+        const config_setting_t *e = config_setting_get_elem(ps, (unsigned)i);
+        /* a plug-in's parameters: `pruner = { confidence = [...]; }` sweeps pruner.confidence */
+        int group = config_setting_type(e) == CONFIG_TYPE_GROUP;
+        for (int j = 0; j < (group ? config_setting_length(e) : 1); j++) {
+            const config_setting_t *v = group ? config_setting_get_elem(e, (unsigned)j) : e;
+            char name[256];
+            if (group && config_setting_type(v) == CONFIG_TYPE_GROUP)
+                return tl_cfg_fail(c, v, "expected [v1, v2, ...]: a plug-in's parameters "
+                                         "nest one level only");
+            if (group)
+                snprintf(name, sizeof name, "%s.%s", config_setting_name(e),
+                         config_setting_name(v));
+            else
+                snprintf(name, sizeof name, "%s", config_setting_name(e));
+            if (!(names[k] = tl_cfg_strdup(name)))
+                return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+            int rc = tl_cfg_values(c, v, &values[k], &n_values[k]);
+            if (rc || (rc = tl_cfg_check_values(c, v, base, names[k], values[k], n_values[k])))
+                return rc;
+            k++;
         }
-        if (!(gr->param[i] = tl_cfg_strdup(name)))
-            return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-        int rc = read_values(c, e, &gr->values[i], &gr->n_values[i]);
-        if (rc || (rc = check_values(c, e, base, gr->param[i], gr->values[i], gr->n_values[i])))
-            return rc;
     }
     return TL_OK;
 }
@@ -290,18 +291,36 @@ int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
     size_t n = (size_t)config_setting_length(models);
     if (!(x->models = calloc(n, sizeof *x->models)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
+    /* every model is read, so that one error lists the problems of all of them */
+    tl_problems bad;
+    tl_problems_init(&bad);
+    int rc = TL_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
         x->n_models = i + 1;
-        int rc = read_model(c, config_setting_get_elem(models, (unsigned)i), &x->models[i]);
-        if (rc)
-            return rc;
+        tl_err e;
+        tl_err_clear(&e);
+        tl_cfg_ctx one = *c;
+        one.err = &e;
+        if ((rc = read_model(&one, config_setting_get_elem(models, (unsigned)i), &x->models[i])))
+            rc = tl_err_is_user(rc) ? tl_problems_add(&bad, e.msg, c->err)
+                                    : tl_err_set(c->err, rc, "%s", e.msg);
     }
+    if (!rc && bad.n) { /* one FILE:LINE: message per line */
+        char msg[TL_ERR_MSG_MAX] = "";
+        for (size_t i = 0, used = 0; i < bad.n && used + 1 < sizeof msg; i++) {
+            int w = snprintf(msg + used, sizeof msg - used, "%s%s", i ? "\n" : "", bad.msg[i]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        rc = tl_err_set(c->err, TL_EINVAL, "%s", msg);
+    }
+    tl_problems_clear(&bad);
+    if (rc)
+        return rc;
     if (grids) {
         if (config_setting_type(grids) != CONFIG_TYPE_LIST)
             return tl_cfg_fail(c, grids, "expected a list ( { ... }, ... ) of grids");
         for (int i = 0; i < config_setting_length(grids); i++) {
-            int rc = read_grid(c, config_setting_get_elem(grids, (unsigned)i), x);
-            if (rc)
+            if ((rc = read_grid(c, config_setting_get_elem(grids, (unsigned)i), x)))
                 return rc;
         }
     }

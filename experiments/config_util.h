@@ -41,9 +41,32 @@ int tl_cfg_scalar_text(const tl_cfg_ctx *c, const config_setting_t *s, char *buf
 
 char *tl_cfg_strdup(const char *s);
 
+/* Check m's params against its learner's table; the message gets setting s's place. */
+int tl_cfg_check_model(const tl_cfg_ctx *c, const config_setting_t *s, const tl_exp_model *m);
+/* Values of an array or list of scalars s, as text: a new array *out of *n copies. */
+int tl_cfg_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***out, size_t *n);
+/* Each value of param alone on the base model, so that a bad one is reported at at's line. */
+int tl_cfg_check_values(const tl_cfg_ctx *c, const config_setting_t *at,
+                        const tl_exp_model *base, const char *param, char *const *values,
+                        size_t n);
+/* The swept parameters of a `params` group, `{ p = [v1, ...]; slot = { q = [...]; }; }`
+ * (slot.q), at most max of them: names[i], values[i], n_values[i] for i < *n (new strings,
+ * each value checked on base). TL_EINVAL past max or for an empty group. */
+int tl_cfg_sweep(const tl_cfg_ctx *c, const config_setting_t *ps, const tl_exp_model *base,
+                 size_t max, char **names, char ***values, size_t *n_values, size_t *n);
+
+/* A model's `select` group sel (config_select.c); model is the model's own group. */
+int tl_cfg_read_select(const tl_cfg_ctx *c, const config_setting_t *model,
+                       const config_setting_t *sel, tl_exp_model *m);
+
 /* Datasets section (config_data.c). */
 int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x);
 /* Fold and test files agree with the protocol (read after both). */
+/* Frees the n entries of v and v. */
+void tl_exp_datasets_free(tl_exp_dataset *v, size_t n);
+/* protocol.missing: every dataset entry becomes one entry per rate, NAME-missR (R the rate
+ * in percent), in dataset order; TL_ENOMEM. */
+int tl_cfg_expand_missing(const tl_cfg_ctx *c, tl_experiment *x);
 int tl_cfg_check_dataset_files(const tl_cfg_ctx *c, const config_setting_t *s,
                                const tl_experiment *x);
 

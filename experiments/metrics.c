@@ -2,7 +2,10 @@
 #include "treelab/tl_metrics.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int tl_confusion_init(tl_confusion *c, size_t k, tl_err *err)
 {
@@ -170,4 +173,58 @@ void tl_reg_metrics_compute_w(const double *truth, const double *pred, const dou
     /* a constant truth leaves R² undefined: 1 for a perfect prediction, else 0, as
      * scikit-learn's r2_score (force_finite) reports it */
     out->r2 = sst > 0 ? 1 - sse / sst : (sse == 0 ? 1 : 0);
+}
+
+#define CLS(name, alias, lower, field) {name, alias, 1, lower, offsetof(tl_class_metrics, field)}
+#define REG(name, alias, lower, field) {name, alias, 0, lower, offsetof(tl_reg_metrics, field)}
+/* Every score above that a selection may optimise; a new one is one line here. */
+static const tl_metric_def metric_table[] = {
+    CLS("accuracy", NULL, 0, accuracy),
+    CLS("balanced_accuracy", NULL, 0, balanced_accuracy),
+    CLS("kappa", NULL, 0, kappa),
+    CLS("f1_macro", "macro_f1", 0, f1_macro),
+    CLS("f1_weighted", "weighted_f1", 0, f1_weighted),
+    CLS("log_loss", NULL, 1, log_loss),
+    CLS("roc_auc_macro", NULL, 0, roc_auc_macro),
+    CLS("roc_auc_weighted", NULL, 0, roc_auc_weighted),
+    CLS("pr_auc", NULL, 0, pr_auc),
+    CLS("brier", NULL, 1, brier),
+    REG("mse", NULL, 1, mse),
+    REG("rmse", NULL, 1, rmse),
+    REG("mae", NULL, 1, mae),
+    REG("r2", NULL, 0, r2),
+};
+#undef CLS
+#undef REG
+
+const tl_metric_def *tl_metric_at(size_t i)
+{
+    return i < sizeof metric_table / sizeof *metric_table ? &metric_table[i] : NULL;
+}
+
+const tl_metric_def *tl_metric_find(const char *name, tl_err *err)
+{
+    char list[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; tl_metric_at(i); i++) {
+        const tl_metric_def *m = tl_metric_at(i);
+        if (!strcmp(name, m->name) || (m->alias && !strcmp(name, m->alias)))
+            return m;
+        if (used < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                                     m->name);
+    }
+    tl_err_set(err, TL_EINVAL, "unknown metric '%s'; valid: %s", name, list);
+    return NULL;
+}
+
+double tl_metric_value(const tl_metric_def *m, const tl_class_metrics *cm,
+                       const tl_reg_metrics *rm)
+{
+    const void *base = m->classification ? (const void *)cm : (const void *)rm;
+    if (!base)
+        return NAN;
+    double v;
+    memcpy(&v, (const char *)base + m->offset, sizeof v);
+    return v;
 }

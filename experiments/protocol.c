@@ -34,13 +34,15 @@ static size_t group_of(const tl_dataset *d, int strat, size_t i)
     return strat ? (size_t)d->y.code[i] : 0;
 }
 
-/* Visit each group's rows in shuffled order: visit(row, rank, group size, user). */
-static int shuffled_groups(const tl_dataset *d, int stratified, unsigned long rng_seed,
+/* Visit each group's rows in shuffled order: visit(pos, rank, group size, user), pos being
+ * the row (rows NULL: every row of d) or its position in rows[0..n). */
+static int shuffled_groups(const tl_dataset *d, const size_t *rows, size_t n_rows, int stratified,
+                           unsigned long rng_seed,
                            void (*visit)(size_t pos, size_t rank, size_t size, void *user),
                            void *user, tl_err *err)
 {
     int strat = stratified && tl_dataset_is_classification(d);
-    size_t n_groups = strat ? tl_dataset_n_classes(d) : 1, n_rows = d->n_rows;
+    size_t n_groups = strat ? tl_dataset_n_classes(d) : 1;
     size_t *pos = malloc((n_rows ? n_rows : 1) * sizeof *pos);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!pos || !r) {
@@ -52,7 +54,7 @@ static int shuffled_groups(const tl_dataset *d, int stratified, unsigned long rn
     for (size_t g = 0; g < n_groups; g++) {
         size_t n = 0;
         for (size_t i = 0; i < n_rows; i++)
-            if (group_of(d, strat, i) == g)
+            if (group_of(d, strat, rows ? rows[i] : i) == g)
                 pos[n++] = i;
         if (n > 1)
             gsl_ran_shuffle(r, pos, n, sizeof *pos);
@@ -83,8 +85,8 @@ int tl_protocol_folds(const tl_dataset *d, size_t k, int stratified, unsigned lo
         return tl_err_set(err, TL_EINVAL, "%zu folds on %zu rows: need 2 <= folds <= rows", k,
                           d->n_rows);
     deal_state s = {fold_of, k, 0};
-    return shuffled_groups(d, stratified, tl_protocol_seed(seed, name, repeat, 0), deal, &s,
-                           err);
+    return shuffled_groups(d, NULL, d->n_rows, stratified,
+                           tl_protocol_seed(seed, name, repeat, 0), deal, &s, err);
 }
 
 int tl_protocol_folds_of_rows(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
@@ -113,8 +115,14 @@ static void rank(size_t row, size_t r, size_t size, void *user)
 int tl_protocol_order(const tl_dataset *d, int stratified, unsigned long seed, const char *name,
                       size_t repeat, double *order_of, tl_err *err)
 {
-    return shuffled_groups(d, stratified,
+    return shuffled_groups(d, NULL, d->n_rows, stratified,
                            tl_protocol_seed(seed, name, repeat, 0), rank, order_of, err);
+}
+
+int tl_protocol_order_of_rows(const tl_dataset *d, const size_t *rows, size_t n,
+                              unsigned long rng_seed, double *order_of, tl_err *err)
+{
+    return shuffled_groups(d, rows, n, 1, rng_seed, rank, order_of, err);
 }
 
 static void put(size_t *out, size_t *n, size_t row)

@@ -40,6 +40,38 @@ void tl_rep_num(FILE *f, double v)
         fprintf(f, "%.6f", v);
 }
 
+const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size)
+{
+    double a[3];
+    size_t rep;
+    int strat, used;
+    char n[3][32];
+    if (sscanf(m->protocol, "holdout train %lf validation %lf test %lf repeats %zu stratified %d",
+               &a[0], &a[1], &a[2], &rep, &strat) == 5)
+        used = snprintf(buf, size, "holdout train %s validation %s test %s repeats %zu "
+                        "stratified %d", tl_num_short(a[0], n[0]), tl_num_short(a[1], n[1]),
+                        tl_num_short(a[2], n[2]), rep, strat);
+    else
+        used = snprintf(buf, size, "%s", m->protocol);
+    for (size_t i = 0; i < m->n_fractions && used > 0 && (size_t)used < size; i++)
+        used += snprintf(buf + used, size - (size_t)used, "%s%s", i ? ", " : " fractions ",
+                         tl_num_short(m->fractions[i], n[0]));
+    if (m->missing_rows[0] && used > 0 && (size_t)used < size)
+        snprintf(buf + used, size - (size_t)used, ", values removed at random from the %s rows"
+                 " (each dataset's copies NAME-missR: R%% removed)",
+                 !strcmp(m->missing_rows, "all") ? "training and test" : m->missing_rows);
+    return buf;
+}
+
+size_t tl_rep_listed(const tl_rep *r, size_t *mi)
+{
+    size_t n = 0;
+    for (size_t m = 0; m < r->meta.n_models; m++)
+        if (!r->meta.grid || !r->meta.grid[m])
+            mi[n++] = m;
+    return n;
+}
+
 static int cmp_cell(const void *pa, const void *pb)
 {
     const tl_cell *a = pa, *b = pb;
@@ -59,6 +91,15 @@ static int any_task(const tl_rep *r, int classification)
     return 0;
 }
 
+/* A tree's leaves or depth; empty for a learner without a tree (NaN). */
+static void size_put(FILE *f, double v)
+{
+    if (isnan(v))
+        fputc(',', f);
+    else
+        fprintf(f, ",%.0f", v);
+}
+
 static int write_metrics(const tl_rep *r, tl_err *err)
 {
     FILE *f = tl_rep_open(r, "metrics.csv", err), *t = f ? tl_rep_open(r, "timings.csv", err) : NULL;
@@ -74,7 +115,16 @@ static int write_metrics(const tl_rep *r, tl_err *err)
               "roc_auc_weighted,pr_auc,brier", f);
     if (reg)
         fputs(",mse,rmse,mae,r2", f);
-    fputs(",leaves,depth\n", f);
+    const char *sel[64];
+    size_t n_sel = tl_rep_sel_columns(r, sel, 64);
+    fputs(",leaves,depth", f);
+    for (size_t j = 0; j < n_sel; j++) {
+        char name[300];
+        snprintf(name, sizeof name, "sel.%s", sel[j]);
+        fputc(',', f);
+        tl_csv_field(f, name);
+    }
+    fputc('\n', f);
     fputs("dataset,model,repeat,fold,fit_seconds,predict_seconds\n", t);
     for (size_t i = 0; i < r->n; i++) {
         const tl_cell *c = &r->cells[i];
@@ -96,7 +146,10 @@ static int write_metrics(const tl_rep *r, tl_err *err)
             if (!c->classification)
                 tl_rep_num(f, rv[j]);
         }
-        fprintf(f, ",%.0f,%.0f\n", c->leaves, c->depth);
+        size_put(f, c->leaves);
+        size_put(f, c->depth);
+        tl_rep_sel_fields(f, r, c, sel, n_sel);
+        fputc('\n', f);
         tl_csv_pair(t, dn, mn);
         fprintf(t, ",%zu,%zu,%.6f,%.6f\n", c->repeat, c->fold, c->fit_s, c->predict_s);
     }
@@ -195,27 +248,6 @@ static int write_learning_curve(const tl_rep *r, tl_err *err)
     return tl_out_close(f, TL_OK, err);
 }
 
-static int write_selections(const tl_rep *r, tl_err *err)
-{
-    size_t i = 0;
-    while (i < r->n && r->cells[i].selected < 0)
-        i++;
-    if (i == r->n)
-        return TL_OK;
-    FILE *f = tl_rep_open(r, "selections.csv", err);
-    if (!f)
-        return err->code;
-    fputs("dataset,model,repeat,fold,selected_index\n", f);
-    for (i = 0; i < r->n; i++) {
-        const tl_cell *c = &r->cells[i];
-        if (c->selected < 0)
-            continue;
-        tl_csv_pair(f, r->meta.dataset[c->dataset], r->meta.model[c->model]);
-        fprintf(f, ",%zu,%zu,%ld\n", c->repeat, c->fold, c->selected);
-    }
-    return tl_out_close(f, TL_OK, err);
-}
-
 int tl_rep_load(const char *dir, tl_rep *r, tl_err *err)
 {
     char path[4096];
@@ -254,6 +286,8 @@ int tl_report_render(const char *dir, tl_err *err)
     if (!rc) {
         tl_out_sweep(dir); /* what a killed run was writing */
         rc = tl_rep_render(dir, err);
+        if (!rc)
+            rc = tl_rep_paper(dir, err);
     }
     tl_results_unlock(lock);
     return rc;
@@ -280,7 +314,7 @@ int tl_rep_render(const char *dir, tl_err *err)
     if (!rc)
         rc = write_learning_curve(&r, err);
     if (!rc)
-        rc = write_selections(&r, err);
+        rc = tl_rep_selections(&r, err);
     if (!rc)
         rc = tl_rep_summary(&r, err);
     tl_rep_free(&r);

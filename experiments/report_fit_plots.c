@@ -31,9 +31,18 @@ int tl_report_pruning_plot(const tl_prune_trace *tr, int regression, const char 
                            const char *title, const char *stem, tl_err *err)
 {
     int has_error = tr->n && !isnan(tr->error[0]);
+    /* one axis, two quantities when the risk is an impurity: the label names both */
+    char ylabel[256];
+    if (regression)
+        snprintf(ylabel, sizeof ylabel, "mean squared error");
+    else if (!tr->risk_name || !strcmp(tr->risk_name, "error"))
+        snprintf(ylabel, sizeof ylabel, "error rate");
+    else
+        snprintf(ylabel, sizeof ylabel, "%s rate; training risk R(T) (%s impurity)",
+                 has_error && tr->error_name ? tr->error_name : "error", tr->risk_name);
     tl_plot_cp_path p = {tr->n, tr->param, tr->leaves, tr->risk,
-                         has_error ? tr->error : NULL, has_error ? tr->se : NULL, title, 0,
-                         risk_label, regression ? "mean squared error" : "error rate"};
+                         has_error ? tr->error : NULL, has_error ? tr->se : NULL, title, 1,
+                         risk_label, ylabel, tr->chosen < tr->n, tr->chosen, !regression};
     return tl_plot_pruning(&p, stem, err);
 }
 
@@ -48,19 +57,22 @@ static const char *fig_stem(const char *dir, const char *kind, const char *d, co
  * complexity: alpha = auto with its cross-validated error, or alpha = path); a pruner that
  * recorded only the grown and the pruned tree has no curve to draw. */
 static int plot_pruning(const char *dir, const tl_exp_model *em, const tl_model *model,
-                        const tl_dataset *d, const char *dn, tl_err *err)
+                        const tl_dataset *d, const char *dn, size_t *drawn, tl_err *err)
 {
     const tl_prune_trace *tr = tl_model_prune_trace(model);
     if (!tr || !tr->risk_name || tr->n < 1)
         return TL_OK; /* no sequence with training risks */
+    ++*drawn;
     if (tr->n < 2) {
-        tl_info("pruning curve of %s on %s skipped: the unpruned tree is a single leaf",
+        tl_warn("figure pruning of %s on %s not drawn: the unpruned tree is a single leaf",
                 em->name, dn);
         return TL_OK;
     }
     char title[1024], buf[4096], risk[256];
-    snprintf(title, sizeof title, "Cost-complexity pruning: %s on %s (whole data; %s = %.4g "
-             "chosen)", em->name, dn, tr->param_name, tr->chosen_param);
+    char chosen[32];
+    snprintf(title, sizeof title, "Pruning curve: %s on %s (pruner %s on the whole data; %s = "
+             "%s chosen)", em->name, dn, tr->pruner, tr->param_name,
+             tl_num_short(tr->chosen_param, chosen));
     tl_report_risk_label(tr, !tl_dataset_is_classification(d), risk, sizeof risk);
     return tl_report_pruning_plot(tr, !tl_dataset_is_classification(d), risk, title,
                                   fig_stem(dir, "pruning", dn, em->name, buf, sizeof buf), err);
@@ -243,9 +255,11 @@ static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *cons
                        int want_pruning, int want_boundary, int want_trees, int want_validation,
                        tl_err *err)
 {
+    size_t n_pruning = 0, n_boundary = 0;
     for (size_t d = 0; d < x->n_datasets; d++) {
         const char *dn = x->datasets[d].name;
         int bk = want_boundary ? boundary_kind(data[d]) : 0;
+        n_boundary += bk != 0;
         for (size_t m = 0; m < x->n_models; m++) {
             const tl_exp_model *em = &x->models[m];
             if (em->grid)
@@ -264,7 +278,7 @@ static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *cons
                                           tl_protocol_seed(x->seed, dn, 0, 0), &sel, err);
             int rc = model ? TL_OK : err->code;
             if (!rc && pr)
-                rc = plot_pruning(dir, em, model, data[d], dn, err);
+                rc = plot_pruning(dir, em, model, data[d], dn, &n_pruning, err);
             if (!rc && bk == 1)
                 rc = plot_regions(dir, em, model, data[d], dn, err);
             if (!rc && bk == 2)
@@ -276,6 +290,12 @@ static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *cons
                 return tl_err_prefix(err, "figures of %s on %s: ", em->name, dn);
         }
     }
+    if (want_pruning && !n_pruning)
+        tl_warn("figure pruning not drawn: no model's pruner recorded a sequence of subtrees "
+                "with their training risks (cost_complexity does, e.g. cart with prune = cv)");
+    if (want_boundary && !n_boundary)
+        tl_warn("figure boundary not drawn: it needs a dataset with two numeric attributes "
+                "and a class, or one numeric attribute and a numeric target");
     return TL_OK;
 }
 
@@ -297,7 +317,7 @@ int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *
                 tl_plot_gnuplot(), path);
     int trees = tl_experiment_wants_plot(x, "trees");
     if (trees && !tl_plot_found(tl_plot_dot())) {
-        tl_info("%s (Graphviz) not found: no tree pictures; the DOT files are in %s/trees when "
+        tl_warn("%s (Graphviz) not found: no tree pictures; the DOT files are in %s/trees when "
                 "the trees report is on", tl_plot_dot(), dir);
         trees = 0;
     }

@@ -155,7 +155,7 @@ int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *cons
         iso_time(end, t1, sizeof t1);
         fprintf(f, "experiment: %s\nconfig: %s\nconfig_sha256: %s\nseed: %lu\n", x->name,
                 x->config_path, sha, x->seed);
-        fprintf(f, "treelab: %s\ncommit: %s\n", TREELAB_VERSION, tl_commit());
+        fprintf(f, "treelab: %s\ncommit: %s\n", tl_version(), tl_commit());
         fprintf(f, "gsl: %s\nlibconfig: %d.%d.%d\nopenblas: %s\n", GSL_VERSION,
                 LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION,
                 openblas_get_config());

@@ -94,7 +94,7 @@ static int plot_folds(const tl_rep *r, const tl_experiment *x, int classificatio
         /* colour = position in the model list, as in every figure */
         tl_plot_folds f = {nd, nm, nf, dn, mn, mi, v,
                            classification ? "Accuracy per fold" : "RMSE per fold",
-                           classification ? "accuracy" : "RMSE"};
+                           classification ? "accuracy" : "RMSE", classification};
         char buf[4096];
         rc = tl_plot_folds_write(&f, stem(r, buf, sizeof buf, "%s%s",
                                           classification ? "accuracy" : "rmse", ""), err);
@@ -108,7 +108,7 @@ static int plot_folds(const tl_rep *r, const tl_experiment *x, int classificatio
 }
 
 /* Over the models listed in the config (grid cells left out, so that the diagram stays
- * readable; with no grids the ranks are the summary's). */
+ * readable), as the summary ranks them. */
 static int plot_cd(const tl_rep *r, const tl_experiment *x, tl_err *err)
 {
     size_t nm = 0, *mi = malloc(r->meta.n_models * sizeof *mi);
@@ -116,14 +116,15 @@ static int plot_cd(const tl_rep *r, const tl_experiment *x, tl_err *err)
     const char **names = malloc(r->meta.n_models * sizeof *names);
     tl_friedman fr;
     int rc = ranks && mi && names ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t m = 0; !rc && m < r->meta.n_models; m++)
-        if (!x->models[m].grid)
-            names[nm] = r->meta.model[m], mi[nm++] = m;
+    if (!rc)
+        nm = tl_rep_listed(r, mi);
+    for (size_t m = 0; !rc && m < nm; m++)
+        names[m] = r->meta.model[mi[m]];
     int applies = 0;
     if (!rc)
         rc = tl_rep_ranks(r, mi, nm, ranks, &fr, &cd, &applies, err);
     if (!rc && (!applies || isnan(cd)))
-        tl_info("critical difference diagram skipped: it needs 2 or more datasets, 2 to 20 "
+        tl_warn("figure critical_difference not drawn: it needs 2 or more datasets, 2 to 20 "
                 "models and a protocol other than a learning curve");
     else if (!rc) {
         char title[512];
@@ -189,6 +190,7 @@ static int plot_learning_curve(const tl_rep *r, const tl_experiment *xp, size_t 
             .series = s,
             .n_series = ns,
             .hline = NAN,
+            .rate = cls,
         };
         rc = tl_plot_curve_write(&c, stem(r, buf, sizeof buf, "learning_curve_%s%s",
                                           r->meta.dataset[d], ""), err);
@@ -219,8 +221,10 @@ static int grid_curve(const tl_rep *r, const tl_experiment *x, const tl_exp_grid
     if (!xs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     int numeric = numeric_values(g->values[0], n, xs), cls = r->meta.n_classes[d] > 0;
+    int whole = numeric; /* max_depth, min_samples_split: no 2.5 on the axis */
     double lo = INFINITY, hi = 0;
     for (size_t i = 0; i < n; i++) {
+        whole &= numeric && xs[i] == floor(xs[i]);
         if (!numeric)
             xs[i] = (double)(i + 1);
         lo = fmin(lo, xs[i]), hi = fmax(hi, xs[i]);
@@ -249,6 +253,8 @@ static int grid_curve(const tl_rep *r, const tl_experiment *x, const tl_exp_grid
         .series = s,
         .n_series = 2,
         .hline = NAN,
+        .rate = cls,
+        .xint = whole || !numeric, /* value indices are whole numbers too */
     };
     int rc = tl_plot_curve_write(&c, path, err);
     free(xs);
@@ -300,7 +306,7 @@ static int plot_grids(const tl_rep *r, const tl_experiment *x, tl_err *err)
         }
     }
     if (!rc && !x->n_grids)
-        tl_info("grid figure skipped: the config has no grids");
+        tl_warn("figure grid not drawn: the config has no grids");
     free(scratch);
     return rc;
 }
@@ -310,7 +316,7 @@ int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err)
     int rc = TL_OK, lc = r->meta.n_fractions > 0;
     if (tl_experiment_wants_plot(x, "accuracy")) {
         if (lc)
-            tl_info("accuracy-per-fold figure skipped: a learning curve's folds are training "
+            tl_warn("figure accuracy not drawn: a learning curve's folds are training "
                     "fractions (see the learning_curve figure)");
         for (int cls = 1; !lc && !rc && cls >= 0; cls--)
             rc = plot_folds(r, x, cls, err);
@@ -324,11 +330,17 @@ int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err)
                     rc = plot_confusion(r, d, m, err);
     if (!rc && tl_experiment_wants_plot(x, "learning_curve")) {
         if (!lc)
-            tl_info("learning-curve figure skipped: the protocol is not learning_curve");
+            tl_warn("figure learning_curve not drawn: the protocol is not learning_curve");
         for (size_t d = 0; lc && !rc && d < r->meta.n_datasets; d++)
             rc = plot_learning_curve(r, x, d, err);
     }
     if (!rc && tl_experiment_wants_plot(x, "grid"))
         rc = plot_grids(r, x, err);
+    if (!rc && tl_experiment_wants_plot(x, "missing_rate"))
+        rc = tl_rep_plot_missing(r, x, err);
+    if (!rc && tl_experiment_wants_plot(x, "size_accuracy"))
+        rc = tl_rep_plot_size(r, x, err);
+    if (!rc)
+        rc = tl_rep_proba_plots(r, x, err);
     return rc;
 }

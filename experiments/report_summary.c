@@ -39,32 +39,47 @@ typedef struct pair_stats {
     int result;   /* +1 win, 0 tie, -1 loss, 2 is the baseline, 3 not tested */
 } pair_stats;
 
-static int pair(const tl_rep *r, size_t d, size_t m, double *buf, pair_stats *ps, tl_err *err)
+/* Indices of the cells of (d, m) at fold fr (SIZE_MAX: every fold) into idx; their count. A
+ * learning curve's fold is its training fraction. */
+static size_t select_cells(const tl_rep *r, size_t d, size_t m, size_t fr, size_t *idx)
 {
-    size_t first, n = tl_rep_range(r, d, m, &first), bfirst;
-    size_t bn = tl_rep_range(r, d, r->meta.baseline, &bfirst);
+    size_t first, n = tl_rep_range(r, d, m, &first), k = 0;
+    for (size_t i = first; i < first + n; i++)
+        if (fr == SIZE_MAX || r->cells[i].fold == fr)
+            idx[k++] = i;
+    return k;
+}
+
+/* The pair (d, m) over its cells at fold fr (SIZE_MAX: all); idx holds 2 x r->n entries and
+ * buf 2 x r->n values. */
+static int pair(const tl_rep *r, size_t d, size_t m, size_t fr, double *buf, size_t *idx,
+                pair_stats *ps, tl_err *err)
+{
+    size_t *bidx = idx + r->n;
+    size_t n = select_cells(r, d, m, fr, idx);
+    size_t bn = select_cells(r, d, r->meta.baseline, fr, bidx);
     size_t nm = (r->meta.n_classes[d] ? N_CLS : N_REG) + 2;
     ps->n = n;
     for (size_t j = 0; j < nm; j++) {
         /* over the cells where the metric is defined (a fold with one class has no AUC) */
         size_t defined = 0;
         for (size_t i = 0; i < n; i++)
-            if (!isnan(buf[defined] = metric(&r->cells[first + i], j)))
+            if (!isnan(buf[defined] = metric(&r->cells[idx[i]], j)))
                 defined++;
         ps->mean[j] = defined ? gsl_stats_mean(buf, 1, defined) : NAN;
         ps->sd[j] = defined > 1 ? gsl_stats_sd(buf, 1, defined) : 0;
     }
     ps->p = NAN;
     ps->result = m == r->meta.baseline ? 2 : 3;
-    /* learning-curve cells mix training sizes: no single paired test applies */
-    if (ps->result == 2 || n != bn || n < 2 || r->meta.n_fractions)
+    /* a learning curve is tested per training fraction: pooled, its cells mix sizes */
+    if (ps->result == 2 || n != bn || n < 2 || (r->meta.n_fractions && fr == SIZE_MAX))
         return TL_OK;
     double ntr = 0, nte = 0, *b = buf + n;
     for (size_t i = 0; i < n; i++) {
-        buf[i] = tl_rep_primary(&r->cells[first + i]);
-        b[i] = tl_rep_primary(&r->cells[bfirst + i]);
-        ntr += (double)r->cells[bfirst + i].n_train;
-        nte += (double)r->cells[bfirst + i].n_test;
+        buf[i] = tl_rep_primary(&r->cells[idx[i]]);
+        b[i] = tl_rep_primary(&r->cells[bidx[i]]);
+        ntr += (double)r->cells[bidx[i]].n_train;
+        nte += (double)r->cells[bidx[i]].n_test;
     }
     tl_ttest t;
     tl_err e;
@@ -86,9 +101,11 @@ static const char *result_word(int r)
 static void md_header(FILE *f, const tl_rep *r)
 {
     const tl_cells_meta *m = &r->meta;
+    char proto[1024];
     fprintf(f, "# Experiment %s\n\n", m->name);
     fprintf(f, "Produced by %s from `%s` (sha256 %s), seed %lu, protocol: %s.\n\n",
-            m->producer, m->config, m->config_sha, m->seed, m->protocol);
+            m->producer, m->config, m->config_sha, m->seed,
+            tl_rep_protocol_text(m, proto, sizeof proto));
     fputs("| dataset | sha256 |\n| --- | --- |\n", f);
     for (size_t d = 0; d < m->n_datasets; d++)
         fprintf(f, "| %s | %s |\n", m->dataset[d], m->dataset_sha[d]);
@@ -97,53 +114,76 @@ static void md_header(FILE *f, const tl_rep *r)
             m->model[m->baseline], "accuracy (RMSE for regression)", ALPHA);
 }
 
+/* Groups of a dataset's cells that get a row each: one, or a learning curve's fractions. */
+static size_t n_groups(const tl_rep *r)
+{
+    return r->meta.n_fractions ? r->meta.n_fractions : 1;
+}
+
 static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
 {
-    int cls = r->meta.n_classes[d] > 0;
-    size_t nm = (cls ? N_CLS : N_REG) + 2;
+    int cls = r->meta.n_classes[d] > 0, lc = r->meta.n_fractions > 0;
+    size_t nm = (cls ? N_CLS : N_REG) + 2, nmod = r->meta.n_models;
     const char *const *names = cls ? cls_names : reg_names;
-    fprintf(f, "\n## %s (%s)\n\n| model | n |", r->meta.dataset[d],
-            cls ? "classification" : "regression");
+    fprintf(f, "\n## %s (%s)\n\n| model |%s n |", r->meta.dataset[d],
+            cls ? "classification" : "regression", lc ? " training fraction |" : "");
     for (size_t j = 0; j < nm; j++)
         fprintf(f, " %s |", names[j]);
-    fputs(" vs baseline (p) |\n| --- | ---: |", f);
+    fprintf(f, " vs baseline (p) |\n| --- |%s ---: |", lc ? " ---: |" : "");
     for (size_t j = 0; j < nm; j++)
         fputs(" ---: |", f);
     fputs(" --- |\n", f);
-    for (size_t m = 0; m < r->meta.n_models; m++) {
-        fprintf(f, "| %s | %zu |", r->meta.model[m], ps[m].n);
-        for (size_t j = 0; j < nm; j++)
-            fprintf(f, " %.4f ± %.4f |", ps[m].mean[j], ps[m].sd[j]);
-        if (isnan(ps[m].p))
-            fprintf(f, " %s |\n", result_word(ps[m].result));
-        else
-            fprintf(f, " %s (%.4f) |\n", result_word(ps[m].result), ps[m].p);
-    }
+    for (size_t m = 0; m < nmod; m++)
+        for (size_t g = 0; g < n_groups(r); g++) {
+            const pair_stats *p = &ps[g * nmod + m];
+            char frac[32];
+            fprintf(f, "| %s |", r->meta.model[m]);
+            if (lc)
+                fprintf(f, " %s |", tl_num_short(r->meta.fractions[g], frac));
+            fprintf(f, " %zu |", p->n);
+            for (size_t j = 0; j < nm; j++)
+                if (isnan(p->mean[j])) /* e.g. the leaves of a learner without a tree */
+                    fputs(" n/a |", f);
+                else
+                    fprintf(f, " %.4f ± %.4f |", p->mean[j], p->sd[j]);
+            if (isnan(p->p))
+                fprintf(f, " %s |\n", result_word(p->result));
+            else
+                fprintf(f, " %s (%.4f) |\n", result_word(p->result), p->p);
+        }
 }
 
 static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, int any_cls,
                      int any_reg)
 {
     int cls = r->meta.n_classes[d] > 0;
-    for (size_t m = 0; m < r->meta.n_models; m++) {
-        tl_csv_pair(f, r->meta.dataset[d], r->meta.model[m]);
-        fprintf(f, ",%zu", ps[m].n);
-        for (size_t j = 0; any_cls && j < N_CLS; j++)
-            cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
-        for (size_t j = 0; any_reg && j < N_REG; j++)
-            !cls ? fprintf(f, ",%.6f,%.6f", ps[m].mean[j], ps[m].sd[j]) : fputs(",,", f);
-        size_t o = cls ? N_CLS : N_REG;
-        fprintf(f, ",%.6f,%.6f,%.6f,%.6f,", ps[m].mean[o], ps[m].sd[o], ps[m].mean[o + 1],
-                ps[m].sd[o + 1]);
-        if (!isnan(ps[m].p))
-            fprintf(f, "%.6f", ps[m].p);
-        fprintf(f, ",%s\n", result_word(ps[m].result));
-    }
+    size_t nmod = r->meta.n_models;
+    for (size_t m = 0; m < nmod; m++)
+        for (size_t g = 0; g < n_groups(r); g++) {
+            const pair_stats *p = &ps[g * nmod + m];
+            char frac[32];
+            tl_csv_pair(f, r->meta.dataset[d], r->meta.model[m]);
+            if (r->meta.n_fractions)
+                fprintf(f, ",%s", tl_num_short(r->meta.fractions[g], frac));
+            fprintf(f, ",%zu", p->n);
+            for (size_t j = 0; any_cls && j < N_CLS; j++)
+                cls ? fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]) : fputs(",,", f);
+            for (size_t j = 0; any_reg && j < N_REG; j++)
+                !cls ? fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]) : fputs(",,", f);
+            size_t o = cls ? N_CLS : N_REG;
+            for (size_t j = o; j < o + 2; j++) /* leaves and depth: empty without a tree */
+                isnan(p->mean[j]) ? fputs(",,", f)
+                                  : fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]);
+            fputc(',', f);
+            if (!isnan(p->p))
+                fprintf(f, "%.6f", p->p);
+            fprintf(f, ",%s\n", result_word(p->result));
+        }
 }
 
-static void csv_header(FILE *f, int any_cls, int any_reg)
+static void csv_header(FILE *f, const tl_rep *r, int any_cls, int any_reg)
 {
-    fputs("dataset,model,n", f);
+    fputs(r->meta.n_fractions ? "dataset,model,fraction,n" : "dataset,model,n", f);
     for (size_t j = 0; any_cls && j < N_CLS; j++)
         fprintf(f, ",%s_mean,%s_sd", cls_names[j], cls_names[j]);
     for (size_t j = 0; any_reg && j < N_REG; j++)
@@ -193,34 +233,45 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
 /* Across datasets: W/T/L totals, average ranks, Friedman and Nemenyi when they apply. */
 static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *err)
 {
-    size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
+    size_t nd = r->meta.n_datasets, nm = r->meta.n_models, ng = n_groups(r);
     fputs("\n## Across datasets\n\n", f);
+    /* ranked: the models as listed, grid cells left out, as the critical-difference figure
+     * ranks them (both from tl_rep_listed) */
     double *ranks = malloc(nm * sizeof *ranks), cd;
+    size_t *mi = malloc(nm * sizeof *mi), nl = mi ? tl_rep_listed(r, mi) : 0, at = 0;
     tl_friedman fr;
     int have_ranks = 0;
-    int rc = ranks ? tl_rep_ranks(r, NULL, nm, ranks, &fr, &cd, &have_ranks, err)
-                   : tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = ranks && mi ? tl_rep_ranks(r, mi, nl, ranks, &fr, &cd, &have_ranks, err)
+                         : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (rc) {
         free(ranks);
+        free(mi);
         return rc;
     }
     fprintf(f, "| model | wins | ties | losses |%s\n| --- | ---: | ---: | ---: |%s\n",
             have_ranks ? " average rank |" : "", have_ranks ? " ---: |" : "");
     for (size_t m = 0; m < nm; m++) {
         int w = 0, t = 0, l = 0;
-        for (size_t d = 0; d < nd; d++) {
-            int res = all[d * nm + m].result;
-            w += res == 1, t += res == 0, l += res == -1;
-        }
+        for (size_t d = 0; d < nd; d++)
+            for (size_t g = 0; g < ng; g++) {
+                int res = all[(d * ng + g) * nm + m].result;
+                w += res == 1, t += res == 0, l += res == -1;
+            }
         fprintf(f, "| %s | %d | %d | %d |", r->meta.model[m], w, t, l);
-        if (have_ranks)
-            fprintf(f, " %.3f |", ranks[m]);
+        if (have_ranks && at < nl && mi[at] == m)
+            fprintf(f, " %.3f |", ranks[at++]);
+        else if (have_ranks)
+            fputs(" (grid cell) |", f);
         fputc('\n', f);
     }
+    if (ng > 1)
+        fprintf(f, "\nWins, ties and losses count every training fraction of every dataset "
+                   "(%zu x %zu).\n", nd, ng);
     if (have_ranks) {
         fprintf(f, "\nFriedman chi² = %.4f (p = %.4g); Iman-Davenport F = %.4f (p = %.4g); "
-                   "%zu datasets, %zu models (Demšar 2006).\n", fr.chi2, fr.p_chi2, fr.ff,
-                fr.p_ff, nd, nm);
+                   "%zu datasets, %zu models%s (Demšar 2006).\n", fr.chi2, fr.p_chi2, fr.ff,
+                fr.p_ff, nd, nl, nl < nm ? " as listed, grid cells left out, as in the "
+                                           "critical-difference figure" : "");
         if (!isnan(cd))
             fprintf(f, "Nemenyi critical difference at %.2f: %.4f (average ranks further apart "
                        "differ significantly).\n", ALPHA, cd);
@@ -230,6 +281,7 @@ static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *e
     }
     rc = tl_rep_md_baseline_tests(f, r, have_ranks ? ranks : NULL, ALPHA, err);
     free(ranks);
+    free(mi);
     return rc;
 }
 
@@ -238,14 +290,17 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
     tl_err local;
     if (!err)
         err = &local; /* a failed tl_rep_open leaves its code only in err */
-    size_t nd = r->meta.n_datasets, nm = r->meta.n_models;
-    pair_stats *all = calloc(nd * nm, sizeof *all);
+    size_t nd = r->meta.n_datasets, nm = r->meta.n_models, ng = n_groups(r);
+    pair_stats *all = calloc(nd * ng * nm, sizeof *all);
     double *buf = malloc(2 * (r->n ? r->n : 1) * sizeof *buf);
+    size_t *idx = malloc(2 * (r->n ? r->n : 1) * sizeof *idx);
     FILE *md = NULL, *csv = NULL;
-    int rc = all && buf ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = all && buf && idx ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t d = 0; !rc && d < nd; d++)
-        for (size_t m = 0; !rc && m < nm; m++)
-            rc = pair(r, d, m, buf, &all[d * nm + m], err);
+        for (size_t g = 0; !rc && g < ng; g++)
+            for (size_t m = 0; !rc && m < nm; m++)
+                rc = pair(r, d, m, r->meta.n_fractions ? g : SIZE_MAX, buf, idx,
+                          &all[(d * ng + g) * nm + m], err);
     if (!rc && !(md = tl_rep_open(r, "summary.md", err)))
         rc = err->code;
     if (!rc && !(csv = tl_rep_open(r, "summary.csv", err)))
@@ -255,11 +310,12 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
         for (size_t d = 0; d < nd; d++)
             any_cls |= r->meta.n_classes[d] > 0, any_reg |= r->meta.n_classes[d] == 0;
         md_header(md, r);
-        csv_header(csv, any_cls, any_reg);
+        csv_header(csv, r, any_cls, any_reg);
         for (size_t d = 0; d < nd; d++) {
-            md_dataset(md, r, d, &all[d * nm]);
-            csv_rows(csv, r, d, &all[d * nm], any_cls, any_reg);
+            md_dataset(md, r, d, &all[d * ng * nm]);
+            csv_rows(csv, r, d, &all[d * ng * nm], any_cls, any_reg);
         }
+        tl_rep_select_md(md, r);
         rc = md_overall(md, r, all, err);
     }
     if (md)
@@ -268,5 +324,6 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
         rc = tl_out_close(csv, rc, err);
     free(all);
     free(buf);
+    free(idx);
     return rc;
 }

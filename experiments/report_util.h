@@ -24,6 +24,15 @@ double tl_rep_primary(const tl_cell *c);
 /* A value with fixed decimals ("nan" when undefined). */
 void tl_rep_num(FILE *f, double v);
 
+/* The protocol as the cells header records it, for people: its numbers in their shortest
+ * exact form ("holdout train 0.6 ...", not 0.59999999999999998) and a learning curve's
+ * fractions listed. Returns buf. */
+const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size);
+
+/* The models listed in the config (grid cells left out) into mi; their count. Every
+ * ranking (summary, critical-difference figure, paper tables) is over these. */
+size_t tl_rep_listed(const tl_rep *r, size_t *mi);
+
 /* Read dir/cells.txt into r, cells sorted. TL_EIO / TL_EPARSE. Free with tl_rep_free. */
 int tl_rep_load(const char *dir, tl_rep *r, tl_err *err);
 void tl_rep_free(tl_rep *r);
@@ -34,8 +43,22 @@ void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out);
 size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
                        double *sd, double *n_train);
 
+/* Nested selection (report_select.c): the parameters any model selects, in model order, at
+ * most max (names point into r->meta); their chosen values in cell c as CSV fields (",v"
+ * each, empty where c's model does not select that one); selections.csv (one line per cell
+ * and selected parameter); and summary.md's section of how often each value was chosen. */
+size_t tl_rep_sel_columns(const tl_rep *r, const char **names, size_t max);
+void tl_rep_sel_fields(FILE *f, const tl_rep *r, const tl_cell *c, const char *const *names,
+                       size_t n);
+int tl_rep_selections(const tl_rep *r, tl_err *err);
+void tl_rep_select_md(FILE *f, const tl_rep *r);
+
 /* tl_report_render for a caller that holds dir's lock (the runner). */
 int tl_rep_render(const char *dir, tl_err *err);
+
+/* metrics.json, tables.tex and report.html from dir's cells, metrics.csv, manifest and
+ * the SVG figures in plots/ (report_paper.c); the runner writes them last, after the manifest. */
+int tl_rep_paper(const char *dir, tl_err *err);
 
 /* summary.md and summary.csv (report_summary.c). */
 int tl_rep_summary(const tl_rep *r, tl_err *err);
@@ -63,5 +86,13 @@ int tl_rep_md_baseline_tests(FILE *f, const tl_rep *r, const double *ranks, doub
 
 /* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
 int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
+/* The missing_rate figures (report_missing.c): per dataset, each listed model's score against
+ * the share of values removed at random; a warning when the run removed none. */
+int tl_rep_plot_missing(const tl_rep *r, const tl_experiment *x, tl_err *err);
+/* The size_accuracy figures (report_size.c): per dataset, each listed model at its mean
+ * leaves and mean score. */
+int tl_rep_plot_size(const tl_rep *r, const tl_experiment *x, tl_err *err);
+/* The roc and reliability figures, as x->plots asks (report_proba_plots.c). */
+int tl_rep_proba_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
 
 #endif

@@ -7,7 +7,7 @@ WEKA=${WEKA:-/usr/share/java/weka.jar}
 BUILD=${BUILD:-build}
 TMP=${TMPDIR:-/tmp}/treelab_bench_c45
 mkdir -p "$TMP"
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Ialgorithms/include -Iexperiments/include \
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude \
    scripts/bench/c45_fit_time.c "$BUILD/libtreelab.a" -lconfig -lgsl -lopenblas -lm -lpthread \
    -o "$TMP/c45_fit_time"
 

@@ -13,7 +13,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
 CBLAS_INC=/usr/include/x86_64-linux-gnu/openblas-pthread
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$TMP/bench" scripts/bench_soft_tree.c \
-   -Ialgorithms/include -I"$CBLAS_INC" build/libtreelab.a -lgsl -lopenblas -lconfig -lm -lpthread
+   -Iinclude -I"$CBLAS_INC" build/libtreelab.a -lgsl -lopenblas -lconfig -lm -lpthread
 $PY scripts/peers/torch_soft_tree.py data "$TMP/data.csv"
 
 if ! $PY -c 'import torch' 2>/dev/null; then

@@ -4,4 +4,4 @@
 # computed and asserted by tests/test_soft_tree.c. Needs a build (cmake --build build).
 set -eu
 cd "$(dirname "$0")/.."
-OPENBLAS_NUM_THREADS=1 build/test_soft_tree | grep 'CV accuracy'
+OPENBLAS_NUM_THREADS=1 build/tests/test_soft_tree | grep 'CV accuracy'

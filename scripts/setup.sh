@@ -1,12 +1,28 @@
 #!/usr/bin/env bash
 # Install the Debian packages treelab needs (only those missing), then configure and build
-# into build/ (and build-asan/ with --sanitize). Idempotent.
+# into build/ (and build-asan/ with --sanitize, build-clang/ with --clang; with --mpi, Open MPI
+# too and the MPI build in build-mpi/, -DTREELAB_MPI=ON: the treelab program, which its tests
+# need). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+sanitize=0 clang=0 mpi=0
+for a in "$@"; do
+  case $a in
+    --sanitize) sanitize=1 ;;
+    --clang) clang=1 ;;
+    --mpi) mpi=1 ;;
+    *) echo "usage: $0 [--sanitize] [--clang] [--mpi]" >&2; exit 1 ;;
+  esac
+done
 
-# clang and libclang-rt-dev (libFuzzer): the fuzz harnesses (scripts/fuzz.sh, build-fuzz/).
+# clang and libclang-rt-dev (libFuzzer): the fuzz harnesses (scripts/fuzz.sh, build-fuzz/) and
+# the clang build; dpkg-dev (dpkg-shlibdeps): the .deb's dependencies (cpack); man-db: the man
+# page's check; clang-tidy and clang-format: scripts/tidy.sh and scripts/format.sh.
 PACKAGES=(build-essential cmake pkg-config git libgsl-dev libopenblas-dev libconfig-dev
-          libcmocka-dev gnuplot-nox clang libclang-rt-dev)
+          libcmocka-dev gnuplot-nox clang libclang-rt-dev dpkg-dev man-db clang-tidy
+          clang-format)
+# Open MPI for `mpirun -n N treelab run` (optional: the default build does not need it)
+[ $mpi = 1 ] && PACKAGES+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,12 +36,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-build() { # dir, extra cmake args...
-  local dir=$1; shift
+build() { # dir, target (all), extra cmake args...
+  local dir=$1 target=$2; shift 2
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-  cmake --build "$dir" -j "$jobs" >&2
+  cmake --build "$dir" -j "$jobs" --target "$target" >&2
 }
-build build
-if [ "${1:-}" = "--sanitize" ]; then
-  build build-asan -DTREELAB_SANITIZE=ON
+build build all
+if [ $sanitize = 1 ]; then
+  build build-asan all -DTREELAB_SANITIZE=ON
+fi
+if [ $clang = 1 ]; then
+  # the same suite compiled by clang (warnings are per compiler; CI=1 makes them errors)
+  build build-clang all -DCMAKE_C_COMPILER=clang
+fi
+if [ $mpi = 1 ]; then
+  build build-mpi treelab_cli -DTREELAB_MPI=ON
 fi

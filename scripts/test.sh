@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Set up, build the normal and the sanitizer (ASan + UBSan) builds, run the whole test suite
-# on both, then fuzz each input reader for 60 s (TL_FUZZ_SECONDS; 0 skips it).
+# Set up, build the normal, the sanitizer (ASan + UBSan) and the clang builds, run the whole
+# test suite on each, run the MPI tests on the MPI build (Open MPI is installed for them;
+# TL_MPI=0 skips it), then fuzz each input reader for 60 s (TL_FUZZ_SECONDS; 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh --sanitize
+mpi=--mpi
+[ "${TL_MPI:-1}" = 0 ] && mpi=
+./scripts/setup.sh --sanitize --clang $mpi
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export OPENBLAS_NUM_THREADS=1
@@ -11,6 +14,15 @@ echo "== tests (release build) =="
 ctest --test-dir build --output-on-failure -j 2
 echo "== tests (AddressSanitizer + UBSan build) =="
 ctest --test-dir build-asan --output-on-failure -j 2
+echo "== tests (clang build) =="
+ctest --test-dir build-clang --output-on-failure -j 2
+if [ -n "$mpi" ]; then
+  # the MPI runs, and the shared libraries' exports with run/mpi.c in place of mpi_none.c
+  echo "== MPI tests (build-mpi, -DTREELAB_MPI=ON) =="
+  ctest --test-dir build-mpi --output-on-failure -R '^(mpi|exported_symbols)$'
+else
+  echo "== MPI tests: SKIPPED (TL_MPI=0) =="
+fi
 # libFuzzer harnesses of tests/fuzz, built by clang in build-fuzz/: two at a time, ~2.5 min
 if [ "${TL_FUZZ_SECONDS:-60}" = 0 ]; then
   echo "== fuzzing: SKIPPED (TL_FUZZ_SECONDS=0) =="

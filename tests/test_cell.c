@@ -45,10 +45,7 @@ static void test_selection_uses_validation_rows(void **state)
     m.name = "cart_sel";
     m.type = tl_model_find("cart", NULL);
     tl_params_init(&m.params);
-    m.select.param = "max_depth";
-    m.select.values = values;
-    m.select.n_values = 3;
-    m.select.folds = 3;
+    tl_test_select_one(&m.select, "max_depth", values, 3, 3);
     double best = -1;
     long want = -1;
     for (long v = 0; v < 3; v++) {

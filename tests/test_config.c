@@ -64,8 +64,8 @@ static void test_full_config(void **state)
     assert_string_equal(x->models[4].name, "cart[min_samples_leaf=5]");
     assert_string_equal(tl_params_find(&x->models[4].params, "min_samples_leaf"), "5");
     assert_string_equal(tl_params_find(&x->models[4].params, "max_depth"), "3");
-    assert_string_equal(x->models[2].select.param, "max_depth");
-    assert_int_equal(x->models[2].select.n_values, 2);
+    assert_string_equal(x->models[2].select.params[0], "max_depth");
+    assert_int_equal(x->models[2].select.n_values[0], 2);
     assert_int_equal(x->models[2].select.folds, 3);
     assert_int_equal(x->protocol.kind, TL_PROTO_HOLDOUT);
     assert_close(x->protocol.valid, 0.25, 0);
@@ -136,7 +136,8 @@ static void test_relative_paths(void **state)
      * parameter checks */
     static const char *const shipped[] = {"default", "iris_study", "iris_learning_curve",
                                           "watermelon", "regularisation", "seed001_examples",
-                                          "seed001_regression", "c45_confidence"};
+                                          "seed001_regression", "c45_confidence",
+                                          "composed_trees"};
     for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "configs/%s.cfg", shipped[i]);
@@ -145,6 +146,19 @@ static void test_relative_paths(void **state)
             fail_msg("%s: %s", rel, err.msg);
         assert_string_equal(x->name, shipped[i]);
         assert_int_equal(strncmp(x->datasets[0].path, "configs/../experiments/datasets/", 32), 0);
+        tl_experiment_free(x);
+    }
+    static const char *const literature[] = {"pruning_methods", "selection_measures",
+                                             "missing_values"};
+    for (size_t i = 0; i < sizeof literature / sizeof *literature; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "configs/literature/%s.cfg", literature[i]);
+        x = tl_experiment_load(rel, NULL, &err);
+        if (!x)
+            fail_msg("%s: %s", rel, err.msg);
+        assert_string_equal(x->name, literature[i]);
+        assert_int_equal(strncmp(x->datasets[0].path,
+                                 "configs/literature/../../experiments/datasets/", 46), 0);
         tl_experiment_free(x);
     }
 }

@@ -99,16 +99,15 @@ static size_t text_bytes(size_t depth)
     return n;
 }
 
-/* Bytes of the rules: one per leaf, its path's conditions joined by " AND ". */
+/* Bytes of the rules: one per leaf, its path's conditions on x merged into one bound
+ * ("x <= 0", "0 < x <= 1", ..., "x > 99999"). */
 static size_t rules_bytes(size_t depth)
 {
     const size_t then = strlen(" THEN y = ") + LEAF_LEN + 1;
-    size_t n = 0, above = 0; /* conditions "x > j" of the splits above, with their ANDs */
-    for (size_t i = 0; i < depth; i++) {
-        n += 3 + above + (i ? 5 : 0) + cond_len(i, 0) + then;
-        above += (i ? 5 : 0) + cond_len(i, 1);
-    }
-    return n + 3 + above + then;
+    size_t n = 0;
+    for (size_t i = 0; i < depth; i++)
+        n += 3 + (i ? num_len(i - 1) + strlen(" < x <= ") + num_len(i) : cond_len(0, 0)) + then;
+    return n + 3 + (depth ? cond_len(depth - 1, 1) : strlen("true")) + then;
 }
 
 /* ---- a write-only stream that counts bytes and keeps the first and last ones ---- */
@@ -219,10 +218,10 @@ static void *deep_checks(void *arg)
     fclose(f);
     f = NULL;
     CHECK(s.bytes == rules_bytes(D), "rules: %zu bytes, expected %zu", s.bytes, rules_bytes(D));
-    CHECK(starts_with(s.head, "IF x <= 0 THEN y = a (1.0)\nIF x > 0 AND x <= 1 THEN y = b (1.0)\n"),
+    CHECK(starts_with(s.head, "IF x <= 0 THEN y = a (1.0)\nIF 0 < x <= 1 THEN y = b (1.0)\n"),
           "rules start %s", s.head);
-    CHECK(ends_with(s.tail, " AND x > 99998 AND x > 99999 THEN y = a (1.0)\n"), "rules end %s",
-          s.tail);
+    CHECK(ends_with(s.tail, "IF 99998 < x <= 99999 THEN y = b (1.0)\nIF x > 99999 THEN y = a (1.0)\n"),
+          "rules end %s", s.tail);
     CHECK((f = sink_open(&s)), "fopencookie");
     CHECK(!tl_tree_show(t, sc, TL_SHOW_DOT, f, &err), "dot: %s", err.msg);
     fclose(f);
@@ -335,8 +334,8 @@ static void test_small_chain_layout(void **state)
     f = fmemopen(buf, sizeof buf, "w");
     assert_int_equal(tl_tree_show(t, &d->schema, TL_SHOW_RULES, f, &err), TL_OK);
     fclose(f);
-    assert_string_equal(buf, "IF x <= 0 THEN y = a (1.0)\nIF x > 0 AND x <= 1 THEN y = b (1.0)\n"
-                             "IF x > 0 AND x > 1 THEN y = a (1.0)\n");
+    assert_string_equal(buf, "IF x <= 0 THEN y = a (1.0)\nIF 0 < x <= 1 THEN y = b (1.0)\n"
+                             "IF x > 1 THEN y = a (1.0)\n");
     assert_int_equal(strlen(buf), rules_bytes(2));
     tl_tree_free(t);
     tl_dataset_free(d);

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "tl_test_util.h"
+#include "treelab/tl_experiment.h"
 #include "treelab/tl_grow.h"
 
 /* ---- rpart's surrogates ---- */
@@ -280,6 +283,21 @@ static void test_methods_worked_example(void **state)
     assert_int_equal(leaves, 2);
     worked("missing=drop", "missing.predict=majority", p, &leaves); /* a 4-4 tie: stops too */
     assert_close(p[0], 0.5, 1e-15);
+    /* drop with no complete row: one leaf of every row (A 2 of 3) */
+    tl_err err;
+    tl_err_clear(&err);
+    tl_dataset *none = tl_dataset_load(tl_test_tmpfile(".csv", "x,y,class\n?,1,A\n1,?,B\n?,2,A\n"),
+                                       "class", &err);
+    assert_non_null(none);
+    const char *drop[] = {"missing=drop", NULL};
+    tl_model *m = tl_test_fit("cart", none, drop, 1, &err);
+    assert_non_null(m);
+    assert_int_equal(tl_tree_leaves(tl_model_tree(m), 0), 1);
+    double pa[6];
+    assert_int_equal(tl_model_predict(m, none, NULL, 0, pa, &err), TL_OK);
+    assert_close(pa[0], 2.0 / 3, 1e-15);
+    tl_model_free(m);
+    tl_dataset_free(none);
     /* surrogate: y >= 3.5 sends rows 9 and 10 right ({A 4} | {B 6}); an unknown x follows y
      * (y = 2: A, y = 9: B), and with y unknown too the heavier branch (B 6) */
     worked("missing=surrogate", NULL, p, &leaves);
@@ -319,12 +337,144 @@ static void test_learned_places_unknowns_per_cut(void **state)
     tl_dataset_free(d);
 }
 
+/* Values removed at random: the share removed is near the rate, only from the rows given,
+ * nested across rates with one seed, and the source is untouched. */
+static void test_blanked_view(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/wine.arff", NULL);
+    size_t n = d->n_rows, na = d->schema.n_attrs, half = n / 2;
+    size_t *rows = malloc(half * sizeof *rows);
+    for (size_t i = 0; i < half; i++)
+        rows[i] = 2 * i; /* the even rows */
+    tl_err err;
+    tl_err_clear(&err);
+    tl_dataset v10, v40;
+    assert_int_equal(tl_dataset_blanked(d, rows, half, 0.1, 7, &v10, &err), TL_OK);
+    assert_int_equal(tl_dataset_blanked(d, rows, half, 0.4, 7, &v40, &err), TL_OK);
+    size_t m10 = 0, m40 = 0, odd = 0, not_nested = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t a = 0; a < na; a++) {
+            int u10 = tl_dataset_is_missing(&v10, a, i), u40 = tl_dataset_is_missing(&v40, a, i);
+            m10 += u10;
+            m40 += u40;
+            odd += (i % 2) && (u10 || u40);
+            not_nested += u10 && !u40;
+            assert_false(tl_dataset_is_missing(d, a, i));
+        }
+    /* 89 rows x 13 attributes = 1157 draws: within 4 binomial sd of the rate */
+    double cells = (double)half * (double)na;
+    assert_true(fabs((double)m10 - 0.1 * cells) < 4 * sqrt(cells * 0.1 * 0.9));
+    assert_true(fabs((double)m40 - 0.4 * cells) < 4 * sqrt(cells * 0.4 * 0.6));
+    assert_int_equal(odd, 0);
+    assert_int_equal(not_nested, 0);
+    assert_ptr_equal(v10.y.code, d->y.code); /* the target is shared, not removed */
+    tl_dataset_blanked_free(&v10);
+    tl_dataset_blanked_free(&v40);
+    free(rows);
+    tl_dataset_free(d);
+}
+
+/* protocol.missing: each dataset becomes one entry per rate, on the same folds; the rate 0
+ * copy scores exactly as the dataset without the protocol key. */
+static void test_missing_rates_protocol(void **state)
+{
+    (void)state;
+    char cfg[2048], cfg0[2048];
+    const char *body = "name = \"m\"; seed = 3;\n"
+                       "datasets = ( \"%s\" );\n"
+                       "models = ( { name = \"c\"; algorithm = \"cart\"; params = { missing = "
+                       "\"surrogate\"; }; } );\n"
+                       "protocol = { kind = \"cv\"; folds = 3;%s };\n"
+                       "plots = [ \"missing_rate\", \"size_accuracy\" ];\n";
+    char data[1024];
+    snprintf(data, sizeof data, "%s", tl_test_path("experiments/datasets/vote.arff"));
+    snprintf(cfg, sizeof cfg, body, data,
+             " missing = { rates = [0.0, 0.25]; rows = \"train\"; };");
+    snprintf(cfg0, sizeof cfg0, body, data, "");
+    char path[256], path0[256];
+    snprintf(path, sizeof path, "%s", tl_test_tmpfile(".cfg", cfg));
+    snprintf(path0, sizeof path0, "%s", tl_test_tmpfile(".cfg", cfg0));
+    tl_err err;
+    tl_err_clear(&err);
+    tl_experiment *x = tl_experiment_load(path, NULL, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    assert_int_equal(x->n_datasets, 2);
+    assert_string_equal(x->datasets[0].name, "vote-miss0");
+    assert_string_equal(x->datasets[1].name, "vote-miss25");
+    assert_string_equal(x->datasets[1].base, "vote");
+    assert_close(x->datasets[1].missing_rate, 0.25, 0);
+    tl_experiment_free(x);
+    char out[8192], errb[4096], cmd[1024];
+    snprintf(cmd, sizeof cmd, "run %s --out /tmp/tl_missing_rates_%d --quiet", path, (int)getpid());
+    assert_int_equal(tl_test_cli(cmd, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(cmd, sizeof cmd, "run %s --out /tmp/tl_missing_rates0_%d --quiet", path0,
+             (int)getpid());
+    assert_int_equal(tl_test_cli(cmd, out, sizeof out, errb, sizeof errb), 0);
+    /* every metric of each cell: rate 0 equals the plain run fold for fold */
+    char a[64], b[64];
+    snprintf(a, sizeof a, "/tmp/tl_missing_rates_%d/metrics.csv", (int)getpid());
+    snprintf(b, sizeof b, "/tmp/tl_missing_rates0_%d/metrics.csv", (int)getpid());
+    FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+    assert_non_null(fa);
+    assert_non_null(fb);
+    char la[4096], lb[4096];
+    size_t same = 0, rows25 = 0;
+    double acc0 = 0, leaves0 = 0;
+    assert_non_null(fgets(la, sizeof la, fa)); /* headers */
+    assert_non_null(fgets(lb, sizeof lb, fb));
+    while (fgets(la, sizeof la, fa)) {
+        if (strncmp(la, "vote-miss0,", 11)) {
+            rows25 += !strncmp(la, "vote-miss25,", 12);
+            continue;
+        }
+        assert_non_null(fgets(lb, sizeof lb, fb));
+        /* from the model column on (the dataset names differ) */
+        assert_string_equal(strchr(la, ','), strchr(lb, ','));
+        /* accuracy is column 7, leaves the second last */
+        const char *f = la;
+        for (int col = 1; col < 7; col++)
+            f = strchr(f, ',') + 1;
+        acc0 += strtod(f, NULL);
+        const char *end = la + strlen(la);
+        int commas = 0;
+        while (end > la && commas < 2)
+            commas += *--end == ',';
+        leaves0 += strtod(end + 1, NULL);
+        same++;
+    }
+    fclose(fa);
+    fclose(fb);
+    assert_int_equal(same, 3);
+    assert_int_equal(rows25, 3);
+    /* the figure: accuracy at rates 0 and 0.25, the first the plain run's mean */
+    char dat[128];
+    snprintf(dat, sizeof dat, "/tmp/tl_missing_rates_%d/plots/missing_vote.dat", (int)getpid());
+    double pts[8][TL_TEST_DAT_COLS];
+    assert_int_equal(tl_test_dat_block(dat, 0, pts, 8), 2);
+    assert_close(pts[0][0], 0, 0);
+    assert_close(pts[1][0], 0.25, 0);
+    assert_true(pts[0][1] > 0.85 && pts[0][1] <= 1 && pts[1][1] > 0.5 && pts[1][1] <= 1);
+    /* size against accuracy: one point, at the mean leaves and accuracy of the 3 folds */
+    snprintf(dat, sizeof dat, "/tmp/tl_missing_rates_%d/plots/size_accuracy_vote-miss0.dat",
+             (int)getpid());
+    assert_int_equal(tl_test_dat_block(dat, 0, pts, 8), 1);
+    assert_close(pts[0][0], leaves0 / 3, 1e-12);
+    assert_close(pts[0][1], acc0 / 3, 1e-6);
+    snprintf(cmd, sizeof cmd, "rm -rf /tmp/tl_missing_rates_%d /tmp/tl_missing_rates0_%d",
+             (int)getpid(), (int)getpid());
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_surrogate_matches_rpart),
         cmocka_unit_test(test_methods_worked_example),
         cmocka_unit_test(test_learned_places_unknowns_per_cut),
+        cmocka_unit_test(test_blanked_view),
+        cmocka_unit_test(test_missing_rates_protocol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,10 +163,7 @@ static void test_cell(void **state)
     assert_null(tl_cell_fit(&m, d, tr, 100, NULL, 0, 1, &sel, NULL));
     tl_params_clear(&m.params);
     char *values[] = {"1", "banana"};
-    m.select.param = "max_depth";
-    m.select.values = values;
-    m.select.n_values = 2;
-    m.select.folds = 2;
+    tl_test_select_one(&m.select, "max_depth", values, 2, 2);
     memset(&c, 0, sizeof c);
     assert_int_not_equal(tl_cell_eval(&m, d, tr, 100, NULL, 0, te, 50, 1, &c, NULL), TL_OK);
     tl_cell_clear(&c);

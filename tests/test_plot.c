@@ -114,7 +114,7 @@ static void test_pruning(void **state)
 {
     (void)state;
     tl_err err;
-    tl_plot_cp_path p = {8, alpha, leaves, risk, cv, se, "Pruning: test", 0, NULL, NULL};
+    tl_plot_cp_path p = {8, alpha, leaves, risk, cv, se, "Pruning: test", 0, NULL, NULL, 0, 0, 0};
     size_t i_min, i_1se;
     /* min 0.12 at 8 leaves; 0.12 + 0.017 = 0.137 admits 11, 8 and 5 leaves: 1-SE = 5 */
     assert_int_equal(tl_plot_cp_choose(&p, &i_min, &i_1se, &err), TL_OK);
@@ -182,7 +182,7 @@ static void test_curves(void **state)
                              {"leaves", 1, 4, cf, size, NULL, 1, 1}};
     tl_plot_marker mk = {0.25, 0.945, "default CF", 2};
     tl_plot_curve c = {"C4.5 pruning", "confidence factor", "accuracy", "leaves", 1, c45, 2,
-                       &mk, 1, NAN, NULL};
+                       &mk, 1, NAN, NULL, 0, 0, 0};
     assert_int_equal(tl_plot_curve_write(&c, stem("c45"), &err), TL_OK);
     assert_int_equal(block(file("c45", ".dat"), 1, r, 8), 4);
     assert_close(r[3][1], 15, 0);
@@ -242,7 +242,7 @@ static void test_folds_and_cd(void **state)
     const char *ds[] = {"iris", "wine"}, *mo[] = {"c45", "nb"};
     double v[2 * 2 * 3] = {0.9, 0.95, 1.0, 0.8, 0.85, NAN, 0.7, 0.75, 0.8, 0.6, 0.65, 0.7};
     size_t colors[] = {3, 1};
-    tl_plot_folds f = {2, 2, 3, ds, mo, colors, v, NULL, NULL};
+    tl_plot_folds f = {2, 2, 3, ds, mo, colors, v, NULL, NULL, 0};
     n_warnings = 0;
     assert_int_equal(tl_plot_folds_write(&f, stem("folds"), &err), TL_OK);
     double r[16][MAXC];
@@ -403,7 +403,7 @@ static void test_no_command_from_labels(void **state)
         series[i] = (tl_plot_series){labels[i], (size_t)i, 2, x, y, NULL, 0, 0};
     tl_plot_marker mk = {1, 0.5, labels[4], 0};
     tl_plot_curve hc = {labels[0], labels[1], labels[5], NULL, 0, series, 8, &mk, 1, 0.55,
-                        labels[3]};
+                        labels[3], 0, 0, 1};
     assert_int_equal(tl_plot_curve_write(&hc, stem("hostile_curve"), &err), TL_OK);
     for (int i = 0; i < 8; i++)
         if (access(m[i], F_OK) == 0)
@@ -503,7 +503,31 @@ static void test_cli_quoted_fields(void **state)
     csv = tl_test_tmpfile(".csv", "model,rank\n\"a,b\"x,1.5\n");
     snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1", csv, stem("cli_quoted"));
     assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
-    assert_non_null(strstr(errbuf, ":2: a quoted field is not closed, or text follows"));
+    assert_non_null(strstr(errbuf, ":2: text follows a closing quote"));
+    csv = tl_test_tmpfile(".csv", "model,rank\nc,3\n\"a,1.5\n");
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
+    snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1", csv, stem("cli_quoted"));
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf), 1);
+    assert_non_null(strstr(errbuf, ":3: a quoted field is not closed"));
+}
+
+/* D4: RFC 4180 beyond one line: a byte-order mark, CRLF line ends, a quoted field holding
+ * a line break (shown as a space in the figure's files) and a second table after a blank
+ * line (treelab's confusion files) are read. */
+static void test_cli_rfc4180_records(void **state)
+{
+    (void)state;
+    char out[4096], errbuf[4096], args[1024];
+    const char *csv = tl_test_tmpfile(".csv", "\xEF\xBB\xBFmodel,rank\r\n\"two\r\nlines\",1.25\r\n"
+                                              "c,1.75\r\n\nclass,x\nq,1\n");
+    snprintf(args, sizeof args, "plot cd '%s' -o '%s' --cd 1 --datasets 5", csv,
+             stem("cli_records"));
+    if (tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf))
+        fail_msg("%s", errbuf);
+    const char *dat = slurp(file("cli_records", ".dat"));
+    assert_non_null(strstr(dat, "\n\"two  lines\" 1.25 "));
+    assert_non_null(strstr(dat, "\n\"c\" 1.75 "));
+    assert_null(strstr(dat, "\"q\""));
 }
 
 int main(void)
@@ -513,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_heatmaps),       cmocka_unit_test(test_folds_and_cd),
         cmocka_unit_test(test_boundaries),     cmocka_unit_test(test_tree_dot),
         cmocka_unit_test(test_missing_and_failing_gnuplot), cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cli_rfc4180_records),
         cmocka_unit_test(test_no_command_from_labels), cmocka_unit_test(test_cli_quoted_fields),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -83,22 +83,6 @@ static int probe_show(const void *st, const tl_schema *sc, tl_show_format f, FIL
 static tl_model_type probe;
 static const tl_model_type *const extra[] = {&majority, &probe, NULL};
 
-static char *slurp(const char *dir, const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    s[fread(s, 1, (size_t)n, f)] = '\0';
-    fclose(f);
-    return s;
-}
-
 static void rm(const char *dir)
 {
     char cmd[512];
@@ -149,7 +133,7 @@ static long file_size(const char *path)
 
 static void same_file(const char *a, const char *b, const char *name)
 {
-    char *x = slurp(a, name), *y = slurp(b, name);
+    char *x = tl_test_slurp_in(a, name), *y = tl_test_slurp_in(b, name);
     assert_string_equal(x, y);
     free(x);
     free(y);
@@ -172,25 +156,25 @@ static void test_jobs_and_reruns_identical(void **state)
         same_file(a, c, files[i]);
     }
     /* 2 datasets x 3 models x 2 repeats x 3 folds, plus the header */
-    char *m = slurp(a, "metrics.csv");
+    char *m = tl_test_slurp_in(a, "metrics.csv");
     size_t lines = 0;
     for (char *p = m; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 37);
     free(m);
     /* a learner without a tree gets a note; its trace is written */
-    char *t = slurp(a, "trees/iris__maj.txt");
+    char *t = tl_test_slurp_in(a, "trees/iris__maj.txt");
     assert_non_null(strstr(t, "no tree to show"));
     free(t);
     /* ... and no .dot (an empty file is not valid DOT), nor has naive Bayes */
     assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__maj.dot"), -1);
     assert_int_equal(file_size("/tmp/tl_run_a/trees/iris__nb.dot"), -1);
     assert_true(file_size("/tmp/tl_run_a/trees/iris__nb.txt") > 0);
-    t = slurp(a, "trace/iris__maj.csv");
+    t = tl_test_slurp_in(a, "trace/iris__maj.csv");
     assert_string_equal(t, "epoch,loss\n1.000000,0.500000\n2.000000,0.250000\n");
     free(t);
     /* the manifest records config, seed, data checksums and versions */
-    t = slurp(a, "manifest");
+    t = tl_test_slurp_in(a, "manifest");
     assert_non_null(strstr(t, "seed: 5\n"));
     assert_non_null(strstr(t, "commit: "));
     assert_non_null(strstr(t, "gsl: "));
@@ -214,7 +198,7 @@ static void test_resume(void **state)
     assert_int_equal(run(x, full, 2, 0, 0), TL_OK);
     /* stop after 7 cells, then cut the last line short as a kill during a write would */
     assert_int_equal(run(x, part, 2, 0, 7), TL_EINTERRUPTED);
-    char *cells = slurp(part, TL_CELLS_FILE);
+    char *cells = tl_test_slurp_in(part, TL_CELLS_FILE);
     size_t n = 0;
     for (char *p = cells; *p; p++)
         n += *p == '\n' && p[1] && p[1] != '#';
@@ -330,7 +314,7 @@ static void test_report_on_other_folder(void **state)
 /* Edit line `at` (0-based) of DIR/cells.txt to text. */
 static void edit_cells_line(const char *dir, size_t at, const char *text)
 {
-    char *cells = slurp(dir, TL_CELLS_FILE), path[512];
+    char *cells = tl_test_slurp_in(dir, TL_CELLS_FILE), path[512];
     snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -352,7 +336,7 @@ static void test_report_crafted_cells(void **state)
     const char *dir = "/tmp/tl_run_crafted/r";
     rm("/tmp/tl_run_crafted");
     assert_int_equal(run(x, dir, 2, 0, 0), TL_OK);
-    char *cells = slurp(dir, TL_CELLS_FILE);
+    char *cells = tl_test_slurp_in(dir, TL_CELLS_FILE);
     size_t dataset_line = 0, model_line = 0, line = 0;
     for (char *p = cells; *p; p = strchr(p, '\n') + 1, line++) {
         dataset_line = !dataset_line && !strncmp(p, "# dataset 0 ", 12) ? line : dataset_line;
@@ -430,11 +414,11 @@ static void test_csv_quoting(void **state)
     const char *dir = "/tmp/tl_run_q";
     rm(dir);
     assert_int_equal(run(x, dir, 1, 0, 0), TL_OK);
-    char *m = slurp(dir, "metrics.csv");
+    char *m = tl_test_slurp_in(dir, "metrics.csv");
     assert_non_null(strstr(m, "\n\"d,1\",\"m \"\"q\"\",x\",0,0,"));
     assert_non_null(strstr(m, "\n\"d,1\",\" sp\",0,1,"));
     free(m);
-    m = slurp(dir, "confusion/d,1__m \"q\",x.csv");
+    m = tl_test_slurp_in(dir, "confusion/d,1__m \"q\",x.csv");
     assert_non_null(strstr(m, "truth\\predicted,\"a,b\",c\n\"a,b\","));
     free(m);
     static const char *const files[] = {"metrics.csv", "timings.csv", "summary.csv"};
@@ -479,7 +463,7 @@ static void test_report_phase_stops_cleanly(void **state)
     assert_false(probe_final_seen);
     assert_int_equal(rc, TL_EINTERRUPTED);
     assert_non_null(strstr(err.msg, "stopped while writing the reports"));
-    char *t = slurp(dir, "trees/iris__p.txt");
+    char *t = tl_test_slurp_in(dir, "trees/iris__p.txt");
     assert_string_equal(t, "probe tree\n");
     free(t);
     assert_int_equal(file_size("/tmp/tl_run_stop/trees/iris__p.dot"), -1);
@@ -577,21 +561,21 @@ static void test_hand_checked_summary(void **state)
     tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
     rm("/tmp/tl_run_h");
     assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
-    char *s = slurp("/tmp/tl_run_h", "summary.csv");
+    char *s = tl_test_slurp_in("/tmp/tl_run_h", "summary.csv");
     assert_non_null(strstr(s, "\ntiny,maj,6,0.666667,0.000000,0.500000,0.000000,0.000000,0.000000,"
                               "0.400000,0.000000,0.533333,0.000000,11.512925,0.000000,0.500000,"
                               "0.000000,0.500000,0.000000,0.333333,0.000000,0.333333,0.000000,"));
     free(s);
-    s = slurp("/tmp/tl_run_h", "metrics.csv");
+    s = tl_test_slurp_in("/tmp/tl_run_h", "metrics.csv");
     assert_non_null(strstr(s, ",f1_weighted,log_loss,roc_auc_macro,roc_auc_weighted,pr_auc,"
                               "brier,leaves"));
     assert_non_null(strstr(s, "\ntiny,maj,2,1,3,3,0.666667,0.500000,0.000000,0.400000,0.533333,"
                               "11.512925,0.500000,0.500000,0.333333,0.333333,1,0\n"));
     free(s);
-    s = slurp("/tmp/tl_run_h", "summary.md");
+    s = tl_test_slurp_in("/tmp/tl_run_h", "summary.md");
     assert_non_null(strstr(s, " log_loss | roc_auc_macro | roc_auc_weighted | pr_auc | brier |"));
     free(s);
-    s = slurp("/tmp/tl_run_h", "confusion/tiny__maj.csv");
+    s = tl_test_slurp_in("/tmp/tl_run_h", "confusion/tiny__maj.csv");
     assert_string_equal(s, "truth\\predicted,a,b\na,12,0\nb,6,0\n\nclass,precision,recall,f1\n"
                            "a,0.6667,1.0000,0.8000\nb,0.0000,0.0000,0.0000\n");
     free(s);
@@ -621,7 +605,7 @@ static void test_summary_baseline_tests(void **state)
     tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
     rm("/tmp/tl_run_t");
     assert_int_equal(run(x, "/tmp/tl_run_t", 1, 0, 0), TL_OK);
-    char *m = slurp("/tmp/tl_run_t", "metrics.csv"), *s = slurp("/tmp/tl_run_t", "summary.md");
+    char *m = tl_test_slurp_in("/tmp/tl_run_t", "metrics.csv"), *s = tl_test_slurp_in("/tmp/tl_run_t", "summary.md");
     double acc_maj, acc_nb;
     size_t n_test;
     char *at = strstr(m, "\nsep,maj,0,0,");

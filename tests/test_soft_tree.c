@@ -583,9 +583,43 @@ static void test_cv_digits(void **state)
     assert_true(cv_accuracy("experiments/datasets/digits.arff", kv, 10) >= 0.96);
 }
 
+/* depth = auto (the default): 4 for iris's 3 classes, ceil(log2 19) + 3 = 8 capped at
+ * floor(log2 683) - 2 = 7 for soybean, floor(log2 17) - 2 = 2 for watermelon's 17 rows;
+ * an explicit depth is kept, and a bad one named. */
+static void test_auto_depth(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"experiments/datasets/iris.arff",
+                                        "experiments/datasets/soybean.arff",
+                                        "experiments/datasets/watermelon-2.0.csv"};
+    static const size_t want[] = {4, 7, 2};
+    const char *const one_epoch[] = {"epochs=1", NULL}, *const explicit[] = {"epochs=1",
+                                                                              "depth=3", NULL};
+    for (size_t i = 0; i < 3; i++) {
+        tl_dataset *d = tl_test_load(files[i], NULL);
+        tl_model *m = new_model(one_epoch);
+        fit_or_fail(m, d, 1);
+        assert_shape(m, (size_t)1 << want[i], want[i]);
+        tl_model_free(m);
+        m = new_model(explicit);
+        fit_or_fail(m, d, 1);
+        assert_shape(m, 8, 3);
+        tl_model_free(m);
+        tl_dataset_free(d);
+    }
+    tl_params p;
+    tl_params_init(&p);
+    tl_params_set(&p, "depth", "deep", NULL);
+    tl_err err;
+    assert_null(tl_model_new("soft_tree", &p, &err));
+    assert_non_null(strstr(err.msg, "expected auto or an integer in [0, 16], got 'deep'"));
+    tl_params_clear(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_auto_depth),
         cmocka_unit_test(test_forward_by_hand),
         cmocka_unit_test(test_gradients),
         cmocka_unit_test(test_encoding),

@@ -130,6 +130,48 @@ void tl_test_png_size(const char *path, unsigned *w, unsigned *h)
     *h = (unsigned)hd[20] << 24 | (unsigned)hd[21] << 16 | (unsigned)hd[22] << 8 | hd[23];
 }
 
+char *tl_test_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    size_t cap = 1 << 12, n = 0, got;
+    char *s = malloc(cap);
+    while (s && (got = fread(s + n, 1, cap - n - 1, f)) > 0)
+        if ((n += got) + 1 == cap)
+            s = realloc(s, cap *= 2);
+    fclose(f);
+    assert_non_null(s);
+    s[n] = '\0';
+    return s;
+}
+
+char *tl_test_slurp_in(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return tl_test_slurp(path);
+}
+
+void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n,
+                        size_t folds)
+{
+    static char *params[1];
+    static char **lists[1];
+    static size_t counts[1];
+    params[0] = (char *)param;
+    lists[0] = values;
+    counts[0] = n;
+    memset(s, 0, sizeof *s);
+    s->n_params = 1;
+    s->params = params;
+    s->values = lists;
+    s->n_values = counts;
+    s->n_candidates = n;
+    s->folds = folds;
+    s->repeats = 1;
+}
+
 tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
                       unsigned long seed, tl_err *err)
 {

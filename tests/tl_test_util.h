@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "treelab/tl_dataset.h"
+#include "treelab/tl_experiment.h"
 #include "treelab/tl_model.h"
 
 /* Absolute path of a file in the source tree ("experiments/datasets/iris.arff"). The
@@ -39,6 +40,16 @@ size_t tl_test_dat_block(const char *path, int index, double rows[][TL_TEST_DAT_
 
 /* Width and height from a PNG's IHDR; fails the test unless path is a PNG. */
 void tl_test_png_size(const char *path, unsigned *w, unsigned *h);
+
+/* The whole content of a file as a new string (free it); fails the test if unreadable. */
+char *tl_test_slurp(const char *path);
+/* The same for file `name` of folder dir ("results/x", "metrics.csv"). */
+char *tl_test_slurp_in(const char *dir, const char *name);
+
+/* Make s a one-parameter nested selection (param over values[0..n), inner CV of `folds`
+ * folds); its arrays are static, valid until the next call. */
+void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n,
+                        size_t folds);
 
 #define assert_close(a, b, tol)                                                                \
     do {                                                                                       \

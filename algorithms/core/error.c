@@ -70,9 +70,11 @@ int tl_err_is_user(int code)
  * allocation sites are silenced: strbuf_append for a string's text, and the lexer itself
  * for an empty one (scanctx_take_string's calloc, whose frame the stack loses).
  * LeakSanitizer calls this hook in every program linked with the library. clang 14 defines
- * no __SANITIZE_ADDRESS__: the fuzz build reads the same list from tests/fuzz/lsan.supp. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
+ * no __SANITIZE_ADDRESS__: the fuzz build reads the same list from tests/fuzz/lsan.supp.
+ * Default visibility, so that a program linking the static library exports it to the
+ * sanitizer runtime (the shared libraries' version script keeps it local). */
+__attribute__((visibility("default"))) const char *__lsan_default_suppressions(void);
+__attribute__((visibility("default"))) const char *__lsan_default_suppressions(void)
 {
     return "leak:strbuf_append\nleak:libconfig_yylex\n";
 }

@@ -19,7 +19,7 @@ static const tl_param_spec params[] = {
 
 static void *init(const tl_params *p, tl_err *err)
 {
-    tl_choice_rules *r = malloc(sizeof *r);
+    tl_choice_rules *r = calloc(1, sizeof *r); /* rules it does not set stay off */
     if (!r) {
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;

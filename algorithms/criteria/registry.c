@@ -1,4 +1,5 @@
-/* The criteria a tree may be grown with. Adding one: its file plus one X(...) line here. */
+/* The criteria a tree may be grown with. Adding one: its file (and its line in CMakeLists.txt)
+ * plus one X(...) line here; a program adds its own at run time (tl_criterion_register). */
 #include "../tree/registry_impl.h"
 
 #define CRITERIA(X)                                                                            \
@@ -7,6 +8,8 @@
     X(gini)                                                                                    \
     X(misclassification)                                                                       \
     X(mse)                                                                                     \
+    X(friedman_mse)                                                                            \
+    X(mae)                                                                                     \
     X(hellinger)                                                                               \
     X(twoing)                                                                                  \
     X(chi_square)                                                                              \
@@ -21,17 +24,17 @@ CRITERIA(DECLARE)
 /* Addresses of the handles: constant expressions, unlike the handles' values. */
 static const tl_criterion_type *const *const all[] = {CRITERIA(ADDRESS) NULL};
 
-TL_REGISTRY_LOOKUP(tl_criterion_type, tl_criterion_at, tl_criterion_find,
-                   tl_criterion_names(names, sizeof names), "criterion")
-
-static const char *name_at(size_t i, unsigned filter)
+/* What the grower calls unconditionally (a runtime registration must have it). */
+static int check(const tl_criterion_type *c, tl_err *err)
 {
-    (void)filter;
-    const tl_criterion_type *c = tl_criterion_at(i);
-    return c ? c->name : NULL;
+    if (!c->impurity && !c->score)
+        return tl_err_set(err, TL_EINVAL, "criterion '%s' has neither impurity nor score", c->name);
+    if (!(c->tasks & (TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION)))
+        return tl_err_set(err, TL_EINVAL, "criterion '%s' names no task (TL_TASK_*)", c->name);
+    return TL_OK;
 }
 
-void tl_criterion_names(char *buf, size_t size)
-{
-    tl_join_names(name_at, 0, buf, size);
-}
+TL_REGISTRY_LOOKUP(tl_criterion_type, tl_criterion_at, tl_criterion_find, tl_criterion_register,
+                   check, tl_criterion_names(names, sizeof names), "criterion")
+
+TL_REGISTRY_NAMES(tl_criterion_type, tl_criterion_at, tl_criterion_names)

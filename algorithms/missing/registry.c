@@ -1,5 +1,6 @@
 /* The ways of handling unknown values a tree may be grown with (the `missing` slot).
- * Adding one: its file plus one X(...) line here. */
+ * Adding one: its file (and its line in CMakeLists.txt) plus one X(...) line here; a program
+ * adds its own at run time (tl_missing_register). */
 #include "../tree/registry_impl.h"
 
 #define MISSING(X)                                                                             \
@@ -16,17 +17,21 @@
 MISSING(DECLARE)
 static const tl_missing_type *const *const all[] = {MISSING(ADDRESS) NULL};
 
-TL_REGISTRY_LOOKUP(tl_missing_type, tl_missing_at, tl_missing_find,
+/* What the grower reads unconditionally (a runtime registration must have it; route may be
+ * NULL: every branch by its share). */
+static int check(const tl_missing_type *m, tl_err *err)
+{
+    switch (m->scoring) {
+    case TL_MISSING_SCORE_SHARE:
+    case TL_MISSING_SCORE_BEST_BRANCH:
+    case TL_MISSING_SCORE_OWN_BRANCH:
+        return TL_OK;
+    }
+    return tl_err_set(err, TL_EINVAL, "missing-value method '%s' has an unknown scoring (%d)",
+                      m->name, (int)m->scoring);
+}
+
+TL_REGISTRY_LOOKUP(tl_missing_type, tl_missing_at, tl_missing_find, tl_missing_register, check,
                    tl_missing_names(names, sizeof names), "missing-value method")
 
-static const char *name_at(size_t i, unsigned filter)
-{
-    (void)filter;
-    const tl_missing_type *m = tl_missing_at(i);
-    return m ? m->name : NULL;
-}
-
-void tl_missing_names(char *buf, size_t size)
-{
-    tl_join_names(name_at, 0, buf, size);
-}
+TL_REGISTRY_NAMES(tl_missing_type, tl_missing_at, tl_missing_names)

@@ -506,12 +506,6 @@ static int gnb_check(const void *state, const tl_schema *schema, tl_err *err)
     return TL_OK;
 }
 
-static void gnb_info(const void *state, tl_model_info *out)
-{
-    (void)state;
-    memset(out, 0, sizeof *out);
-}
-
 static const tl_model_type gnb_type = {
     .name = "gaussian_nb",
     .summary = "Gaussian naive Bayes (scikit-learn's GaussianNB; Laplace-smoothed nominal attributes)",
@@ -524,7 +518,6 @@ static const tl_model_type gnb_type = {
     .save = gnb_save,
     .load = gnb_load,
     .show = gnb_show,
-    .info = gnb_info,
     .trace = NULL,
     .check = gnb_check,
 };

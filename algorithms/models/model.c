@@ -1,5 +1,6 @@
 /* The fitted-model handle: registry lookup, parameter checks, schema, save and load. */
 #include "treelab/tl_model.h"
+#include "treelab/tl_version.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -11,16 +12,6 @@ tl_model *tl_model_new(const char *algo, const tl_params *params, tl_err *err)
 {
     const tl_model_type *type = tl_model_find(algo, err);
     return type ? tl_model_new_type(type, params, err) : NULL;
-}
-
-int tl_model_check_params(const tl_model_type *type, const tl_params *params, tl_err *err)
-{
-    tl_params none;
-    tl_params_init(&none);
-    if (!params)
-        params = &none;
-    return type->check_params ? type->check_params(params, err)
-                              : tl_params_check(type->params, params, err);
 }
 
 const tl_tree *tl_model_tree(const tl_model *m)
@@ -200,7 +191,7 @@ int tl_model_save(const tl_model *m, const char *path, tl_err *err)
         return tl_err_set(err, TL_EIO, "%s: cannot write the model file", path);
     fprintf(f, "# treelab model (libconfig syntax)\n");
     tl_store_put_int(f, 0, "format", TL_MODEL_FORMAT);
-    tl_store_put_string(f, 0, "treelab_version", TREELAB_VERSION);
+    tl_store_put_string(f, 0, "treelab_version", tl_version());
     tl_store_put_string(f, 0, "algorithm", m->type->name);
     put_params(f, &m->params);
     fprintf(f, "schema = {\n  attributes = (\n");
@@ -345,6 +336,11 @@ int tl_model_show(const tl_model *m, tl_show_format fmt, FILE *f, tl_err *err)
     if (!m->fitted)
         return tl_err_set(err, TL_EINVAL, "the %s model has not been fitted", m->type->name);
     return m->type->show(m->state, &m->schema, fmt, f, err);
+}
+
+int tl_model_has_size(const tl_model *m)
+{
+    return m->type->info != NULL;
 }
 
 void tl_model_get_info(const tl_model *m, tl_model_info *out)

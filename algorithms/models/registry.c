@@ -1,6 +1,9 @@
 /* The learners treelab knows, by config name. Adding a learner: one file exporting
- * `const tl_model_type *const tl_model_NAME`, plus its two lines here. */
+ * `const tl_model_type *const tl_model_NAME`, plus its two lines here (and its line in
+ * CMakeLists.txt); a program adds its own at run time (tl_model_register). */
 #include "treelab/tl_model.h"
+
+#include "../tree/registry_impl.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -24,9 +27,14 @@ static const tl_model_type *const *const registry[] = {
     NULL
 };
 
+static tl_registry_extra extra; /* learners registered at run time */
+
 const tl_model_type *tl_model_at(size_t i)
 {
-    return i < sizeof registry / sizeof *registry && registry[i] ? *registry[i] : NULL;
+    const size_t n_builtin = sizeof registry / sizeof *registry - 1;
+    if (i < n_builtin)
+        return *registry[i];
+    return (const tl_model_type *)tl_registry_extra_at(&extra, i - n_builtin);
 }
 
 const tl_model_type *tl_model_find(const char *name, tl_err *err)
@@ -47,3 +55,22 @@ const tl_model_type *tl_model_find(const char *name, tl_err *err)
     return NULL;
 }
 
+
+static const void *find_quietly(const char *name)
+{
+    return tl_model_find(name, NULL);
+}
+
+int tl_model_register(const tl_model_type *t, tl_err *err)
+{
+    if (!t || !t->name)
+        return tl_err_set(err, TL_EINVAL, "cannot register a learner without a name");
+    /* what tl_model_* call unconditionally (info may be NULL: a learner without a size) */
+    if (!t->params || !t->alloc || !t->free || !t->fit || !t->predict || !t->save || !t->load ||
+        !t->show)
+        return tl_err_set(err, TL_EINVAL, "learner '%s' lacks one of params, alloc, free, fit, "
+                          "predict, save, load, show", t->name);
+    if (!(t->tasks & (TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION)))
+        return tl_err_set(err, TL_EINVAL, "learner '%s' names no task (TL_TASK_*)", t->name);
+    return tl_registry_extra_add(&extra, t, t->name, "learner", find_quietly, err);
+}

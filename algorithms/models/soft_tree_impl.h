@@ -33,6 +33,11 @@ typedef struct st_tree {
     int *slot_depth;
 } st_tree;
 
+/* The depth of `depth = auto` for a target of `classes` classes (1 for regression) and
+ * `rows` training rows: 4 up to 4 classes, else ceil(log2 classes) + 3; capped at
+ * floor(log2 rows) - 2 (at least 1). */
+size_t st_auto_depth(size_t classes, size_t rows);
+
 /* The full binary tree of the given depth (heap order: children of i are 2i+1, 2i+2). */
 int st_tree_full(st_tree *t, size_t depth, tl_err *err);
 /* A tree from child arrays of n nodes (parent before child); copies them. */
@@ -173,7 +178,8 @@ void st_encoder_clear(st_encoder *e);
 /* The learner's state. */
 typedef struct soft_tree {
     /* options */
-    size_t depth;
+    size_t depth;      /* of the last fit when depth_auto */
+    int depth_auto;    /* depth = "auto": st_auto_depth at fit */
     double beta, valid_fraction;
     int incremental;
     st_predict_kind predict;

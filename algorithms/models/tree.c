@@ -141,6 +141,9 @@ static int pick_criterion(tl_tree_learner *h, const tl_dataset *d, tl_err *err)
         return tl_err_set(err, TL_EINVAL, "criterion %s needs %s; use %s", c->name,
                           regression ? "a nominal target" : "a numeric target",
                           regression ? "mse for a numeric target" : "a class criterion");
+    if (regression && h->smoothing.kind != TL_SMOOTH_NONE)
+        return tl_err_set(err, TL_EINVAL, "smoothing %s needs a nominal target (use none)",
+                          h->smoothing.kind == TL_SMOOTH_LAPLACE ? "laplace" : "m_estimate");
     if (regression && (tl_pruner_needs(h->pruner, h->pruner_state) & TL_NEEDS_CLASSES))
         return tl_err_set(err, TL_EINVAL, "pruner %s needs a nominal target", h->pruner->name);
     return TL_OK;
@@ -218,7 +221,7 @@ int tl_tree_learner_predict(const void *state, const tl_dataset *d, const size_t
     const tl_tree_learner *h = state;
     int rc = check_tree(h->tree, d, err);
     if (!rc)
-        rc = tl_tree_predict(h->tree, d, rows, n, out, err);
+        rc = tl_tree_predict_smoothed(h->tree, d, rows, n, &h->smoothing, out, err);
     return rc;
 }
 

@@ -19,6 +19,7 @@ typedef struct tl_tree_learner {
     double validation_fraction;
     char *tie_break;    /* "file", or attribute names separated by commas */
     size_t *attr_order; /* resolved from tie_break at fit (NULL: file order) */
+    tl_smoothing smoothing; /* of the leaf probabilities predicted (not of the tree grown) */
     tl_tree *tree;
     tl_prune_trace trace;
 } tl_tree_learner;
@@ -48,7 +49,12 @@ typedef struct tl_tree_learner {
      "training rows held out (with the fit seed)"},                                            \
     {"tie_break", TL_PARAM_STRING, "file", 0, 0, NULL,                                         \
      "order attributes are tried in, ties going to the first: file, or names separated by "    \
-     "commas (the others follow in file order)"}
+     "commas (the others follow in file order)"},                                              \
+    {"smoothing", TL_PARAM_CHOICE, "none", 0, 0, "none|laplace|m_estimate",                    \
+     "leaf class probabilities: none (raw frequencies, the peers'), laplace (n_c+1)/(N+k), "   \
+     "m_estimate (n_c + m p_c)/(N + m) with p the root's class distribution (Cestnik 1990)"},  \
+    {"smoothing_m", TL_PARAM_DOUBLE, "2", 0, 1e12, NULL,                                       \
+     "smoothing = m_estimate: m, the weight of the prior in rows"}
 
 /* A preset: named defaults for the tree's parameters, and the translation of the preset's
  * own (older) parameter names into the tree's. */
@@ -94,17 +100,17 @@ void tl_tree_learner_help(FILE *f);
 #define TL_TREE_LEARNER(ID, NAME_STR, SUMMARY, TASKS, PRESET, PARAMS)                                               \
     static void *ID##_alloc(const tl_params *p, tl_err *err)                                 \
     {                                                                                          \
-        return tl_tree_learner_alloc(&PRESET, p, err);                                         \
+        return tl_tree_learner_alloc(&(PRESET), p, err);                                       \
     }                                                                                          \
     static int ID##_check(const tl_params *p, tl_err *err)                                   \
     {                                                                                          \
-        return tl_tree_learner_check(&PRESET, p, err);                                         \
+        return tl_tree_learner_check(&(PRESET), p, err);                                       \
     }                                                                                          \
     static const tl_model_type ID##_type = {                                                 \
-        .name = NAME_STR,                                                                      \
-        .summary = SUMMARY,                                                                    \
-        .tasks = TASKS,                                                                        \
-        .params = PARAMS,                                                                      \
+        .name = (NAME_STR),                                                                    \
+        .summary = (SUMMARY),                                                                  \
+        .tasks = (TASKS),                                                                      \
+        .params = (PARAMS),                                                                    \
         .alloc = ID##_alloc,                                                                 \
         .check_params = ID##_check,                                                          \
         .free = tl_tree_learner_free,                                                          \

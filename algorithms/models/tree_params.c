@@ -241,8 +241,13 @@ static int build(tl_tree_learner *h, const tl_params *p, tl_err *err)
     h->grow.min_impurity_decrease = tl_params_double(&rd, "min_impurity_decrease");
     h->validation_fraction = tl_params_double(&rd, "validation_fraction");
     const char *tb = tl_params_string(&rd, "tie_break");
+    const char *sm = tl_params_string(&rd, "smoothing");
+    h->smoothing.m = tl_params_double(&rd, "smoothing_m");
     if (rd.rc)
         return rd.rc;
+    h->smoothing.kind = !strcmp(sm, "laplace")      ? TL_SMOOTH_LAPLACE
+                        : !strcmp(sm, "m_estimate") ? TL_SMOOTH_M_ESTIMATE
+                                                    : TL_SMOOTH_NONE;
     if (strcmp(tb, "file") && !(h->tie_break = strdup(tb)))
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     if (h->criterion_auto) {

@@ -267,7 +267,8 @@ static int cross_validate(const tl_prune_input *in, size_t m, int risk_error, si
     gp.accept_user = NULL;
     size_t *fold = malloc(n * sizeof *fold);
     size_t *train = malloc(n * sizeof *train);
-    size_t *held = malloc(n * sizeof *held), *col = malloc(n * sizeof *col);
+    /* zeroed: gcc cannot see that every entry passed on is written first */
+    size_t *held = calloc(n ? n : 1, sizeof *held), *col = calloc(n ? n : 1, sizeof *col);
     double *loss = calloc(m * n, sizeof *loss); /* per subtree, per row */
     int rc = TL_OK;
     if (!fold || !train || !held || !col || !loss) {

@@ -1,5 +1,6 @@
-/* The pruners any grown tree may be pruned with. Adding one: its file plus one X(...) line
- * here. */
+/* The pruners any grown tree may be pruned with. Adding one: its file (and its line in
+ * CMakeLists.txt) plus one X(...) line here; a program adds its own at run time
+ * (tl_pruner_register). */
 #include "../tree/registry_impl.h"
 
 #define PRUNERS(X)                                                                             \
@@ -21,17 +22,13 @@
 PRUNERS(DECLARE)
 static const tl_pruner_type *const *const all[] = {PRUNERS(ADDRESS) NULL};
 
-TL_REGISTRY_LOOKUP(tl_pruner_type, tl_pruner_at, tl_pruner_find,
+/* What a tree calls unconditionally (a runtime registration must have it). */
+static int check(const tl_pruner_type *p, tl_err *err)
+{
+    return p->prune ? TL_OK : tl_err_set(err, TL_EINVAL, "pruner '%s' has no prune()", p->name);
+}
+
+TL_REGISTRY_LOOKUP(tl_pruner_type, tl_pruner_at, tl_pruner_find, tl_pruner_register, check,
                    tl_pruner_names(names, sizeof names), "pruner")
 
-static const char *name_at(size_t i, unsigned filter)
-{
-    (void)filter;
-    const tl_pruner_type *p = tl_pruner_at(i);
-    return p ? p->name : NULL;
-}
-
-void tl_pruner_names(char *buf, size_t size)
-{
-    tl_join_names(name_at, 0, buf, size);
-}
+TL_REGISTRY_NAMES(tl_pruner_type, tl_pruner_at, tl_pruner_names)

@@ -10,11 +10,9 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     size_t levels = d->schema.attrs[attr].n_levels;
     double *children = tl_grow_scratch(g); /* levels x k */
     double missing_w = tl_grow_level_stats(g, node, attr, children);
-    if (!tl_grow_score(g, node, children, levels, missing_w, out))
-        return 0;
-    out->attr = attr;
+    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
     out->kind = TL_SPLIT_MULTIWAY;
-    return 1;
+    return tl_grow_score(g, node, children, levels, missing_w, out);
 }
 
 static const tl_splitter_type nominal_multiway = {

@@ -58,12 +58,12 @@ static int try_mask(const tl_grow_ctx *g, const tl_node_rows *node, const double
             mask |= (uint64_t)1 << present[i];
     }
     tl_split cand = *out;
+    cand.kind = TL_SPLIT_SUBSET; /* the test first: a row-form criterion scores it from the rows */
+    cand.left_mask = mask;
     if (!tl_grow_score(g, node, children, 2, missing_w, &cand))
         return 0;
     if (found && !(cand.gain > out->gain))
         return 0;
-    cand.kind = TL_SPLIT_SUBSET;
-    cand.left_mask = mask;
     *out = cand;
     return 1;
 }

@@ -151,10 +151,16 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     }
     if (known_w <= 0)
         return 0;
-    double (*impurity)(const double *, size_t) = p->criterion->impurity;
+    /* a criterion with a score of its own (friedman_mse) is swept by that score, even when it
+     * also has an impurity for the node */
+    double (*impurity)(const double *, size_t) =
+        p->criterion->score ? NULL : p->criterion->impurity;
+    /* a row-form criterion (mae): every cut's left and right losses, from one pass each way */
+    const double *loss_l = NULL, *loss_r = NULL;
+    int rows_form = tl_grow_cut_losses(g, node->sorted, n_known, &loss_l, &loss_r);
     /* scikit-learn 1.3: the unknown rows join the side that leaves the least impurity, at
      * every cut (u: their statistics, wu their weight) */
-    int best_side = impurity && missing_w > 0 && p->missing &&
+    int best_side = impurity && !rows_form && missing_w > 0 && p->missing &&
                     p->missing->scoring == TL_MISSING_SCORE_BEST_BRANCH;
     double *u = children + 4 * k, *with_u = children + 5 * k, wu = missing_w;
     if (best_side) {
@@ -164,7 +170,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     }
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
-    if (xs && ys && impurity && !best_side) {
+    /* the fast sweep: rows of weight 1 (ys), a cut scored by the impurity of the known rows'
+     * class counts alone (no score of the criterion's own, no row form, no unknown rows
+     * placed per cut) */
+    if (xs && ys && impurity && !rows_form && !best_side) {
         if (p->criterion->gini_form && k == 2)
             best_child = sweep_unit_gini2(xs, ys, n_known, known, known_w, min_leaf, left,
                                           right, best_left, &best_t);
@@ -199,10 +208,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             continue;
         for (size_t j = 0; j < k; j++)
             right[j] = known[j] - left[j];
-        /* impurity criteria: least weighted child impurity; partition criteria: the
-         * greatest score, negated */
-        double child = impurity ? wl * impurity(left, k) + wr * impurity(right, k)
-                                : -tl_grow_partition_gain(g, children, 2);
+        /* impurity criteria: least weighted child impurity (row form: as scikit-learn writes
+         * it, so equal cuts round alike); partition criteria: the greatest score, negated */
+        double child = rows_form ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
+                       : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
+                                  : -tl_grow_partition_gain(g, children, 2);
         if (best_side)
             child = side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
         /* strict: among equal cuts the lowest threshold wins */
@@ -217,12 +227,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     memcpy(left, best_left, k * sizeof *left);
     for (size_t j = 0; j < k; j++)
         right[j] = known[j] - left[j];
-    if (!tl_grow_score(g, node, children, 2, missing_w, out))
-        return 0;
-    out->attr = attr;
+    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
     out->kind = TL_SPLIT_NUMERIC;
     out->threshold = best_t;
-    return 1;
+    return tl_grow_score(g, node, children, 2, missing_w, out);
 }
 
 static const tl_splitter_type numeric_threshold = {

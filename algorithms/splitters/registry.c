@@ -1,5 +1,6 @@
-/* The splitters a tree may use per attribute kind. Adding one: its file plus one X(...) line
- * here. */
+/* The splitters a tree may use per attribute kind. Adding one: its file (and its line in
+ * CMakeLists.txt) plus one X(...) line here; a program adds its own at run time
+ * (tl_splitter_register). */
 #include "../tree/registry_impl.h"
 
 #define SPLITTERS(X)                                                                           \
@@ -15,8 +16,18 @@
 SPLITTERS(DECLARE)
 static const tl_splitter_type *const *const all[] = {SPLITTERS(ADDRESS) NULL};
 
-TL_REGISTRY_LOOKUP(tl_splitter_type, tl_splitter_at, tl_splitter_find,
-                   tl_splitter_names(0, names, sizeof names), "splitter")
+/* What the grower calls unconditionally (a runtime registration must have it). */
+static int check(const tl_splitter_type *s, tl_err *err)
+{
+    if (!s->best)
+        return tl_err_set(err, TL_EINVAL, "splitter '%s' has no best()", s->name);
+    if (!(s->kinds & (TL_KIND_BIT(TL_ATTR_NUMERIC) | TL_KIND_BIT(TL_ATTR_NOMINAL))))
+        return tl_err_set(err, TL_EINVAL, "splitter '%s' handles no attribute kind", s->name);
+    return TL_OK;
+}
+
+TL_REGISTRY_LOOKUP(tl_splitter_type, tl_splitter_at, tl_splitter_find, tl_splitter_register,
+                   check, tl_splitter_names(0, names, sizeof names), "splitter")
 
 static const char *name_at(size_t i, unsigned kinds)
 {

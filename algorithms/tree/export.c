@@ -1,9 +1,10 @@
-/* Tree export: Weka-style text (J48's layout and numbers), Graphviz DOT, if-then rules. */
+/* Tree export: Weka-style text (J48's layout and numbers), Graphviz DOT (rules: export_rules.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_internal.h"
 #include "treelab/tl_tree.h"
 
 /* Java's Double.toString of a value rounded to 2 decimals, as J48 prints weights. */
@@ -20,7 +21,7 @@ static void fmt_weight(char *buf, size_t size, double v)
 
 /* Weka's Utils.doubleToString(v, 6): v * 10^6 rounded half up in floating point (not the
  * exact decimal rounding of printf), at most 6 decimals, no trailing zeros. */
-static void fmt_threshold(char *buf, size_t size, double v)
+void tl_export_threshold(char *buf, size_t size, double v)
 {
     double scaled = v * 1e6;
     if (!(fabs(scaled) < 9.2e18)) {
@@ -50,7 +51,7 @@ static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t 
     }
     switch ((tl_split_kind)t->kind[node]) {
     case TL_SPLIT_NUMERIC:
-        fmt_threshold(num, sizeof num, t->threshold[node]);
+        tl_export_threshold(num, sizeof num, t->threshold[node]);
         snprintf(buf, size, "%s %s %s", a->name, b == 0 ? "<=" : ">", num);
         return;
     case TL_SPLIT_MULTIWAY:
@@ -73,8 +74,7 @@ static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t 
     }
 }
 
-/* "bad (15.27/2.27)" for a class leaf, "4.5 (2.0)" for a regression leaf. */
-static void leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *buf, size_t size)
+void tl_export_leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *buf, size_t size)
 {
     double w = tl_tree_node_weight(t, node);
     char wbuf[64], ebuf[64];
@@ -95,11 +95,11 @@ static void leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *
         snprintf(buf, size, "%s (%s)", label, wbuf);
 }
 
-/* Where a depth-first walk of a tree stands at one level: the node, the branch to take
- * next, and (for rules) the length of the rule's conditions above the node. Walks keep these
- * on the heap, not the C stack: a tree may be far deeper than the C stack allows. */
+/* Where a depth-first walk of a tree stands at one level: the node and the branch to take
+ * next. Walks keep these on the heap, not the C stack: a tree may be far deeper than the C
+ * stack allows. */
 typedef struct level {
-    size_t node, next, len;
+    size_t node, next;
 } level;
 
 typedef struct walk {
@@ -107,7 +107,7 @@ typedef struct walk {
     size_t n, cap;
 } walk;
 
-static int walk_push(walk *w, size_t node, size_t len, tl_err *err)
+static int walk_push(walk *w, size_t node, tl_err *err)
 {
     if (w->n == w->cap) {
         size_t cap = w->cap ? 2 * w->cap : 64;
@@ -117,7 +117,7 @@ static int walk_push(walk *w, size_t node, size_t len, tl_err *err)
         w->v = grown;
         w->cap = cap;
     }
-    w->v[w->n++] = (level){node, 0, len};
+    w->v[w->n++] = (level){node, 0};
     return TL_OK;
 }
 
@@ -159,7 +159,7 @@ static int text(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
     char cond[1024], leaf[512];
     walk w = {0};
     strbuf indent = {0}; /* "|   " repeated for the deepest level so far */
-    int rc = walk_push(&w, 0, 0, err);
+    int rc = walk_push(&w, 0, err);
     while (!rc && w.n) {
         level *at = &w.v[w.n - 1];
         if (at->next >= t->n_children[at->node]) {
@@ -176,11 +176,11 @@ static int text(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
             fwrite(indent.s, 1, 4 * depth, f);
         condition(t, s, node, b, cond, sizeof cond);
         if (t->attr[ch] < 0) {
-            leaf_label(t, s, ch, leaf, sizeof leaf);
+            tl_export_leaf_label(t, s, ch, leaf, sizeof leaf);
             fprintf(f, "%s: %s\n", cond, leaf);
         } else {
             fprintf(f, "%s\n", cond);
-            rc = walk_push(&w, ch, 0, err);
+            rc = walk_push(&w, ch, err);
         }
     }
     free(w.v);
@@ -205,7 +205,7 @@ static void dot(const tl_tree *t, const tl_schema *s, FILE *f)
     for (size_t n = 0; n < t->n_nodes; n++) {
         fprintf(f, "  n%zu [label=\"", n);
         if (t->attr[n] < 0) {
-            leaf_label(t, s, n, buf, sizeof buf);
+            tl_export_leaf_label(t, s, n, buf, sizeof buf);
             dot_escape(buf, f);
             fprintf(f, "\", style=rounded];\n");
         } else {
@@ -224,43 +224,6 @@ static void dot(const tl_tree *t, const tl_schema *s, FILE *f)
     fprintf(f, "}\n");
 }
 
-/* One rule per leaf: the conditions on its path. The conditions above the current node are
- * kept as one string, so a leaf's rule is written in one piece however deep it is. */
-static int rules(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
-{
-    char cond[1024], leaf[512];
-    walk w = {0};
-    strbuf path = {0};
-    int rc = walk_push(&w, 0, 0, err);
-    while (!rc && w.n) {
-        level *at = &w.v[w.n - 1];
-        size_t node = at->node, depth = w.n - 1;
-        if (t->attr[node] < 0 || at->next >= t->n_children[node]) {
-            if (t->attr[node] < 0) {
-                path.len = at->len;
-                fputs("IF ", f);
-                if (!depth)
-                    fputs("true", f);
-                else
-                    fwrite(path.s, 1, path.len, f);
-                leaf_label(t, s, node, leaf, sizeof leaf);
-                fprintf(f, " THEN %s = %s\n", s->target.name, leaf);
-            }
-            w.n--;
-            continue;
-        }
-        size_t b = at->next++;
-        path.len = at->len;
-        condition(t, s, node, b, cond, sizeof cond);
-        if ((depth && (rc = strbuf_add(&path, " AND ", err))) || (rc = strbuf_add(&path, cond, err)))
-            break;
-        rc = walk_push(&w, t->first_child[node] + b, path.len, err);
-    }
-    free(w.v);
-    free(path.s);
-    return rc;
-}
-
 int tl_tree_show(const tl_tree *t, const tl_schema *s, tl_show_format fmt, FILE *f, tl_err *err)
 {
     if (fmt == TL_SHOW_DOT) {
@@ -268,10 +231,10 @@ int tl_tree_show(const tl_tree *t, const tl_schema *s, tl_show_format fmt, FILE 
         return TL_OK;
     }
     if (fmt == TL_SHOW_RULES)
-        return rules(t, s, f, err);
+        return tl_export_rules(t, s, f, err);
     if (t->attr[0] < 0) {
         char leaf[512];
-        leaf_label(t, s, 0, leaf, sizeof leaf);
+        tl_export_leaf_label(t, s, 0, leaf, sizeof leaf);
         fprintf(f, ": %s\n", leaf);
         return TL_OK;
     }

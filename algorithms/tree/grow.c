@@ -44,12 +44,15 @@ static int must_stop(const tl_grow_ctx *g, const frame *f, const double *stats, 
     double impurity = 0;
     if (p->criterion->impurity)
         impurity = p->criterion->impurity(stats, g->k);
+    else if (p->criterion->prefix_loss)
+        impurity = w > 0 ? g->node_loss / w : 0;
     else if (g->t->regression)
         impurity = 1;
     else
         for (size_t c = 0; c < g->k; c++)
             impurity = stats[c] > 0 && stats[c] < w ? 1 : impurity;
-    if ((p->max_depth && f->depth >= p->max_depth) || w < p->min_samples_split - eps ||
+    if (g->leaf_only || (p->max_depth && f->depth >= p->max_depth) ||
+        w < p->min_samples_split - eps ||
         w < 2 * p->min_samples_leaf - eps || impurity <= DBL_EPSILON || f->rs.n < 2)
         return 1;
     if (eps > 0 && !g->t->regression) {
@@ -132,9 +135,11 @@ static const tl_split *choose(const tl_grow_ctx *g)
 
 /* What a gain is measured against: the node's impurity (so a target in units of 1e-7
  * splits as one in units of 1), or 1 for a partition criterion. */
-static double node_scale(const tl_grow_ctx *g, const double *stats)
+static double node_scale(const tl_grow_ctx *g, const double *stats, double w)
 {
     const tl_criterion_type *c = g->p->criterion;
+    if (c->prefix_loss)
+        return w > 0 ? g->node_loss / w : 0;
     return c->impurity ? c->impurity(stats, g->k) : 1;
 }
 
@@ -147,6 +152,8 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     double w = node_stats(g, f, stats);
     if (f->node == 0)
         g->root_w = w;
+    if (p->criterion->prefix_loss) /* the node's loss, and its value (a median) in the tree */
+        g->node_loss = tlg_rows_loss(g, f->rs.base, f->rs.n, &g->t->value[f->node]);
     if (must_stop(g, f, stats, w))
         return TL_OK;
     tl_node_rows view = {f->rs.n, f->rs.base, NULL, g->w, stats, f->depth, f->node,
@@ -160,9 +167,10 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     tl_split chosen = *best;
     /* a split must decrease the impurity by more than rounding: otherwise the first of
      * several worthless tests would be taken (on data with unknown values such tests are
-     * common, and their children predict alike); scikit-learn's min_impurity_decrease on top,
-     * the decrease weighted by the node's share */
-    if (chosen.gain <= TL_GAIN_EPS * node_scale(g, stats) ||
+     * common, and their children predict alike), unless the criterion's rules say otherwise
+     * (scikit-learn's); its min_impurity_decrease on top, the decrease weighted by the node's
+     * share */
+    if ((!g->rules.zero_gain && chosen.gain <= TL_GAIN_EPS * node_scale(g, stats, w)) ||
         w / g->root_w * chosen.gain + 1e-12 < p->min_impurity_decrease)
         return TL_OK;
     if (p->accept) { /* step 5: pre-pruning may veto the split */
@@ -291,6 +299,8 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     int *ys = NULL;
     g.t = tl_tree_alloc(g.k, regression, 64, err);
     int rc = g.t ? tlg_ctx_alloc(&g, n, err) : TL_ENOMEM;
+    if (!rc && p->criterion->prefix_loss)
+        rc = tl_tree_keep_values(g.t, err);
     if (!rc) {
         blocks = malloc(n * (g.n_num + 1) * sizeof *blocks);
         root.sorted = malloc((g.n_num ? g.n_num : 1) * sizeof *root.sorted);
@@ -314,10 +324,16 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
             root.unit &= g.w[rows[i]] == 1.0;
         }
-        if (!rc && root.n == 0)
-            rc = tl_err_set(err, TL_EINVAL, "missing = %s: every one of the %zu rows has %s "
-                            "unknown value", p->missing->name, n,
-                            p->missing->complete_rows ? "an" : "only an");
+        /* no row to grow on (every row lacks a value): the tree is one leaf of them all,
+         * what complete cases can say with no complete case */
+        for (size_t i = 0; !rc && root.n == 0 && i < n; i++) {
+            root.base[i] = (uint32_t)rows[i];
+            g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
+            root.unit &= g.w[rows[i]] == 1.0;
+            g.leaf_only = i + 1 == n;
+        }
+        if (g.leaf_only)
+            root.n = n;
     }
     if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, xs, ys, err))) {
         for (size_t s = 0; s < g.n_num; s++) {

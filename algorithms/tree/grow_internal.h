@@ -32,9 +32,15 @@ struct tl_grow_ctx {
     double root_w;
     size_t n_rows;        /* rows grown on */
     int multival;         /* J48: every attribute is nominal with many levels */
+    int leaf_only;        /* the missing-value method left no row to grow on: one leaf */
     double *train_vals;   /* per numeric slot: sorted known values (needs_train_values) */
     size_t *train_n;      /* per numeric slot: how many */
     uint32_t *train_rows; /* per numeric slot: the rows of those values */
+    /* row-form criteria (prefix_loss), each n_rows long: a row set's targets and weights,
+     * their prefix losses and values, the criterion's work (TL_ROW_WORK per row), a sweep's
+     * cut losses; and the loss of the node being grown */
+    double *ry, *rw, *rloss, *rvalue, *rwork, *cut_left, *cut_right;
+    double node_loss;
 };
 
 /* The rows of one node: `base` in any order, and per numeric attribute a sorted block (with,
@@ -73,6 +79,10 @@ int tlg_check_params(const tl_grow_params *p, int regression, tl_err *err);
  * TL_ENOMEM (tlg_ctx_free frees what was allocated). */
 int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err);
 void tlg_ctx_free(tl_grow_ctx *g);
+
+/* Row-form criteria: the loss of rows[0..n) around their best constant, which goes into
+ * *value (grow_score.c). */
+double tlg_rows_loss(const tl_grow_ctx *g, const uint32_t *rows, size_t n, double *value);
 
 /* Sort every numeric attribute's block once per fit (grow_rows.c); with g->packed, fill
  * the value blocks xs (and class blocks ys for classification) in the same order. */

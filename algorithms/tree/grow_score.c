@@ -1,5 +1,6 @@
 /* What splitters ask of the grower: node statistics, and a partition's gain as the
  * criterion scores it (the impurity decrease, or the criterion's own partition score). */
+#include <math.h>
 #include <string.h>
 
 #include "grow_internal.h"
@@ -87,6 +88,8 @@ static double gain_of(const tl_grow_ctx *g, const double *children, size_t n_chi
 {
     const tl_criterion_type *cr = g->p->criterion;
     size_t k = g->k;
+    if (cr->prefix_loss)
+        return NAN; /* the statistics cannot tell: the rows must (rows_gain) */
     if (cr->score)
         return cr->score(g->p->criterion_state, g->parent_buf, children, n_children, k);
     double wimp = 0;
@@ -94,6 +97,77 @@ static double gain_of(const tl_grow_ctx *g, const double *children, size_t n_chi
         if (g->branch_w[b] > 0)
             wimp += g->branch_w[b] / known * cr->impurity(children + b * k, k);
     return cr->impurity(g->parent_buf, k) - wimp;
+}
+
+/* The loss of the rows' targets gathered into g->ry / g->rw (n of them). */
+static double gathered_loss(const tl_grow_ctx *g, size_t n, double *value)
+{
+    if (n == 0) {
+        *value = 0;
+        return 0;
+    }
+    g->p->criterion->prefix_loss(g->p->criterion_state, g->ry, g->rw, n, g->rloss, g->rvalue,
+                                 g->rwork);
+    *value = g->rvalue[n - 1];
+    return g->rloss[n - 1];
+}
+
+double tlg_rows_loss(const tl_grow_ctx *g, const uint32_t *rows, size_t n, double *value)
+{
+    for (size_t i = 0; i < n; i++) {
+        g->ry[i] = g->d->y.num[rows[i]];
+        g->rw[i] = g->w[rows[i]];
+    }
+    return gathered_loss(g, n, value);
+}
+
+int tl_grow_cut_losses(const tl_grow_ctx *g, const uint32_t *rows, size_t n,
+                       const double **left, const double **right)
+{
+    const tl_criterion_type *cr = g->p->criterion;
+    if (!cr->prefix_loss || n == 0)
+        return 0;
+    double v;
+    tlg_rows_loss(g, rows, n, &v);
+    memcpy(g->cut_left, g->rloss, n * sizeof *g->rloss);
+    /* the right parts are the prefixes of the rows taken backwards */
+    for (size_t i = 0; i < n; i++) {
+        g->ry[i] = g->d->y.num[rows[n - 1 - i]];
+        g->rw[i] = g->w[rows[n - 1 - i]];
+    }
+    gathered_loss(g, n, &v);
+    for (size_t i = 0; i + 1 < n; i++)
+        g->cut_right[i] = g->rloss[n - 2 - i];
+    g->cut_right[n - 1] = 0;
+    *left = g->cut_left;
+    *right = g->cut_right;
+    return 1;
+}
+
+/* Row-form criteria: the decrease of the loss of the node's known rows when split by s into
+ * n_children branches, per unit of their weight `known`. */
+static double rows_gain(const tl_grow_ctx *g, const tl_node_rows *node, const tl_split *s,
+                        size_t n_children, double known)
+{
+    double v, parent = 0, children = 0;
+    for (size_t i = 0; i < node->n; i++)
+        g->branch[node->rows[i]] = tl_split_branch(s, g->d, node->rows[i]);
+    for (long b = -1; b < (long)n_children; b++) { /* b = -1: every known row */
+        size_t m = 0;
+        for (size_t i = 0; i < node->n; i++) {
+            uint32_t r = node->rows[i];
+            if (b < 0 ? g->branch[r] >= 0 : g->branch[r] == b) {
+                g->ry[m] = g->d->y.num[r];
+                g->rw[m++] = g->w[r];
+            }
+        }
+        double loss = gathered_loss(g, m, &v);
+        if (b < 0)
+            parent = loss;
+        else
+            children += loss;
+    }
+    return (parent - children) / known;
 }
 
 double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children, size_t n_children)
@@ -212,7 +286,9 @@ int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *
     tl_missing_scoring how = p->missing ? p->missing->scoring : TL_MISSING_SCORE_SHARE;
     split->missing_branch = -1;
     split->n_branches = n_children;
-    if (missing_w > 0 && how != TL_MISSING_SCORE_SHARE) {
+    if (p->criterion->prefix_loss) { /* from the rows (a median): unknowns count by share */
+        gain = rows_gain(g, node, split, n_children, known) * (known / (known + missing_w));
+    } else if (missing_w > 0 && how != TL_MISSING_SCORE_SHARE) {
         if (!place_unknown(g, node, children, n_children, how, &gain, &split->missing_branch,
                            &split->n_branches))
             return 0;

@@ -25,6 +25,13 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->train_vals);
     free(g->train_n);
     free(g->train_rows);
+    free(g->ry);
+    free(g->rw);
+    free(g->rloss);
+    free(g->rvalue);
+    free(g->rwork);
+    free(g->cut_left);
+    free(g->cut_right);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */
@@ -72,6 +79,18 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
         g->train_n = malloc(g->n_num * sizeof *g->train_n);
         g->train_rows = malloc(n * g->n_num * sizeof *g->train_rows);
         if (!g->train_vals || !g->train_n || !g->train_rows)
+            return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
+    }
+    if (g->p->criterion->prefix_loss) {
+        g->ry = malloc(n * sizeof *g->ry);
+        g->rw = malloc(n * sizeof *g->rw);
+        g->rloss = malloc(n * sizeof *g->rloss);
+        g->rvalue = malloc(n * sizeof *g->rvalue);
+        g->rwork = malloc(TL_ROW_WORK * n * sizeof *g->rwork);
+        g->cut_left = malloc(n * sizeof *g->cut_left);
+        g->cut_right = malloc(n * sizeof *g->cut_right);
+        if (!g->ry || !g->rw || !g->rloss || !g->rvalue || !g->rwork || !g->cut_left ||
+            !g->cut_right)
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     if (!g->w || !g->branch || !g->branch8 || !g->scratch || !g->branch_w || !g->parent_buf ||

@@ -36,8 +36,8 @@ static int push(pending_stack *s, size_t node, double weight, tl_err *err)
 
 /* Adds weight * (the tree's prediction for row) into out (k values or one): every branch is
  * taken in order, depth first, so the sums are the same as a recursive descent's. */
-static int descend(const tl_tree *t, const tl_dataset *d, size_t row, double *out, double *tmp,
-                   pending_stack *s, tl_err *err)
+static int descend(const tl_tree *t, const tl_dataset *d, size_t row, const tl_smoothing *sm,
+                   double *out, double *tmp, pending_stack *s, tl_err *err)
 {
     size_t width = t->regression ? 1 : t->k;
     s->n = 0;
@@ -47,7 +47,7 @@ static int descend(const tl_tree *t, const tl_dataset *d, size_t row, double *ou
         size_t node = p.node;
         for (;;) {
             if (t->attr[node] < 0) {
-                tl_tree_node_predict(t, node, tmp);
+                tl_tree_node_proba(t, node, sm, tmp);
                 for (size_t c = 0; c < width; c++)
                     out[c] += p.weight * tmp[c];
                 break;
@@ -64,7 +64,7 @@ static int descend(const tl_tree *t, const tl_dataset *d, size_t row, double *ou
             for (size_t c = 0; c < nc && b == TL_UNKNOWN_SHARE; c++)
                 total += tl_tree_node_weight(t, first + c);
             if (total <= 0) {
-                tl_tree_node_predict(t, node, tmp);
+                tl_tree_node_proba(t, node, sm, tmp);
                 for (size_t c = 0; c < width; c++)
                     out[c] += p.weight * tmp[c];
                 break;
@@ -84,6 +84,12 @@ static int descend(const tl_tree *t, const tl_dataset *d, size_t row, double *ou
 int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
                     double *out, tl_err *err)
 {
+    return tl_tree_predict_smoothed(t, d, rows, n, NULL, out, err);
+}
+
+int tl_tree_predict_smoothed(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
+                             const tl_smoothing *sm, double *out, tl_err *err)
+{
     size_t width = t->regression ? 1 : t->k;
     double tmp[256];
     pending local[64];
@@ -93,7 +99,7 @@ int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *rows, s
     for (size_t i = 0; i < n && !rc; i++) {
         double *o = out + i * width;
         memset(o, 0, width * sizeof *o);
-        rc = descend(t, d, rows[i], o, buf, &s, err);
+        rc = descend(t, d, rows[i], sm, o, buf, &s, err);
     }
     if (buf != tmp)
         free(buf);

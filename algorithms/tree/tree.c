@@ -25,6 +25,8 @@ static int grow_arrays(tl_tree *t, size_t cap)
     TL_GROW(seen);
     TL_GROW(sur_first);
     TL_GROW(sur_n);
+    if (t->value)
+        TL_GROW(value);
 #undef TL_GROW
     double *s = realloc(t->stats, cap * t->k * sizeof *s);
     if (!s)
@@ -51,6 +53,13 @@ tl_tree *tl_tree_alloc(size_t k, int regression, size_t cap, tl_err *err)
     return t;
 }
 
+int tl_tree_keep_values(tl_tree *t, tl_err *err)
+{
+    if (!t->value && !(t->value = calloc(t->cap, sizeof *t->value)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    return TL_OK;
+}
+
 void tl_tree_free(tl_tree *t)
 {
     if (!t)
@@ -68,6 +77,7 @@ void tl_tree_free(tl_tree *t)
     free(t->sur_first);
     free(t->sur_n);
     free(t->sur);
+    free(t->value);
     free(t);
 }
 
@@ -95,6 +105,8 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
         t->seen[i] = 0;
         t->sur_first[i] = 0;
         t->sur_n[i] = 0;
+        if (t->value)
+            t->value[i] = 0;
     }
     memset(t->stats + first * t->k, 0, n * t->k * sizeof *t->stats);
     t->n_nodes += n;
@@ -165,11 +177,33 @@ void tl_tree_node_predict(const tl_tree *t, size_t node, double *out)
     const double *s = t->stats + node * t->k;
     double w = tl_tree_node_weight(t, node);
     if (t->regression) {
-        out[0] = w > 0 ? s[1] / w : 0;
+        out[0] = t->value ? t->value[node] : w > 0 ? s[1] / w : 0;
         return;
     }
     for (size_t c = 0; c < t->k; c++)
         out[c] = w > 0 ? s[c] / w : 1.0 / (double)t->k;
+}
+
+void tl_tree_node_proba(const tl_tree *t, size_t node, const tl_smoothing *s, double *out)
+{
+    if (!s || s->kind == TL_SMOOTH_NONE || t->regression) {
+        tl_tree_node_predict(t, node, out);
+        return;
+    }
+    /* an empty branch smooths its parent's counts, as J48 -A does (C45Split.classProbLaplace) */
+    while (tl_tree_node_weight(t, node) <= 0 && t->parent[node] != SIZE_MAX)
+        node = t->parent[node];
+    const double *n = t->stats + node * t->k, *root = t->stats;
+    double w = tl_tree_node_weight(t, node), root_w = tl_tree_node_weight(t, 0);
+    double k = (double)t->k;
+    for (size_t c = 0; c < t->k; c++) {
+        if (s->kind == TL_SMOOTH_LAPLACE) {
+            out[c] = (n[c] + 1) / (w + k);
+            continue;
+        }
+        double prior = root_w > 0 ? root[c] / root_w : 1 / k; /* no root weight: uniform */
+        out[c] = w + s->m > 0 ? (n[c] + s->m * prior) / (w + s->m) : prior;
+    }
 }
 
 double tl_tree_node_error(const tl_tree *t, size_t node)
@@ -227,6 +261,32 @@ int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row)
     return -1;
 }
 
+int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_t n,
+                           tl_err *err)
+{
+    if (n > 255)
+        n = 255;
+    if (t->sur_count + n > UINT32_MAX)
+        return tl_err_set(err, TL_ENOMEM, "too many surrogate splits");
+    if (t->sur_count + n > t->sur_cap) {
+        size_t cap = t->sur_cap ? 2 * t->sur_cap : 64;
+        while (cap < t->sur_count + n)
+            cap *= 2;
+        tl_surrogate *grown = realloc(t->sur, cap * sizeof *grown);
+        if (!grown)
+            return tl_err_set(err, TL_ENOMEM, "out of memory storing surrogate splits");
+        t->sur = grown;
+        t->sur_cap = cap;
+    }
+    /* appended: a node's earlier surrogates stay in the pool, unreferenced, until a copy */
+    if (n)
+        memcpy(t->sur + t->sur_count, s, n * sizeof *s);
+    t->sur_first[node] = (uint32_t)t->sur_count;
+    t->sur_n[node] = (unsigned char)n;
+    t->sur_count += n;
+    return TL_OK;
+}
+
 /* Copy node's test and statistics from src into dst_node of dst, and for a split give
  * dst_node its block of children (appended, so they come after every node made so far). */
 static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node, tl_err *err)
@@ -238,6 +298,8 @@ static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t n
     memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
     dst->unknown[dst_node] = src->unknown[node];
     dst->seen[dst_node] = src->seen[node];
+    if (src->value)
+        dst->value[dst_node] = src->value[node];
     if (src->attr[node] < 0)
         return TL_OK;
     if (src->sur_n[node] && tl_tree_set_surrogates(dst, dst_node, src->sur + src->sur_first[node],
@@ -266,8 +328,10 @@ static tl_tree *copy_reachable(const tl_tree *t, tl_err *err)
         return NULL;
     frame local[64], *stack = local;
     size_t sp = 0, cap = sizeof local / sizeof *local;
-    int rc = tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX ? TL_ENOMEM
-                                                                 : copy_node(c, 0, t, 0, err);
+    int rc = t->value ? tl_tree_keep_values(c, err) : TL_OK;
+    if (!rc)
+        rc = tl_tree_add_nodes(c, 1, SIZE_MAX, err) == SIZE_MAX ? TL_ENOMEM
+                                                                : copy_node(c, 0, t, 0, err);
     if (!rc && t->attr[0] >= 0)
         stack[sp++] = (frame){0, 0, 0};
     while (!rc && sp) {

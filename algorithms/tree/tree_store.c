@@ -79,6 +79,8 @@ int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
         tmp[i] = (long)t->n_children[i];
     tl_store_put_ints(f, indent, "n_children", tmp, n);
     tl_store_put_doubles(f, indent, "stats", t->stats, n * t->k);
+    if (t->value) /* only then: every other tree's file stays as it was */
+        tl_store_put_doubles(f, indent, "value", t->value, n);
     free(tmp);
     return t->n_nodes && tl_tree_has_unknown_rules(t) ? save_unknown_rules(t, f, indent, err)
                                                       : TL_OK;
@@ -122,6 +124,11 @@ static int check_shape(tl_tree *t, const char *prefix, tl_err *err)
             t->parent[c] = i;
         }
     }
+    for (size_t i = 0; t->value && i < n; i++)
+        if (!t->regression || !isfinite(t->value[i]))
+            return tl_err_set(err, TL_EPARSE, "model file: %s.value[%zu] %s", prefix, i,
+                              t->regression ? "is not a finite number"
+                                            : "is given for a classification tree");
     for (size_t i = 0; i < n * k; i++) {
         /* Regression sums may be negative; weights and class counts may not. */
         int weight = !t->regression || i % k == 0;
@@ -306,6 +313,10 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         t->first_child[i] = (size_t)tmp[i];
     }
     if (tl_store_has(s, TL_PATH("unknown")) && load_unknown_rules(t, s, prefix, err))
+        goto fail;
+    if (tl_store_has(s, TL_PATH("value")) &&
+        (tl_tree_keep_values(t, err) ||
+         tl_store_doubles(s, TL_PATH("value"), t->value, (size_t)n, err)))
         goto fail;
     if (check_shape(t, prefix, err))
         goto fail;

@@ -5,32 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_t n,
-                           tl_err *err)
-{
-    if (n > 255)
-        n = 255;
-    if (t->sur_count + n > UINT32_MAX)
-        return tl_err_set(err, TL_ENOMEM, "too many surrogate splits");
-    if (t->sur_count + n > t->sur_cap) {
-        size_t cap = t->sur_cap ? 2 * t->sur_cap : 64;
-        while (cap < t->sur_count + n)
-            cap *= 2;
-        tl_surrogate *grown = realloc(t->sur, cap * sizeof *grown);
-        if (!grown)
-            return tl_err_set(err, TL_ENOMEM, "out of memory storing surrogate splits");
-        t->sur = grown;
-        t->sur_cap = cap;
-    }
-    /* appended: a node's earlier surrogates stay in the pool, unreferenced, until a copy */
-    if (n)
-        memcpy(t->sur + t->sur_count, s, n * sizeof *s);
-    t->sur_first[node] = (uint32_t)t->sur_count;
-    t->sur_n[node] = (unsigned char)n;
-    t->sur_count += n;
-    return TL_OK;
-}
-
 int tl_tree_has_unknown_rules(const tl_tree *t)
 {
     for (size_t i = 0; i < t->n_nodes; i++)

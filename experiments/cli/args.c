@@ -118,3 +118,18 @@ int tl_cli_long(const char *opt, const char *v, long min, long max, long *out, t
     *out = x;
     return TL_OK;
 }
+
+int tl_cli_duration(const char *opt, const char *v, double *seconds, tl_err *err)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    const char *units = "smhd";
+    const double scale[] = {1, 60, 3600, 86400};
+    const char *u = *end ? strchr(units, *end) : units;
+    if (end == v || errno || !u || (*end && end[1]) || !(x > 0) || x > 1e12)
+        return tl_err_set(err, TL_EINVAL, "%s: expected a positive duration such as 90, 30m, "
+                          "12h or 2d (seconds, minutes, hours, days), got '%s'", opt, v);
+    *seconds = x * scale[u - units];
+    return TL_OK;
+}

@@ -34,6 +34,10 @@ int tl_cli_parse(int argc, char **argv, const tl_cli_opt *opts, const char **pos
 /* Parse an option value as a number with range check; errors name the option. */
 int tl_cli_long(const char *opt, const char *v, long min, long max, long *out, tl_err *err);
 
+/* A duration: a number with an optional unit s, m, h or d ("90", "30m", "12h"), in seconds
+ * (> 0); errors name the option. */
+int tl_cli_duration(const char *opt, const char *v, double *seconds, tl_err *err);
+
 extern const tl_cli_command *const tl_cli_commands[];
 
 #endif

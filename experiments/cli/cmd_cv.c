@@ -1,5 +1,6 @@
 /* `treelab cv DATA --algo NAME`: stratified k-fold cross-validation of one learner. */
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,13 +69,22 @@ static void print(const char *data, const char *algo, size_t k, size_t reps, int
         printf(",%zu,%zu,%.6f,%.6f", k, reps, m1, s1);
         if (!cls)
             printf(",%.6f,%.6f", m2, s2);
-        printf(",%.4f,%.4f\n", lv, dp);
-    } else if (cls)
-        printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n"
-               "  leaves %.2f, depth %.2f (means)\n", algo, data, k, reps, m1, s1, lv, dp);
+        if (isnan(lv)) /* a learner without a tree */
+            printf(",,\n");
+        else
+            printf(",%.4f,%.4f\n", lv, dp);
+        return;
+    }
+    if (cls)
+        printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n", algo,
+               data, k, reps, m1, s1);
     else
-        printf("%s on %s, %zu-fold CV x %zu:\n  RMSE %.4f (sd %.4f)\n  R2 %.4f (sd %.4f)\n"
-               "  leaves %.2f, depth %.2f (means)\n", algo, data, k, reps, m1, s1, m2, s2, lv, dp);
+        printf("%s on %s, %zu-fold CV x %zu:\n  RMSE %.4f (sd %.4f)\n  R2 %.4f (sd %.4f)\n",
+               algo, data, k, reps, m1, s1, m2, s2);
+    if (isnan(lv))
+        printf("  leaves, depth: none (%s has no tree)\n", algo);
+    else
+        printf("  leaves %.2f, depth %.2f (means)\n", lv, dp);
 }
 
 /* --test: the learner fitted on every row of DATA, scored on FILE's rows. DATA is loaded

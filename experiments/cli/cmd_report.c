@@ -24,8 +24,9 @@ static int run(int argc, char **argv, tl_err *err)
 }
 
 const tl_cli_command tl_cmd_report = {
-    "report", "re-render a results folder's summary from its stored cells",
+    "report", "re-render a results folder's reports from its stored cells",
     "usage: treelab report results/NAME\n"
-    "  Rewrites metrics.csv, timings.csv, summary.md, summary.csv and confusion/ from\n"
+    "  Rewrites metrics.csv, timings.csv, summary.md, summary.csv, confusion/, metrics.json,\n"
+    "  tables.tex and report.html (with the figures already in plots/) from\n"
     "  results/NAME/cells.txt (trees, traces and the manifest are left as they are).\n",
     run};

@@ -1,11 +1,12 @@
-/* `treelab run CONFIG`: run an experiment file and say where the report is. */
+/* `treelab run CONFIG`: run an experiment file (or a shard of it, or under MPI), or plan it. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "treelab/tl_runner.h"
+#include "run_plan.h"
+#include "treelab/tl_scale.h"
 
 extern const tl_cli_command tl_cmd_run;
 
@@ -40,32 +41,36 @@ static void progress(size_t done, size_t total, double elapsed, void *user)
     }
 }
 
-static int run(int argc, char **argv, tl_err *err)
+/* "I/N" with 1 <= I <= N. */
+static int parse_shard(const char *v, tl_run_scale *sc, tl_err *err)
 {
-    const char *out = NULL, *jobs_s = "1", *resume = NULL, *quiet = NULL, *pos[1];
-    const tl_cli_opt opts[] = {{"--out", 1, &out}, {"--jobs", 1, &jobs_s},
-                               {"--resume", 0, &resume}, {"--quiet", 0, &quiet}, {NULL, 0, NULL}};
-    int n_pos, help;
-    long jobs;
-    int rc = tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, NULL, &help, err);
-    if (rc || help) {
-        if (help)
-            fputs(tl_cmd_run.usage, stdout);
-        return rc;
+    char *end;
+    unsigned long long i = strtoull(v, &end, 10), n = 0;
+    if (end != v && *end == '/')
+        n = strtoull(end + 1, &end, 10);
+    if (*end || !n || i < 1 || i > n || n > 1000000)
+        return tl_err_set(err, TL_EINVAL, "--shard: expected I/N with 1 <= I <= N (e.g. 2/8 "
+                          "for the second of 8 shards), got '%s'", v);
+    sc->shard = (size_t)i, sc->n_shards = (size_t)n;
+    return TL_OK;
+}
+
+/* The results folder: DIR, results/NAME (NAME-2, -3, ... when an earlier run is there), or
+ * results/NAME-shard-I-of-N for a shard. */
+static void results_dir(const tl_experiment *x, const char *out, int resume,
+                        const tl_run_scale *sc, char *dir, size_t size)
+{
+    if (out) {
+        snprintf(dir, size, "%s", out);
+        return;
     }
-    if (n_pos != 1)
-        return tl_err_set(err, TL_EINVAL, "expected one experiment file\n%s", tl_cmd_run.usage);
-    if ((rc = tl_cli_long("--jobs", jobs_s, 1, 256, &jobs, err)))
-        return rc;
-    tl_experiment *x = tl_experiment_load(pos[0], NULL, err);
-    if (!x)
-        return err->code;
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", out ? out : "results/");
-    if (!out)
-        snprintf(dir, sizeof dir, "results/%s", x->name);
+    if (sc->n_shards) {
+        snprintf(dir, size, "results/%s-shard-%zu-of-%zu", x->name, sc->shard, sc->n_shards);
+        return;
+    }
+    snprintf(dir, size, "results/%s", x->name);
     /* Without --out, an earlier run is kept: this one goes to results/NAME-2, -3, ... */
-    for (int i = 2; !out && !resume && i < 10000; i++) {
+    for (int i = 2; !resume && i < 10000; i++) {
         char cells[4200];
         snprintf(cells, sizeof cells, "%s/cells.txt", dir);
         if (access(cells, F_OK) != 0) {
@@ -74,28 +79,99 @@ static int run(int argc, char **argv, tl_err *err)
                         x->name, dir);
             break;
         }
-        snprintf(dir, sizeof dir, "results/%s-%d", x->name, i);
+        snprintf(dir, size, "results/%s-%d", x->name, i);
     }
-    progress_state ps = {isatty(2), 0};
-    tl_run_opts o = {dir, (size_t)jobs, resume != NULL, 0, &interrupted,
-                     quiet ? NULL : progress, &ps};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    rc = tl_run(x, NULL, &o, err);
-    if (!rc)
-        printf("report: %s/summary.md (cells in %s/metrics.csv)\n", dir, dir);
-    else if (rc == TL_EINTERRUPTED)
-        tl_err_prefix(err, "interrupted: ");
-    tl_experiment_free(x);
+}
+
+/* Start MPI when a launcher started several ranks (or one, in an MPI build). */
+static int start_mpi(size_t jobs, int *on, tl_err *err)
+{
+    size_t ranks = tl_mpi_launched();
+    *on = 0;
+    if (!ranks || (ranks == 1 && !tl_mpi_built))
+        return TL_OK;
+    if (!tl_mpi_built)
+        return tl_err_set(err, TL_EUNSUPPORTED, "started by mpirun with %zu ranks, but this "
+                          "treelab was built without MPI: every rank would run the whole "
+                          "experiment; rebuild with cmake -DTREELAB_MPI=ON", ranks);
+    *on = 1;
+    return tl_mpi_init(jobs > 1, err);
+}
+
+static int run(int argc, char **argv, tl_err *err)
+{
+    const char *out = NULL, *jobs_s = "1", *resume = NULL, *quiet = NULL, *shard = NULL,
+               *plan = NULL, *wall = "1h", *pos[1];
+    const tl_cli_opt opts[] = {{"--out", 1, &out}, {"--jobs", 1, &jobs_s},
+                               {"--resume", 0, &resume}, {"--quiet", 0, &quiet},
+                               {"--shard", 1, &shard}, {"--plan", 0, &plan},
+                               {"--wall", 1, &wall}, {NULL, 0, NULL}};
+    int n_pos, help, mpi = 0;
+    long jobs;
+    double wall_s;
+    tl_run_scale sc = {0, 0, 0};
+    int rc = tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, NULL, &help, err);
+    if (rc || help) {
+        if (help)
+            fputs(tl_cmd_run.usage, stdout);
+        return rc;
+    }
+    if (n_pos != 1)
+        return tl_err_set(err, TL_EINVAL, "expected one experiment file\n%s", tl_cmd_run.usage);
+    if ((rc = tl_cli_long("--jobs", jobs_s, 1, 256, &jobs, err)) ||
+        (shard && (rc = parse_shard(shard, &sc, err))) ||
+        (rc = tl_cli_duration("--wall", wall, &wall_s, err)))
+        return rc;
+    if (plan)
+        return tl_cli_print_plan(pos[0], wall_s, (size_t)jobs, &sc, err);
+    if ((rc = start_mpi((size_t)jobs, &mpi, err))) {
+        tl_mpi_end(tl_cli_exit_status(err));
+        return rc;
+    }
+    sc.mpi = mpi && tl_mpi_size() > 1;
+    int lead = !sc.mpi || tl_mpi_rank() == 0; /* the rank that talks and writes */
+    tl_experiment *x = tl_experiment_load(pos[0], NULL, err);
+    if (!x) {
+        rc = err->code;
+        if (sc.mpi)
+            rc = tl_mpi_abandon(rc, err);
+    } else {
+        char dir[4096];
+        results_dir(x, out, resume != NULL, &sc, dir, sizeof dir);
+        progress_state ps = {isatty(2), 0};
+        tl_run_opts o = {dir, (size_t)jobs, resume != NULL, 0, &interrupted,
+                         quiet || !lead ? NULL : progress, &ps};
+        if (lead) { /* the other ranks stop at once: mpirun stops the run as a whole */
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_signal;
+            sigaction(SIGINT, &sa, NULL);
+            sigaction(SIGTERM, &sa, NULL);
+        }
+        rc = tl_run_scaled(x, NULL, &o, &sc, err);
+        if (!rc && lead && sc.n_shards)
+            printf("shard %zu/%zu: cells in %s/cells.txt; once every shard is done: treelab "
+                   "merge SHARD_DIR... --out DIR\n", sc.shard, sc.n_shards, dir);
+        else if (!rc && lead)
+            printf("report: %s/summary.md (cells in %s/metrics.csv)\n", dir, dir);
+        else if (rc == TL_EINTERRUPTED)
+            tl_err_prefix(err, "interrupted: ");
+        tl_experiment_free(x);
+    }
+    if (mpi) {
+        fflush(stdout);
+        if (rc && !tl_mpi_clean()) /* the abort ends this process: say why first */
+            fprintf(stderr, "treelab run: %s\n", err->msg);
+        tl_mpi_end(tl_cli_exit_status(err));
+    }
     return rc;
 }
 
 const tl_cli_command tl_cmd_run = {
     "run", "run an experiment file (cross-validation, reports, statistics)",
-    "usage: treelab run CONFIG [--out DIR] [--jobs N] [--resume] [--quiet]\n"
+    "usage: treelab run CONFIG [--out DIR] [--jobs N] [--resume] [--quiet] [--shard I/N]\n"
+    "       treelab run CONFIG --plan [--wall TIME] [--jobs N] [--shard I/N]\n"
+    "       mpirun -n RANKS treelab run CONFIG [options]   (a build with -DTREELAB_MPI=ON)\n"
     "  Runs every cell (dataset x model x repeat x fold) of the experiment file CONFIG and\n"
     "  writes results/NAME/ (or DIR): metrics.csv, timings.csv, summary.md, summary.csv,\n"
     "  confusion/, trees/, trace/, plots/, manifest. Dataset paths are taken relative to\n"
@@ -104,7 +180,16 @@ const tl_cli_command tl_cmd_run = {
     "  results/NAME-2 (-3, ...); an existing --out DIR with results is refused, and so is a\n"
     "  folder another treelab run is writing. Ctrl-C stops after the running cells, or\n"
     "  during the reports before the next file (files are written whole or not at all).\n"
-    "  --jobs N   threads (the numbers do not depend on N)\n"
-    "  --resume   finish an interrupted run in results/NAME (or DIR)\n"
-    "  --quiet    no progress on stderr\n",
+    "  --jobs N     threads (the numbers do not depend on N); under MPI, per rank\n"
+    "  --resume     finish an interrupted run (or shard) in results/NAME (or DIR)\n"
+    "  --quiet      no progress on stderr\n"
+    "  --shard I/N  only the cells of shard I of N (a stable partition balanced by estimated\n"
+    "               cost), into DIR (default results/NAME-shard-I-of-N) as cells.txt alone;\n"
+    "               `treelab merge` assembles the N shards into the results of one run\n"
+    "  --plan       run nothing: print the cells, the estimated seconds per cell and in all,\n"
+    "               and the MPI ranks (or shards) that finish within --wall TIME (default\n"
+    "               1h; s, m, h or d)\n"
+    "  Under mpirun, rank 0 hands out the cells (largest first) and alone writes the\n"
+    "  results; the other ranks fit them, each with --jobs threads. The numbers equal a\n"
+    "  serial run's byte for byte.\n",
     run};

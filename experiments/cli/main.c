@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("treelab %s (commit %s)\n", TREELAB_VERSION, tl_commit());
+        printf("treelab %s (commit %s)\n", tl_version(), tl_commit());
         return 0;
     }
     for (size_t i = 0; tl_cli_commands[i]; i++) {

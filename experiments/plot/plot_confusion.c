@@ -41,13 +41,18 @@ int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err
             fputc('\n', f.dat);
         }
     }
+    /* past a dozen classes the printed numbers overlap: the colours carry the shares */
+    int numbers = k <= TL_PLOT_CONFUSION_NUMBERS;
     char title[512];
-    snprintf(title, sizeof title, "%s\naccuracy %.4f (%.0f of %.0f)",
+    snprintf(title, sizeof title, "%s\naccuracy %.4f (%.0f of %.0f)%s",
              c->title ? c->title : "Confusion matrix", total > 0 ? right / total : 0.0, right,
-             total);
+             total, numbers ? "" : " (numbers hidden)");
     tlp_labels(f.gp, title, "predicted class", "true class");
     tlp_tics(f.gp, "x", c->classes, k);
     tlp_tics(f.gp, "y", c->classes, k);
+    if (!numbers) /* many names side by side along x: upright */
+        fputs("set xtics rotate by 90 right font ',10'\nset ytics font ',10'\n"
+              "set title font ',13'\n", f.gp);
     fprintf(f.gp, "set xrange [-0.5:%g]\nset yrange [%g:-0.5]  # first class at the top\n",
             (double)k - 0.5, (double)k - 0.5);
     fputs("set size ratio -1\nset tics scale 0\nunset key\nset border 0\n"
@@ -56,6 +61,10 @@ int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err
           "set palette defined (0 '#FFFFFF', 1 '#0072B2')\n",
           f.gp);
     int font = tlp_cell_font(k);
+    if (!numbers) {
+        fputs("plot dat using 1:2:4 with image\n", f.gp);
+        return tlp_finish(&f, err);
+    }
     fprintf(f.gp, "# cell text: count and share; white on dark cells\n"
                   "cell(c, s) = sprintf('%%g\\n%%.1f%%%%', c, 100 * s)\n"
                   "plot dat using 1:2:4 with image, \\\n"

@@ -63,6 +63,18 @@ void tlp_str(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
+void tlp_tic_str(FILE *fp, const char *s)
+{
+    /* a tic label is a format applied to its position: a '%' of the text is written '%%' */
+    fputc('\'', fp);
+    for (; s && *s; s++) {
+        if (*s == '\'' || *s == '%')
+            fputc(*s, fp);
+        fputc(shown((unsigned char)*s), fp);
+    }
+    fputc('\'', fp);
+}
+
 void tlp_var(FILE *gp, const char *name, const char *base, const char *suffix)
 {
     char path[TLP_PATH_MAX + 32];
@@ -288,7 +300,7 @@ void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n)
     fprintf(gp, "set %stics (", axis);
     for (size_t i = 0; i < n; i++) {
         fputs(i ? ", " : "", gp);
-        tlp_str(gp, labels[i]);
+        tlp_tic_str(gp, labels[i]);
         fprintf(gp, " %zu", i);
     }
     fputs(")", gp);
@@ -301,4 +313,25 @@ void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n)
 int tlp_cell_font(size_t cells_across)
 {
     return cells_across <= 4 ? 20 : cells_across <= 7 ? 16 : cells_across <= 10 ? 12 : 9;
+}
+
+void tlp_rate_range(FILE *gp, const char *axis, double ymin, double ymax)
+{
+    if (!(ymin <= ymax))
+        ymin = 0, ymax = 1;
+    double span = fmax(ymax - ymin, 0.05);
+    double lo = fmax(0.0, ymin - 0.05 * span), hi = fmin(1.0, ymax + 0.45 * span);
+    fprintf(gp, "# a rate: the axis stays within [0, 1]\nset %srange [%.10g:%.10g]\n", axis, lo,
+            hi);
+}
+
+void tlp_int_tics(FILE *gp, const char *axis, double lo, double hi)
+{
+    /* a round step (1, 2, 5 x 10^k) giving at most about ten tics */
+    double raw = fmax(1.0, (hi - lo) / 10.0), base = pow(10, floor(log10(raw))), step = base;
+    for (int i = 0; i < 3 && step < raw; i++)
+        step = base * (double[]){2, 5, 10}[i];
+    /* gnuplot picks tics at multiples of the step: whole numbers, no 2.5 leaves */
+    fprintf(gp, "set %stics %.0f\nset m%stics 1\nset format %s '%%.0f'\n", axis, step, axis,
+            axis);
 }

@@ -85,7 +85,9 @@ static int check(const tl_plot_curve *c, tl_err *err)
 static void series_block(FILE *dat, const tl_plot_series *p)
 {
     fputs("# ", dat);
-    fputs(p->name ? p->name : "", dat);
+    /* a line break in a name (a quoted CSV field) would turn the rest into a data row */
+    for (const char *c = p->name ? p->name : ""; *c; c++)
+        fputc((unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c, dat);
     fputs("\n# x y lower upper\n", dat);
     for (size_t i = 0; i < p->n; i++) {
         double b = p->band ? p->band[i] : 0.0;
@@ -112,6 +114,29 @@ static void series_plot(FILE *gp, const tl_plot_series *p, size_t index,
     fprintf(gp, "%s  dat index %zu using 1:2 with linespoints lt %d%s%s title ",
             first ? "" : ", \\\n", index, lt, p->dashed ? " dt 2" : "", axes);
     tlp_str(gp, p->name);
+}
+
+/* A rate's y axis within [0, 1] and an integer parameter's whole-number x tics. */
+static void axis_kinds(FILE *gp, const tl_plot_curve *c)
+{
+    double ylo = INFINITY, yhi = -INFINITY, xlo = INFINITY, xhi = -INFINITY;
+    for (size_t k = 0; k < c->n_series; k++) {
+        const tl_plot_series *p = &c->series[k];
+        for (size_t i = 0; i < p->n; i++) {
+            double b = p->band && isfinite(p->band[i]) ? p->band[i] : 0;
+            if (isfinite(p->x[i]))
+                xlo = fmin(xlo, p->x[i]), xhi = fmax(xhi, p->x[i]);
+            if (!p->y2 && isfinite(p->y[i]))
+                ylo = fmin(ylo, p->y[i] - b), yhi = fmax(yhi, p->y[i] + b);
+        }
+    }
+    for (size_t i = 0; i < c->n_markers; i++)
+        if (isfinite(c->markers[i].y))
+            ylo = fmin(ylo, c->markers[i].y), yhi = fmax(yhi, c->markers[i].y);
+    if (c->rate)
+        tlp_rate_range(gp, "y", ylo, yhi);
+    if (c->xint && isfinite(xlo) && !c->xlog)
+        tlp_int_tics(gp, "x", xlo, xhi);
 }
 
 /* extra: gnuplot commands placed before `plot` (axis ranges of a specific figure). */
@@ -147,18 +172,33 @@ int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *wha
             fprintf(f.gp, "set y2range [%.10g:%.10g]\n", lo - 0.03 * span, lo + span / 0.7);
         }
         fputs("set y2tics\nset ytics nomirror\n", f.gp);
+        int whole = isfinite(lo);
+        for (size_t k = 0; k < c->n_series; k++)
+            for (size_t i = 0; c->series[k].y2 && i < c->series[k].n; i++)
+                whole &= !isfinite(c->series[k].y[i]) || c->series[k].y[i] == floor(c->series[k].y[i]);
+        if (whole) /* counts (leaves) get whole-number tics */
+            tlp_int_tics(f.gp, "y2", lo, hi);
         if (c->y2label) {
             fputs("set y2label ", f.gp);
             tlp_str(f.gp, c->y2label);
             fputc('\n', f.gp);
         }
     }
+    axis_kinds(f.gp, c);
     tlp_key(f.gp);
+    if (c->name_points) /* every point says whose it is; a key would cover some */
+        fputs("unset key\n", f.gp);
     if (extra)
         fputs(extra, f.gp);
     fputs("plot \\\n", f.gp);
     for (size_t s = 0; s < c->n_series; s++)
         series_plot(f.gp, &c->series[s], s, s == 0);
+    for (size_t s = 0; c->name_points && s < c->n_series; s++) {
+        fprintf(f.gp, ", \\\n  dat index %zu using 1:2:(", s);
+        tlp_str(f.gp, c->series[s].name);
+        fprintf(f.gp, ") with labels left offset char 0.8,0.5 font ',9' tc lt %d notitle",
+                tlp_lt(c->series[s].color));
+    }
     if (c->n_markers)
         tlp_markers_plot(f.gp, c->n_series, c->markers, c->n_markers);
     tlp_hline(f.gp, c->hline, c->hline_label);

@@ -54,7 +54,7 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
     fputs("set xtics (", fig.gp);
     for (size_t d = 0; d < f->n_datasets; d++) {
         fputs(d ? ", " : "", fig.gp);
-        tlp_str(fig.gp, f->datasets[d]);
+        tlp_tic_str(fig.gp, f->datasets[d]);
         fprintf(fig.gp, " %g", xpos(f, d, 0) + ((double)f->n_models - 1) / 2);
     }
     fputs(") scale 0\n", fig.gp);
@@ -68,8 +68,13 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
           "set style boxplot nooutliers  # every fold is drawn as a dot anyway\n"
           "set boxwidth 0.7\nset jitter overlap first 0.004 spread 0.25 wrap 0.3\n",
           fig.gp);
-    if (!f->ylabel || !strcmp(f->ylabel, "accuracy"))
-        fputs("set yrange [*:1.005]  # accuracy never exceeds 1\n", fig.gp);
+    if (f->rate || !f->ylabel || !strcmp(f->ylabel, "accuracy")) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < f->n_datasets * f->n_models * f->n_folds; i++)
+            if (isfinite(f->values[i]))
+                lo = fmin(lo, f->values[i]), hi = fmax(hi, f->values[i]);
+        tlp_rate_range(fig.gp, "y", lo, hi);
+    }
     fputs("plot \\\n", fig.gp);
     int first = 1;
     for (size_t g = 0; g < groups; g++) {

@@ -34,6 +34,9 @@ int tlp_close_extra(FILE *fp, const tlp_fig *f, const char *suffix, tl_err *err)
  * quote is doubled, control characters become spaces. Every user or file text that reaches
  * a script goes through here. */
 void tlp_str(FILE *fp, const char *s);
+/* tlp_str for the label of a tic list ("set xtics ('label' 1)"), which gnuplot reads as a
+ * format of the position: '%' is doubled as well. */
+void tlp_tic_str(FILE *fp, const char *s);
 /* Write the script line NAME = 'BASE SUFFIX' (quoted by tlp_str), so plot clauses name their
  * data file by a variable instead of pasting a path. The preamble defines dat = BASE.dat. */
 void tlp_var(FILE *gp, const char *name, const char *base, const char *suffix);
@@ -75,6 +78,12 @@ void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *yla
  * before `plot` (may be NULL). */
 int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *what,
                        const char *extra, tl_err *err);
+
+/* "set yrange [lo:hi]" for rates in [ymin, ymax] (NaN-free), kept within [0, 1] with room
+ * for the key above the data (a fixed range turns `set offsets` off). */
+void tlp_rate_range(FILE *gp, const char *axis, double ymin, double ymax);
+/* Tics on whole numbers for an integer axis spanning [lo, hi] (leaves, depth, k). */
+void tlp_int_tics(FILE *gp, const char *axis, double lo, double hi);
 
 /* Category tics "set xtics ('a' 0, 'b' 1, ...)" for axis "x" or "y"; long x labels rotated. */
 void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n);

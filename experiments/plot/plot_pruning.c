@@ -59,8 +59,15 @@ static double zero_position(const tl_plot_cp_path *p)
 static void path_block(FILE *dat, const tl_plot_cp_path *p, int by_leaves, double zero)
 {
     fputs("# alpha x leaves risk cv_error cv_lower cv_upper leaves_label\n", dat);
-    /* Top-axis labels only where they do not crowd: at most ~16 of them. */
-    size_t every = p->n > 16 ? (p->n + 15) / 16 : 1;
+    /* Top-axis labels only where they do not crowd: on a log axis the subtrees bunch up,
+     * so a label needs 1/14 of the axis (in log units) free since the previous one. */
+    double lo = INFINITY, hi = 0, last = -INFINITY;
+    for (size_t i = 0; i < p->n; i++) {
+        double x = p->alpha[i] > 0 ? p->alpha[i] : zero;
+        if (x > 0)
+            lo = fmin(lo, x), hi = fmax(hi, x);
+    }
+    double gap = lo < hi ? log10(hi / lo) / 14 : 0;
     for (size_t i = 0; i < p->n; i++) {
         double x = by_leaves ? p->leaves[i] : p->alpha[i] > 0 ? p->alpha[i] : zero;
         double cv = p->cv_error ? p->cv_error[i] : NAN;
@@ -70,10 +77,13 @@ static void path_block(FILE *dat, const tl_plot_cp_path *p, int by_leaves, doubl
             tlp_num(dat, v[j]);
             fputc(' ', dat);
         }
-        if (i % every == 0 || i + 1 == p->n)
+        double at = x > 0 ? log10(x) : -INFINITY;
+        if (by_leaves || at - last >= gap) {
             fprintf(dat, "\"%.0f\"\n", p->leaves[i]);
-        else
+            last = at;
+        } else {
             fputs("\"\"\n", dat);
+        }
     }
     fputs("\n\n", dat);
 }
@@ -84,6 +94,19 @@ static size_t choose_markers(const tl_plot_cp_path *p, int by_leaves, double zer
 {
     size_t i_min, i_1se;
     *threshold = NAN;
+    if (p->has_chosen && p->chosen < p->n) {
+        /* the pruner's own choice, from its trace, on whichever curve it was judged by */
+        size_t i = p->chosen;
+        int on_cv = p->cv_error && !isnan(p->cv_error[i]);
+        if (on_cv && !tl_plot_cp_choose(p, &i_min, &i_1se, NULL) && p->cv_se)
+            *threshold = p->cv_error[i_min] + p->cv_se[i_min];
+        snprintf(labels[0], sizeof labels[0], "chosen subtree (%.0f leaves)", p->leaves[i]);
+        m[0].x = by_leaves ? p->leaves[i] : p->alpha[i] > 0 ? p->alpha[i] : zero;
+        m[0].y = on_cv ? p->cv_error[i] : p->risk[i];
+        m[0].label = labels[0];
+        m[0].color = 1;
+        return 1;
+    }
     if (!p->cv_error || tl_plot_cp_choose(p, &i_min, &i_1se, NULL))
         return 0;
     if (p->cv_se)
@@ -121,10 +144,27 @@ static void alpha_tics(FILE *gp, double zero, double lo, double hi)
 static void axes(FILE *gp, const tl_plot_cp_path *p, int by_leaves, double zero)
 {
     tlp_labels(gp, p->title ? p->title : "Cost-complexity pruning",
-               by_leaves ? "number of leaves" : "complexity parameter alpha (log scale)",
+               by_leaves ? "tree size (number of leaves)" : "complexity parameter alpha (log scale)",
                p->ylabel ? p->ylabel : "error rate");
-    if (by_leaves)
+    if (p->rate) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < p->n; i++) {
+            double se = p->cv_se && isfinite(p->cv_se[i]) ? p->cv_se[i] : 0;
+            double v[3] = {p->risk[i], p->cv_error ? p->cv_error[i] - se : NAN,
+                           p->cv_error ? p->cv_error[i] + se : NAN};
+            for (int k = 0; k < 3; k++)
+                if (isfinite(v[k]))
+                    lo = fmin(lo, v[k]), hi = fmax(hi, v[k]);
+        }
+        tlp_rate_range(gp, "y", lo, hi);
+    }
+    if (by_leaves) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < p->n; i++)
+            lo = fmin(lo, p->leaves[i]), hi = fmax(hi, p->leaves[i]);
+        tlp_int_tics(gp, "x", lo, hi);
         return;
+    }
     double lo = INFINITY, hi = 0;
     for (size_t i = 0; i < p->n; i++) {
         double x = p->alpha[i] > 0 ? p->alpha[i] : zero;
@@ -166,6 +206,8 @@ int tl_plot_pruning(const tl_plot_cp_path *p, const char *stem, tl_err *err)
 
     axes(f.gp, p, by_leaves, zero);
     tlp_key(f.gp);
+    if (by_leaves) /* the errors fall from the left: the key goes where the curves are low */
+        fputs("set key right\n", f.gp);
     fputs("plot \\\n", f.gp);
     if (p->cv_error) {
         if (p->cv_se)

@@ -1,0 +1,79 @@
+/* `treelab merge SHARD_DIR... --out DIR`: the shards of a job array into one run's results. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "treelab/tl_report.h"
+#include "treelab/tl_scale.h"
+
+extern const tl_cli_command tl_cmd_merge;
+
+#define MAX_SHARDS 4096
+
+/* The config the shards were run with, as their cells file names it. */
+static int shard_config(const char *dir, char *path, size_t size, tl_err *err)
+{
+    char cells[4200];
+    snprintf(cells, sizeof cells, "%s/%s", dir, TL_CELLS_FILE);
+    tl_cells_meta meta;
+    tl_cell *c = NULL;
+    size_t n = 0;
+    int rc = tl_cells_read(cells, &meta, &c, &n, NULL, err);
+    if (rc)
+        return tl_err_prefix(err, "%s is not a shard's results folder: ", dir);
+    snprintf(path, size, "%s", meta.config);
+    for (size_t i = 0; i < n; i++)
+        tl_cell_clear(&c[i]);
+    free(c);
+    tl_cells_meta_clear(&meta);
+    return TL_OK;
+}
+
+static int merge(int argc, char **argv, tl_err *err)
+{
+    const char *out = NULL, *config = NULL, *pos[MAX_SHARDS];
+    const tl_cli_opt opts[] = {{"--out", 1, &out}, {"--config", 1, &config}, {NULL, 0, NULL}};
+    int n_pos, help;
+    int rc = tl_cli_parse(argc, argv, opts, pos, MAX_SHARDS, &n_pos, NULL, &help, err);
+    if (rc || help) {
+        if (help)
+            fputs(tl_cmd_merge.usage, stdout);
+        return rc;
+    }
+    if (n_pos < 1 || !out)
+        return tl_err_set(err, TL_EINVAL, "expected shard folders and --out DIR\n%s",
+                          tl_cmd_merge.usage);
+    char recorded[1024];
+    if (!config) {
+        if ((rc = shard_config(pos[0], recorded, sizeof recorded, err)))
+            return rc;
+        config = recorded;
+    }
+    tl_experiment *x = tl_experiment_load(config, NULL, err);
+    if (!x)
+        return config == recorded
+                   ? tl_err_prefix(err, "the shards name their config %s; give it with --config "
+                                   "CONFIG where that path does not hold it: ", recorded)
+                   : err->code;
+    tl_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.out_dir = out;
+    rc = tl_merge(pos, (size_t)n_pos, x, NULL, &o, err);
+    if (!rc)
+        printf("report: %s/summary.md (cells in %s/metrics.csv)\n", out, out);
+    tl_experiment_free(x);
+    return rc;
+}
+
+const tl_cli_command tl_cmd_merge = {
+    "merge", "assemble the shards of `run --shard I/N` into one run's results",
+    "usage: treelab merge SHARD_DIR... --out DIR [--config CONFIG]\n"
+    "  Reads the cells of every shard folder (written by treelab run CONFIG --shard I/N, a\n"
+    "  job array's tasks), checks they are the N shards of one experiment, all done, and\n"
+    "  writes DIR as a single run of CONFIG would: the same metrics.csv, confusion/,\n"
+    "  summary, trees/ and figures, byte for byte (timings.csv and the manifest's times\n"
+    "  aside). Refused, before DIR is made: a shard of another config, seed, data (SHA-256),\n"
+    "  models or number of shards, a shard given twice or missing, an unfinished shard.\n"
+    "  --config CONFIG  the experiment file (default: the path the shards recorded; its\n"
+    "                   content must be the one they ran)\n",
+    merge};

@@ -1,0 +1,415 @@
+/* The greedy grower and the plug-ins it is composed from: criterion, splitter, pruner.
+ *
+ * A plug-in is a GSL-style type (one `const` struct per file, exported as a handle such as
+ * `tl_criterion_gini`) that starts with TL_PLUGIN_FIELDS: the word used in configs, a line
+ * for `treelab plugins`, its own parameter table, and init/free for a state built from those
+ * parameters (rpart's `init(parms)`, GSL's `alloc`). The grower calls the operations and
+ * never knows which plug-in it runs. Registries (criteria/registry.c, splitters/registry.c,
+ * pruners/registry.c) list them; adding one is its file plus one registry line.
+ *
+ * API: plug-in types are `const` structs owned by whoever defines them (static in practice)
+ * and must outlive any use; the registries return pointers to them, never copies, and
+ * tl_criterion_register, tl_splitter_register and tl_pruner_register keep the pointer given.
+ * tl_grow returns a tree the
+ * caller frees with tl_tree_free. What tl_grow_scratch, tl_grow_train_values and the other
+ * context getters return belongs to the grower and is valid during the splitter call only. A
+ * tl_prune_trace's arrays are freed by tl_prune_trace_free (the struct is the caller's); a
+ * tl_ccp_path's by tl_ccp_path_free. err may be NULL everywhere.
+ */
+#ifndef TL_GROW_H
+#define TL_GROW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "treelab/tl_api.h"
+#include "treelab/tl_dataset.h"
+#include "treelab/tl_error.h"
+#include "treelab/tl_params.h"
+#include "treelab/tl_tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The fields every plug-in type starts with. init may be NULL (no state: NULL is passed to
+ * the operations); it gets the plug-in's parameters already checked against params. */
+#define TL_PLUGIN_FIELDS                                                                       \
+    const char *name;            /* the word in configs and on the command line */            \
+    const char *summary;         /* one line for `treelab plugins` */                          \
+    const char *reference;       /* where the method comes from */                             \
+    const tl_param_spec *params; /* its own parameters (NULL: none) */                         \
+    void *(*init)(const tl_params *p, tl_err *err);                                            \
+    void (*free)(void *state)
+
+/* ---- criterion: scores a partition of a node's statistics ---- */
+
+/* How candidates and weights are compared, when a criterion wants more than "the highest
+ * rank wins" (C4.5 / J48 does). */
+typedef struct tl_choice_rules {
+    int average_gain_filter; /* Quinlan: only tests with at least the average gain compete */
+    double level_share;      /* J48: a nominal attribute with at least this share of the grown-on
+                                rows as levels stays out of that average; 0: off */
+    double slack;            /* J48's Utils.eps: a rank must beat the best by more than this
+                                (and be above it), and weights compare with this slack; 0 */
+    int zero_gain;           /* scikit-learn: a node that is not pure splits at its best
+                                admissible test even when that decreases nothing (its
+                                children may then split); 0: such a node is a leaf */
+} tl_choice_rules;
+
+typedef struct tl_criterion_type {
+    TL_PLUGIN_FIELDS;
+    unsigned tasks; /* TL_TASK_* */
+    /* Impurity form: impurity of one node's statistics (k class weights, or TL_REG_STATS
+     * values); the gain is then the weighted impurity decrease. NULL for partition criteria. */
+    double (*impurity)(const double *stats, size_t k);
+    /* Partition form (NULL: the impurity decrease): the worth of splitting parent into
+     * n_children children (n_children x k statistics, summing to parent), larger is
+     * better. Distances between the children's class distributions (Hellinger) live here.
+     * A criterion may give both: impurity then serves the node (stopping, the scale of a
+     * gain) and score the splits (friedman_mse). */
+    double (*score)(const void *state, const double *parent, const double *children,
+                    size_t n_children, size_t k);
+    /* Rank a test across attributes from its gain and branch weights (the missing weight
+     * counts as one more branch); NULL ranks by gain. */
+    double (*rank)(const void *state, double gain, const double *branch_w, size_t n_branches,
+                   double missing_w);
+    /* NULL: all rules off. */
+    void (*rules)(const void *state, tl_choice_rules *out);
+    /* Row form (NULL for the others), for a criterion that no fixed statistics give, such as
+     * the absolute error around the weighted median: for each prefix y[0..i] of n weighted
+     * targets, its weighted loss around its own best constant into loss[i] and that constant
+     * (what a leaf of those rows predicts) into value[i]; work holds TL_ROW_WORK doubles per
+     * target. With it the grower keeps each node's value in the tree, takes the node's
+     * impurity as loss / weight, and scores a test from the node's rows (tl_grow_score); a
+     * threshold sweep gets every cut's losses from tl_grow_cut_losses. Such a criterion has
+     * neither impurity nor score. */
+    void (*prefix_loss)(const void *state, const double *y, const double *w, size_t n,
+                        double *loss, double *value, double *work);
+    /* 1 when impurity is Shannon entropy in bits, so a splitter may use its closed forms
+     * (C4.5's cut scan) and stay equal to the generic path. */
+    int entropy_bits;
+    /* 1 when impurity is tl_gini_impurity (below), so a splitter may inline it in its sweep
+     * and get the same bits without a call per cut (only where impurity scores the cuts: not
+     * with a score of the criterion's own). */
+    int gini_form;
+} tl_criterion_type;
+
+/* Work a row-form criterion's prefix_loss gets per target, in doubles. */
+#define TL_ROW_WORK 4
+
+/* Gini impurity 1 - sum (s_c / w)^2 of k class weights (0 for an empty node): the gini
+ * criterion's impurity, inline here so that a sweep computes exactly the same numbers. */
+static inline double tl_gini_impurity(const double *stats, size_t k)
+{
+    double w = 0, s = 0;
+    for (size_t c = 0; c < k; c++)
+        w += stats[c];
+    if (w <= 0)
+        return 0;
+    for (size_t c = 0; c < k; c++)
+        s += (stats[c] / w) * (stats[c] / w);
+    return 1 - s;
+}
+
+/* ---- the grower ---- */
+typedef struct tl_grow_ctx tl_grow_ctx;
+
+/* The rows of the node being split, as the splitters see them. */
+typedef struct tl_node_rows {
+    size_t n;
+    const uint32_t *rows;   /* the node's rows (any order) */
+    const uint32_t *sorted; /* for a numeric attribute: the same rows sorted by its value,
+                               missing values last; NULL otherwise */
+    const double *w;        /* w[row]: the row's weight in this node (fractional for C4.5) */
+    const double *stats;    /* the node's statistics (k) */
+    size_t depth;
+    size_t id;              /* the node's index in the tree being grown */
+    const uint32_t *const *by_attr; /* the grower's sorted blocks (tl_grow_sorted_rows) */
+    /* Packed alongside sorted, for splitters that set needs_sorted_values (else NULL): the
+     * value and class code of each row in sorted order, so a sweep reads memory in sequence
+     * instead of gathering x[row] and y[row] (sorted_y is NULL for a numeric target). */
+    const double *sorted_x;
+    const int *sorted_y;
+    int unit_weights; /* every row of the node weighs exactly 1 (w[row] == 1) */
+} tl_node_rows;
+
+/* ---- splitter: the best test on one attribute at a node ---- */
+typedef struct tl_splitter_type {
+    TL_PLUGIN_FIELDS;
+    unsigned kinds; /* attribute kinds it handles: bits 1u << TL_ATTR_NUMERIC / NOMINAL */
+    unsigned tasks; /* TL_TASK_* it handles; 0: both */
+    /* Best test on attr for the node. Returns 1 and fills out, 0 when the attribute offers
+     * no admissible test, or a negative tl error code (err set). */
+    int (*best)(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err);
+    /* Non-zero: the grower keeps every numeric attribute's sorted known training values
+     * (tl_grow_train_values), e.g. for C4.5's threshold = a value seen in training. */
+    int needs_train_values;
+    /* Non-zero: the grower keeps each numeric attribute's values (and class codes) packed in
+     * the nodes' sorted order and hands them over as tl_node_rows.sorted_x / sorted_y. */
+    int needs_sorted_values;
+} tl_splitter_type;
+
+#define TL_KIND_BIT(kind) (1u << (unsigned)(kind))
+
+/* Called once a node's test is chosen; return 0 to make the node a leaf instead (validation
+ * pre-pruning), 1 to split, or a negative error code. rows: the node's training rows and
+ * their weights in it. When it is called, the node's ancestors are split and every node
+ * created so far (the node's siblings included) holds its training statistics. */
+typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t,
+                                  size_t node, const tl_node_rows *rows, const tl_split *s,
+                                  tl_err *err);
+
+/* ---- missing: rows with an unknown value, while growing and while predicting ---- */
+
+/* How a candidate test's worth counts the node's rows whose value is unknown. */
+typedef enum {
+    TL_MISSING_SCORE_SHARE = 0,   /* the gain on the known rows times their weight share
+                                     (C4.5; rpart's improvement on the known rows) */
+    TL_MISSING_SCORE_BEST_BRANCH, /* they join the branch where the gain is highest, last
+                                     branch first on ties (scikit-learn 1.3) */
+    TL_MISSING_SCORE_OWN_BRANCH   /* they form one more branch (tl_split.missing_branch) */
+} tl_missing_scoring;
+
+typedef struct tl_missing_type {
+    TL_PLUGIN_FIELDS;
+    int complete_rows;          /* grow on the rows with no unknown attribute value only */
+    int known_rows;             /* grow on the rows with some known attribute value only
+                                   (rpart's na.rpart) */
+    tl_missing_scoring scoring; /* used by tl_grow_score */
+    /* Once node's test s is chosen: branch[row] holds the test's branch for each row of rows
+     * (-1 where its value is unknown); set those to a branch, TL_UNKNOWN_SHARE (every branch by
+     * its share of the known weight, C4.5) or TL_UNKNOWN_STOP (the row stays at the node), and
+     * set the node's rule for prediction: t->unknown[node] and tl_tree_set_surrogates. NULL:
+     * every branch by its share, while growing and predicting. Returns TL_OK or an error. */
+    int (*route)(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
+                 const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err);
+} tl_missing_type;
+
+typedef struct tl_grow_params {
+    const tl_criterion_type *criterion;
+    const void *criterion_state;
+    const tl_splitter_type *numeric; /* splitter for numeric attributes */
+    const void *numeric_state;
+    const tl_splitter_type *nominal; /* splitter for nominal attributes */
+    const void *nominal_state;
+    size_t max_depth;                /* 0: unlimited */
+    double min_samples_split;        /* weight a node needs to be split */
+    double min_samples_leaf;         /* weight every branch must hold */
+    size_t min_leaf_branches;        /* branches that must hold min_samples_leaf (0 = all) */
+    double min_impurity_decrease;    /* weighted decrease (as scikit-learn) a split needs */
+    int reuse_nominal;               /* 0: a multiway nominal attribute is not reused below */
+    const size_t *attr_order;        /* order attributes are tried (ties go to the first);
+                                        NULL: file order */
+    unsigned long seed;              /* for randomised splitters (the fit's seed) */
+    tl_accept_split_fn accept;       /* optional */
+    void *accept_user;
+    const tl_missing_type *missing;  /* unknown values; NULL: C4.5's fractions */
+    const void *missing_state;
+} tl_grow_params;
+
+/* Defaults: no limits, reuse allowed, file order, min_samples_split 2, min_samples_leaf 1. */
+TL_API void tl_grow_params_init(tl_grow_params *p);
+
+/* Grow a tree on rows[0..n) of d (row weights from d->weight, or 1). Numeric columns are
+ * sorted once per call. The tree is grown depth first with a work stack on the heap, so
+ * no depth overflows the C stack. NULL + err on failure. */
+TL_API tl_tree *tl_grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
+                        tl_err *err);
+
+/* The best test per attribute at the root of rows (what the grower compares before its
+ * first split): cand[j] and valid[j] for every attribute j (valid 0: no admissible test).
+ * For teaching (the gains table of a textbook) and for tests. */
+TL_API int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size_t n,
+                                   const tl_grow_params *p, tl_split *cand, int *valid,
+                                   tl_err *err);
+
+/* What splitters may use from the grow context. */
+TL_API const tl_dataset *tl_grow_data(const tl_grow_ctx *g);
+TL_API const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
+/* The criterion's rules (zeros when it has none). */
+TL_API const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g);
+TL_API size_t tl_grow_k(const tl_grow_ctx *g);
+/* Scratch of at least (max levels + 4) * (k + 1) doubles, private to the current splitter call. */
+TL_API double *tl_grow_scratch(const tl_grow_ctx *g);
+/* Statistics of the node's rows per level of nominal attr into out (n_levels x k, zeroed
+ * here); returns the weight of the rows whose value is unknown. */
+TL_API double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                                  double *out);
+/* The sorted known values of numeric attribute attr over all rows grown on (n of them), or
+ * NULL unless the numeric splitter sets needs_train_values; *rows (if rows is not NULL) gets
+ * the row of each value (equal values in row order). */
+TL_API const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
+                                          const uint32_t **rows);
+/* The node's rows sorted by numeric attribute attr (unknown values last), or NULL for a
+ * nominal attribute. */
+TL_API const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node,
+                                           size_t attr);
+/* The branch holding the most weight of the node's rows whose branch[] is known (< nb), the
+ * lowest on ties; 0 when none is. For the missing-value methods. */
+TL_API int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node,
+                                   const int *branch, size_t nb);
+/* Set branch[row] = to for each of the node's rows whose branch is unknown (< 0). */
+TL_API void tl_grow_send_unknown(const tl_node_rows *node, int *branch, int to);
+/* Add row's statistics with weight w into stats. */
+TL_API void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
+/* The criterion's worth of a partition of the known rows (children n x k, summing to the
+ * parent), before the known-share weighting: impurity decrease or the criterion's score;
+ * NaN for a row-form criterion, whose worth the statistics do not give (tl_grow_score). */
+TL_API double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children,
+                                     size_t n_children);
+/* Row-form criteria, for a sweep over the node's rows in a splitter's order: *left[i] the
+ * loss of rows[0..i], *right[i] that of rows[i+1..n), for i < n (the node's weights), in the
+ * grower's buffers, valid until the next call. Returns 0 (nothing set) for other criteria. */
+TL_API int tl_grow_cut_losses(const tl_grow_ctx *g, const uint32_t *rows, size_t n,
+                              const double **left, const double **right);
+/* Gain of a partition: tl_grow_partition_gain times the known share of the node's weight;
+ * fills split->gain, known/missing weight and rank. split must already hold the test
+ * (attribute, kind, threshold or mask): a row-form criterion scores it from the node's rows
+ * routed by it. Returns 0 when the partition is not admissible (min_samples_leaf), else 1. */
+TL_API int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
+                         size_t n_children, double missing_w, tl_split *split);
+
+/* ---- pruners: work on a grown tree ---- */
+
+/* What a pruner sees besides the tree. */
+typedef struct tl_prune_input {
+    const tl_dataset *d;
+    const size_t *train_rows; /* the rows the tree was grown on */
+    size_t n_train;
+    const size_t *valid_rows; /* validation rows (set when the pruner needs them) */
+    size_t n_valid;
+    const tl_grow_params *grow; /* the grower's settings, to regrow on folds */
+    unsigned long seed;         /* the fit's seed */
+} tl_prune_input;
+
+/* The subtrees a pruner considered, in the order it considered them, and its choice: one
+ * record that reports and the pruning-curve figure read, whatever the pruner. */
+typedef struct tl_prune_trace {
+    const char *pruner;     /* its name */
+    const char *param_name; /* what param[] holds: "alpha", "step", ... */
+    const char *error_name; /* what error[] holds: "cv error", "validation error", NULL */
+    const char *risk_name;  /* what risk[] measures: "error", or the criterion whose
+                               impurity it is; NULL when risk[] is not recorded */
+    size_t n, cap;
+    double *param;          /* the parameter value at which subtree i is chosen */
+    double *leaves;         /* its number of leaves */
+    double *risk;           /* its training risk (share of the root's weight) */
+    double *error;          /* its validation or cross-validated error, or NaN */
+    double *se;             /* that error's standard error, or NaN */
+    size_t chosen;          /* the subtree kept (index), SIZE_MAX when none recorded */
+    double chosen_param;    /* the parameter the pruner settled on (CCP by CV: the midpoint
+                               alpha it pruned at), NaN when it has none */
+    size_t min_error;       /* the subtree with the least error, SIZE_MAX when none */
+} tl_prune_trace;
+
+/* Append a subtree to the trace; TL_ENOMEM. */
+TL_API int tl_prune_trace_add(tl_prune_trace *tr, double param, double leaves, double risk,
+                              double error, double se, tl_err *err);
+/* The trace of a pruner that goes from the grown tree straight to its result: the grown tree
+ * (parameter 0, `before` leaves) and t as pruned (param, its leaves), the latter chosen, with
+ * param named param_name. TL_ENOMEM. */
+TL_API int tl_prune_trace_two(tl_prune_trace *tr, const char *param_name, double param,
+                              double before, const tl_tree *t, tl_err *err);
+TL_API void tl_prune_trace_reset(tl_prune_trace *tr);
+TL_API void tl_prune_trace_free(tl_prune_trace *tr);
+/* Deep copy into an empty dst; TL_ENOMEM. */
+TL_API int tl_prune_trace_copy(tl_prune_trace *dst, const tl_prune_trace *src, tl_err *err);
+
+enum {
+    TL_NEEDS_VALIDATION = 1u, /* validation rows: the protocol's, or held out of training */
+    TL_NEEDS_CLASSES = 2u     /* a nominal target */
+};
+
+typedef struct tl_pruner_type {
+    TL_PLUGIN_FIELDS;
+    unsigned needs; /* TL_NEEDS_* */
+    /* Optional: what the pruner needs with these parameters, when that depends on them
+     * (cost_complexity with alpha = validation needs validation rows); NULL: needs. */
+    unsigned (*needs_of)(const void *state);
+    /* Prune the grown tree; record what was considered in trace (already reset). */
+    int (*prune)(const void *state, tl_tree *t, const tl_prune_input *in,
+                 tl_prune_trace *trace, tl_err *err);
+    /* Optional pre-pruning while growing: installed as the grower's accept callback, with
+     * a tl_prune_hook (below) as user data. */
+    tl_accept_split_fn accept;
+} tl_pruner_type;
+
+/* What pruner p with state needs: needs_of(state) when it has one, else needs. */
+static inline unsigned tl_pruner_needs(const tl_pruner_type *p, const void *state)
+{
+    return p->needs_of ? p->needs_of(state) : p->needs;
+}
+
+/* User data of a pruner's accept callback. */
+typedef struct tl_prune_hook {
+    const void *state;
+    const tl_prune_input *in;
+} tl_prune_hook;
+
+/* p-value of the chi-square test of independence of an nb x k table of weights (empty rows and
+ * columns left out of the table and of the degrees of freedom); 1 when fewer than two rows or
+ * columns remain. col: k doubles of scratch. */
+TL_API double tl_chisq_table_p(const double *table, size_t nb, size_t k, double *col);
+
+/* ---- registries: plug-in i, NULL past the last; find by name, or NULL with TL_EINVAL
+ * listing the valid names ---- */
+TL_API const tl_criterion_type *tl_criterion_at(size_t i);
+TL_API const tl_criterion_type *tl_criterion_find(const char *name, tl_err *err);
+TL_API const tl_splitter_type *tl_splitter_at(size_t i);
+TL_API const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
+TL_API const tl_pruner_type *tl_pruner_at(size_t i);
+TL_API const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
+TL_API const tl_missing_type *tl_missing_at(size_t i);
+TL_API const tl_missing_type *tl_missing_find(const char *name, tl_err *err);
+
+/* Add a plug-in defined outside treelab (an out-of-tree criterion, splitter, pruner or
+ * missing-value method), so that lookups, configs, `--set SLOT=NAME` and listings know it as
+ * the built-in ones. The type is kept by pointer (it must outlive every use; a static const
+ * struct). Register before use: registration takes a lock, but a fit running meanwhile may not
+ * see the new name. TL_EINVAL when the name is taken or not a word (a letter, then letters,
+ * digits, '_' or '-'), when an operation the grower needs is missing (a criterion's impurity or
+ * score and its tasks; a splitter's best and kinds; a pruner's prune; a missing-value method's
+ * scoring out of range), or past 64 registrations per kind. */
+TL_API int tl_criterion_register(const tl_criterion_type *t, tl_err *err);
+TL_API int tl_splitter_register(const tl_splitter_type *t, tl_err *err);
+TL_API int tl_pruner_register(const tl_pruner_type *t, tl_err *err);
+TL_API int tl_missing_register(const tl_missing_type *t, tl_err *err);
+
+/* The valid names of a registry, comma separated, into buf (what errors and --help list);
+ * for splitters, kinds keeps those handling one of these attribute kinds (0: all). */
+TL_API void tl_criterion_names(char *buf, size_t size);
+TL_API void tl_splitter_names(unsigned kinds, char *buf, size_t size);
+TL_API void tl_pruner_names(char *buf, size_t size);
+TL_API void tl_missing_names(char *buf, size_t size);
+
+/* ---- minimal cost-complexity pruning (Breiman et al. 1984) ---- */
+typedef struct tl_ccp_path {
+    size_t n;       /* subtrees T0 (unpruned) ... T_{n-1} (root alone) */
+    double *alpha;  /* alpha at which T_i becomes optimal (alpha[0] = 0) */
+    size_t *leaves;
+    double *risk;   /* R(T_i): total leaf risk, as a share of the root's weight */
+} tl_ccp_path;
+
+/* The weakest-link sequence of t. risk_error: 1 = misclassification rate (Breiman, rpart),
+ * 0 = weighted impurity of crit (scikit-learn's R(t); crit must have the impurity form).
+ * Fills path (free with tl_ccp_path_free). */
+TL_API int tl_ccp_path_compute(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
+                               tl_ccp_path *path, tl_err *err);
+TL_API void tl_ccp_path_free(tl_ccp_path *path);
+/* For every node of t, the alpha at which the weakest-link sequence cuts it (makes it a
+ * leaf) into cut[node], INFINITY for leaves and for nodes only removed with an ancestor: in
+ * t pruned at alpha (tl_ccp_prune) a node is a leaf when its cut is at most alpha and no
+ * ancestor's is, so one pass serves every alpha. cut: t->n_nodes doubles. TL_ENOMEM. */
+TL_API int tl_ccp_cut_alphas(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
+                             double *cut, tl_err *err);
+/* Prune t to the smallest optimal subtree for alpha. */
+TL_API int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
+                        tl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

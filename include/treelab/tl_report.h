@@ -1,0 +1,130 @@
+/* Reports rendered from a results folder's stored cells.
+ *
+ * API: tl_cells_read allocates *cells (the caller clears each with tl_cell_clear and frees
+ * the array with free) and fills meta (cleared with tl_cells_meta_clear). The other functions
+ * write files and keep nothing. err may be NULL everywhere.
+ */
+#ifndef TL_REPORT_H
+#define TL_REPORT_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "treelab/tl_api.h"
+#include "treelab/tl_error.h"
+#include "treelab/tl_runner.h"
+#include "treelab/tl_grow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A model's nested selection as the cells file's header records it: the grid's parameters
+ * and values (a cell's `selected` indexes their product, tl_exp_select_candidate's order)
+ * and how it was scored. */
+typedef struct tl_cells_select {
+    size_t n_params;
+    char **param;
+    size_t *n_values;
+    char ***value;
+    char *by; /* objective and inner protocol (tl_exp_select_describe), or NULL */
+} tl_cells_select;
+
+/* The number of candidates of s's grid (0 without selection). */
+TL_API size_t tl_cells_candidates(const tl_cells_select *s);
+
+/* What the cells file's header records (enough to render every report without the config
+ * or the data). */
+typedef struct tl_cells_meta {
+    char name[256], config[1024], config_sha[65], producer[256];
+    unsigned long seed;
+    char protocol[256]; /* "cv folds 10 repeats 10 stratified 1", ... */
+    size_t n_datasets, n_models, baseline;
+    unsigned reports;   /* TL_REPORT_* bits */
+    char **dataset;     /* names */
+    char **dataset_sha; /* SHA-256 of the data files ("-" when in memory) */
+    size_t *n_classes;  /* 0 for regression */
+    char ***classes;    /* class names per dataset */
+    char **model;       /* display names */
+    tl_cells_select *select; /* per model (n_params 0: no selection) */
+    unsigned char *grid;/* per model: 1 for a cell of a parameter grid (a "# grid J" line),
+                           0 for a model listed in the config; NULL when none is */
+    double *fractions;  /* learning curves: training fraction per fold index, else NULL */
+    size_t n_fractions;
+    /* protocol.missing: per dataset the dataset it was copied from (NULL for one that was
+     * not) and the share of values removed; both NULL when the run had no missing rates */
+    char **missing_base;
+    double *missing_rate;
+    size_t n_missing;      /* entries of both (every dataset's when the run had rates) */
+    char missing_rows[16]; /* "train", "test", "all" or "" */
+    size_t shard, n_shards; /* "# shard I N" of `treelab run --shard I/N`; 0 0 for a run */
+} tl_cells_meta;
+
+TL_API void tl_cells_meta_clear(tl_cells_meta *m);
+
+/* Write the header of a cells file for x and its loaded data. */
+TL_API int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *data,
+                                 tl_err *err);
+/* Write one cell as a line (%.17g, read back exactly). */
+TL_API void tl_cells_write(FILE *f, const tl_cell *c);
+
+/* Read a cells file: its header into meta and every complete cell line into a new array
+ * (*cells, *n, free each with tl_cell_clear and the array with free). A last line without
+ * its newline (a write cut short) is ignored; *valid_bytes gets the length of the complete
+ * part (may be NULL). TL_EIO / TL_EPARSE on failure. */
+TL_API int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
+                         long *valid_bytes, tl_err *err);
+
+/* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
+ * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt, then
+ * metrics.json, tables.tex and report.html (with dir's manifest and the SVG figures in plots/). Output is
+ * byte-identical for the same cells whatever their order in the file. Holds dir's lock
+ * (tl_results_lock) meanwhile: TL_EINVAL when a run or another report holds it. */
+TL_API int tl_report_render(const char *dir, tl_err *err);
+
+/* Fit every model on every whole dataset and write trees/DATASET__MODEL.txt and .dot
+ * (tl_model_show; a learner without a tree, e.g. naive Bayes, gets a one-line note in the
+ * .txt and no .dot, since an empty file is not valid DOT) and, for learners
+ * with a trace, trace/DATASET__MODEL.csv, as x->reports asks. */
+TL_API int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                            tl_err *err);
+
+/* Draw the figures x->plots names into dir/plots (see tl_experiment_plot_names): those from
+ * the stored cells (accuracy, critical_difference, confusion, learning_curve, grid) and those
+ * of models fitted on every row of each dataset (pruning, boundary, trees; seeded as
+ * trees/ is, so the same models). Figures that do not apply (e.g. a critical difference with
+ * one dataset) are skipped with a tl_info. Without gnuplot the data and scripts are still
+ * written and one tl_warn says so; without Graphviz there are no tree pictures (tl_info).
+ * Returns TL_OK, or TL_EIO / TL_ENOMEM / a learner's or gnuplot's error. */
+TL_API int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                           tl_err *err);
+
+/* The pruning curve (tl_plot_pruning) of a pruner's trace at stem: parameter (alpha) and
+ * leaves against training risk, and the trace's error with its SE band when it has one.
+ * risk_label names the risk curve (NULL: "resubstitution error"); title may be NULL. */
+/* The label of a trace's risk curve: the MSE, the misclassification rate, or the impurity
+ * of the criterion named in tr->risk_name. */
+TL_API void tl_report_risk_label(const tl_prune_trace *tr, int regression, char *buf, size_t size);
+TL_API int tl_report_pruning_plot(const tl_prune_trace *tr, int regression, const char *risk_label,
+                                  const char *title, const char *stem, tl_err *err);
+
+/* The validation pruners' figure (plot "validation") for model em on dataset d, when em
+ * prunes with "reduced_error" or "pre_validation" and the protocol is a hold-out: repeat 0's
+ * split, the unpruned tree grown on its training rows, cut node by node (weakest link on
+ * validation accuracy), validation and test accuracy against leaves, the tree the pruner
+ * chose marked. TL_OK without a figure otherwise. */
+TL_API int tl_report_validation_plot(const char *dir, const tl_experiment *x,
+                                     const tl_exp_model *em, size_t color, const tl_dataset *d,
+                                     const char *dn, tl_err *err);
+
+/* Write dir/manifest (config path and SHA-256, seed, datasets' paths and SHA-256, treelab
+ * version and commit, GSL, libconfig and OpenBLAS versions, start and end time) followed by
+ * the config file as given, and a copy of the config as dir/config.cfg. */
+TL_API int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                              time_t start, time_t end, int resumed, tl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Slurm-array style runs: 3 shards of an experiment, merged, equal a serial run byte for byte
+# (timings aside); the partition is stable; merge refuses shards of another config or data,
+# a shard given twice or missing, and an unfinished one (until it is resumed).
+#
+# usage: tests/scale_test.sh TREELAB_BINARY   (ctest runs it as test `scale`)
+set -uo pipefail
+
+[ $# -eq 1 ] || { echo "usage: $0 TREELAB_BINARY" >&2; exit 1; }
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/tests/scale_lib.sh"
+w=$(mktemp -d "${TMPDIR:-/tmp}/scale_test.XXXXXX") || exit 1
+trap 'rm -rf "$w"' EXIT
+mkdir "$w/data"
+cp "$root/experiments/datasets/vote.arff" "$root/experiments/datasets/diabetes.arff" "$w/data/"
+write_config "$w/x.cfg" scale 5 "$w/data"
+write_config "$w/other.cfg" scale 6 "$w/data"   # another seed: another config
+cd "$w" || exit 1
+q=--quiet
+
+"$bin" run x.cfg --out out --jobs 2 $q >/dev/null || fail "serial run"
+mv out serial
+
+# the plan counts every cell
+plan=$("$bin" run x.cfg --plan --wall 1s) || fail "--plan"
+grep -q "$TOTAL_CELLS cells" <<<"$plan" || fail "--plan does not say $TOTAL_CELLS cells: $plan"
+grep -q "^total" <<<"$plan" || fail "--plan has no total line: $plan"
+
+for i in 1 2 3; do
+  "$bin" run x.cfg --shard $i/3 --out s$i $q >/dev/null || fail "shard $i/3"
+  [ ! -e s$i/metrics.csv ] || fail "shard $i wrote reports"
+  grep -q "^# shard $i 3\$" s$i/cells.txt || fail "shard $i's header does not name it"
+done
+n1=$(cell_count s1) n2=$(cell_count s2) n3=$(cell_count s3)
+[ $((n1 + n2 + n3)) -eq $TOTAL_CELLS ] || fail "shards hold $n1 + $n2 + $n3 cells"
+for n in $n1 $n2 $n3; do
+  [ "$n" -ge 10 ] || fail "unbalanced shards: $n1, $n2, $n3 cells"
+done
+
+# stable: the same cells whatever the threads
+"$bin" run x.cfg --shard 2/3 --out s2b --jobs 2 $q >/dev/null || fail "shard 2/3 again"
+keys() { grep -v '^#' "$1/cells.txt" | cut -f1-4 | sort; }
+[ "$(keys s2)" = "$(keys s2b)" ] || fail "shard 2/3 holds other cells the second time"
+
+"$bin" merge s1 s2 s3 --out out >/dev/null || fail "merge"
+mv out merged
+same_results merged serial
+# shards in any order
+"$bin" merge s3 s1 s2b --out out >/dev/null || fail "merge in another order"
+mv out merged2
+same_results merged2 serial
+
+# refused, and no folder made
+"$bin" run other.cfg --shard 2/3 --out foreign $q >/dev/null || fail "shard of other.cfg"
+expect_fail "foreign is a shard of another experiment" "$bin" merge s1 foreign s3 --out bad
+expect_fail "config SHA-256" "$bin" merge s1 foreign s3 --out bad
+expect_fail "given twice" "$bin" merge s1 s2 s2b s3 --out bad
+expect_fail "shard 3/3 is missing" "$bin" merge s1 s2 --out bad
+expect_fail "not a shard" "$bin" merge s1 s2 serial --out bad
+expect_fail "already holds results" "$bin" merge s1 s2 s3 --out merged
+# the same config with changed data: its checksum differs
+cp -r s2 s2data
+printf '%% a changed file\n' >> data/vote.arff
+"$bin" run x.cfg --shard 1/3 --out changed $q >/dev/null || fail "shard on changed data"
+expect_fail "dataset 'vote' with data SHA-256" "$bin" merge changed s2 s3 --out bad
+cp "$root/experiments/datasets/vote.arff" data/vote.arff
+[ ! -e bad ] || fail "a refused merge left its folder"
+
+# an unfinished shard is named, then resumed
+head -n -3 s3/cells.txt > s3/cells.new && mv s3/cells.new s3/cells.txt
+expect_fail "shard 3/3 in s3 has $((n3 - 3)) of its $n3" "$bin" merge s1 s2 s3 --out bad
+expect_fail "--resume" "$bin" merge s1 s2 s3 --out bad
+expect_fail "holds results" "$bin" run x.cfg --shard 3/3 --out s3 $q
+expect_fail "this run has shard 2/3 against shard 3/3" "$bin" run x.cfg --shard 2/3 --out s3 --resume $q
+"$bin" run x.cfg --shard 3/3 --out s3 --resume $q >/dev/null || fail "resume shard 3/3"
+"$bin" merge s1 s2 s3 --out out >/dev/null || fail "merge after resume"
+mv out merged3
+same_results merged3 serial
+
+# bad --shard values
+for v in 0/3 4/3 3 x/2 1/0 2/; do
+  expect_fail "--shard: expected I/N" "$bin" run x.cfg --shard "$v"
+done
+expect_fail "--wall" "$bin" run x.cfg --plan --wall 3y
+echo "scale: 3 merged shards equal the serial run; refusals as expected"
