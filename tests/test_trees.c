@@ -366,6 +366,109 @@ static void check_against_sklearn(const char *name)
     tl_dataset_free(d);
 }
 
+/* The first node on row's path from the root whose cut alpha is at most beta, or its leaf
+ * (rows without unknown values). */
+static size_t cut_node(const tl_tree *t, const tl_dataset *d, size_t row, const double *cut,
+                       double beta)
+{
+    size_t node = 0;
+    while (t->attr[node] >= 0 && cut[node] > beta)
+        node = t->first_child[node] + (size_t)tl_tree_route_row(t, node, d, row);
+    return node;
+}
+
+/* tl_ccp_cut_alphas serves every alpha at once: at each midpoint of the weakest-link
+ * sequence, the subtree tl_ccp_prune keeps has the leaves the cut alphas say, and predicts
+ * every row as the node where the row's path is first cut (breast cancer with Gini risk,
+ * wine with error risk, the engagement regression). */
+static void test_ccp_cut_alphas_match_pruning(void **state)
+{
+    (void)state;
+    const char *files[] = {"experiments/datasets/breast_cancer.arff",
+                           "experiments/datasets/wine.arff",
+                           "experiments/datasets/engagement-regression.csv"};
+    const char *crits[] = {"gini", "gini", "mse"};
+    for (int f = 0; f < 3; f++) {
+        tl_dataset *d = tl_test_load(files[f], NULL);
+        tl_model *m = fit("cart", d, NULL);
+        const tl_tree *t = tl_model_tree(m);
+        const tl_criterion_type *crit = tl_criterion_find(crits[f], NULL);
+        int risk_error = f == 1;
+        double *cut = malloc(t->n_nodes * sizeof *cut);
+        double pa[256], pb[256];
+        assert_int_equal(tl_ccp_cut_alphas(t, crit, risk_error, cut, NULL), TL_OK);
+        tl_ccp_path path;
+        assert_int_equal(tl_ccp_path_compute(t, crit, risk_error, &path, NULL), TL_OK);
+        assert_true(path.n > 3);
+        for (size_t i = 0; i < path.n; i++) {
+            double beta = i + 1 < path.n ? sqrt(path.alpha[i] * path.alpha[i + 1]) : path.alpha[i];
+            tl_tree *c = tl_tree_copy(t, NULL);
+            assert_int_equal(tl_ccp_prune(c, crit, risk_error, beta, NULL), TL_OK);
+            size_t leaves = 0;
+            for (size_t n = 0; n < t->n_nodes; n++) {
+                int alive = 1;
+                for (size_t a = t->parent[n]; a != SIZE_MAX; a = t->parent[a])
+                    alive &= cut[a] > beta;
+                leaves += alive && (t->attr[n] < 0 || cut[n] <= beta);
+            }
+            assert_int_equal(leaves, tl_tree_leaves(c, 0));
+            assert_int_equal(leaves, path.leaves[i]);
+            for (size_t r = 0; r < d->n_rows; r++) {
+                assert_int_equal(tl_tree_predict(c, d, &r, 1, pa, NULL), TL_OK);
+                tl_tree_node_predict(t, cut_node(t, d, r, cut, beta), pb);
+                for (size_t j = 0; j < (t->regression ? 1 : t->k); j++)
+                    assert_true(pa[j] == pb[j]);
+            }
+            tl_tree_free(c);
+        }
+        tl_ccp_path_free(&path);
+        free(cut);
+        tl_model_free(m);
+        tl_dataset_free(d);
+    }
+}
+
+/* numeric_threshold's fast sweep (packed values, Gini inlined, the division-free bound that
+ * skips hopeless cuts) grows the very tree of the general sweep, which calls the
+ * criterion's impurity for every cut: the same Gini without its gini_form declaration. */
+static void test_fast_gini_sweep_grows_the_same_tree(void **state)
+{
+    (void)state;
+    const char *files[] = {"experiments/datasets/digits.arff",
+                           "experiments/datasets/segment-challenge.arff",
+                           "experiments/datasets/breast_cancer.arff"};
+    tl_criterion_type plain = *tl_criterion_find("gini", NULL);
+    assert_int_equal(plain.gini_form, 1);
+    plain.gini_form = 0;
+    for (int f = 0; f < 3; f++) {
+        tl_dataset *d = tl_test_load(files[f], NULL);
+        size_t *rows = malloc(d->n_rows * sizeof *rows);
+        for (size_t i = 0; i < d->n_rows; i++)
+            rows[i] = i;
+        tl_grow_params gp;
+        tl_grow_params_init(&gp);
+        gp.numeric = tl_splitter_find("numeric_threshold", NULL);
+        gp.nominal = tl_splitter_find("nominal_subset", NULL);
+        gp.criterion = tl_criterion_find("gini", NULL);
+        tl_tree *fast = tl_grow(d, rows, d->n_rows, &gp, NULL);
+        gp.criterion = &plain;
+        tl_tree *slow = tl_grow(d, rows, d->n_rows, &gp, NULL);
+        assert_non_null(fast);
+        assert_non_null(slow);
+        assert_true(fast->n_nodes > 40);
+        assert_int_equal(fast->n_nodes, slow->n_nodes);
+        for (size_t n = 0; n < fast->n_nodes; n++) {
+            assert_int_equal(fast->attr[n], slow->attr[n]);
+            assert_true(fast->threshold[n] == slow->threshold[n]);
+            assert_int_equal(fast->n_children[n], slow->n_children[n]);
+        }
+        tl_tree_free(fast);
+        tl_tree_free(slow);
+        free(rows);
+        tl_dataset_free(d);
+    }
+}
+
 static void test_cart_sklearn_iris(void **state) { (void)state; check_against_sklearn("iris"); }
 static void test_cart_sklearn_breast_cancer(void **state)
 {
@@ -446,6 +549,8 @@ int main(void)
         cmocka_unit_test(test_cart_sklearn_breast_cancer),
         cmocka_unit_test(test_cart_sklearn_wine),
         cmocka_unit_test(test_cart_rpart_cptable),
+        cmocka_unit_test(test_ccp_cut_alphas_match_pruning),
+        cmocka_unit_test(test_fast_gini_sweep_grows_the_same_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

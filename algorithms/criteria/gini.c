@@ -3,14 +3,7 @@
 
 static double gini(const double *stats, size_t k)
 {
-    double w = 0, s = 0;
-    for (size_t c = 0; c < k; c++)
-        w += stats[c];
-    if (w <= 0)
-        return 0;
-    for (size_t c = 0; c < k; c++)
-        s += (stats[c] / w) * (stats[c] / w);
-    return 1 - s;
+    return tl_gini_impurity(stats, k);
 }
 
 static const tl_criterion_type gini_type = {
@@ -19,6 +12,7 @@ static const tl_criterion_type gini_type = {
     .reference = "Breiman, Friedman, Olshen & Stone, Classification and Regression Trees (1984)",
     .tasks = TL_TASK_CLASSIFICATION,
     .impurity = gini,
+    .gini_form = 1,
 };
 
 const tl_criterion_type *const tl_criterion_gini = &gini_type;

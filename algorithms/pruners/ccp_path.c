@@ -53,18 +53,21 @@ static double update(const tl_tree *t, const unsigned char *pruned, ccp_work *w,
     return w->g[node] < best ? w->g[node] : best;
 }
 
-/* Prune (mark) every node of the current tree whose g is within slack of alpha_min. */
+/* Prune (mark) every node of the current tree whose g is within slack of alpha_min; with
+ * cut, record `reached` as the alpha at which each marked node is cut. */
 static void prune_weakest(const tl_tree *t, unsigned char *pruned, const ccp_work *w,
-                          double alpha_min, size_t node)
+                          double alpha_min, size_t node, double *cut, double reached)
 {
     if (t->attr[node] < 0 || pruned[node])
         return;
     if (w->g[node] <= alpha_min + TL_CCP_EPS * fmax(1.0, fabs(alpha_min))) {
         pruned[node] = 1;
+        if (cut)
+            cut[node] = reached;
         return;
     }
     for (size_t c = 0; c < t->n_children[node]; c++)
-        prune_weakest(t, pruned, w, alpha_min, t->first_child[node] + c);
+        prune_weakest(t, pruned, w, alpha_min, t->first_child[node] + c, cut, reached);
 }
 
 static int work_alloc(ccp_work *w, size_t n)
@@ -84,10 +87,11 @@ static void work_free(ccp_work *w)
     free(w->g);
 }
 
-/* Runs the weakest-link loop; with path != NULL records every subtree, otherwise stops
- * before the first link weaker than alpha and applies the pruning to t. */
+/* Runs the weakest-link loop; with path != NULL records every subtree, with cut != NULL the
+ * alpha at which each node is cut (both leave t as it is), otherwise stops before the first
+ * link weaker than alpha and applies the pruning to t. */
 static int run(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
-               tl_ccp_path *path, tl_err *err)
+               tl_ccp_path *path, double *cut, tl_err *err)
 {
     size_t n = t->n_nodes;
     ccp_work w;
@@ -102,6 +106,7 @@ static int run(tl_tree *t, const tl_criterion_type *crit, int risk_error, double
         w.r_node[i] = root_w > 0 ? node_risk(t, crit, risk_error, i) / root_w : 0;
     size_t cap = 0;
     double cur_alpha = 0; /* the alpha at which the current subtree becomes optimal */
+    double reached = 0;   /* the largest alpha_min so far */
     for (;;) {
         double alpha_min = update(t, pruned, &w, 0);
         if (path) {
@@ -128,12 +133,15 @@ static int run(tl_tree *t, const tl_criterion_type *crit, int risk_error, double
         }
         if (alpha_min == INFINITY)
             break;
-        if (!path && alpha_min > alpha)
+        if (!path && !cut && alpha_min > alpha)
             break;
         cur_alpha = alpha_min;
-        prune_weakest(t, pruned, &w, alpha_min, 0);
+        /* pruning at alpha stops at the first link above it: a link is cut once every
+         * link before it is, even where rounding makes it a hair weaker than one of those */
+        reached = alpha_min > reached ? alpha_min : reached;
+        prune_weakest(t, pruned, &w, alpha_min, 0, cut, reached);
     }
-    if (!path) {
+    if (!path && !cut) {
         for (size_t i = 0; i < n; i++)
             if (pruned[i])
                 tl_tree_make_leaf(t, i);
@@ -150,7 +158,7 @@ int tl_ccp_path_compute(const tl_tree *t, const tl_criterion_type *crit, int ris
 {
     memset(path, 0, sizeof *path);
     /* run() only marks nodes when recording a path: the tree is left as it is */
-    int rc = run((tl_tree *)t, crit, risk_error, 0, path, err);
+    int rc = run((tl_tree *)t, crit, risk_error, 0, path, NULL, err);
     if (rc)
         tl_ccp_path_free(path);
     return rc;
@@ -169,5 +177,14 @@ void tl_ccp_path_free(tl_ccp_path *path)
 int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
                  tl_err *err)
 {
-    return run(t, crit, risk_error, alpha, NULL, err);
+    return run(t, crit, risk_error, alpha, NULL, NULL, err);
+}
+
+int tl_ccp_cut_alphas(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
+                      double *cut, tl_err *err)
+{
+    for (size_t i = 0; i < t->n_nodes; i++)
+        cut[i] = INFINITY;
+    /* run() only marks nodes when recording cut alphas: the tree is left as it is */
+    return run((tl_tree *)t, crit, risk_error, INFINITY, NULL, cut, err);
 }

@@ -23,6 +23,96 @@ static double side_impurity(double (*impurity)(const double *, size_t), const do
     return to_left < to_right ? to_left : to_right;
 }
 
+/* Gini's division-free bound (sweep_unit): nodes of at most this many rows (squared counts
+ * stay whole numbers in a double), and the slack, per row, that a skipped cut must exceed
+ * the best by: far above the 2^-48 per row that rounding can reach. */
+#define TL_GINI_BOUND_MAX_ROWS 67108864.0 /* 2^26 */
+#define TL_GINI_SKIP 1e-9
+
+/* A cut between adjacent values xi < xn leaving weights wl and wr is admissible. */
+static inline int cut_allowed(double xi, double xn, double wl, double wr, double min_leaf)
+{
+    return !(xn <= xi + TL_VALUE_EPS || wl < min_leaf || wr < min_leaf || wl <= 0 || wr <= 0);
+}
+
+/* The threshold between xi and xn (xi itself where the midpoint rounds to xn or overflows). */
+static inline double midpoint(double xi, double xn)
+{
+    double t = xi / 2.0 + xn / 2.0;
+    return (t == xn || isinf(t)) ? xi : t;
+}
+
+/* The best cut of a node whose rows all weigh 1 and whose unknown values do not take part,
+ * from the packed values and class codes (sequential reads only): the same sums, in the
+ * same order, as the general sweep of best() with w = 1, so the same cut. With gini set the
+ * impurity is tl_gini_impurity inlined (the criterion declares gini_form), for K classes
+ * when K > 0. Returns the least weighted child impurity (INFINITY: no admissible cut), its
+ * threshold and left counts. */
+static inline double sweep_unit(const double *xs, const int *ys, size_t n_known,
+                                const double *known, double known_w, double min_leaf,
+                                double (*impurity)(const double *, size_t), int gini,
+                                size_t K, size_t k, double *left, double *right,
+                                double *best_left, double *best_t)
+{
+    if (K)
+        k = K;
+    double best_child = INFINITY, wl = 0;
+    /* Gini: the sums of squared class counts on each side, kept up to date per row, bound
+     * each cut's weighted impurity v = wl - sl / wl + wr - sr / wr without a division:
+     * whole numbers below 2^52, so the bound's rounding is below 2^-48 n, as is that of the
+     * exact formula; a cut whose bound exceeds the best by TL_GINI_SKIP n cannot be chosen
+     * and is skipped, every other cut is scored exactly as before (same bits, same cut). */
+    int bound = gini && known_w <= TL_GINI_BOUND_MAX_ROWS;
+    double sl = 0, sr = 0, margin = TL_GINI_SKIP * known_w;
+    for (size_t j = 0; j < k && bound; j++)
+        sr += known[j] * known[j];
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        int c = ys[i];
+        if (bound) {
+            sl += 2 * left[c] + 1;
+            sr -= 2 * (known[c] - left[c]) - 1;
+        }
+        left[c] += 1.0;
+        wl += 1.0;
+        double xi = xs[i], xn = xs[i + 1];
+        double wr = known_w - wl;
+        if (!cut_allowed(xi, xn, wl, wr, min_leaf))
+            continue;
+        if (bound && best_child < INFINITY) {
+            double prod = wl * wr; /* v * prod against (best + margin) * prod */
+            if (known_w * prod - (sl * wr + sr * wl) > (best_child + margin) * prod)
+                continue;
+        }
+        for (size_t j = 0; j < k; j++)
+            right[j] = known[j] - left[j];
+        double child = gini ? wl * tl_gini_impurity(left, k) + wr * tl_gini_impurity(right, k)
+                            : wl * impurity(left, k) + wr * impurity(right, k);
+        if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
+            best_child = child;
+            *best_t = midpoint(xi, xn);
+            memcpy(best_left, left, k * sizeof *left);
+        }
+    }
+    return best_child;
+}
+
+/* sweep_unit specialised: Gini on two classes, Gini on any number, any impurity. */
+static double sweep_unit_gini2(const double *xs, const int *ys, size_t n, const double *known,
+                               double known_w, double min_leaf, double *left, double *right,
+                               double *best_left, double *best_t)
+{
+    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 2, 2, left, right,
+                      best_left, best_t);
+}
+
+static double sweep_unit_gini(const double *xs, const int *ys, size_t n, const double *known,
+                              double known_w, double min_leaf, size_t k, double *left,
+                              double *right, double *best_left, double *best_t)
+{
+    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 0, k, left, right,
+                      best_left, best_t);
+}
+
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -33,19 +123,29 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     size_t k = tl_grow_k(g);
     const tl_dataset *d = tl_grow_data(g);
     const tl_grow_params *p = tl_grow_params_of(g);
-    const double *x = d->cols[attr].num, *w = node->w;
+    const double *x = d->cols[attr].num, *w = node->w, *xs = node->sorted_x;
     const int *y = d->y.code; /* NULL for regression */
     double *children = tl_grow_scratch(g); /* left, right, known, best left, u, tmp */
     double *left = children, *right = children + k, *known = children + 2 * k;
     double *best_left = children + 3 * k;
     memset(children, 0, 3 * k * sizeof *children);
     size_t n_known = node->n;
-    while (n_known > 0 && isnan(x[node->sorted[n_known - 1]]))
+    while (n_known > 0 && isnan(xs ? xs[n_known - 1] : x[node->sorted[n_known - 1]]))
         n_known--;
     double missing_w = 0, known_w = 0;
     for (size_t i = n_known; i < node->n; i++)
         missing_w += w[node->sorted[i]];
-    for (size_t i = 0; i < n_known; i++) {
+    const int *ys = node->unit_weights ? node->sorted_y : NULL; /* the fast path's */
+    if (ys && n_known == node->n) { /* whole-number sums, exact in any order: the node's */
+        memcpy(known, node->stats, k * sizeof *known);
+        known_w = (double)n_known;
+    }
+    for (size_t i = 0; i < n_known && !(ys && n_known == node->n); i++) {
+        if (ys) {
+            known[ys[i]] += 1.0;
+            known_w += 1.0;
+            continue;
+        }
         tl_grow_add_row(g, known, node->sorted[i], w[node->sorted[i]]);
         known_w += w[node->sorted[i]];
     }
@@ -70,6 +170,21 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     }
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
+    /* the fast sweep: rows of weight 1 (ys), a cut scored by the impurity of the known rows'
+     * class counts alone (no score of the criterion's own, no row form, no unknown rows
+     * placed per cut) */
+    if (xs && ys && impurity && !rows_form && !best_side) {
+        if (p->criterion->gini_form && k == 2)
+            best_child = sweep_unit_gini2(xs, ys, n_known, known, known_w, min_leaf, left,
+                                          right, best_left, &best_t);
+        else if (p->criterion->gini_form)
+            best_child = sweep_unit_gini(xs, ys, n_known, known, known_w, min_leaf, k, left,
+                                         right, best_left, &best_t);
+        else
+            best_child = sweep_unit(xs, ys, n_known, known, known_w, min_leaf, impurity, 0, 0,
+                                    k, left, right, best_left, &best_t);
+        n_known = 0; /* done: skip the general sweep */
+    }
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
      * so they cannot move a threshold. next: the first row after i with a weight. */
     size_t next = 0;
@@ -87,9 +202,9 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
                 ;
         if (next >= n_known)
             break;
-        double xi = x[r], xn = x[node->sorted[next]];
+        double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[node->sorted[next]];
         double wr = known_w - wl;
-        if (xn <= xi + TL_VALUE_EPS || wl < min_leaf || wr < min_leaf || wl <= 0 || wr <= 0)
+        if (!cut_allowed(xi, xn, wl, wr, min_leaf))
             continue;
         for (size_t j = 0; j < k; j++)
             right[j] = known[j] - left[j];
@@ -103,8 +218,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
-            double t = xi / 2.0 + xn / 2.0;
-            best_t = (t == xn || isinf(t)) ? xi : t;
+            best_t = midpoint(xi, xn);
             memcpy(best_left, left, k * sizeof *left);
         }
     }
@@ -125,6 +239,7 @@ static const tl_splitter_type numeric_threshold = {
     .reference = "Breiman et al. (1984), sec. 2.4; as scikit-learn's BestSplitter",
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .best = best,
+    .needs_sorted_values = 1,
 };
 
 const tl_splitter_type *const tl_splitter_numeric_threshold = &numeric_threshold;

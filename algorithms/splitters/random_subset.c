@@ -123,6 +123,7 @@ static const tl_splitter_type random_subset = {
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC) | TL_KIND_BIT(TL_ATTR_NOMINAL),
     .best = best,
     .needs_train_values = 1, /* in case the inner numeric splitter is c45_threshold */
+    .needs_sorted_values = 1, /* ... or numeric_threshold */
 };
 
 const tl_splitter_type *const tl_splitter_random_subset = &random_subset;

@@ -78,6 +78,8 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         if (!sp || (nominal && !p->reuse_nominal && g->used[a]))
             continue;
         view->sorted = nominal ? NULL : f->rs.sorted[g->num_slot[a]];
+        view->sorted_x = nominal || !f->rs.xs ? NULL : f->rs.xs[g->num_slot[a]];
+        view->sorted_y = nominal || !f->rs.ys ? NULL : f->rs.ys[g->num_slot[a]];
         memset(&g->cand[a], 0, sizeof g->cand[a]);
         g->cand[a].attr = a;
         g->cand[a].missing_branch = -1;
@@ -155,7 +157,7 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     if (must_stop(g, f, stats, w))
         return TL_OK;
     tl_node_rows view = {f->rs.n, f->rs.base, NULL, g->w, stats, f->depth, f->node,
-                         (const uint32_t *const *)f->rs.sorted};
+                         (const uint32_t *const *)f->rs.sorted, NULL, NULL, f->rs.unit};
     int rc = find_best_splits(g, f, &view, err);
     if (rc || root_only)
         return rc;
@@ -182,6 +184,8 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         g->used[chosen.attr] = 1;
     }
     view.sorted = NULL;
+    view.sorted_x = NULL;
+    view.sorted_y = NULL;
     return tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err); /* step 6 */
 }
 
@@ -256,6 +260,21 @@ static int grown_on(const tl_grow_params *p, const tl_dataset *d, size_t row)
     return p->missing->complete_rows ? u == 0 : u < d->schema.n_attrs;
 }
 
+/* The root's packed value blocks (and class-code blocks for classification): n per numeric
+ * attribute. On failure root->xs stays NULL (the caller reports it). */
+static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, double **xs, int **ys)
+{
+    int classes = g->tmp_y != NULL;
+    *xs = malloc(n * g->n_num * sizeof **xs);
+    *ys = classes ? malloc(n * g->n_num * sizeof **ys) : NULL;
+    root->xs = malloc(g->n_num * sizeof *root->xs);
+    root->ys = classes ? malloc(g->n_num * sizeof *root->ys) : NULL;
+    if (!*xs || !root->xs || (classes && (!*ys || !root->ys))) {
+        free(root->xs);
+        root->xs = NULL; /* the caller sees the failure here */
+    }
+}
+
 /* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
 static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
                      tl_split *cand, int *valid, tl_err *err)
@@ -274,8 +293,10 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
         tl_err_set(err, TL_EINVAL, "cannot grow a tree on %zu rows", n);
         return NULL;
     }
-    tlg_rowset root = {n, NULL, NULL};
+    tlg_rowset root = {n, NULL, NULL, NULL, NULL, 1};
     uint32_t *blocks = NULL;
+    double *xs = NULL; /* the packed values and class codes (g.packed) */
+    int *ys = NULL;
     g.t = tl_tree_alloc(g.k, regression, 64, err);
     int rc = g.t ? tlg_ctx_alloc(&g, n, err) : TL_ENOMEM;
     if (!rc && p->criterion->prefix_loss)
@@ -283,7 +304,9 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     if (!rc) {
         blocks = malloc(n * (g.n_num + 1) * sizeof *blocks);
         root.sorted = malloc((g.n_num ? g.n_num : 1) * sizeof *root.sorted);
-        if (!blocks || !root.sorted)
+        if (g.packed)
+            alloc_packed(&g, n, &root, &xs, &ys);
+        if (!blocks || !root.sorted || (g.packed && !root.xs))
             rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     if (!rc) {
@@ -299,20 +322,27 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
                 continue;
             root.base[root.n++] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
+            root.unit &= g.w[rows[i]] == 1.0;
         }
         /* no row to grow on (every row lacks a value): the tree is one leaf of them all,
          * what complete cases can say with no complete case */
         for (size_t i = 0; !rc && root.n == 0 && i < n; i++) {
             root.base[i] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
+            root.unit &= g.w[rows[i]] == 1.0;
             g.leaf_only = i + 1 == n;
         }
         if (g.leaf_only)
             root.n = n;
     }
-    if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, err))) {
-        for (size_t s = 0; s < g.n_num; s++)
+    if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, xs, ys, err))) {
+        for (size_t s = 0; s < g.n_num; s++) {
             root.sorted[s] = blocks + s * n;
+            if (xs)
+                root.xs[s] = xs + s * n;
+            if (ys)
+                root.ys[s] = ys + s * n;
+        }
         if (tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)
             rc = TL_ENOMEM;
     }
@@ -325,6 +355,10 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     tlg_ctx_free(&g);
     free(blocks);
     free(root.sorted);
+    free(xs);
+    free(ys);
+    free(root.xs);
+    free(root.ys);
     if (rc || cand) {
         tl_tree_free(g.t);
         return NULL;

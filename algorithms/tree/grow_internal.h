@@ -11,6 +11,7 @@ struct tl_grow_ctx {
     size_t k;
     double *w;            /* w[row]: weight of the row in the node being processed */
     int *branch;          /* branch[row] while partitioning */
+    uint8_t *branch8;     /* the same in a byte, for partitions into at most 255 groups */
     double *scratch;      /* for splitters */
     double *branch_w;     /* for tl_grow_score */
     double *parent_buf;   /* for tl_grow_score: k */
@@ -19,6 +20,9 @@ struct tl_grow_ctx {
     size_t *num_attr;     /* their indices */
     long *num_slot;       /* attribute -> slot in the sorted blocks, or -1 */
     uint32_t *tmp;        /* partition buffer */
+    int packed;           /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
+    double *tmp_x;        /* partition buffers of the packed values (packed only) */
+    int *tmp_y;           /* ... and class codes (packed classification only) */
     unsigned char *used;  /* nominal attributes used on the current path */
     const size_t *order;  /* order attributes are tried in: p->attr_order or file order */
     size_t *file_order;   /* 0..n_attrs-1 when attr_order is NULL */
@@ -39,11 +43,15 @@ struct tl_grow_ctx {
     double node_loss;
 };
 
-/* The rows of one node: `base` in any order, and per numeric attribute a sorted block. */
+/* The rows of one node: `base` in any order, and per numeric attribute a sorted block (with,
+ * when g->packed, the rows' values and class codes in the same order). */
 typedef struct tlg_rowset {
     size_t n;
     uint32_t *base;
     uint32_t **sorted; /* n_num blocks */
+    double **xs;       /* n_num blocks of values, or NULL */
+    int **ys;          /* n_num blocks of class codes, or NULL */
+    int unit;          /* every row weighs 1 in this node */
 } tlg_rowset;
 
 /* A split node's children, waiting on the work stack: their row sets and what the rows sent
@@ -53,7 +61,11 @@ typedef struct tlg_children {
     size_t first, n;       /* child nodes first .. first + n - 1 */
     tlg_rowset *kids;
     uint32_t **ptrs;       /* the kids' sorted-block pointers */
+    double **xptrs;        /* the kids' value-block pointers (packed) */
+    int **yptrs;           /* the kids' class-block pointers (packed classification) */
     uint32_t *fresh;       /* blocks copied for the kids when some rows go down every branch */
+    double *fresh_x;       /* ... and their values */
+    int *fresh_y;          /* ... and class codes */
     size_t n_missing;
     uint32_t *missing_rows;
     double *missing_w;     /* their weight at the parent */
@@ -72,8 +84,10 @@ void tlg_ctx_free(tl_grow_ctx *g);
  * *value (grow_score.c). */
 double tlg_rows_loss(const tl_grow_ctx *g, const uint32_t *rows, size_t n, double *value);
 
-/* Sort every numeric attribute's block once per fit (grow_rows.c). */
-int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_err *err);
+/* Sort every numeric attribute's block once per fit (grow_rows.c); with g->packed, fill
+ * the value blocks xs (and class blocks ys for classification) in the same order. */
+int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
+                tl_err *err);
 /* Route the node's rows by the chosen test (rows with an unknown value where the missing-
  * value method says) and hand each child its row set (grow_rows.c): the parent's blocks
  * partitioned in place when each row goes to one branch or none, fresh blocks when some go

@@ -69,7 +69,8 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Sort the rows by each numeric attribute once; equal values keep row order, so trees are
  * deterministic whatever order the rows were given in. Block s starts at s * g->n_rows. */
-int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_err *err)
+int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
+                tl_err *err)
 {
     size_t stride = g->n_rows; /* blocks are laid out for every row given, n may be fewer */
     keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
@@ -90,6 +91,10 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_e
         }
         for (size_t i = 0; i < n; i++)
             blocks[s * stride + i] = pairs[i].row;
+        for (size_t i = 0; xs && i < n; i++)
+            xs[s * stride + i] = x[pairs[i].row];
+        for (size_t i = 0; ys && i < n; i++)
+            ys[s * stride + i] = g->d->y.code[pairs[i].row];
         if (g->train_vals) {
             size_t m = 0;
             while (m < n && !isnan(x[pairs[m].row])) {
@@ -104,34 +109,63 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, tl_e
     return TL_OK;
 }
 
-/* Stable partition of block[0..n) by g->branch into nb groups of the given sizes (every
- * row has a group here). */
-static void partition(const tl_grow_ctx *g, uint32_t *block, size_t n, size_t nb, size_t *counts)
+/* Where each of nb groups of the given sizes starts, into off (nb entries). */
+static void group_offsets(size_t *off, size_t nb, const size_t *counts)
 {
-    size_t off[TL_SUBSET_MAX_LEVELS + 1], *o = off;
-    size_t *heap = NULL;
-    if (nb > TL_SUBSET_MAX_LEVELS) {
-        heap = malloc(nb * sizeof *heap);
-        if (!heap)
-            return; /* cannot happen for the sizes in use: children were already allocated */
-        o = heap;
-    }
     size_t acc = 0;
     for (size_t b = 0; b < nb; b++) {
-        o[b] = acc;
+        off[b] = acc;
         acc += counts[b];
     }
-    for (size_t i = 0; i < n; i++)
-        g->tmp[o[g->branch[block[i]]]++] = block[i];
+}
+
+/* The group of row: g->branch8 when narrow (a byte per row, so the lookups of a partition
+ * stay in cache), else g->branch. */
+static inline size_t group_of(const tl_grow_ctx *g, uint32_t row, int narrow)
+{
+    return narrow ? g->branch8[row] : (size_t)g->branch[row];
+}
+
+/* Stable partition of block[0..n) by group_of into nb groups of the given sizes (every
+ * row has a group here), and of the values xs and class codes ys kept in block's order
+ * (either may be NULL). off: nb entries of scratch. */
+static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys, size_t n,
+                      size_t nb, const size_t *counts, size_t *off, int narrow)
+{
+    group_offsets(off, nb, counts);
+    if (!xs) {
+        for (size_t i = 0; i < n; i++)
+            g->tmp[off[group_of(g, block[i], narrow)]++] = block[i];
+    } else if (!ys) {
+        for (size_t i = 0; i < n; i++) {
+            size_t o = off[group_of(g, block[i], narrow)]++;
+            g->tmp[o] = block[i];
+            g->tmp_x[o] = xs[i];
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            size_t o = off[group_of(g, block[i], narrow)]++;
+            g->tmp[o] = block[i];
+            g->tmp_x[o] = xs[i];
+            g->tmp_y[o] = ys[i];
+        }
+    }
     memcpy(block, g->tmp, n * sizeof *block);
-    free(heap);
+    if (xs)
+        memcpy(xs, g->tmp_x, n * sizeof *xs);
+    if (ys)
+        memcpy(ys, g->tmp_y, n * sizeof *ys);
 }
 
 void tlg_children_free(tlg_children *c)
 {
     free(c->kids);
     free(c->ptrs);
+    free(c->xptrs);
+    free(c->yptrs);
     free(c->fresh);
+    free(c->fresh_x);
+    free(c->fresh_y);
     free(c->missing_rows);
     free(c->missing_w);
     free(c->share);
@@ -139,23 +173,76 @@ void tlg_children_free(tlg_children *c)
 }
 
 /* Every row goes to one branch or stays: the children's blocks are sub-ranges of the
- * parent's. */
-static void hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
-                               tlg_children *c)
+ * parent's. TL_ENOMEM. */
+static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
+                              tlg_children *c, tl_err *err)
 {
     size_t nb = c->n, groups = counts[nb] ? nb + 1 : nb; /* group nb: rows that stay */
-    partition(g, rs->base, rs->n, groups, counts);
+    size_t *off = malloc(groups * sizeof *off);
+    if (!off)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    int narrow = groups <= UINT8_MAX;
+    for (size_t i = 0; i < rs->n && narrow; i++)
+        g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
+    partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
     for (size_t s2 = 0; s2 < g->n_num; s2++)
-        partition(g, rs->sorted[s2], rs->n, groups, counts);
-    size_t off = 0;
+        partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL,
+                  rs->n, groups, counts, off, narrow);
+    free(off);
+    size_t at = 0;
     for (size_t b = 0; b < nb; b++) {
         c->kids[b].n = counts[b];
-        c->kids[b].base = rs->base + off;
+        c->kids[b].base = rs->base + at;
         c->kids[b].sorted = c->ptrs + b * g->n_num;
+        c->kids[b].unit = rs->unit;
         for (size_t s2 = 0; s2 < g->n_num; s2++)
-            c->kids[b].sorted[s2] = rs->sorted[s2] + off;
-        off += counts[b];
+            c->kids[b].sorted[s2] = rs->sorted[s2] + at;
+        if (rs->xs) {
+            c->kids[b].xs = c->xptrs + b * g->n_num;
+            for (size_t s2 = 0; s2 < g->n_num; s2++)
+                c->kids[b].xs[s2] = rs->xs[s2] + at;
+        }
+        if (rs->ys) {
+            c->kids[b].ys = c->yptrs + b * g->n_num;
+            for (size_t s2 = 0; s2 < g->n_num; s2++)
+                c->kids[b].ys[s2] = rs->ys[s2] + at;
+        }
+        at += counts[b];
     }
+    return TL_OK;
+}
+
+/* The copied children's value (and class) blocks, gathered from their row blocks: this path
+ * runs only where rows go down every branch. total: the children's rows. TL_ENOMEM. */
+static int copy_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_err *err)
+{
+    const int *code = g->tmp_y ? g->d->y.code : NULL;
+    size_t cells = total * g->n_num > 0 ? total * g->n_num : 1;
+    c->fresh_x = malloc(cells * sizeof *c->fresh_x);
+    c->fresh_y = code ? malloc(cells * sizeof *c->fresh_y) : NULL;
+    if (!c->fresh_x || (code && !c->fresh_y))
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    double *cx = c->fresh_x;
+    int *cy = c->fresh_y;
+    for (size_t b = 0; b < c->n; b++) {
+        tlg_rowset *kid = &c->kids[b];
+        kid->xs = c->xptrs + b * g->n_num;
+        kid->ys = code ? c->yptrs + b * g->n_num : NULL;
+        for (size_t s2 = 0; s2 < g->n_num; s2++) {
+            const double *x = g->d->cols[g->num_attr[s2]].num;
+            kid->xs[s2] = cx;
+            for (size_t i = 0; i < kid->n; i++)
+                cx[i] = x[kid->sorted[s2][i]];
+            cx += kid->n;
+            if (code) {
+                kid->ys[s2] = cy;
+                for (size_t i = 0; i < kid->n; i++)
+                    cy[i] = code[kid->sorted[s2][i]];
+                cy += kid->n;
+            }
+        }
+    }
+    return TL_OK;
 }
 
 /* Some rows go to every child: fresh blocks, one pass per block dealing each row to its
@@ -205,7 +292,7 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
         }
     }
     free(dst);
-    return TL_OK;
+    return g->packed ? copy_values(g, c, total, err) : TL_OK;
 }
 
 /* Where each row of the node goes: the test's branch, and for a row whose value is unknown
@@ -264,7 +351,12 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
     out->ptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->ptrs);
-    if (!counts || !out->share || !out->kids || !out->ptrs) {
+    if (g->packed) {
+        out->xptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->xptrs);
+        out->yptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->yptrs);
+    }
+    if (!counts || !out->share || !out->kids || !out->ptrs ||
+        (g->packed && (!out->xptrs || !out->yptrs))) {
         free(counts);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
@@ -297,7 +389,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
     if (out->n_missing == 0)
-        hand_down_in_place(g, rs, counts, out);
+        rc = hand_down_in_place(g, rs, counts, out, err);
     else
         rc = hand_down_copies(g, rs, counts, out, err);
     free(counts);

@@ -8,6 +8,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
 {
     free(g->w);
     free(g->branch);
+    free(g->branch8);
     free(g->scratch);
     free(g->branch_w);
     free(g->parent_buf);
@@ -15,6 +16,8 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->num_attr);
     free(g->num_slot);
     free(g->tmp);
+    free(g->tmp_x);
+    free(g->tmp_y);
     free(g->used);
     free(g->cand);
     free(g->has_cand);
@@ -44,6 +47,7 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     }
     g->w = malloc(d->n_rows * sizeof *g->w);
     g->branch = malloc(d->n_rows * sizeof *g->branch);
+    g->branch8 = malloc(d->n_rows ? d->n_rows : 1);
     g->scratch = malloc((max_levels + 4) * (g->k + 1) * sizeof *g->scratch);
     g->branch_w = malloc((max_levels + 2) * sizeof *g->branch_w);
     g->parent_buf = malloc(g->k * sizeof *g->parent_buf);
@@ -59,6 +63,14 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
         for (size_t j = 0; j < n_attrs; j++)
             g->file_order[j] = j;
         g->order = g->file_order;
+    }
+    g->packed = g->n_num && g->p->numeric && g->p->numeric->needs_sorted_values;
+    if (g->packed) {
+        g->tmp_x = malloc(n * sizeof *g->tmp_x);
+        g->tmp_y = d->y.code && tl_dataset_is_classification(d) ? malloc(n * sizeof *g->tmp_y)
+                                                                 : NULL;
+        if (!g->tmp_x || (tl_dataset_is_classification(d) && !g->tmp_y))
+            return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     int need_vals = (g->p->numeric && g->p->numeric->needs_train_values) ||
                     (g->p->nominal && g->p->nominal->needs_train_values);
@@ -81,8 +93,8 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
             !g->cut_right)
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
-    if (!g->w || !g->branch || !g->scratch || !g->branch_w || !g->parent_buf || !g->miss_buf ||
-        !g->num_attr ||
+    if (!g->w || !g->branch || !g->branch8 || !g->scratch || !g->branch_w || !g->parent_buf ||
+        !g->miss_buf || !g->num_attr ||
         !g->num_slot || !g->tmp || !g->used || !g->cand || !g->has_cand || !g->order)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     for (size_t j = 0, s = 0; j < n_attrs; j++) {

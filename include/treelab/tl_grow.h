@@ -89,10 +89,28 @@ typedef struct tl_criterion_type {
     /* 1 when impurity is Shannon entropy in bits, so a splitter may use its closed forms
      * (C4.5's cut scan) and stay equal to the generic path. */
     int entropy_bits;
+    /* 1 when impurity is tl_gini_impurity (below), so a splitter may inline it in its sweep
+     * and get the same bits without a call per cut (only where impurity scores the cuts: not
+     * with a score of the criterion's own). */
+    int gini_form;
 } tl_criterion_type;
 
 /* Work a row-form criterion's prefix_loss gets per target, in doubles. */
 #define TL_ROW_WORK 4
+
+/* Gini impurity 1 - sum (s_c / w)^2 of k class weights (0 for an empty node): the gini
+ * criterion's impurity, inline here so that a sweep computes exactly the same numbers. */
+static inline double tl_gini_impurity(const double *stats, size_t k)
+{
+    double w = 0, s = 0;
+    for (size_t c = 0; c < k; c++)
+        w += stats[c];
+    if (w <= 0)
+        return 0;
+    for (size_t c = 0; c < k; c++)
+        s += (stats[c] / w) * (stats[c] / w);
+    return 1 - s;
+}
 
 /* ---- the grower ---- */
 typedef struct tl_grow_ctx tl_grow_ctx;
@@ -108,6 +126,12 @@ typedef struct tl_node_rows {
     size_t depth;
     size_t id;              /* the node's index in the tree being grown */
     const uint32_t *const *by_attr; /* the grower's sorted blocks (tl_grow_sorted_rows) */
+    /* Packed alongside sorted, for splitters that set needs_sorted_values (else NULL): the
+     * value and class code of each row in sorted order, so a sweep reads memory in sequence
+     * instead of gathering x[row] and y[row] (sorted_y is NULL for a numeric target). */
+    const double *sorted_x;
+    const int *sorted_y;
+    int unit_weights; /* every row of the node weighs exactly 1 (w[row] == 1) */
 } tl_node_rows;
 
 /* ---- splitter: the best test on one attribute at a node ---- */
@@ -122,6 +146,9 @@ typedef struct tl_splitter_type {
     /* Non-zero: the grower keeps every numeric attribute's sorted known training values
      * (tl_grow_train_values), e.g. for C4.5's threshold = a value seen in training. */
     int needs_train_values;
+    /* Non-zero: the grower keeps each numeric attribute's values (and class codes) packed in
+     * the nodes' sorted order and hands them over as tl_node_rows.sorted_x / sorted_y. */
+    int needs_sorted_values;
 } tl_splitter_type;
 
 #define TL_KIND_BIT(kind) (1u << (unsigned)(kind))
@@ -371,6 +398,12 @@ typedef struct tl_ccp_path {
 TL_API int tl_ccp_path_compute(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
                                tl_ccp_path *path, tl_err *err);
 TL_API void tl_ccp_path_free(tl_ccp_path *path);
+/* For every node of t, the alpha at which the weakest-link sequence cuts it (makes it a
+ * leaf) into cut[node], INFINITY for leaves and for nodes only removed with an ancestor: in
+ * t pruned at alpha (tl_ccp_prune) a node is a leaf when its cut is at most alpha and no
+ * ancestor's is, so one pass serves every alpha. cut: t->n_nodes doubles. TL_ENOMEM. */
+TL_API int tl_ccp_cut_alphas(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
+                             double *cut, tl_err *err);
 /* Prune t to the smallest optimal subtree for alpha. */
 TL_API int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, double alpha,
                         tl_err *err);
