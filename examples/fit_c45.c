@@ -14,8 +14,8 @@ int main(int argc, char **argv)
     tl_model *m = NULL;
     double *pred = NULL;
     tl_dataset *d = tl_dataset_load(argv[1], NULL, &err); /* the class is the last attribute */
-    if (!d || !(m = tl_model_new("c45", NULL, &err)) || /* NULL: every parameter's default */
-        tl_model_fit(m, d, NULL, 0, NULL, &err) ||      /* rows NULL: every row */
+    if (!d || !(m = tl_model_new("c45", NULL, &err)) ||   /* NULL: every parameter's default */
+        tl_model_fit(m, d, NULL, 0, NULL, &err) ||        /* rows NULL: every row */
         tl_model_show(m, TL_SHOW_TEXT, stdout, &err))
         goto done;
     if (!(pred = malloc(d->n_rows * sizeof *pred))) {

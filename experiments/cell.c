@@ -43,8 +43,8 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
             all[i] = i;
         rows = all, n = d->n_rows;
     }
-    if (m->select.n_params && (*selected = tl_select_run(m, d, rows, n, valid, n_valid, seed,
-                                                         err)) < 0) {
+    if (m->select.n_params &&
+        (*selected = tl_select_run(m, d, rows, n, valid, n_valid, seed, err)) < 0) {
         free(all);
         return NULL;
     }
@@ -59,8 +59,8 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
 }
 
 /* Scores from predictions (out is n x width), each row counting with its weight. */
-static int score(const tl_dataset *d, const size_t *test, size_t n, const double *out,
-                 tl_cell *c, tl_err *err)
+static int score(const tl_dataset *d, const size_t *test, size_t n, const double *out, tl_cell *c,
+                 tl_err *err)
 {
     double *w = d->weight ? malloc((n ? n : 1) * sizeof *w) : NULL;
     if (d->weight && !w)

@@ -56,12 +56,13 @@ static void write_protocol(FILE *f, const tl_protocol *p)
         fprintf(f, "# protocol cv folds %zu repeats %zu stratified %d\n", p->folds, p->repeats,
                 p->stratified);
     else if (p->kind == TL_PROTO_HOLDOUT)
-        fprintf(f, "# protocol holdout train %.17g validation %.17g test %.17g repeats %zu "
-                   "stratified %d\n", p->train, p->valid, p->test, p->repeats, p->stratified);
+        fprintf(f,
+                "# protocol holdout train %.17g validation %.17g test %.17g repeats %zu "
+                "stratified %d\n",
+                p->train, p->valid, p->test, p->repeats, p->stratified);
     else if (p->kind == TL_PROTO_FOLDS || p->kind == TL_PROTO_SPLIT)
         fprintf(f, "# protocol %s %s%s\n", p->kind == TL_PROTO_FOLDS ? "folds" : "split",
-                p->column ? "column " : "from each dataset's file",
-                p->column ? p->column : "");
+                p->column ? "column " : "from each dataset's file", p->column ? p->column : "");
     else
         fprintf(f, "# protocol learning_curve repeats %zu stratified %d\n", p->repeats,
                 p->stratified);
@@ -99,9 +100,11 @@ static int write_select(FILE *f, const tl_experiment *x, size_t j, int has_valid
             long at = tl_text_ctrl(s->values[p][v]);
             char name[5];
             if (at >= 0) /* a newline would end the header line */
-                return tl_err_set(err, TL_EINVAL, "%s:%d: model '%s': value '%.*s...' of %s "
-                                  "holds control character %s", x->config_path, s->line,
-                                  x->models[j].name, (int)at, s->values[p][v], s->params[p],
+                return tl_err_set(err, TL_EINVAL,
+                                  "%s:%d: model '%s': value '%.*s...' of %s "
+                                  "holds control character %s",
+                                  x->config_path, s->line, x->models[j].name, (int)at,
+                                  s->values[p][v], s->params[p],
                                   tl_text_ctrl_name((unsigned char)s->values[p][v][at], name));
             fprintf(f, "# value %zu %zu %zu %s\n", j, p, v, s->values[p][v]);
         }
@@ -120,15 +123,16 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
     int rc = tl_file_sha256(x->config_path, sha, err);
     if (rc)
         return rc;
-    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", tl_version(),
-            tl_commit());
+    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", tl_version(), tl_commit());
     fprintf(f, "# name %s\n", x->name);
     fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);
     write_protocol(f, &x->protocol);
     if (x->protocol.n_missing_rates) {
         unsigned w = x->protocol.missing_rows;
-        fprintf(f, "# missing_rows %s\n", w == TL_MISSING_IN_TRAIN ? "train"
-                                          : w == TL_MISSING_IN_TEST ? "test" : "all");
+        fprintf(f, "# missing_rows %s\n",
+                w == TL_MISSING_IN_TRAIN  ? "train"
+                : w == TL_MISSING_IN_TEST ? "test"
+                                          : "all");
     }
     fprintf(f, "# baseline %zu\n# reports %u\n", x->baseline, x->reports);
     for (size_t i = 0; i < x->n_datasets; i++) {
@@ -147,11 +151,12 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
             long at = tl_text_ctrl(cl);
             char name[5];
             if (at >= 0)
-                return tl_err_set(err, TL_EINVAL, "%s:%d: dataset '%s': class '%.*s...' holds "
+                return tl_err_set(err, TL_EINVAL,
+                                  "%s:%d: dataset '%s': class '%.*s...' holds "
                                   "control character %s; class names end up in result files "
-                                  "and may not hold one", x->config_path, x->datasets[i].line,
-                                  x->datasets[i].name, (int)at, cl,
-                                  tl_text_ctrl_name((unsigned char)cl[at], name));
+                                  "and may not hold one",
+                                  x->config_path, x->datasets[i].line, x->datasets[i].name, (int)at,
+                                  cl, tl_text_ctrl_name((unsigned char)cl[at], name));
             fprintf(f, "# class %zu %zu %s\n", i, c, cl);
         }
     }
@@ -226,10 +231,11 @@ void tl_cells_write(FILE *f, const tl_cell *c)
 {
     fprintf(f, "%zu\t%zu\t%zu\t%zu\t%zu\t%zu\t%ld", c->dataset, c->model, c->repeat, c->fold,
             c->n_train, c->n_test, c->selected);
-    const double v[] = {c->leaves, c->depth, c->fit_s, c->predict_s,
-                        c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa, c->cm.f1_macro,
-                        c->cm.f1_weighted, c->cm.log_loss,
-                        c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
+    const double v[] = {c->leaves,      c->depth,       c->fit_s,
+                        c->predict_s,   c->cm.accuracy, c->cm.balanced_accuracy,
+                        c->cm.kappa,    c->cm.f1_macro, c->cm.f1_weighted,
+                        c->cm.log_loss, c->rm.mse,      c->rm.rmse,
+                        c->rm.mae,      c->rm.r2};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         put_g(f, v[i]);
     fprintf(f, "\t%zu", c->classification ? c->k : 0);
@@ -315,10 +321,11 @@ static int parse_cell(char *line, tl_cell *c)
     if (end == p)
         return TL_EPARSE;
     p = end;
-    double *dst[] = {&c->leaves, &c->depth, &c->fit_s, &c->predict_s,
-                     &c->cm.accuracy, &c->cm.balanced_accuracy, &c->cm.kappa, &c->cm.f1_macro,
-                     &c->cm.f1_weighted, &c->cm.log_loss,
-                     &c->rm.mse, &c->rm.rmse, &c->rm.mae, &c->rm.r2};
+    double *dst[] = {&c->leaves,      &c->depth,       &c->fit_s,
+                     &c->predict_s,   &c->cm.accuracy, &c->cm.balanced_accuracy,
+                     &c->cm.kappa,    &c->cm.f1_macro, &c->cm.f1_weighted,
+                     &c->cm.log_loss, &c->rm.mse,      &c->rm.rmse,
+                     &c->rm.mae,      &c->rm.r2};
     for (size_t i = 0; i < sizeof dst / sizeof *dst; i++) {
         *dst[i] = strtod(p, &end);
         if (end == p)
@@ -417,7 +424,8 @@ static int parse_header(const char *line, tl_cells_meta *m)
         return strcmp(line + 16, "1") ? BAD_FORMAT : TL_OK;
     if (sscanf(line, "# producer %255[^\n]", m->producer) == 1 ||
         sscanf(line, "# config_sha256 %64s", m->config_sha) == 1 ||
-        sscanf(line, "# config %1023[^\n]", m->config) == 1 || sscanf(line, "# seed %lu", &m->seed) == 1 ||
+        sscanf(line, "# config %1023[^\n]", m->config) == 1 ||
+        sscanf(line, "# seed %lu", &m->seed) == 1 ||
         sscanf(line, "# protocol %255[^\n]", m->protocol) == 1 ||
         sscanf(line, "# name %255[^\n]", m->name) == 1 ||
         sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
@@ -548,15 +556,19 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
             break; /* a write cut short: drop it */
         line[len - 1] = '\0';
         int header = line[0] == '#';
-        rc = header ? parse_header(line, meta)
+        rc = header                                     ? parse_header(line, meta)
              : grow((void **)cells, *n, sizeof **cells) ? TL_ENOMEM
                                                         : parse_cell(line, &(*cells)[*n]);
         if (rc == BAD_FORMAT)
-            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: '%.40s' is not a cells format this "
-                            "treelab reads (it reads 1)", path, lineno, line + 2);
+            rc = tl_err_set(err, TL_EPARSE,
+                            "%s:%ld: '%.40s' is not a cells format this "
+                            "treelab reads (it reads 1)",
+                            path, lineno, line + 2);
         else if (rc == BAD_NAME)
-            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad header line: a name must be non-empty "
-                            "without '/' or control characters", path, lineno);
+            rc = tl_err_set(err, TL_EPARSE,
+                            "%s:%ld: bad header line: a name must be non-empty "
+                            "without '/' or control characters",
+                            path, lineno);
         else if (rc == TL_ENOMEM)
             rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         else if (rc)

@@ -66,8 +66,8 @@ void tl_experiment_free(tl_experiment *x)
 }
 
 /* An increasing array of shares at key: in (0, 1), or [0, 1) with zero_ok. */
-static int read_shares(const tl_cfg_ctx *c, const config_setting_t *p, const char *key,
-                       int zero_ok, double **out, size_t *n_out)
+static int read_shares(const tl_cfg_ctx *c, const config_setting_t *p, const char *key, int zero_ok,
+                       double **out, size_t *n_out)
 {
     const config_setting_t *f = config_setting_get_member(p, key);
     if (!f)
@@ -86,8 +86,10 @@ static int read_shares(const tl_cfg_ctx *c, const config_setting_t *p, const cha
         double v = et == CONFIG_TYPE_FLOAT ? config_setting_get_float(e) : -1;
         if (et != CONFIG_TYPE_FLOAT || !((zero_ok ? v >= 0 : v > 0) && v < 1) ||
             (i && v <= (*out)[i - 1]))
-            return tl_cfg_fail(c, e, "%s must be increasing numbers in %s0, 1) (write 0.0, "
-                               "not 0)", key, zero_ok ? "[" : "(");
+            return tl_cfg_fail(c, e,
+                               "%s must be increasing numbers in %s0, 1) (write 0.0, "
+                               "not 0)",
+                               key, zero_ok ? "[" : "(");
         (*out)[i] = v;
     }
     return TL_OK;
@@ -113,12 +115,15 @@ static int read_missing(const tl_cfg_ctx *c, const config_setting_t *p, tl_proto
         (rc = read_shares(c, m, "rates", 1, &pr->missing_rates, &pr->n_missing_rates)) ||
         (rc = tl_cfg_string(c, m, "rows", 0, &rows)))
         return rc;
-    pr->missing_rows = !strcmp(rows, "train") ? TL_MISSING_IN_TRAIN
+    pr->missing_rows = !strcmp(rows, "train")  ? TL_MISSING_IN_TRAIN
                        : !strcmp(rows, "test") ? TL_MISSING_IN_TEST
-                       : !strcmp(rows, "all") ? TL_MISSING_IN_TRAIN | TL_MISSING_IN_TEST : 0;
+                       : !strcmp(rows, "all")  ? TL_MISSING_IN_TRAIN | TL_MISSING_IN_TEST
+                                               : 0;
     if (!pr->missing_rows)
-        return tl_cfg_fail(c, config_setting_get_member(m, "rows"), "unknown rows '%s'; "
-                           "allowed: train, test, all", rows);
+        return tl_cfg_fail(c, config_setting_get_member(m, "rows"),
+                           "unknown rows '%s'; "
+                           "allowed: train, test, all",
+                           rows);
     return TL_OK;
 }
 
@@ -140,15 +145,18 @@ static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_prot
     } else if (!strcmp(kind, "holdout")) {
         pr->kind = TL_PROTO_HOLDOUT;
         pr->train = 0.6, pr->valid = 0.2, pr->test = 0.2;
-        if ((rc = tl_cfg_check_keys(c, p, "kind|train|validation|test|repeats|stratified|"
-                                             "missing")) ||
+        if ((rc = tl_cfg_check_keys(c, p,
+                                    "kind|train|validation|test|repeats|stratified|"
+                                    "missing")) ||
             (rc = tl_cfg_double(c, p, "train", 0, 0, 1, &pr->train)) ||
             (rc = tl_cfg_double(c, p, "validation", 0, 0, 1, &pr->valid)) ||
             (rc = tl_cfg_double(c, p, "test", 0, 0, 1, &pr->test)))
             return rc;
         if (fabs(pr->train + pr->valid + pr->test - 1) > 1e-9 || pr->train <= 0 || pr->test <= 0)
-            return tl_cfg_fail(c, p, "train + validation + test must be 1, with train and test "
-                               "above 0 (got %g + %g + %g)", pr->train, pr->valid, pr->test);
+            return tl_cfg_fail(c, p,
+                               "train + validation + test must be 1, with train and test "
+                               "above 0 (got %g + %g + %g)",
+                               pr->train, pr->valid, pr->test);
     } else if (!strcmp(kind, "learning_curve")) {
         pr->kind = TL_PROTO_LEARNING_CURVE;
         if ((rc = tl_cfg_check_keys(c, p, "kind|fractions|repeats|stratified")) ||
@@ -166,11 +174,11 @@ static int read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_prot
     } else {
         return tl_cfg_fail(c, config_setting_get_member(p, "kind"),
                            "unknown protocol '%s'; allowed: cv, holdout, learning_curve, folds, "
-                           "split", kind);
+                           "split",
+                           kind);
     }
     if ((rc = tl_cfg_long(c, p, "repeats", 0, 1, 1000, &repeats)) ||
-        (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)) ||
-        (rc = read_missing(c, p, pr)))
+        (rc = tl_cfg_bool(c, p, "stratified", &pr->stratified)) || (rc = read_missing(c, p, pr)))
         return rc;
     pr->folds = pr->kind == TL_PROTO_CV ? (size_t)folds : 1;
     pr->repeats = (size_t)repeats;
@@ -195,10 +203,11 @@ static int read_reports(const tl_cfg_ctx *c, const config_setting_t *root, tl_ex
         while (k < 3 && strcmp(v[i], names[k]))
             k++;
         if (k == 3)
-            rc = tl_cfg_fail(c, config_setting_get_elem(config_setting_get_member(root, "reports"),
-                                                        (unsigned)i),
-                             "unknown report '%s'; allowed: confusion, trees, trace (metrics, "
-                             "summary and manifest are always written)", v[i]);
+            rc = tl_cfg_fail(
+                c, config_setting_get_elem(config_setting_get_member(root, "reports"), (unsigned)i),
+                "unknown report '%s'; allowed: confusion, trees, trace (metrics, "
+                "summary and manifest are always written)",
+                v[i]);
         else
             x->reports |= 1u << k;
     }
@@ -216,9 +225,9 @@ static int read_plots(const tl_cfg_ctx *c, const config_setting_t *root, tl_expe
         for (; *p; p += strcspn(p, "|") + (p[strcspn(p, "|")] ? 1 : 0))
             ok |= strcspn(p, "|") == len && !strncmp(p, x->plots[i], len);
         if (!ok)
-            rc = tl_cfg_fail(c, config_setting_get_elem(config_setting_get_member(root, "plots"),
-                                                        (unsigned)i),
-                             "unknown plot '%s'; allowed: %s", x->plots[i], plot_names);
+            rc = tl_cfg_fail(
+                c, config_setting_get_elem(config_setting_get_member(root, "plots"), (unsigned)i),
+                "unknown plot '%s'; allowed: %s", x->plots[i], plot_names);
     }
     return rc;
 }
@@ -287,8 +296,7 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
     return read_baseline(c, root, x);
 }
 
-tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *extra,
-                                  tl_err *err)
+tl_experiment *tl_experiment_load(const char *path, const tl_model_type *const *extra, tl_err *err)
 {
     config_t cfg;
     config_init(&cfg);

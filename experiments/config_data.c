@@ -62,8 +62,10 @@ static int read_file(const tl_cfg_ctx *c, const config_setting_t *e, const char 
     if (!*out) {
         char dir[2048];
         dir_of(config_path, dir, sizeof dir);
-        return tl_cfg_fail(c, config_setting_get_member(e, key), "file '%s' not found (looked "
-                           "in '%s' and the current directory)", p, dir);
+        return tl_cfg_fail(c, config_setting_get_member(e, key),
+                           "file '%s' not found (looked "
+                           "in '%s' and the current directory)",
+                           p, dir);
     }
     return TL_OK;
 }
@@ -77,7 +79,8 @@ static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const ch
     if (config_setting_type(e) == CONFIG_TYPE_STRING) {
         path = config_setting_get_string(e);
     } else if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
-        if ((rc = tl_cfg_check_keys(c, e, "path|name|target|attributes|ignore|nominal|folds|test")) ||
+        if ((rc = tl_cfg_check_keys(c, e,
+                                    "path|name|target|attributes|ignore|nominal|folds|test")) ||
             (rc = tl_cfg_string(c, e, "path", 1, &path)) ||
             (rc = tl_cfg_string(c, e, "name", 0, &name)) ||
             (rc = tl_cfg_string(c, e, "target", 0, &target)) ||
@@ -95,10 +98,12 @@ static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const ch
     if (!d->path) {
         char dir[2048];
         dir_of(config_path, dir, sizeof dir);
-        return tl_cfg_fail(c, config_setting_type(e) == CONFIG_TYPE_GROUP
-                                  ? config_setting_get_member(e, "path") : e,
-                           "dataset file '%s' not found (looked in '%s' and the current "
-                           "directory)", path, dir);
+        return tl_cfg_fail(
+            c,
+            config_setting_type(e) == CONFIG_TYPE_GROUP ? config_setting_get_member(e, "path") : e,
+            "dataset file '%s' not found (looked in '%s' and the current "
+            "directory)",
+            path, dir);
     }
     d->name = name ? tl_cfg_strdup(name) : base_name(path);
     if (target && !(d->target = tl_cfg_strdup(target)))
@@ -128,12 +133,13 @@ int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_expe
             return rc;
         for (size_t j = 0; j < i; j++)
             if (!strcmp(x->datasets[j].name, x->datasets[i].name))
-                return tl_cfg_fail(c, e, "dataset name '%s' is used twice (line %d); give one "
-                                   "a `name`", x->datasets[i].name, x->datasets[j].line);
+                return tl_cfg_fail(c, e,
+                                   "dataset name '%s' is used twice (line %d); give one "
+                                   "a `name`",
+                                   x->datasets[i].name, x->datasets[j].line);
     }
     return TL_OK;
 }
-
 
 void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)
 {
@@ -222,16 +228,20 @@ int tl_cfg_check_dataset_files(const tl_cfg_ctx *c, const config_setting_t *s,
         const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
         int folds = p->kind == TL_PROTO_FOLDS, split = p->kind == TL_PROTO_SPLIT;
         if (d->fold_file && (!folds || p->column))
-            return tl_cfg_fail(c, config_setting_get_member(e, "folds"), "a fold file needs "
+            return tl_cfg_fail(c, config_setting_get_member(e, "folds"),
+                               "a fold file needs "
                                "protocol = { kind = \"folds\"; } without a `column`");
         if (d->test_file && (!split || p->column))
-            return tl_cfg_fail(c, config_setting_get_member(e, "test"), "a test file needs "
+            return tl_cfg_fail(c, config_setting_get_member(e, "test"),
+                               "a test file needs "
                                "protocol = { kind = \"split\"; } without a `column`");
         if (folds && !p->column && !d->fold_file)
-            return tl_cfg_fail(c, e, "protocol kind \"folds\" without a `column`: every dataset "
+            return tl_cfg_fail(c, e,
+                               "protocol kind \"folds\" without a `column`: every dataset "
                                "needs its fold file (folds = \"FILE\";)");
         if (split && !p->column && !d->test_file)
-            return tl_cfg_fail(c, e, "protocol kind \"split\" without a `column`: every dataset "
+            return tl_cfg_fail(c, e,
+                               "protocol kind \"split\" without a `column`: every dataset "
                                "needs its test file (test = \"FILE\";)");
     }
     return TL_OK;

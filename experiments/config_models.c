@@ -38,8 +38,9 @@ static int read_params_at(const tl_cfg_ctx *c, const config_setting_t *g, const 
         int rc;
         if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
             if (*prefix)
-                return tl_cfg_fail(c, e, "expected a value: a plug-in's parameters nest one "
-                                         "level only");
+                return tl_cfg_fail(c, e,
+                                   "expected a value: a plug-in's parameters nest one "
+                                   "level only");
             snprintf(key, sizeof key, "%s.", name);
             rc = read_params_at(c, e, key, p);
         } else {
@@ -191,7 +192,8 @@ static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g,
     size_t n = 0;
     int rc = tl_cfg_sweep(c, ps, base, 2, gr->param, gr->values, gr->n_values, &n);
     if (rc == TL_EINVAL && (n < 1 || n > 2))
-        return tl_cfg_fail(c, ps, "expected a group of one or two parameters "
+        return tl_cfg_fail(c, ps,
+                           "expected a group of one or two parameters "
                            "{ name = [v1, v2, ...]; name2 = [...]; }");
     return rc;
 }
@@ -212,8 +214,10 @@ int tl_cfg_sweep(const tl_cfg_ctx *c, const config_setting_t *ps, const tl_exp_m
 {
     *n = config_setting_type(ps) == CONFIG_TYPE_GROUP ? count_swept(ps) : 0;
     if (*n < 1 || *n > max)
-        return tl_cfg_fail(c, ps, "expected a group of 1 to %zu parameters "
-                           "{ name = [v1, v2, ...]; slot = { param = [...]; }; }", max);
+        return tl_cfg_fail(c, ps,
+                           "expected a group of 1 to %zu parameters "
+                           "{ name = [v1, v2, ...]; slot = { param = [...]; }; }",
+                           max);
     size_t k = 0;
     for (int i = 0; i < config_setting_length(ps); i++) {
         const config_setting_t *e = config_setting_get_elem(ps, (unsigned)i);
@@ -223,8 +227,9 @@ int tl_cfg_sweep(const tl_cfg_ctx *c, const config_setting_t *ps, const tl_exp_m
             const config_setting_t *v = group ? config_setting_get_elem(e, (unsigned)j) : e;
             char name[256];
             if (group && config_setting_type(v) == CONFIG_TYPE_GROUP)
-                return tl_cfg_fail(c, v, "expected [v1, v2, ...]: a plug-in's parameters "
-                                         "nest one level only");
+                return tl_cfg_fail(c, v,
+                                   "expected [v1, v2, ...]: a plug-in's parameters "
+                                   "nest one level only");
             if (group)
                 snprintf(name, sizeof name, "%s.%s", config_setting_name(e),
                          config_setting_name(v));
@@ -327,8 +332,9 @@ int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
     for (size_t i = 0; i < x->n_models; i++)
         for (size_t j = 0; j < i; j++)
             if (!strcmp(x->models[i].name, x->models[j].name))
-                return tl_err_set(c->err, TL_EINVAL, "%s:%d: model name '%s' is used twice "
-                                  "(line %d); give one a `name`", c->file, x->models[i].line,
-                                  x->models[i].name, x->models[j].line);
+                return tl_err_set(c->err, TL_EINVAL,
+                                  "%s:%d: model name '%s' is used twice "
+                                  "(line %d); give one a `name`",
+                                  c->file, x->models[i].line, x->models[i].name, x->models[j].line);
     return TL_OK;
 }

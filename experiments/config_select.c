@@ -46,8 +46,10 @@ void tl_exp_select_describe(const tl_exp_select *s, int has_valid, char *buf, si
     else if (s->inner == TL_INNER_AUTO && has_valid == 1)
         snprintf(buf, size, "%s on the protocol's validation rows", obj);
     else if (s->inner == TL_INNER_AUTO && has_valid)
-        snprintf(buf, size, "%s on the protocol's validation rows where a dataset has them, "
-                 "else by %zu-fold inner CV x %zu", obj, s->folds, s->repeats);
+        snprintf(buf, size,
+                 "%s on the protocol's validation rows where a dataset has them, "
+                 "else by %zu-fold inner CV x %zu",
+                 obj, s->folds, s->repeats);
     else
         snprintf(buf, size, "%s by %zu-fold inner CV x %zu", obj, s->folds, s->repeats);
 }
@@ -76,11 +78,12 @@ static int check_not_fixed(const tl_cfg_ctx *c, const config_setting_t *model,
     for (size_t p = 0; p < m->select.n_params; p++) {
         const config_setting_t *f = fixed_at(ps, m->select.params[p]);
         if (f)
-            return tl_err_set(c->err, TL_EINVAL, "%s:%d: model '%s': parameter '%s' is both "
+            return tl_err_set(c->err, TL_EINVAL,
+                              "%s:%d: model '%s': parameter '%s' is both "
                               "fixed in params (%s:%d) and selected (%s:%d); remove one",
                               c->file, config_setting_source_line(sel), m->name,
-                              m->select.params[p], c->file, config_setting_source_line(f),
-                              c->file, config_setting_source_line(sel));
+                              m->select.params[p], c->file, config_setting_source_line(f), c->file,
+                              config_setting_source_line(sel));
     }
     return TL_OK;
 }
@@ -101,8 +104,7 @@ static int read_grid(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_mode
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
     int rc;
     if (ps) {
-        rc = tl_cfg_sweep(c, ps, m, max, sel->params, sel->values, sel->n_values,
-                          &sel->n_params);
+        rc = tl_cfg_sweep(c, ps, m, max, sel->params, sel->values, sel->n_values, &sel->n_params);
         if (rc && sel->n_params > max) /* nothing was allocated for them */
             sel->n_params = 0;
     } else {
@@ -154,8 +156,10 @@ static int read_inner(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_sel
     else if (!strcmp(inner, "holdout"))
         sel->inner = TL_INNER_HOLDOUT;
     else
-        return tl_cfg_fail(c, config_setting_get_member(s, "inner"), "unknown inner protocol "
-                           "'%s'; valid: auto, cv, holdout", inner);
+        return tl_cfg_fail(c, config_setting_get_member(s, "inner"),
+                           "unknown inner protocol "
+                           "'%s'; valid: auto, cv, holdout",
+                           inner);
     const config_setting_t *f = config_setting_get_member(s, "folds");
     const config_setting_t *fr = config_setting_get_member(s, "fraction");
     if (f && sel->inner == TL_INNER_HOLDOUT)
@@ -175,8 +179,9 @@ int tl_cfg_read_select(const tl_cfg_ctx *c, const config_setting_t *model,
     m->select.line = config_setting_source_line(s);
     if (config_setting_type(s) != CONFIG_TYPE_GROUP)
         return tl_cfg_fail(c, s, "expected a group { params = { name = [...]; }; ... }");
-    if ((rc = tl_cfg_check_keys(c, s, "param|values|params|objective|inner|folds|repeats|"
-                                      "fraction")) ||
+    if ((rc = tl_cfg_check_keys(c, s,
+                                "param|values|params|objective|inner|folds|repeats|"
+                                "fraction")) ||
         (rc = read_grid(c, s, m)) || (rc = read_inner(c, s, &m->select)))
         return rc;
     return check_not_fixed(c, model, s, m);

@@ -44,8 +44,8 @@ int tl_cfg_fail(const tl_cfg_ctx *c, const config_setting_t *s, const char *fmt,
     int line = s ? config_setting_source_line(s) : 0;
     if (line <= 0)
         line = 1; /* the root group has no line of its own: point at the top of the file */
-    return tl_err_set(c->err, TL_EINVAL, "%s:%d: %s%s%s", c->file, line, path,
-                      path[0] ? ": " : "", msg);
+    return tl_err_set(c->err, TL_EINVAL, "%s:%d: %s%s%s", c->file, line, path, path[0] ? ": " : "",
+                      msg);
 }
 
 static int word_in(const char *word, const char *list)
@@ -122,7 +122,8 @@ static int check_text(const tl_cfg_ctx *c, const config_setting_t *s, const char
     char name[5];
     if (at < 0)
         return TL_OK;
-    return tl_cfg_fail(c, s, "control character %s at character %ld of the string; names and "
+    return tl_cfg_fail(c, s,
+                       "control character %s at character %ld of the string; names and "
                        "paths end up in result files and may not hold one",
                        tl_text_ctrl_name((unsigned char)text[at], name), at + 1);
 }
@@ -200,8 +201,8 @@ void tl_cfg_strv_free(char **v, size_t n)
     free(v);
 }
 
-int tl_cfg_strings(const tl_cfg_ctx *c, const config_setting_t *g, const char *key,
-                   char ***out, size_t *n)
+int tl_cfg_strings(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, char ***out,
+                   size_t *n)
 {
     int rc;
     const config_setting_t *m = member(c, g, key, 0, &rc);
@@ -240,9 +241,7 @@ int tl_cfg_scalar_text(const tl_cfg_ctx *c, const config_setting_t *s, char *buf
 {
     switch (config_setting_type(s)) {
     case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64:
-        snprintf(buf, size, "%lld", config_setting_get_int64(s));
-        return TL_OK;
+    case CONFIG_TYPE_INT64: snprintf(buf, size, "%lld", config_setting_get_int64(s)); return TL_OK;
     case CONFIG_TYPE_FLOAT: {
         double v = config_setting_get_float(s);
         /* the shortest form that reads back exactly, so names read "0.1" not "0.10000000000000001" */

@@ -31,8 +31,8 @@ int tl_cfg_double(const tl_cfg_ctx *c, const config_setting_t *g, const char *ke
                   double min, double max, double *out);
 int tl_cfg_bool(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, int *out);
 /* Array/list member of strings: a new NULL-free array of n copies (free with tl_cfg_strv_free). */
-int tl_cfg_strings(const tl_cfg_ctx *c, const config_setting_t *g, const char *key,
-                   char ***out, size_t *n);
+int tl_cfg_strings(const tl_cfg_ctx *c, const config_setting_t *g, const char *key, char ***out,
+                   size_t *n);
 void tl_cfg_strv_free(char **v, size_t n);
 
 /* A scalar setting as parameter text (shortest %g that reads back exactly for floats,
@@ -46,9 +46,8 @@ int tl_cfg_check_model(const tl_cfg_ctx *c, const config_setting_t *s, const tl_
 /* Values of an array or list of scalars s, as text: a new array *out of *n copies. */
 int tl_cfg_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***out, size_t *n);
 /* Each value of param alone on the base model, so that a bad one is reported at at's line. */
-int tl_cfg_check_values(const tl_cfg_ctx *c, const config_setting_t *at,
-                        const tl_exp_model *base, const char *param, char *const *values,
-                        size_t n);
+int tl_cfg_check_values(const tl_cfg_ctx *c, const config_setting_t *at, const tl_exp_model *base,
+                        const char *param, char *const *values, size_t n);
 /* The swept parameters of a `params` group, `{ p = [v1, ...]; slot = { q = [...]; }; }`
  * (slot.q), at most max of them: names[i], values[i], n_values[i] for i < *n (new strings,
  * each value checked on base). TL_EINVAL past max or for an empty group. */

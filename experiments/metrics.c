@@ -126,9 +126,8 @@ int tl_class_metrics_compute_w(const int *truth, const int *pred, const double *
         return tl_err_set(err, TL_EINVAL, "metrics need at least one prediction and one class");
     for (size_t i = 0; i < n; i++)
         if (truth[i] < 0 || pred[i] < 0 || (size_t)truth[i] >= k || (size_t)pred[i] >= k)
-            return tl_err_set(err, TL_EINVAL,
-                              "prediction %zu: class codes %d / %d outside 0..%zu", i, truth[i],
-                              pred[i], k - 1);
+            return tl_err_set(err, TL_EINVAL, "prediction %zu: class codes %d / %d outside 0..%zu",
+                              i, truth[i], pred[i], k - 1);
     tl_confusion c;
     if (tl_confusion_init(&c, k, err))
         return TL_ENOMEM;
@@ -140,8 +139,7 @@ int tl_class_metrics_compute_w(const int *truth, const int *pred, const double *
     return rc;
 }
 
-void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
-                            tl_reg_metrics *out)
+void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n, tl_reg_metrics *out)
 {
     tl_reg_metrics_compute_w(truth, pred, NULL, n, out);
 }
@@ -175,8 +173,14 @@ void tl_reg_metrics_compute_w(const double *truth, const double *pred, const dou
     out->r2 = sst > 0 ? 1 - sse / sst : (sse == 0 ? 1 : 0);
 }
 
-#define CLS(name, alias, lower, field) {name, alias, 1, lower, offsetof(tl_class_metrics, field)}
-#define REG(name, alias, lower, field) {name, alias, 0, lower, offsetof(tl_reg_metrics, field)}
+#define CLS(name, alias, lower, field)                                                             \
+    {                                                                                              \
+        name, alias, 1, lower, offsetof(tl_class_metrics, field)                                   \
+    }
+#define REG(name, alias, lower, field)                                                             \
+    {                                                                                              \
+        name, alias, 0, lower, offsetof(tl_reg_metrics, field)                                     \
+    }
 /* Every score above that a selection may optimise; a new one is one line here. */
 static const tl_metric_def metric_table[] = {
     CLS("accuracy", NULL, 0, accuracy),
@@ -211,15 +215,14 @@ const tl_metric_def *tl_metric_find(const char *name, tl_err *err)
         if (!strcmp(name, m->name) || (m->alias && !strcmp(name, m->alias)))
             return m;
         if (used < sizeof list)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
-                                     m->name);
+            used +=
+                (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", m->name);
     }
     tl_err_set(err, TL_EINVAL, "unknown metric '%s'; valid: %s", name, list);
     return NULL;
 }
 
-double tl_metric_value(const tl_metric_def *m, const tl_class_metrics *cm,
-                       const tl_reg_metrics *rm)
+double tl_metric_value(const tl_metric_def *m, const tl_class_metrics *cm, const tl_reg_metrics *rm)
 {
     const void *base = m->classification ? (const void *)cm : (const void *)rm;
     if (!base)

@@ -38,8 +38,7 @@ static double log_loss(const int *truth, const double *proba, const double *weig
 
 /* Binary: sklearn's brier_score_loss on class 1. More classes: Brier's (1950) sum over
  * classes, which is twice the binary one on two classes. */
-static double brier(const int *truth, const double *proba, const double *weight, size_t n,
-                    size_t k)
+static double brier(const int *truth, const double *proba, const double *weight, size_t n, size_t k)
 {
     double s = 0, wsum = 0;
     for (size_t i = 0; i < n; i++) {
@@ -58,8 +57,8 @@ static double brier(const int *truth, const double *proba, const double *weight,
  * column c, from the cumulative weights at each distinct score (sklearn's
  * _binary_clf_curve, so tied scores make one point). order is scratch of n. */
 typedef struct ovr_score {
-    double support;  /* weight of the rows of class c */
-    double roc_auc;  /* NaN when truth holds one side only */
+    double support; /* weight of the rows of class c */
+    double roc_auc; /* NaN when truth holds one side only */
     double ap;
 } ovr_score;
 
@@ -109,8 +108,8 @@ static void one_vs_rest(const int *truth, const double *proba, const double *wei
 }
 
 /* The ranking metrics: AUCs and average precision. */
-static int ranking(const int *truth, const double *proba, const double *weight, size_t n,
-                   size_t k, tl_class_metrics *out, tl_err *err)
+static int ranking(const int *truth, const double *proba, const double *weight, size_t n, size_t k,
+                   tl_class_metrics *out, tl_err *err)
 {
     size_t *order = malloc(n * sizeof *order);
     if (!order)
@@ -142,8 +141,8 @@ static int ranking(const int *truth, const double *proba, const double *weight, 
     return TL_OK;
 }
 
-int tl_proba_metrics_compute(const int *truth, const double *proba, const double *weight,
-                             size_t n, size_t k, tl_class_metrics *out, tl_err *err)
+int tl_proba_metrics_compute(const int *truth, const double *proba, const double *weight, size_t n,
+                             size_t k, tl_class_metrics *out, tl_err *err)
 {
     if (n == 0 || k == 0)
         return tl_err_set(err, TL_EINVAL, "metrics need at least one prediction and one class");

@@ -85,8 +85,8 @@ int tl_protocol_folds(const tl_dataset *d, size_t k, int stratified, unsigned lo
         return tl_err_set(err, TL_EINVAL, "%zu folds on %zu rows: need 2 <= folds <= rows", k,
                           d->n_rows);
     deal_state s = {fold_of, k, 0};
-    return shuffled_groups(d, NULL, d->n_rows, stratified,
-                           tl_protocol_seed(seed, name, repeat, 0), deal, &s, err);
+    return shuffled_groups(d, NULL, d->n_rows, stratified, tl_protocol_seed(seed, name, repeat, 0),
+                           deal, &s, err);
 }
 
 int tl_protocol_folds_of_rows(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
@@ -115,8 +115,8 @@ static void rank(size_t row, size_t r, size_t size, void *user)
 int tl_protocol_order(const tl_dataset *d, int stratified, unsigned long seed, const char *name,
                       size_t repeat, double *order_of, tl_err *err)
 {
-    return shuffled_groups(d, NULL, d->n_rows, stratified,
-                           tl_protocol_seed(seed, name, repeat, 0), rank, order_of, err);
+    return shuffled_groups(d, NULL, d->n_rows, stratified, tl_protocol_seed(seed, name, repeat, 0),
+                           rank, order_of, err);
 }
 
 int tl_protocol_order_of_rows(const tl_dataset *d, const size_t *rows, size_t n,

@@ -18,7 +18,8 @@ FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err)
 size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first)
 {
     size_t i = 0;
-    while (i < r->n && (r->cells[i].dataset < d || (r->cells[i].dataset == d && r->cells[i].model < m)))
+    while (i < r->n &&
+           (r->cells[i].dataset < d || (r->cells[i].dataset == d && r->cells[i].model < m)))
         i++;
     *first = i;
     size_t j = i;
@@ -48,8 +49,10 @@ const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size)
     char n[3][32];
     if (sscanf(m->protocol, "holdout train %lf validation %lf test %lf repeats %zu stratified %d",
                &a[0], &a[1], &a[2], &rep, &strat) == 5)
-        used = snprintf(buf, size, "holdout train %s validation %s test %s repeats %zu "
-                        "stratified %d", tl_num_short(a[0], n[0]), tl_num_short(a[1], n[1]),
+        used = snprintf(buf, size,
+                        "holdout train %s validation %s test %s repeats %zu "
+                        "stratified %d",
+                        tl_num_short(a[0], n[0]), tl_num_short(a[1], n[1]),
                         tl_num_short(a[2], n[2]), rep, strat);
     else
         used = snprintf(buf, size, "%s", m->protocol);
@@ -57,7 +60,8 @@ const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size)
         used += snprintf(buf + used, size - (size_t)used, "%s%s", i ? ", " : " fractions ",
                          tl_num_short(m->fractions[i], n[0]));
     if (m->missing_rows[0] && used > 0 && (size_t)used < size)
-        snprintf(buf + used, size - (size_t)used, ", values removed at random from the %s rows"
+        snprintf(buf + used, size - (size_t)used,
+                 ", values removed at random from the %s rows"
                  " (each dataset's copies NAME-missR: R%% removed)",
                  !strcmp(m->missing_rows, "all") ? "training and test" : m->missing_rows);
     return buf;
@@ -102,7 +106,8 @@ static void size_put(FILE *f, double v)
 
 static int write_metrics(const tl_rep *r, tl_err *err)
 {
-    FILE *f = tl_rep_open(r, "metrics.csv", err), *t = f ? tl_rep_open(r, "timings.csv", err) : NULL;
+    FILE *f = tl_rep_open(r, "metrics.csv", err),
+         *t = f ? tl_rep_open(r, "timings.csv", err) : NULL;
     if (!t) {
         if (f)
             tl_out_discard(f);
@@ -112,7 +117,8 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     fputs("dataset,model,repeat,fold,n_train,n_test", f);
     if (cls)
         fputs(",accuracy,balanced_accuracy,kappa,f1_macro,f1_weighted,log_loss,roc_auc_macro,"
-              "roc_auc_weighted,pr_auc,brier", f);
+              "roc_auc_weighted,pr_auc,brier",
+              f);
     if (reg)
         fputs(",mse,rmse,mae,r2", f);
     const char *sel[64];
@@ -131,9 +137,9 @@ static int write_metrics(const tl_rep *r, tl_err *err)
         const char *dn = r->meta.dataset[c->dataset], *mn = r->meta.model[c->model];
         tl_csv_pair(f, dn, mn);
         fprintf(f, ",%zu,%zu,%zu,%zu", c->repeat, c->fold, c->n_train, c->n_test);
-        const double cv[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa,
-                             c->cm.f1_macro, c->cm.f1_weighted, c->cm.log_loss,
-                             c->cm.roc_auc_macro, c->cm.roc_auc_weighted, c->cm.pr_auc,
+        const double cv[] = {c->cm.accuracy,      c->cm.balanced_accuracy, c->cm.kappa,
+                             c->cm.f1_macro,      c->cm.f1_weighted,       c->cm.log_loss,
+                             c->cm.roc_auc_macro, c->cm.roc_auc_weighted,  c->cm.pr_auc,
                              c->cm.brier};
         const double rv[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2};
         for (size_t j = 0; cls && j < sizeof cv / sizeof *cv; j++) {
@@ -165,8 +171,8 @@ void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out)
             out[j] += r->cells[i].confusion[j];
 }
 
-size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
-                       double *sd, double *n_train)
+size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean, double *sd,
+                       double *n_train)
 {
     double s = 0, s2 = 0, nt = 0;
     size_t first, n = tl_rep_range(r, d, m, &first), cnt = 0;
@@ -278,9 +284,11 @@ int tl_report_render(const char *dir, tl_err *err)
     if (stat(dir, &st) != 0)
         return tl_err_set(err, TL_EIO, "%s: no such results folder", dir);
     if (!S_ISDIR(st.st_mode) || access(cells, F_OK) != 0)
-        return tl_err_set(err, TL_EIO, "%s is not a results folder (%s); treelab run writes "
-                          "one", dir, S_ISDIR(st.st_mode) ? "it has no " TL_CELLS_FILE
-                                                          : "it is not a folder");
+        return tl_err_set(err, TL_EIO,
+                          "%s is not a results folder (%s); treelab run writes "
+                          "one",
+                          dir,
+                          S_ISDIR(st.st_mode) ? "it has no " TL_CELLS_FILE : "it is not a folder");
     int lock;
     int rc = tl_results_lock(dir, &lock, err);
     if (!rc) {

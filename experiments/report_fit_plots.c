@@ -40,9 +40,19 @@ int tl_report_pruning_plot(const tl_prune_trace *tr, int regression, const char 
     else
         snprintf(ylabel, sizeof ylabel, "%s rate; training risk R(T) (%s impurity)",
                  has_error && tr->error_name ? tr->error_name : "error", tr->risk_name);
-    tl_plot_cp_path p = {tr->n, tr->param, tr->leaves, tr->risk,
-                         has_error ? tr->error : NULL, has_error ? tr->se : NULL, title, 1,
-                         risk_label, ylabel, tr->chosen < tr->n, tr->chosen, !regression};
+    tl_plot_cp_path p = {tr->n,
+                         tr->param,
+                         tr->leaves,
+                         tr->risk,
+                         has_error ? tr->error : NULL,
+                         has_error ? tr->se : NULL,
+                         title,
+                         1,
+                         risk_label,
+                         ylabel,
+                         tr->chosen < tr->n,
+                         tr->chosen,
+                         !regression};
     return tl_plot_pruning(&p, stem, err);
 }
 
@@ -70,9 +80,10 @@ static int plot_pruning(const char *dir, const tl_exp_model *em, const tl_model 
     }
     char title[1024], buf[4096], risk[256];
     char chosen[32];
-    snprintf(title, sizeof title, "Pruning curve: %s on %s (pruner %s on the whole data; %s = "
-             "%s chosen)", em->name, dn, tr->pruner, tr->param_name,
-             tl_num_short(tr->chosen_param, chosen));
+    snprintf(title, sizeof title,
+             "Pruning curve: %s on %s (pruner %s on the whole data; %s = "
+             "%s chosen)",
+             em->name, dn, tr->pruner, tr->param_name, tl_num_short(tr->chosen_param, chosen));
     tl_report_risk_label(tr, !tl_dataset_is_classification(d), risk, sizeof risk);
     return tl_report_pruning_plot(tr, !tl_dataset_is_classification(d), risk, title,
                                   fig_stem(dir, "pruning", dn, em->name, buf, sizeof buf), err);
@@ -118,9 +129,9 @@ static tl_dataset *grid_data(const tl_dataset *d, size_t nx, size_t ny, const do
     for (size_t i = 0; !rc && i < n; i++) {
         size_t at[2] = {i % nx, i / nx}, steps[2] = {nx, ny};
         for (size_t j = 0; j < na; j++)
-            g->cols[j].num[i] = steps[j] > 1 ? lo[j] + (double)at[j] * (hi[j] - lo[j]) /
-                                                           (double)(steps[j] - 1)
-                                             : lo[j];
+            g->cols[j].num[i] =
+                steps[j] > 1 ? lo[j] + (double)at[j] * (hi[j] - lo[j]) / (double)(steps[j] - 1)
+                             : lo[j];
     }
     if (rc) {
         tl_dataset_free(g);
@@ -154,8 +165,9 @@ static int plot_regions(const char *dir, const tl_exp_model *em, const tl_model 
     double *pred = malloc(n * sizeof *pred), *pxy = malloc(2 * (d->n_rows + 1) * sizeof *pxy);
     int *cls = malloc((n + d->n_rows + 1) * sizeof *cls);
     size_t *rows = malloc((d->n_rows + 1) * sizeof *rows);
-    int rc = !g ? err->code
-             : pred && pxy && cls && rows ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = !g                           ? err->code
+             : pred && pxy && cls && rows ? TL_OK
+                                          : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc)
         rc = tl_model_predict_label(model, g, NULL, n, pred, err);
     if (!rc) {
@@ -171,10 +183,22 @@ static int plot_regions(const char *dir, const tl_exp_model *em, const tl_model 
         const tl_schema *s = &d->schema;
         char title[1024], buf[4096];
         snprintf(title, sizeof title, "Decision regions: %s on %s (whole data)", em->name, dn);
-        tl_plot_boundary b = {title, s->attrs[0].name, s->attrs[1].name, BOUNDARY_N, BOUNDARY_N,
-                              lo[0], hi[0], lo[1], hi[1], cls, s->target.n_levels,
-                              (const char *const *)s->target.levels, np, pxy,
-                              pxy + d->n_rows, pcls};
+        tl_plot_boundary b = {title,
+                              s->attrs[0].name,
+                              s->attrs[1].name,
+                              BOUNDARY_N,
+                              BOUNDARY_N,
+                              lo[0],
+                              hi[0],
+                              lo[1],
+                              hi[1],
+                              cls,
+                              s->target.n_levels,
+                              (const char *const *)s->target.levels,
+                              np,
+                              pxy,
+                              pxy + d->n_rows,
+                              pcls};
         rc = tl_plot_boundary_write(&b, fig_stem(dir, "boundary", dn, em->name, buf, sizeof buf),
                                     err);
     }
@@ -194,8 +218,9 @@ static int plot_steps(const char *dir, const tl_exp_model *em, const tl_model *m
     tl_dataset *g = grid_data(d, STEPS_N, 1, &lo, &hi, err);
     double *pred = malloc(STEPS_N * sizeof *pred), *pxy = malloc(2 * (d->n_rows + 1) * sizeof *pxy);
     size_t *rows = malloc((d->n_rows + 1) * sizeof *rows);
-    int rc = !g ? err->code
-             : pred && pxy && rows ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = !g                    ? err->code
+             : pred && pxy && rows ? TL_OK
+                                   : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc)
         rc = tl_model_predict(model, g, NULL, STEPS_N, pred, err);
     if (!rc) {
@@ -204,8 +229,9 @@ static int plot_steps(const char *dir, const tl_exp_model *em, const tl_model *m
             pxy[i] = d->cols[0].num[rows[i]], pxy[d->n_rows + i] = d->y.num[rows[i]];
         char title[1024], buf[4096];
         snprintf(title, sizeof title, "Regression: %s on %s (whole data)", em->name, dn);
-        tl_plot_steps s = {title, d->schema.attrs[0].name, d->schema.target.name, STEPS_N, lo,
-                           hi, pred, np, pxy, pxy + d->n_rows};
+        tl_plot_steps s = {
+            title, d->schema.attrs[0].name, d->schema.target.name, STEPS_N, lo, hi, pred, np,
+            pxy,   pxy + d->n_rows};
         rc = tl_plot_steps_write(&s, fig_stem(dir, "steps", dn, em->name, buf, sizeof buf), err);
     }
     tl_dataset_free(g);
@@ -299,8 +325,7 @@ static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *cons
     return TL_OK;
 }
 
-int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                    tl_err *err)
+int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data, tl_err *err)
 {
     tl_err local;
     if (!err)
@@ -318,7 +343,8 @@ int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *
     int trees = tl_experiment_wants_plot(x, "trees");
     if (trees && !tl_plot_found(tl_plot_dot())) {
         tl_warn("%s (Graphviz) not found: no tree pictures; the DOT files are in %s/trees when "
-                "the trees report is on", tl_plot_dot(), dir);
+                "the trees report is on",
+                tl_plot_dot(), dir);
         trees = 0;
     }
     tl_plot_set_render(render);

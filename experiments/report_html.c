@@ -23,7 +23,8 @@ static void provenance(FILE *f, const tl_paper *p)
     const tl_cells_meta *m = &p->r->meta;
     char proto[1024];
     fputs("<h2 id=\"provenance\">Provenance</h2>\n<table>\n", f);
-    const char *rows[][2] = {{"producer", m->producer}, {"config", m->config},
+    const char *rows[][2] = {{"producer", m->producer},
+                             {"config", m->config},
                              {"config sha256", m->config_sha},
                              {"protocol", tl_rep_protocol_text(m, proto, sizeof proto)},
                              {"baseline", m->model[m->baseline]}};
@@ -66,8 +67,10 @@ static void table(FILE *f, const tl_paper *p, size_t j)
     tl_html_str(f, tl_paper_metric(p, j));
     fputs(": mean ± sd over the test folds", f);
     if (p->dir[j])
-        fprintf(f, "; best per row in bold (%s is better); W/T/L by the corrected resampled "
-                   "t-test at 0.05", p->dir[j] > 0 ? "larger" : "smaller");
+        fprintf(f,
+                "; best per row in bold (%s is better); W/T/L by the corrected resampled "
+                "t-test at 0.05",
+                p->dir[j] > 0 ? "larger" : "smaller");
     fputs(".</caption>\n<tr><th>dataset</th>", f);
     for (size_t i = 0; i < p->nl; i++) {
         fputs("<th>", f);
@@ -85,13 +88,13 @@ static void table(FILE *f, const tl_paper *p, size_t j)
             double best = tl_paper_best(p, j, d, g, dec);
             for (size_t i = 0; i < p->nl; i++) {
                 size_t at = tl_paper_at(p, j, d, g, p->listed[i]);
-                int bold = p->count[at] && !isnan(best) &&
-                           round(p->mean[at] * scale) / scale == best;
+                int bold =
+                    p->count[at] && !isnan(best) && round(p->mean[at] * scale) / scale == best;
                 if (!p->count[at])
                     fputs("<td>–</td>", f);
                 else
-                    fprintf(f, "<td>%s%.*f ± %.*f%s</td>", bold ? "<b>" : "", dec, p->mean[at],
-                            dec, p->sd[at], bold ? "</b>" : "");
+                    fprintf(f, "<td>%s%.*f ± %.*f%s</td>", bold ? "<b>" : "", dec, p->mean[at], dec,
+                            p->sd[at], bold ? "</b>" : "");
             }
             fputs("</tr>\n", f);
         }
@@ -241,7 +244,8 @@ static int figures(FILE *f, const tl_paper *p, tl_err *err)
         }
         if (!shown) {
             fputs("<p>Not drawn (gnuplot or Graphviz missing): its data and script are in "
-                  "plots/", f);
+                  "plots/",
+                  f);
             tl_html_str(f, stem);
             fputs(".gp.</p>", f);
         }
@@ -269,7 +273,8 @@ int tl_paper_html(const tl_paper *p, tl_err *err)
     fputs("</h1>\n<h2 id=\"summary\">Summary</h2>\n", f);
     if (p->nl < p->r->meta.n_models)
         fputs("<p>Parameter-grid cells are left out of these tables (see the grid figures and "
-              "metrics.json).</p>\n", f);
+              "metrics.json).</p>\n",
+              f);
     for (size_t j = 0; j < p->n_metrics; j++) {
         if (tl_paper_shown(p, j))
             table(f, p, j);

@@ -36,8 +36,8 @@ static void provenance(FILE *f, const tl_paper *p)
      * (the manifest keeps the times) */
     static const char *const lib[] = {"gsl", "libconfig", "openblas"};
     for (size_t i = 0; i < sizeof lib / sizeof *lib; i++)
-        kv_str(f, "    ", lib[i], p->manifest ? tl_paper_manifest(p, lib[i], buf, sizeof buf)
-                                              : NULL, 0);
+        kv_str(f, "    ", lib[i],
+               p->manifest ? tl_paper_manifest(p, lib[i], buf, sizeof buf) : NULL, 0);
     kv_str(f, "    ", "baseline", m->model[m->baseline], 1);
     fputs("  },\n", f);
     kv_str(f, "  ", "config", p->config, 0);

@@ -49,8 +49,10 @@ static int plot_base(const tl_rep *r, const tl_experiment *x, const char *base, 
     if (!rc && ns) {
         int cls = r->meta.n_classes[first_d] > 0;
         char title[1024], path[4096];
-        snprintf(title, sizeof title, "%s with values missing at random (%s rows): %s mean ± "
-                 "sd over folds", base, r->meta.missing_rows, cls ? "accuracy" : "RMSE");
+        snprintf(title, sizeof title,
+                 "%s with values missing at random (%s rows): %s mean ± "
+                 "sd over folds",
+                 base, r->meta.missing_rows, cls ? "accuracy" : "RMSE");
         tl_plot_curve c = {
             .title = title,
             .xlabel = "share of values removed at random",

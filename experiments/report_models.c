@@ -90,8 +90,7 @@ static int write_trace(const char *dir, const char *dn, const tl_exp_model *em,
     return tl_out_close(f, TL_OK, err);
 }
 
-int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                     tl_err *err)
+int tl_report_models(const char *dir, const tl_experiment *x, tl_dataset *const *data, tl_err *err)
 {
     tl_err local;
     if (!err)
@@ -156,9 +155,8 @@ int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *cons
         fprintf(f, "experiment: %s\nconfig: %s\nconfig_sha256: %s\nseed: %lu\n", x->name,
                 x->config_path, sha, x->seed);
         fprintf(f, "treelab: %s\ncommit: %s\n", tl_version(), tl_commit());
-        fprintf(f, "gsl: %s\nlibconfig: %d.%d.%d\nopenblas: %s\n", GSL_VERSION,
-                LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION,
-                openblas_get_config());
+        fprintf(f, "gsl: %s\nlibconfig: %d.%d.%d\nopenblas: %s\n", GSL_VERSION, LIBCONFIG_VER_MAJOR,
+                LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION, openblas_get_config());
         for (size_t i = 0; i < x->n_datasets; i++) {
             if (!data[i]->path || tl_file_sha256(data[i]->path, sha, NULL))
                 strcpy(sha, "-");

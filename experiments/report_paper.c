@@ -99,8 +99,8 @@ const char *tl_paper_manifest(const tl_paper *p, const char *key, char *buf, siz
  * (leaves, depth) and anything unknown neither (no bold, no wins). */
 static int direction(const char *name)
 {
-    static const char *const up[] = {"accuracy", "kappa", "f1", "r2", "auc", "precision",
-                                     "recall", NULL};
+    static const char *const up[] = {"accuracy", "kappa",     "f1",     "r2",
+                                     "auc",      "precision", "recall", NULL};
     static const char *const down[] = {"loss", "brier", "mse", "rmse", "mae", "error", NULL};
     for (int i = 0; down[i]; i++)
         if (strstr(name, down[i]))
@@ -187,8 +187,10 @@ static int find_keys(tl_paper *p, tl_err *err)
         key[3] = (size_t)strtoul(tl_table_cell(t, i, c[3]), &end2, 10);
         if (key[0] == m->n_datasets || key[1] == m->n_models || *end1 || *end2 ||
             (m->n_fractions && key[3] >= m->n_fractions))
-            return tl_err_set(err, TL_EPARSE, "%s: data row %zu names a dataset, model or "
-                              "fold that cells.txt does not have", t->path, i + 1);
+            return tl_err_set(err, TL_EPARSE,
+                              "%s: data row %zu names a dataset, model or "
+                              "fold that cells.txt does not have",
+                              t->path, i + 1);
     }
     return TL_OK;
 }
@@ -206,8 +208,8 @@ static size_t rows_of(const tl_paper *p, size_t d, size_t g, size_t m, size_t *o
 }
 
 /* Mean, sd and the test against the baseline of metric j on (d, g, m). */
-static int summarise(tl_paper *p, size_t j, size_t d, size_t g, size_t m, size_t *ia,
-                     size_t *ib, double *a, double *b, tl_err *err)
+static int summarise(tl_paper *p, size_t j, size_t d, size_t g, size_t m, size_t *ia, size_t *ib,
+                     double *a, double *b, tl_err *err)
 {
     size_t at = tl_paper_at(p, j, d, g, m), nj = p->n_metrics, k = 0;
     size_t n = rows_of(p, d, g, m, ia), nb = rows_of(p, d, g, p->r->meta.baseline, ib);
@@ -236,8 +238,7 @@ static int summarise(tl_paper *p, size_t j, size_t d, size_t g, size_t m, size_t
     if (rc == TL_ENOMEM)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc)
-        p->result[at] = isnan(tt.p) || tt.p >= ALPHA ? 0
-                        : tt.mean_diff * p->dir[j] > 0 ? 1 : -1;
+        p->result[at] = isnan(tt.p) || tt.p >= ALPHA ? 0 : tt.mean_diff * p->dir[j] > 0 ? 1 : -1;
     return TL_OK;
 }
 

@@ -28,7 +28,8 @@ static const char *protocol_words(const tl_rep *r, char *buf, size_t size)
     const char *p = r->meta.protocol;
     if (sscanf(p, "cv folds %zu repeats %zu", &k, &rep) == 2)
         snprintf(buf, size, "%zu-fold CV x %zu", k, rep);
-    else if (sscanf(p, "holdout train %lf validation %lf test %lf repeats %zu", &a, &b, &c, &rep) == 4)
+    else if (sscanf(p, "holdout train %lf validation %lf test %lf repeats %zu", &a, &b, &c, &rep) ==
+             4)
         snprintf(buf, size, "hold-out %.3g/%.3g/%.3g x %zu", a, b, c, rep);
     else
         snprintf(buf, size, "%.*s", (int)strcspn(p, " "), p);
@@ -36,8 +37,8 @@ static const char *protocol_words(const tl_rep *r, char *buf, size_t size)
 }
 
 /* Mean and sd of the primary metric (accuracy, or RMSE) and the mean leaves of (d, m). */
-static size_t pair_means(const tl_rep *r, size_t d, size_t m, double *buf, double *mean,
-                         double *sd, double *leaves)
+static size_t pair_means(const tl_rep *r, size_t d, size_t m, double *buf, double *mean, double *sd,
+                         double *leaves)
 {
     size_t first, n = tl_rep_range(r, d, m, &first);
     *mean = *sd = *leaves = NAN;
@@ -92,12 +93,19 @@ static int plot_folds(const tl_rep *r, const tl_experiment *x, int classificatio
                 }
             }
         /* colour = position in the model list, as in every figure */
-        tl_plot_folds f = {nd, nm, nf, dn, mn, mi, v,
+        tl_plot_folds f = {nd,
+                           nm,
+                           nf,
+                           dn,
+                           mn,
+                           mi,
+                           v,
                            classification ? "Accuracy per fold" : "RMSE per fold",
-                           classification ? "accuracy" : "RMSE", classification};
+                           classification ? "accuracy" : "RMSE",
+                           classification};
         char buf[4096];
-        rc = tl_plot_folds_write(&f, stem(r, buf, sizeof buf, "%s%s",
-                                          classification ? "accuracy" : "rmse", ""), err);
+        rc = tl_plot_folds_write(
+            &f, stem(r, buf, sizeof buf, "%s%s", classification ? "accuracy" : "rmse", ""), err);
     }
     free(v);
     free(dn);
@@ -132,8 +140,7 @@ static int plot_cd(const tl_rep *r, const tl_experiment *x, tl_err *err)
                  nm < r->meta.n_models ? ": models as listed, grid cells left out" : "");
         tl_plot_cd c = {nm, names, ranks, cd, r->meta.n_datasets, title};
         char buf[4096];
-        rc = tl_plot_cd_write(&c, stem(r, buf, sizeof buf, "critical_difference%s%s", "", ""),
-                              err);
+        rc = tl_plot_cd_write(&c, stem(r, buf, sizeof buf, "critical_difference%s%s", "", ""), err);
     }
     free(ranks);
     free(mi);
@@ -154,8 +161,9 @@ static int plot_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
     snprintf(title, sizeof title, "Confusion matrix: %s on %s (test rows of %s, summed)",
              r->meta.model[m], r->meta.dataset[d], protocol_words(r, words, sizeof words));
     tl_plot_confusion c = {k, counts, (const char *const *)r->meta.classes[d], title};
-    int rc = tl_plot_confusion_write(&c, stem(r, buf, sizeof buf, "confusion_%s__%s",
-                                              r->meta.dataset[d], r->meta.model[m]), err);
+    int rc = tl_plot_confusion_write(
+        &c, stem(r, buf, sizeof buf, "confusion_%s__%s", r->meta.dataset[d], r->meta.model[m]),
+        err);
     free(counts);
     return rc;
 }
@@ -192,8 +200,8 @@ static int plot_learning_curve(const tl_rep *r, const tl_experiment *xp, size_t 
             .hline = NAN,
             .rate = cls,
         };
-        rc = tl_plot_curve_write(&c, stem(r, buf, sizeof buf, "learning_curve_%s%s",
-                                          r->meta.dataset[d], ""), err);
+        rc = tl_plot_curve_write(
+            &c, stem(r, buf, sizeof buf, "learning_curve_%s%s", r->meta.dataset[d], ""), err);
     }
     free(s);
     free(v);
@@ -279,10 +287,18 @@ static int grid_heatmap(const tl_rep *r, const tl_experiment *x, const tl_exp_gr
     char title[1024], words[128];
     snprintf(title, sizeof title, "%s on %s: mean test %s (%s)", x->models[g->base].name,
              r->meta.dataset[d], cls ? "accuracy" : "RMSE", protocol_words(r, words, sizeof words));
-    tl_plot_grid p = {nx, ny, v, (const char *const *)g->values[0],
-                      (const char *const *)g->values[1], g->param[0], g->param[1],
-                      cls ? "mean test accuracy" : "mean test RMSE", title, best != SIZE_MAX,
-                      best == SIZE_MAX ? 0 : best % nx, best == SIZE_MAX ? 0 : best / nx};
+    tl_plot_grid p = {nx,
+                      ny,
+                      v,
+                      (const char *const *)g->values[0],
+                      (const char *const *)g->values[1],
+                      g->param[0],
+                      g->param[1],
+                      cls ? "mean test accuracy" : "mean test RMSE",
+                      title,
+                      best != SIZE_MAX,
+                      best == SIZE_MAX ? 0 : best % nx,
+                      best == SIZE_MAX ? 0 : best / nx};
     int rc = tl_plot_grid_write(&p, path, err);
     free(v);
     return rc;

@@ -103,8 +103,10 @@ void tl_rep_select_md(FILE *f, const tl_rep *r)
                   "folds (times chosen / cells), a sign of how stable the choice is. Ties go to "
                   "the first candidate of the grid (the first parameter varying slowest).\n\n",
                   f);
-        fprintf(f, "%s: %s.\n\n| dataset | model | parameter | chosen |\n| --- | --- | --- | "
-                   "--- |\n", r->meta.model[m], s->by ? s->by : "(not recorded)");
+        fprintf(f,
+                "%s: %s.\n\n| dataset | model | parameter | chosen |\n| --- | --- | --- | "
+                "--- |\n",
+                r->meta.model[m], s->by ? s->by : "(not recorded)");
         for (size_t d = 0; d < r->meta.n_datasets; d++)
             for (size_t p = 0; p < s->n_params; p++)
                 md_counts(f, r, d, m, p);

@@ -11,8 +11,8 @@
 #include "treelab/tl_plot.h"
 
 /* Mean leaves and mean / sd primary score of (d, m); 0 when no cell has a tree. */
-static int point(const tl_rep *r, size_t d, size_t m, double *buf, double *leaves,
-                 double *score, double *sd)
+static int point(const tl_rep *r, size_t d, size_t m, double *buf, double *leaves, double *score,
+                 double *sd)
 {
     size_t first, n = tl_rep_range(r, d, m, &first), k = 0;
     double sum = 0;

@@ -10,9 +10,9 @@
 
 #define ALPHA 0.05
 
-static const char *const cls_names[] = {"accuracy", "balanced_accuracy", "kappa", "f1_macro",
-                                        "f1_weighted", "log_loss", "roc_auc_macro",
-                                        "roc_auc_weighted", "pr_auc", "brier", "leaves", "depth"};
+static const char *const cls_names[] = {
+    "accuracy",      "balanced_accuracy", "kappa",  "f1_macro", "f1_weighted", "log_loss",
+    "roc_auc_macro", "roc_auc_weighted",  "pr_auc", "brier",    "leaves",      "depth"};
 static const char *const reg_names[] = {"mse", "rmse", "mae", "r2", "leaves", "depth"};
 /* the task's own metrics, before leaves and depth */
 #define N_CLS 10
@@ -21,10 +21,12 @@ static const char *const reg_names[] = {"mse", "rmse", "mae", "r2", "leaves", "d
 static double metric(const tl_cell *c, size_t j)
 {
     if (c->classification) {
-        const double v[] = {c->cm.accuracy, c->cm.balanced_accuracy, c->cm.kappa, c->cm.f1_macro,
-                            c->cm.f1_weighted, c->cm.log_loss, c->cm.roc_auc_macro,
-                            c->cm.roc_auc_weighted, c->cm.pr_auc, c->cm.brier, c->leaves,
-                            c->depth};
+        const double v[] = {c->cm.accuracy,      c->cm.balanced_accuracy,
+                            c->cm.kappa,         c->cm.f1_macro,
+                            c->cm.f1_weighted,   c->cm.log_loss,
+                            c->cm.roc_auc_macro, c->cm.roc_auc_weighted,
+                            c->cm.pr_auc,        c->cm.brier,
+                            c->leaves,           c->depth};
         return v[j];
     }
     const double v[] = {c->rm.mse, c->rm.rmse, c->rm.mae, c->rm.r2, c->leaves, c->depth};
@@ -35,8 +37,8 @@ static double metric(const tl_cell *c, size_t j)
 typedef struct pair_stats {
     size_t n;
     double mean[N_CLS + 2], sd[N_CLS + 2];
-    double p;     /* corrected t-test p-value against the baseline (NaN: not tested) */
-    int result;   /* +1 win, 0 tie, -1 loss, 2 is the baseline, 3 not tested */
+    double p;   /* corrected t-test p-value against the baseline (NaN: not tested) */
+    int result; /* +1 win, 0 tie, -1 loss, 2 is the baseline, 3 not tested */
 } pair_stats;
 
 /* Indices of the cells of (d, m) at fold fr (SIZE_MAX: every fold) into idx; their count. A
@@ -103,14 +105,14 @@ static void md_header(FILE *f, const tl_rep *r)
     const tl_cells_meta *m = &r->meta;
     char proto[1024];
     fprintf(f, "# Experiment %s\n\n", m->name);
-    fprintf(f, "Produced by %s from `%s` (sha256 %s), seed %lu, protocol: %s.\n\n",
-            m->producer, m->config, m->config_sha, m->seed,
-            tl_rep_protocol_text(m, proto, sizeof proto));
+    fprintf(f, "Produced by %s from `%s` (sha256 %s), seed %lu, protocol: %s.\n\n", m->producer,
+            m->config, m->config_sha, m->seed, tl_rep_protocol_text(m, proto, sizeof proto));
     fputs("| dataset | sha256 |\n| --- | --- |\n", f);
     for (size_t d = 0; d < m->n_datasets; d++)
         fprintf(f, "| %s | %s |\n", m->dataset[d], m->dataset_sha[d]);
-    fprintf(f, "\nBaseline: **%s**. Wins / ties / losses: corrected resampled t-test (Nadeau & "
-               "Bengio 2003) on %s at %.2f, paired over the same folds.\n",
+    fprintf(f,
+            "\nBaseline: **%s**. Wins / ties / losses: corrected resampled t-test (Nadeau & "
+            "Bengio 2003) on %s at %.2f, paired over the same folds.\n",
             m->model[m->baseline], "accuracy (RMSE for regression)", ALPHA);
 }
 
@@ -172,8 +174,7 @@ static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, i
                 !cls ? fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]) : fputs(",,", f);
             size_t o = cls ? N_CLS : N_REG;
             for (size_t j = o; j < o + 2; j++) /* leaves and depth: empty without a tree */
-                isnan(p->mean[j]) ? fputs(",,", f)
-                                  : fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]);
+                isnan(p->mean[j]) ? fputs(",,", f) : fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]);
             fputc(',', f);
             if (!isnan(p->p))
                 fprintf(f, "%.6f", p->p);
@@ -208,8 +209,8 @@ int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double 
     return TL_OK;
 }
 
-int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
-                 tl_friedman *fr, double *cd, int *applies, tl_err *err)
+int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks, tl_friedman *fr,
+                 double *cd, int *applies, tl_err *err)
 {
     size_t nd = r->meta.n_datasets;
     *cd = NAN;
@@ -265,19 +266,27 @@ static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *e
         fputc('\n', f);
     }
     if (ng > 1)
-        fprintf(f, "\nWins, ties and losses count every training fraction of every dataset "
-                   "(%zu x %zu).\n", nd, ng);
+        fprintf(f,
+                "\nWins, ties and losses count every training fraction of every dataset "
+                "(%zu x %zu).\n",
+                nd, ng);
     if (have_ranks) {
-        fprintf(f, "\nFriedman chi² = %.4f (p = %.4g); Iman-Davenport F = %.4f (p = %.4g); "
-                   "%zu datasets, %zu models%s (Demšar 2006).\n", fr.chi2, fr.p_chi2, fr.ff,
-                fr.p_ff, nd, nl, nl < nm ? " as listed, grid cells left out, as in the "
-                                           "critical-difference figure" : "");
+        fprintf(f,
+                "\nFriedman chi² = %.4f (p = %.4g); Iman-Davenport F = %.4f (p = %.4g); "
+                "%zu datasets, %zu models%s (Demšar 2006).\n",
+                fr.chi2, fr.p_chi2, fr.ff, fr.p_ff, nd, nl,
+                nl < nm ? " as listed, grid cells left out, as in the "
+                          "critical-difference figure"
+                        : "");
         if (!isnan(cd))
-            fprintf(f, "Nemenyi critical difference at %.2f: %.4f (average ranks further apart "
-                       "differ significantly).\n", ALPHA, cd);
+            fprintf(f,
+                    "Nemenyi critical difference at %.2f: %.4f (average ranks further apart "
+                    "differ significantly).\n",
+                    ALPHA, cd);
     } else {
         fputs("\nAverage ranks, Friedman and Nemenyi need at least 2 datasets and 2 models "
-              "(and are not computed for learning curves).\n", f);
+              "(and are not computed for learning curves).\n",
+              f);
     }
     rc = tl_rep_md_baseline_tests(f, r, have_ranks ? ranks : NULL, ALPHA, err);
     free(ranks);

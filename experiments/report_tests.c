@@ -11,8 +11,7 @@ static const char *yes_no(int v)
 }
 
 /* Across datasets: Wilcoxon on the per-dataset means, Holm / Bonferroni-Dunn on the ranks. */
-static int across_datasets(FILE *f, const tl_rep *r, const double *ranks, double alpha,
-                           tl_err *err)
+static int across_datasets(FILE *f, const tl_rep *r, const double *ranks, double alpha, tl_err *err)
 {
     size_t nd = r->meta.n_datasets, nm = r->meta.n_models, base = r->meta.baseline;
     double *scores = malloc(nd * nm * sizeof *scores), *a = malloc(2 * nd * sizeof *a);
@@ -25,13 +24,17 @@ static int across_datasets(FILE *f, const tl_rep *r, const double *ranks, double
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     int have_ct = crc == TL_OK;
     if (!rc) {
-        fprintf(f, "\nAgainst the baseline across the %zu datasets (mean %s per dataset): "
-                   "Wilcoxon signed-rank test (two-sided; zero differences dropped; exact p up to "
-                   "50 datasets without ties, else the normal approximation with tie correction, "
-                   "as scipy 1.10)", nd, "accuracy (minus RMSE for regression)");
+        fprintf(f,
+                "\nAgainst the baseline across the %zu datasets (mean %s per dataset): "
+                "Wilcoxon signed-rank test (two-sided; zero differences dropped; exact p up to "
+                "50 datasets without ties, else the normal approximation with tie correction, "
+                "as scipy 1.10)",
+                nd, "accuracy (minus RMSE for regression)");
         if (have_ct)
-            fprintf(f, "; Holm's step-down and Bonferroni-Dunn procedures on the average ranks "
-                       "with the baseline as control (Demšar 2006, 3.2.2), at %.2f", alpha);
+            fprintf(f,
+                    "; Holm's step-down and Bonferroni-Dunn procedures on the average ranks "
+                    "with the baseline as control (Demšar 2006, 3.2.2), at %.2f",
+                    alpha);
         fprintf(f, ".\n\n| model | R+ | R- | Wilcoxon p |%s\n| --- | ---: | ---: | ---: |%s\n",
                 have_ct ? " z | p | Holm | Bonferroni-Dunn |" : "",
                 have_ct ? " ---: | ---: | --- | --- |" : "");
@@ -80,8 +83,9 @@ static int split_counts(const tl_cell *c, const tl_cell *b, unsigned long *n01, 
 static void mcnemar_dataset(FILE *f, const tl_rep *r, size_t d, double alpha)
 {
     size_t base = r->meta.baseline, bfirst, bn = tl_rep_range(r, d, base, &bfirst);
-    fprintf(f, "\n%s:\n\n| model | n01 | n10 | chi² | p | exact p | splits with exact p < "
-               "%.2f |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    fprintf(f,
+            "\n%s:\n\n| model | n01 | n10 | chi² | p | exact p | splits with exact p < "
+            "%.2f |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
             r->meta.dataset[d], alpha);
     for (size_t m = 0; m < r->meta.n_models; m++) {
         size_t first, n = tl_rep_range(r, d, m, &first), significant = 0, tested = 0;
@@ -118,11 +122,13 @@ int tl_rep_md_baseline_tests(FILE *f, const tl_rep *r, const double *ranks, doub
     }
     if (strncmp(r->meta.protocol, "holdout", 7) || r->meta.n_models < 2)
         return TL_OK;
-    fprintf(f, "\nMcNemar's test against the baseline on the hold-out test rows (n01: rows "
-               "only the model gets wrong, n10: only the baseline; chi² with Edwards' "
-               "continuity correction as Dietterich 1998, and the exact binomial p). The "
-               "counts are those of the first split; the last column counts the splits whose "
-               "exact p is below %.2f.\n", alpha);
+    fprintf(f,
+            "\nMcNemar's test against the baseline on the hold-out test rows (n01: rows "
+            "only the model gets wrong, n10: only the baseline; chi² with Edwards' "
+            "continuity correction as Dietterich 1998, and the exact binomial p). The "
+            "counts are those of the first split; the last column counts the splits whose "
+            "exact p is below %.2f.\n",
+            alpha);
     for (size_t d = 0; d < r->meta.n_datasets; d++)
         if (r->meta.n_classes[d])
             mcnemar_dataset(f, r, d, alpha);

@@ -15,8 +15,10 @@ static void header(FILE *f, const tl_paper *p, size_t j)
     tl_tex_str(f, tl_rep_protocol_text(m, proto, sizeof proto));
     fputs(")", f);
     if (p->dir[j]) {
-        fprintf(f, ". Best per row in bold (%s is better). W/T/L: wins, ties and losses "
-                   "against ", p->dir[j] > 0 ? "larger" : "smaller");
+        fprintf(f,
+                ". Best per row in bold (%s is better). W/T/L: wins, ties and losses "
+                "against ",
+                p->dir[j] > 0 ? "larger" : "smaller");
         tl_tex_str(f, m->model[m->baseline]);
         fputs(" by the corrected resampled t-test at 0.05", f);
     }
@@ -24,7 +26,9 @@ static void header(FILE *f, const tl_paper *p, size_t j)
     /* a label is a name, not text: letters and digits only */
     for (const char *s = tl_paper_metric(p, j); *s; s++)
         fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
-                  ? *s : '-', f);
+                  ? *s
+                  : '-',
+              f);
     fputs("}\n\\begin{tabular}{l", f);
     for (size_t i = 0; i < p->nl; i++)
         fputc('c', f);
@@ -91,7 +95,8 @@ int tl_paper_tex(const tl_paper *p, tl_err *err)
     fputs(" (rewritten by `treelab report`; needs \\usepackage{booktabs})\n", f);
     if (p->nl < p->r->meta.n_models)
         fputs("% parameter-grid cells are left out, as in the summary's ranks; every cell is in "
-              "metrics.json\n", f);
+              "metrics.json\n",
+              f);
     for (size_t j = 0; j < p->n_metrics; j++) {
         if (!tl_paper_shown(p, j))
             continue;

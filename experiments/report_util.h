@@ -40,8 +40,8 @@ void tl_rep_free(tl_rep *r);
 void tl_rep_confusion_sum(const tl_rep *r, size_t d, size_t m, double *out);
 /* Learning curve point of (d, m) at training fraction fr: mean and sd of the accuracy (RMSE
  * for regression) and the mean training size. Returns the number of cells (0: none). */
-size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean,
-                       double *sd, double *n_train);
+size_t tl_rep_lc_point(const tl_rep *r, size_t d, size_t m, size_t fr, double *mean, double *sd,
+                       double *n_train);
 
 /* Nested selection (report_select.c): the parameters any model selects, in model order, at
  * most max (names point into r->meta); their chosen values in cell c as CSV fields (",v"
@@ -68,8 +68,8 @@ int tl_rep_summary(const tl_rep *r, tl_err *err);
  * the Nemenyi critical difference at alpha 0.05 into ranks (nm), *fr and *cd (NaN when it
  * cannot be computed). *applies is 1 when the ranks apply (2+ datasets, 2+ models, not a
  * learning curve, no NaN score), else 0. TL_OK or TL_ENOMEM. */
-int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks,
-                 tl_friedman *fr, double *cd, int *applies, tl_err *err);
+int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks, tl_friedman *fr,
+                 double *cd, int *applies, tl_err *err);
 
 /* Mean primary score (tl_rep_primary) of each dataset (row) and model models[m] (NULL:
  * models 0..nm-1) into scores (n_datasets x nm; NaN without cells). TL_OK or TL_ENOMEM. */

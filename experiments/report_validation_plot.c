@@ -81,8 +81,14 @@ int tl_report_validation_plot(const char *dir, const tl_experiment *x, const tl_
             {"test accuracy", color, npts, xs, yt, NULL, 0, 1},
         };
         tl_plot_marker mk = {(double)cl, cv, mark, (color + 1) % TL_PLOT_N_COLORS};
-        tl_plot_curve c = {title, "leaves of the subtree (weakest link on validation accuracy)",
-                           "accuracy", NULL, 0, s, 2, &mk, 1, NAN, NULL, 1, 1, 0};
+        tl_plot_curve c = {
+            title,      "leaves of the subtree (weakest link on validation accuracy)",
+            "accuracy", NULL,
+            0,          s,
+            2,          &mk,
+            1,          NAN,
+            NULL,       1,
+            1,          0};
         rc = tl_plot_curve_write(&c, stem, err);
     }
 done:

@@ -24,8 +24,10 @@ int tl_results_lock(const char *dir, int *fd, tl_err *err)
     close(*fd);
     *fd = -1;
     if (e == EWOULDBLOCK)
-        return tl_err_set(err, TL_EINVAL, "%s is in use: another treelab run (or report) holds "
-                          "it; wait for that one to finish, or write elsewhere with --out", dir);
+        return tl_err_set(err, TL_EINVAL,
+                          "%s is in use: another treelab run (or report) holds "
+                          "it; wait for that one to finish, or write elsewhere with --out",
+                          dir);
     return tl_err_set(err, TL_EIO, "cannot lock %s: %s", path, strerror(e));
 }
 

@@ -129,9 +129,11 @@ static int open_cells(tl_run_state *s, const char *header, tl_cell **done, size_
         char *old = NULL;
         int rc = tl_run_read_header(path, &old, err);
         if (!rc && tl_run_header_diff(header, old, 0, what, sizeof what))
-            rc = tl_err_set(err, TL_EINVAL, "%s holds the results of another experiment "
+            rc = tl_err_set(err, TL_EINVAL,
+                            "%s holds the results of another experiment "
                             "(config, seed, data, models or shard differ: this run has %s); use "
-                            "a new --out", s->o->out_dir, what);
+                            "a new --out",
+                            s->o->out_dir, what);
         free(old);
         if (rc)
             return rc;
@@ -168,8 +170,10 @@ int tl_run_prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
         return tl_err_set(err, TL_EIO, "cannot create %s: %s", dir, strerror(errno));
     if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))
-        return tl_err_set(err, TL_EIO, "cannot write the results to %s: it is a file, not a "
-                          "folder", dir);
+        return tl_err_set(err, TL_EIO,
+                          "cannot write the results to %s: it is a file, not a "
+                          "folder",
+                          dir);
     int rc = tl_results_lock(dir, lock, err);
     if (!rc && resume) /* what a killed run was writing: its files are all rewritten */
         tl_out_sweep(dir);
@@ -178,8 +182,10 @@ int tl_run_prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
     char cells[4200];
     snprintf(cells, sizeof cells, "%s/%s", dir, TL_CELLS_FILE);
     if (access(cells, F_OK) == 0)
-        return tl_err_set(err, TL_EINVAL, "%s already holds results; use --resume to finish "
-                          "them or --out to write elsewhere", dir);
+        return tl_err_set(err, TL_EINVAL,
+                          "%s already holds results; use --resume to finish "
+                          "them or --out to write elsewhere",
+                          dir);
     return TL_OK;
 }
 
@@ -190,15 +196,18 @@ static int check_tasks(const tl_experiment *x, tl_dataset *const *data, tl_err *
         unsigned task = cls ? TL_TASK_CLASSIFICATION : TL_TASK_REGRESSION;
         for (size_t m = 0; m < x->n_models; m++)
             if (!(x->models[m].type->tasks & task))
-                return tl_err_set(err, TL_EINVAL, "%s:%d: model '%s' (%s) does not do %s, which "
-                                  "dataset '%s' needs", x->config_path, x->models[m].line,
-                                  x->models[m].name, x->models[m].type->name,
-                                  cls ? "classification" : "regression", x->datasets[d].name);
+                return tl_err_set(err, TL_EINVAL,
+                                  "%s:%d: model '%s' (%s) does not do %s, which "
+                                  "dataset '%s' needs",
+                                  x->config_path, x->models[m].line, x->models[m].name,
+                                  x->models[m].type->name, cls ? "classification" : "regression",
+                                  x->datasets[d].name);
             else if (x->models[m].select.objective &&
                      x->models[m].select.objective->classification != cls)
-                return tl_err_set(err, TL_EINVAL, "%s:%d: model '%s' selects by %s, a %s "
-                                  "metric, and dataset '%s' is a %s task", x->config_path,
-                                  x->models[m].select.line, x->models[m].name,
+                return tl_err_set(err, TL_EINVAL,
+                                  "%s:%d: model '%s' selects by %s, a %s "
+                                  "metric, and dataset '%s' is a %s task",
+                                  x->config_path, x->models[m].select.line, x->models[m].name,
                                   x->models[m].select.objective->name,
                                   cls ? "regression" : "classification", x->datasets[d].name,
                                   cls ? "classification" : "regression");
@@ -231,9 +240,10 @@ int tl_run_outcome(tl_run_state *s, tl_err *err)
         return s->rc;
     }
     if (s->done < s->total)
-        return tl_err_set(err, TL_EINTERRUPTED, "stopped with %zu of %zu cells done; the "
-                          "finished ones are kept in %s, --resume completes the run", s->done,
-                          s->total, s->o->out_dir);
+        return tl_err_set(err, TL_EINTERRUPTED,
+                          "stopped with %zu of %zu cells done; the "
+                          "finished ones are kept in %s, --resume completes the run",
+                          s->done, s->total, s->o->out_dir);
     return TL_OK;
 }
 
@@ -250,8 +260,8 @@ static void free_state(tl_run_state *s)
     pthread_mutex_destroy(&s->lock);
 }
 
-int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                   time_t start, int resumed, volatile sig_atomic_t *cancel, tl_err *err)
+int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data, time_t start,
+                   int resumed, volatile sig_atomic_t *cancel, tl_err *err)
 {
     /* whole-data models, reports and manifest are rebuilt from scratch on every finish; the
      * cancel flag stops them before the next file (each one is written whole or not at all) */
@@ -267,9 +277,11 @@ int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *d
         rc = tl_rep_paper(dir, err);
     /* a gnuplot killed by the same Ctrl-C fails too: the stop is what to report */
     if (rc && tl_out_cancelled())
-        rc = tl_err_set(err, TL_EINTERRUPTED, "stopped while writing the reports; every cell "
+        rc = tl_err_set(err, TL_EINTERRUPTED,
+                        "stopped while writing the reports; every cell "
                         "is kept in %s and each report file there is complete or absent; "
-                        "--resume writes them all", dir);
+                        "--resume writes them all",
+                        dir);
     tl_out_set_cancel(NULL);
     return rc;
 }

@@ -9,8 +9,7 @@
 
 const tl_metric_def *tl_select_objective(const tl_exp_select *s, int classification)
 {
-    return s->objective ? s->objective
-                        : tl_metric_find(classification ? "accuracy" : "mse", NULL);
+    return s->objective ? s->objective : tl_metric_find(classification ? "accuracy" : "mse", NULL);
 }
 
 unsigned long tl_select_split_seed(unsigned long seed, size_t repeat)
@@ -50,10 +49,10 @@ typedef struct inner {
     const tl_exp_model *m;
     const tl_dataset *d;
     unsigned long seed;
-    size_t width;             /* classes, or 1 for regression */
-    size_t *tr, *te;          /* rows of one fit */
-    size_t *eval;             /* rows predicted so far, pooled over folds */
-    double *out;              /* their predictions (n_eval x width) */
+    size_t width;    /* classes, or 1 for regression */
+    size_t *tr, *te; /* rows of one fit */
+    size_t *eval;    /* rows predicted so far, pooled over folds */
+    double *out;     /* their predictions (n_eval x width) */
     size_t n_eval;
 } inner;
 
@@ -135,8 +134,8 @@ static int draw_score(inner *in, size_t cand, const size_t *rows, size_t n, cons
             else
                 in->tr[ntr++] = rows[j];
         if (!ntr || !nte)
-            return tl_err_set(err, TL_EINVAL, "the inner split of %zu rows leaves no %s rows",
-                              n, ntr ? "scored" : "training");
+            return tl_err_set(err, TL_EINVAL, "the inner split of %zu rows leaves no %s rows", n,
+                              ntr ? "scored" : "training");
         rc = fit_predict(in, cand, in->tr, ntr, in->te, nte, err);
     }
     return rc ? rc : pooled_score(in, obj, score, err);
@@ -185,7 +184,8 @@ int tl_select_scores(const tl_exp_model *m, const tl_dataset *d, const size_t *r
     size_t *assign = on_valid ? NULL : malloc((draws * n + 1) * sizeof *assign);
     double *order = on_valid ? NULL : malloc((n + 1) * sizeof *order);
     int rc = in.tr && in.te && in.eval && in.out && (on_valid || (assign && order))
-                 ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+                 ? TL_OK
+                 : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc && !on_valid)
         rc = make_draws(s, d, rows, n, seed, assign, order, err);
     int holdout = s->inner == TL_INNER_HOLDOUT;
@@ -228,9 +228,9 @@ long tl_select_run(const tl_exp_model *m, const tl_dataset *d, const size_t *row
     }
     long best = -1;
     if (!tl_select_scores(m, d, rows, n, valid, n_valid, seed, scores, err))
-        best = (long)tl_select_best(
-            tl_select_objective(&m->select, tl_dataset_is_classification(d)), scores,
-            m->select.n_candidates);
+        best =
+            (long)tl_select_best(tl_select_objective(&m->select, tl_dataset_is_classification(d)),
+                                 scores, m->select.n_candidates);
     free(scores);
     return best;
 }

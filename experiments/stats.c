@@ -54,17 +54,21 @@ static void rank_row(const double *s, size_t k, double *rank)
     }
 }
 
-int tl_friedman_test(const double *scores, size_t n_datasets, size_t n_models,
-                     double *ranks_out, tl_friedman *out, tl_err *err)
+int tl_friedman_test(const double *scores, size_t n_datasets, size_t n_models, double *ranks_out,
+                     tl_friedman *out, tl_err *err)
 {
     size_t N = n_datasets, k = n_models;
     if (N < 2 || k < 2)
-        return tl_err_set(err, TL_EINVAL, "the Friedman test needs at least 2 data sets and 2 "
-                          "models, got %zu and %zu", N, k);
+        return tl_err_set(err, TL_EINVAL,
+                          "the Friedman test needs at least 2 data sets and 2 "
+                          "models, got %zu and %zu",
+                          N, k);
     for (size_t i = 0; i < N * k; i++)
         if (isnan(scores[i]))
-            return tl_err_set(err, TL_EINVAL, "the Friedman test got a NaN score (data set %zu, "
-                              "model %zu)", i / k + 1, i % k + 1);
+            return tl_err_set(err, TL_EINVAL,
+                              "the Friedman test got a NaN score (data set %zu, "
+                              "model %zu)",
+                              i / k + 1, i % k + 1);
     double *rank = malloc(k * sizeof *rank);
     if (!rank)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -101,12 +105,10 @@ int tl_friedman_test(const double *scores, size_t n_datasets, size_t n_models,
  * k = 2..10 from Demsar (2006) table 5(a); k = 11..20 computed with scipy's
  * studentized_range and rounded the same way (scripts/peers/scipy_stats.py records the
  * unrounded values; tests/test_stats.c checks the table against them). */
-static const double q05[19] = {1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031,
-                               3.102, 3.164, 3.219, 3.268, 3.313, 3.354, 3.391,
-                               3.426, 3.458, 3.489, 3.517, 3.544};
-static const double q10[19] = {1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780,
-                               2.855, 2.920, 2.978, 3.030, 3.077, 3.120, 3.159,
-                               3.196, 3.230, 3.261, 3.291, 3.319};
+static const double q05[19] = {1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164, 3.219,
+                               3.268, 3.313, 3.354, 3.391, 3.426, 3.458, 3.489, 3.517, 3.544};
+static const double q10[19] = {1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920, 2.978,
+                               3.030, 3.077, 3.120, 3.159, 3.196, 3.230, 3.261, 3.291, 3.319};
 
 int tl_nemenyi_q(size_t n_models, double alpha, double *q, tl_err *err)
 {

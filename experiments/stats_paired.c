@@ -122,15 +122,17 @@ static double rank_se(size_t k, size_t n_datasets)
 static int check_ranks_args(size_t k, size_t n_datasets, double alpha, tl_err *err)
 {
     if (k < 2 || n_datasets < 1)
-        return tl_err_set(err, TL_EINVAL, "comparing with a control needs at least 2 models and "
-                          "1 data set, got %zu and %zu", k, n_datasets);
+        return tl_err_set(err, TL_EINVAL,
+                          "comparing with a control needs at least 2 models and "
+                          "1 data set, got %zu and %zu",
+                          k, n_datasets);
     if (!(alpha > 0 && alpha < 1))
         return tl_err_set(err, TL_EINVAL, "alpha must be in (0, 1), got %g", alpha);
     return TL_OK;
 }
 
-int tl_control_tests(const double *ranks, size_t k, size_t n_datasets, size_t control,
-                     double alpha, tl_control_test *out, tl_err *err)
+int tl_control_tests(const double *ranks, size_t k, size_t n_datasets, size_t control, double alpha,
+                     tl_control_test *out, tl_err *err)
 {
     if (check_ranks_args(k, n_datasets, alpha, err))
         return TL_EINVAL;
@@ -163,8 +165,7 @@ int tl_control_tests(const double *ranks, size_t k, size_t n_datasets, size_t co
     return TL_OK;
 }
 
-int tl_bonferroni_dunn_cd(size_t n_models, size_t n_datasets, double alpha, double *cd,
-                          tl_err *err)
+int tl_bonferroni_dunn_cd(size_t n_models, size_t n_datasets, double alpha, double *cd, tl_err *err)
 {
     if (check_ranks_args(n_models, n_datasets, alpha, err))
         return TL_EINVAL;
@@ -184,5 +185,6 @@ void tl_mcnemar_test(unsigned long n01, unsigned long n10, tl_mcnemar *out)
     double diff = fabs((double)n01 - (double)n10) - 1; /* as printed, also when n01 = n10 */
     out->chi2 = diff * diff / (double)n;
     out->p_chi2 = gsl_cdf_chisq_Q(out->chi2, 1);
-    out->p_exact = n01 == n10 ? 1 : fmin(1.0, 2 * gsl_cdf_binomial_P((unsigned)lo, 0.5, (unsigned)n));
+    out->p_exact =
+        n01 == n10 ? 1 : fmin(1.0, 2 * gsl_cdf_binomial_P((unsigned)lo, 0.5, (unsigned)n));
 }

@@ -53,7 +53,8 @@ typedef struct parser {
 
 static int is_eol(const parser *s)
 {
-    return s->p >= s->end || *s->p == '\n' || (*s->p == '\r' && (s->p + 1 >= s->end || s->p[1] == '\n'));
+    return s->p >= s->end || *s->p == '\n' ||
+           (*s->p == '\r' && (s->p + 1 >= s->end || s->p[1] == '\n'));
 }
 
 static void skip_eol(parser *s)
@@ -107,8 +108,8 @@ static int field(parser *s, char **out, tl_err *err)
     if (s->p < s->end && *s->p == '"') {
         for (s->p++;; s->p++) {
             if (s->p >= s->end)
-                return tl_err_set(err, TL_EPARSE, "%s:%zu: a quoted field is not closed",
-                                  s->path, start_line);
+                return tl_err_set(err, TL_EPARSE, "%s:%zu: a quoted field is not closed", s->path,
+                                  start_line);
             if (*s->p == '"') {
                 if (s->p + 1 < s->end && s->p[1] == '"')
                     s->p++; /* a doubled quote */

@@ -80,7 +80,13 @@ void tl_tex_str(FILE *f, const char *s)
         case '\\': fputs("\\textbackslash{}", f); break;
         case '~': fputs("\\textasciitilde{}", f); break;
         case '^': fputs("\\textasciicircum{}", f); break;
-        case '{': case '}': case '$': case '&': case '#': case '_': case '%':
+        case '{':
+        case '}':
+        case '$':
+        case '&':
+        case '#':
+        case '_':
+        case '%':
             fputc('\\', f);
             fputc(ch, f);
             break;

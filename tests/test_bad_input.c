@@ -220,14 +220,18 @@ static void test_cli_repeats_and_folders(void **state)
     (void)state;
     static char out[4096], errb[4096];
     assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --folds 2 "
-                                 "--folds 3", out, sizeof out, errb, sizeof errb), 1);
+                                 "--folds 3",
+                                 out, sizeof out, errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "option --folds given twice ('2' and '3')"));
-    assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --algo id3",
-                                 out, sizeof out, errb, sizeof errb), 1);
+    assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --algo id3", out,
+                                 sizeof out, errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "option --algo given twice"));
     assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --set "
-                                 "max_depth=3 --set max_depth=4", out, sizeof out, errb,
-                                 sizeof errb), 1);
+                                 "max_depth=3 --set max_depth=4",
+                                 out, sizeof out, errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "--set max_depth given twice ('3' and '4')"));
     assert_int_equal(tl_test_cli("run experiments/datasets", out, sizeof out, errb, sizeof errb),
                      1);
@@ -241,19 +245,21 @@ static void test_data_file_for_model_or_config(void **state)
 {
     (void)state;
     static char out[4096], errb[4096];
-    assert_int_equal(tl_test_cli("show experiments/datasets/iris.arff", out, sizeof out, errb,
-                                 sizeof errb), 1);
+    assert_int_equal(
+        tl_test_cli("show experiments/datasets/iris.arff", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "iris.arff: this looks like ARFF data, not the model file: "
                                  "expected a model file written by `treelab fit DATA --algo "
                                  "NAME -o MODEL`"));
     assert_int_equal(tl_test_cli("predict experiments/datasets/watermelon-2.0.csv "
-                                 "experiments/datasets/iris.arff", out, sizeof out, errb,
-                                 sizeof errb), 1);
+                                 "experiments/datasets/iris.arff",
+                                 out, sizeof out, errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "watermelon-2.0.csv: this looks like CSV data, not the model "
                                  "file: expected a model file"));
     assert_null(strstr(errb, "syntax error"));
-    assert_int_equal(tl_test_cli("run experiments/datasets/weather.nominal.arff", out,
-                                 sizeof out, errb, sizeof errb), 1);
+    assert_int_equal(tl_test_cli("run experiments/datasets/weather.nominal.arff", out, sizeof out,
+                                 errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "this looks like ARFF data, not the experiment file: expected "
                                  "libconfig settings"));
     /* a broken libconfig file keeps the syntax hint */

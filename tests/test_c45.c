@@ -11,8 +11,19 @@
 #include "treelab/tl_grow.h"
 
 static const char *const weka_sets[] = {
-    "iris", "vote", "soybean", "breast-cancer", "credit-g", "diabetes", "glass", "ionosphere",
-    "labor", "contact-lenses", "segment-challenge", "weather.nominal", "weather.numeric",
+    "iris",
+    "vote",
+    "soybean",
+    "breast-cancer",
+    "credit-g",
+    "diabetes",
+    "glass",
+    "ionosphere",
+    "labor",
+    "contact-lenses",
+    "segment-challenge",
+    "weather.nominal",
+    "weather.numeric",
 };
 #define N_SETS (sizeof weka_sets / sizeof *weka_sets)
 
@@ -139,7 +150,7 @@ static void test_missing_gains(void **state)
     static const struct {
         const char *attr;
         double gain;
-    } want[] = {{"color", 0.252}, {"root", 0.171}, {"knock", 0.145},
+    } want[] = {{"color", 0.252},   {"root", 0.171},  {"knock", 0.145},
                 {"texture", 0.424}, {"navel", 0.289}, {"touch", 0.006}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         tl_dataset *d = load_only("experiments/datasets/watermelon-2.0-missing.csv", want[i].attr);

@@ -8,8 +8,8 @@
 #include "treelab/tl_runner.h"
 
 /* Validation accuracy of cart with max_depth = depth, fitted on tr. */
-static double valid_accuracy(const tl_dataset *d, const char *depth, const size_t *tr,
-                             size_t ntr, const size_t *va, size_t nva)
+static double valid_accuracy(const tl_dataset *d, const char *depth, const size_t *tr, size_t ntr,
+                             const size_t *va, size_t nva)
 {
     tl_params p;
     tl_params_init(&p);

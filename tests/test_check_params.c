@@ -17,7 +17,7 @@ static void set_all(tl_params *p, const char *const *kv, size_t n)
 static void every_problem_is_listed(void **state)
 {
     (void)state;
-    const char *kv[] = {"foo=1", "max_depth=-3", "criterion=nope", "min_samples_leaf=2",
+    const char *kv[] = {"foo=1",           "max_depth=-3", "criterion=nope", "min_samples_leaf=2",
                         "criterion.bar=1", "select=best"};
     tl_params p;
     set_all(&p, kv, 6);
@@ -86,8 +86,10 @@ static void a_config_reports_every_model(void **state)
     assert_null(tl_experiment_load(path, NULL, &err));
     assert_int_equal(err.code, TL_EINVAL);
     char want[512];
-    snprintf(want, sizeof want, "%s:3: models[0].params: model 'a' (cart): (1) parameter "
-             "max_depth = -1 is out of range [0, 1e+06]; (2) unknown parameter 'foo'", path);
+    snprintf(want, sizeof want,
+             "%s:3: models[0].params: model 'a' (cart): (1) parameter "
+             "max_depth = -1 is out of range [0, 1e+06]; (2) unknown parameter 'foo'",
+             path);
     assert_true(strncmp(err.msg, want, strlen(want)) == 0);
     snprintf(want, sizeof want, "\n%s:5: models[2].algorithm: unknown algorithm 'nope'", path);
     assert_non_null(strstr(err.msg, want));

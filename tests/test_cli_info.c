@@ -15,8 +15,8 @@ static void expect_in(const char *haystack, const char *needle)
 static void test_info_vote(void **state)
 {
     (void)state;
-    int rc = tl_test_cli("info experiments/datasets/vote.arff", out, sizeof out, errbuf,
-                         sizeof errbuf);
+    int rc =
+        tl_test_cli("info experiments/datasets/vote.arff", out, sizeof out, errbuf, sizeof errbuf);
     assert_int_equal(rc, 0);
     expect_in(out, "rows: 435\n");
     expect_in(out, "attributes: 16 ");
@@ -81,7 +81,9 @@ static void test_usage_errors(void **state)
     rc = tl_test_cli("info --bogus experiments/datasets/iris.arff", out, sizeof out, errbuf,
                      sizeof errbuf);
     assert_int_equal(rc, 1);
-    expect_in(errbuf, "unknown option '--bogus'; valid options: --target, --ignore, --attributes, --nominal, --help");
+    expect_in(
+        errbuf,
+        "unknown option '--bogus'; valid options: --target, --ignore, --attributes, --nominal, --help");
     rc = tl_test_cli("info", out, sizeof out, errbuf, sizeof errbuf);
     assert_int_equal(rc, 1);
     expect_in(errbuf, "expected one DATA file");

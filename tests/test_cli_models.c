@@ -56,9 +56,10 @@ static void test_regression_predict_values(void **state)
     (void)state;
     const char *model = "/tmp/tl_test_cli_eng.model";
     char args[512];
-    snprintf(args, sizeof args,
-             "fit experiments/datasets/engagement-regression.csv --algo cart --set max_depth=2 -o %s",
-             model);
+    snprintf(
+        args, sizeof args,
+        "fit experiments/datasets/engagement-regression.csv --algo cart --set max_depth=2 -o %s",
+        model);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
     snprintf(args, sizeof args, "predict %s experiments/datasets/engagement-regression.csv", model);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
@@ -108,21 +109,22 @@ static void test_predict_unlabelled(void **state)
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
     assert_string_equal(out, "row,predicted\n1,Iris-setosa\n2,Iris-virginica\n");
     remove(csv);
-    const char *arff = tl_test_tmpfile(".arff",
-                                       "@relation q\n@attribute sepallength numeric\n"
-                                       "@attribute sepalwidth numeric\n@attribute petallength numeric\n"
-                                       "@attribute petalwidth numeric\n"
-                                       "@attribute class {Iris-setosa,Iris-versicolor,Iris-virginica}\n"
-                                       "@data\n5.1,3.5,1.4,0.2,?\n6.9,3.2,5.7,2.3,?\n");
+    const char *arff =
+        tl_test_tmpfile(".arff", "@relation q\n@attribute sepallength numeric\n"
+                                 "@attribute sepalwidth numeric\n@attribute petallength numeric\n"
+                                 "@attribute petalwidth numeric\n"
+                                 "@attribute class {Iris-setosa,Iris-versicolor,Iris-virginica}\n"
+                                 "@data\n5.1,3.5,1.4,0.2,?\n6.9,3.2,5.7,2.3,?\n");
     snprintf(args, sizeof args, "predict %s %s", model, arff);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
     assert_string_equal(out, "row,predicted\n1,Iris-setosa\n2,Iris-virginica\n");
     remove(arff);
     remove(model);
 
-    snprintf(args, sizeof args,
-             "fit experiments/datasets/engagement-regression.csv --algo cart --set max_depth=2 -o %s",
-             model);
+    snprintf(
+        args, sizeof args,
+        "fit experiments/datasets/engagement-regression.csv --algo cart --set max_depth=2 -o %s",
+        model);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
     csv = tl_test_tmpfile(".csv", "age\n10\n75\n");
     snprintf(args, sizeof args, "predict %s %s", model, csv);
@@ -135,14 +137,15 @@ static void test_predict_unlabelled(void **state)
 static void test_path_matches_sklearn_alphas(void **state)
 {
     (void)state;
-    assert_int_equal(tl_test_cli("path experiments/datasets/iris.arff", out, sizeof out, errb,
-                                 sizeof errb), 0);
+    assert_int_equal(
+        tl_test_cli("path experiments/datasets/iris.arff", out, sizeof out, errb, sizeof errb), 0);
     assert_non_null(strstr(out, "alpha,leaves,risk\n0,9,0\n"));
     /* 0.006521739130434777 (scikit-learn) and the last, 0.3333333333333334, at the root */
     assert_non_null(strstr(out, "0.00652173913043"));
     assert_non_null(strstr(out, "0.33333333333333"));
     assert_int_equal(tl_test_cli("path experiments/datasets/iris.arff --cv 5 --seed 3", out,
-                                 sizeof out, errb, sizeof errb), 0);
+                                 sizeof out, errb, sizeof errb),
+                     0);
     assert_non_null(strstr(out, "alpha,leaves,risk,cv_error,cv_se\n"));
     /* the root alone misclassifies two thirds of iris, in CV too */
     assert_non_null(strstr(out, ",1,0.66666666666666"));
@@ -152,7 +155,8 @@ static void test_cv_csv(void **state)
 {
     (void)state;
     assert_int_equal(tl_test_cli("cv experiments/datasets/iris.arff --algo cart --csv --seed 1",
-                                 out, sizeof out, errb, sizeof errb), 0);
+                                 out, sizeof out, errb, sizeof errb),
+                     0);
     assert_non_null(strstr(out, "dataset,algorithm,folds,repeats,accuracy_mean,accuracy_sd,"
                                 "leaves_mean,depth_mean\niris,cart,10,1,"));
     double acc = strtod(strstr(out, "iris,cart,10,1,") + 15, NULL);
@@ -163,14 +167,19 @@ static void test_errors_exit_1_with_choices(void **state)
 {
     (void)state;
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo c99 -o /tmp/x", out,
-                                 sizeof out, errb, sizeof errb), 1);
+                                 sizeof out, errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "unknown algorithm 'c99'; valid algorithms: id3, cart"));
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set depth=3 -o "
-                                 "/tmp/x", out, sizeof out, errb, sizeof errb), 1);
+                                 "/tmp/x",
+                                 out, sizeof out, errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "unknown parameter 'depth'; valid parameters: ccp_alpha"));
     assert_non_null(strstr(errb, "criterion, numeric, nominal, pruner, missing, max_depth"));
     assert_int_equal(tl_test_cli("fit experiments/datasets/iris.arff --algo cart --set "
-                                 "criterion=mse -o /tmp/x", out, sizeof out, errb, sizeof errb), 1);
+                                 "criterion=mse -o /tmp/x",
+                                 out, sizeof out, errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "criterion mse needs a numeric target"));
     /* the reason, not just "cannot read the file" */
     assert_int_equal(tl_test_cli("show /nonexistent.model", out, sizeof out, errb, sizeof errb), 1);
@@ -178,15 +187,17 @@ static void test_errors_exit_1_with_choices(void **state)
                                  "or directory)"));
     assert_int_equal(tl_test_cli("show experiments", out, sizeof out, errb, sizeof errb), 1);
     assert_non_null(strstr(errb, "experiments: cannot read the model file (it is a directory)"));
-    const char *bad = tl_test_tmpfile(".model", "format = 1;\nalgorithm = \"cart\";\nstate = = {};\n");
+    const char *bad =
+        tl_test_tmpfile(".model", "format = 1;\nalgorithm = \"cart\";\nstate = = {};\n");
     char args[512];
     snprintf(args, sizeof args, "show %s", bad);
     assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 1);
     /* the line of the syntax error and its text */
     assert_non_null(strstr(errb, ":3: syntax error at `state = = {};`"));
     remove(bad);
-    assert_int_equal(tl_test_cli("path experiments/datasets/iris.arff --cv 1", out, sizeof out, errb,
-                                 sizeof errb), 1);
+    assert_int_equal(tl_test_cli("path experiments/datasets/iris.arff --cv 1", out, sizeof out,
+                                 errb, sizeof errb),
+                     1);
     assert_non_null(strstr(errb, "--cv: 1 is out of range"));
     assert_int_equal(tl_test_cli("fit --algo cart --help", out, sizeof out, errb, sizeof errb), 0);
     assert_non_null(strstr(out, "ccp_alpha"));

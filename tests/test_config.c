@@ -22,7 +22,8 @@ static const tl_param_spec tree_params[] = {
 };
 static const tl_model_type id3 = {.name = "id3", .summary = "", .tasks = 1, .params = tree_params};
 static const tl_model_type c45 = {.name = "c45", .summary = "", .tasks = 1, .params = tree_params};
-static const tl_model_type cart = {.name = "cart", .summary = "", .tasks = 3, .params = tree_params};
+static const tl_model_type cart = {
+    .name = "cart", .summary = "", .tasks = 3, .params = tree_params};
 static const tl_param_spec none[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
 static const tl_model_type soft = {.name = "soft_tree", .summary = "", .tasks = 1, .params = none};
 static const tl_model_type *const stand_ins[] = {&id3, &c45, &cart, &soft, NULL};
@@ -83,12 +84,12 @@ static void test_two_parameter_grid(void **state)
     const char *path;
     tl_err err;
     tl_experiment *x = load_text(
-        "name = \"t\";\n" IRIS
-        "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
+        "name = \"t\";\n" IRIS "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
         "  { name = \"t\"; algorithm = \"cart\"; params = { max_depth = 4; }; } );\n"
         "grids = ( { model = \"t\"; params = { max_depth = [1, 2, 3]; min_samples_split = [2, 10]; }; },\n"
         "  { model = \"t\"; param = \"criterion\"; values = [\"gini\", \"entropy\"]; } );\n"
-        "plots = [ \"grid\" ];\n", &err, &path);
+        "plots = [ \"grid\" ];\n",
+        &err, &path);
     if (!x)
         fail_msg("%s", err.msg);
     assert_int_equal(x->n_models, 2 + 6 + 2);
@@ -125,8 +126,9 @@ static void test_relative_paths(void **state)
     (void)state;
     tl_err err;
     /* from the repository root (the tests' working directory) */
-    const char *p = tl_test_tmpfile(".cfg", "name = \"r\";\n"
-                                    "datasets = ( \"experiments/datasets/iris.arff\" );\n" NB);
+    const char *p =
+        tl_test_tmpfile(".cfg", "name = \"r\";\n"
+                                "datasets = ( \"experiments/datasets/iris.arff\" );\n" NB);
     tl_experiment *x = tl_experiment_load(p, NULL, &err);
     if (!x)
         fail_msg("%s", err.msg);
@@ -134,10 +136,10 @@ static void test_relative_paths(void **state)
     tl_experiment_free(x);
     /* the shipped configs name their data relative to configs/ and pass the real learners'
      * parameter checks */
-    static const char *const shipped[] = {"default", "iris_study", "iris_learning_curve",
-                                          "watermelon", "regularisation", "seed001_examples",
-                                          "seed001_regression", "c45_confidence",
-                                          "composed_trees"};
+    static const char *const shipped[] = {
+        "default",        "iris_study",       "iris_learning_curve", "watermelon",
+        "regularisation", "seed001_examples", "seed001_regression",  "c45_confidence",
+        "composed_trees"};
     for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "configs/%s.cfg", shipped[i]);
@@ -157,8 +159,8 @@ static void test_relative_paths(void **state)
         if (!x)
             fail_msg("%s: %s", rel, err.msg);
         assert_string_equal(x->name, literature[i]);
-        assert_int_equal(strncmp(x->datasets[0].path,
-                                 "configs/literature/../../experiments/datasets/", 46), 0);
+        assert_int_equal(
+            strncmp(x->datasets[0].path, "configs/literature/../../experiments/datasets/", 46), 0);
         tl_experiment_free(x);
     }
 }
@@ -183,40 +185,49 @@ static void test_errors(void **state)
 {
     (void)state;
     /* grids: both forms at once, three parameters, a bad value in the second parameter */
-    expect_error("name = \"t\";\n" IRIS NB "grids = ( { model = \"nb\";\n param = \"var_smoothing\"; "
-                 "values = [0.1];\n params = { var_smoothing = [1.0]; }; } );\n", 6,
-                 "params", "not both");
+    expect_error("name = \"t\";\n" IRIS NB
+                 "grids = ( { model = \"nb\";\n param = \"var_smoothing\"; "
+                 "values = [0.1];\n params = { var_smoothing = [1.0]; }; } );\n",
+                 6, "params", "not both");
     expect_error("name = \"t\";\n" IRIS "models = ( { name = \"c\"; algorithm = \"cart\"; } );\n"
                  "grids = ( { model = \"c\";\n params = { max_depth = [1]; folds = [2]; "
-                 "ccp_alpha = [0.0]; }; } );\n", 5, "one or two parameters", NULL);
-    expect_error("name = \"t\";\n" IRIS "models = ( { name = \"c\"; algorithm = \"cart\"; } );\n"
-                 "grids = ( { model = \"c\";\n params = { max_depth = [1];\n folds = [2, 1]; }; } );\n",
-                 6, "folds", NULL);
+                 "ccp_alpha = [0.0]; }; } );\n",
+                 5, "one or two parameters", NULL);
+    expect_error(
+        "name = \"t\";\n" IRIS "models = ( { name = \"c\"; algorithm = \"cart\"; } );\n"
+        "grids = ( { model = \"c\";\n params = { max_depth = [1];\n folds = [2, 1]; }; } );\n",
+        6, "folds", NULL);
     expect_error("name = \"t\";\n" IRIS NB "plots = [ \"accuracy\",\n \"trace\" ];\n", 5,
                  "unknown plot 'trace'", "boundary|trees");
     /* unknown keys, with the allowed list */
     expect_error("name = \"t\";\nsedd = 3;\n" IRIS NB, 2, "sedd: unknown key",
                  "allowed keys: name, seed, datasets, models");
     expect_error("name = \"t\";\n" IRIS "models = ( { name = \"a\"; algorithm = \"gaussian_nb\";\n"
-                 "  paramz = { }; } );\n", 4, "models[0].paramz: unknown key",
+                 "  paramz = { }; } );\n",
+                 4, "models[0].paramz: unknown key",
                  "allowed keys: name, algorithm, params, select");
-    expect_error("name = \"t\";\n" IRIS NB "protocol = { kind = \"cv\"; folds = 3;\n repeat = 2; };\n",
+    expect_error("name = \"t\";\n" IRIS NB
+                 "protocol = { kind = \"cv\"; folds = 3;\n repeat = 2; };\n",
                  5, "protocol.repeat: unknown key", "folds, repeats, stratified");
     /* unknown algorithm, with the valid ones */
     expect_error("name = \"t\";\n" IRIS "models = (\n { algorithm = \"j48\"; } );\n", 4,
                  "unknown algorithm 'j48'", "gaussian_nb");
     /* bad parameter name and value */
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\";\n"
-                 " params = { max_depht = 3; }; } );\n", 4, "max_depht", "max_depth");
+                 " params = { max_depht = 3; }; } );\n",
+                 4, "max_depht", "max_depth");
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\";\n"
-                 " params = { criterion = \"gain\"; }; } );\n", 4, "gain", "gini");
+                 " params = { criterion = \"gain\"; }; } );\n",
+                 4, "gain", "gini");
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\";\n"
-                 " params = { max_depth = -1; }; } );\n", 4, "max_depth", NULL);
+                 " params = { max_depth = -1; }; } );\n",
+                 4, "max_depth", NULL);
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\"; } );\n"
                  "grids = ( { model = \"cart\"; param = \"max_depth\";\n values = [1, -2]; } );\n",
                  5, "max_depth", NULL);
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"id3\";\n select = { param = "
-                 "\"max_depth\"; values = [\"deep\"]; }; } );\n", 4, "max_depth", NULL);
+                 "\"max_depth\"; values = [\"deep\"]; }; } );\n",
+                 4, "max_depth", NULL);
     /* missing dataset file */
     expect_error("name = \"t\";\ndatasets = (\n \"no/such.arff\" );\n" NB, 3,
                  "dataset file 'no/such.arff' not found", NULL);
@@ -228,20 +239,23 @@ static void test_errors(void **state)
     expect_error("name = \"t\";\n" IRIS NB "protocol = { kind = \"cv\";\n stratified = 1; };\n", 5,
                  "expected true or false", NULL);
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\";\n"
-                 " params = { max_depth = [3]; }; } );\n", 4, "max_depth: expected a number",
-                 NULL);
+                 " params = { max_depth = [3]; }; } );\n",
+                 4, "max_depth: expected a number", NULL);
     /* other semantic errors */
     expect_error("name = \"t\";\n" IRIS NB "protocol = {\n kind = \"bootstrap\"; };\n", 5,
                  "unknown protocol 'bootstrap'", "cv, holdout, learning_curve");
     expect_error("name = \"t\";\n" IRIS NB "protocol = { kind = \"holdout\";\n train = 0.5; "
-                 "validation = 0.2; test = 0.2; };\n", 4, "must be 1", NULL);
+                 "validation = 0.2; test = 0.2; };\n",
+                 4, "must be 1", NULL);
     expect_error("name = \"t\";\n" IRIS NB "protocol = { kind = \"learning_curve\";\n"
-                 " fractions = [0.5, 0.3]; };\n", 5, "increasing", NULL);
+                 " fractions = [0.5, 0.3]; };\n",
+                 5, "increasing", NULL);
     expect_error("name = \"t\";\n" IRIS NB "baseline = \"zz\";\n", 4, "baseline 'zz'", NULL);
     expect_error("name = \"t\";\n" IRIS NB "reports = [\"pdf\"];\n", 4, "unknown report 'pdf'",
                  "confusion, trees, trace");
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\"; },\n"
-                 " { algorithm = \"cart\"; } );\n", 4, "model name 'cart' is used twice", NULL);
+                 " { algorithm = \"cart\"; } );\n",
+                 4, "model name 'cart' is used twice", NULL);
     expect_error("seed = 1;\n" IRIS NB, 1, "missing required key 'name'", NULL);
     /* a syntax error: libconfig's message with the line, the line's text and a hint */
     expect_error("name = \"t\";\nseed = = 1;\n", 2, "syntax error at `seed = = 1;`",
@@ -259,15 +273,16 @@ static void test_control_characters(void **state)
 {
     (void)state;
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"gaussian_nb\";\n"
-                 " name = \"a\\nb\"; } );\n", 4, "models[0].name: control character \\n",
-                 "character 2 of the string");
+                 " name = \"a\\nb\"; } );\n",
+                 4, "models[0].name: control character \\n", "character 2 of the string");
     expect_error("name = \"t\\tx\";\n" IRIS NB, 1, "name: control character \\t", NULL);
     expect_error("name = \"t\";\ndatasets = ( { path = \"" TL_SOURCE_DIR
-                 "/experiments/datasets/iris.arff\";\n name = \"ir\\x01is\"; } );\n" NB, 3,
-                 "datasets[0].name: control character \\x01", NULL);
+                 "/experiments/datasets/iris.arff\";\n name = \"ir\\x01is\"; } );\n" NB,
+                 3, "datasets[0].name: control character \\x01", NULL);
     expect_error("name = \"t\";\n" IRIS "models = ( { algorithm = \"cart\"; } );\n"
                  "grids = ( { model = \"cart\"; param = \"criterion\";\n"
-                 " values = [\"gini\", \"x\\ry\"]; } );\n", 5, "control character \\r", NULL);
+                 " values = [\"gini\", \"x\\ry\"]; } );\n",
+                 5, "control character \\r", NULL);
     expect_error("name = \"t\";\n" IRIS NB "reports = [\"trees\",\n \"\\x7f\"];\n", 5,
                  "control character \\x7f", NULL);
 }
@@ -279,8 +294,10 @@ static void test_nested_plugin_params(void **state)
 {
     (void)state;
     tl_err err;
-    const char *path = tl_test_tmpfile(".cfg",
-        "name = \"n\";\n" IRIS "models = ( { name = \"t\"; algorithm = \"tree\"; params = { criterion = "
+    const char *path = tl_test_tmpfile(
+        ".cfg",
+        "name = \"n\";\n" IRIS
+        "models = ( { name = \"t\"; algorithm = \"tree\"; params = { criterion = "
         "\"gain_ratio\";\n  pruner = { name = \"error_based\"; confidence = 0.1; }; }; },\n"
         "  { name = \"c\"; algorithm = \"c45\"; params = { pruner = { name = \"cost_complexity\"; "
         "select = \"1se\"; }; }; } );\n"
@@ -297,7 +314,8 @@ static void test_nested_plugin_params(void **state)
     assert_string_equal(tl_params_find(&x->models[3].params, "pruner.confidence"), "0.5");
     tl_experiment_free(x);
     /* a misspelt parameter of the plug-in: its line, the slot, and the valid names */
-    path = tl_test_tmpfile(".cfg",
+    path = tl_test_tmpfile(
+        ".cfg",
         "name = \"n\"; " IRIS "models = ( { algorithm = \"tree\";\n  params = { pruner = { name = "
         "\"error_based\"; confidance = 0.1; }; }; } );\nprotocol = { kind = \"cv\"; };\n");
     assert_null(tl_experiment_load(path, NULL, &err));
@@ -305,8 +323,10 @@ static void test_nested_plugin_params(void **state)
     assert_non_null(strstr(err.msg, "pruner error_based: unknown parameter 'confidance'; "
                                     "valid parameters: confidence, subtree_raising, collapse"));
     /* a value out of the plug-in's range in a grid: refused at its line before any work */
-    path = tl_test_tmpfile(".cfg",
-        "name = \"n\"; " IRIS "models = ( { name = \"t\"; algorithm = \"tree\"; params = { pruner = "
+    path = tl_test_tmpfile(
+        ".cfg",
+        "name = \"n\"; " IRIS
+        "models = ( { name = \"t\"; algorithm = \"tree\"; params = { pruner = "
         "\"error_based\"; }; } );\n"
         "grids = ( { model = \"t\";\n  params = { pruner = { confidence = [0.1, 0.9]; }; }; } );\n"
         "protocol = { kind = \"cv\"; };\n");
@@ -314,9 +334,10 @@ static void test_nested_plugin_params(void **state)
     assert_non_null(strstr(err.msg, ":4"));
     assert_non_null(strstr(err.msg, "confidence = 0.9 is out of range"));
     /* an unknown plug-in lists the registry */
-    path = tl_test_tmpfile(".cfg",
-        "name = \"n\"; " IRIS "models = ( { algorithm = \"id3\"; params = { criterion = \"gini2\"; }; } );\n"
-        "protocol = { kind = \"cv\"; };\n");
+    path = tl_test_tmpfile(
+        ".cfg", "name = \"n\"; " IRIS
+                "models = ( { algorithm = \"id3\"; params = { criterion = \"gini2\"; }; } );\n"
+                "protocol = { kind = \"cv\"; };\n");
     assert_null(tl_experiment_load(path, NULL, &err));
     assert_non_null(strstr(err.msg, "unknown criterion 'gini2'; valid: entropy, gain_ratio"));
 }
@@ -333,12 +354,9 @@ static void test_unreadable_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_config),
-        cmocka_unit_test(test_two_parameter_grid),
-        cmocka_unit_test(test_relative_paths),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_control_characters),
-        cmocka_unit_test(test_unreadable_file),
+        cmocka_unit_test(test_full_config),          cmocka_unit_test(test_two_parameter_grid),
+        cmocka_unit_test(test_relative_paths),       cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_control_characters),   cmocka_unit_test(test_unreadable_file),
         cmocka_unit_test(test_nested_plugin_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

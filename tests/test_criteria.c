@@ -9,7 +9,8 @@
 static tl_dataset *load_without_id(const char *rel)
 {
     tl_dataset *d = tl_test_load(rel, NULL);
-    const char *keep[] = {"color", "root", "knock", "texture", "navel", "touch", "density", "sugar"};
+    const char *keep[] = {"color", "root",  "knock",   "texture",
+                          "navel", "touch", "density", "sugar"};
     size_t n = 0;
     const char *names[8];
     for (size_t i = 0; i < 8; i++)

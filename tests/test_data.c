@@ -91,10 +91,23 @@ static void test_csv_basic_types_and_levels(void **state)
 static void test_number_parsing(void **state)
 {
     (void)state;
-    static const char *const nums[] = {
-        "0.1", "-0.0", "+3", ".5", "1.", "123456789012345", "1234567890123456",
-        "0.0000000000000000000001", "0.00000000000000000000001", "9007199254740993",
-        "3.14159265358979323846", "1e-5", "-2.5E+3", "0x10", "17.99", "0.07039", "007"};
+    static const char *const nums[] = {"0.1",
+                                       "-0.0",
+                                       "+3",
+                                       ".5",
+                                       "1.",
+                                       "123456789012345",
+                                       "1234567890123456",
+                                       "0.0000000000000000000001",
+                                       "0.00000000000000000000001",
+                                       "9007199254740993",
+                                       "3.14159265358979323846",
+                                       "1e-5",
+                                       "-2.5E+3",
+                                       "0x10",
+                                       "17.99",
+                                       "0.07039",
+                                       "007"};
     const size_t n = sizeof nums / sizeof nums[0];
     char text[1024] = "v,c\n";
     for (size_t i = 0; i < n; i++)
@@ -155,8 +168,7 @@ static void test_csv_delimiters(void **state)
 static void test_csv_bom_crlf_blank_lines(void **state)
 {
     (void)state;
-    tl_dataset *d =
-        load_text(".csv", "\xEF\xBB\xBFx,y\r\n1,yes\r\n\r\n2,no\r\n   \r\n3,yes", NULL);
+    tl_dataset *d = load_text(".csv", "\xEF\xBB\xBFx,y\r\n1,yes\r\n\r\n2,no\r\n   \r\n3,yes", NULL);
     assert_string_equal(d->schema.attrs[0].name, "x");
     assert_int_equal(d->n_rows, 3);
     assert_string_equal(d->schema.target.levels[0], "yes");
@@ -290,8 +302,10 @@ static void test_missing_target_rows_dropped(void **state)
     assert_non_null(strstr(last_warning, "dropped 3 rows"));
     tl_dataset_free(d);
     tl_log_set_hook(count_warn, NULL);
-    d = load_text(".arff", "@relation r\n@attribute a numeric\n@attribute t numeric\n@data\n"
-                           "1,2\n2,?\n3,4\n", NULL);
+    d = load_text(".arff",
+                  "@relation r\n@attribute a numeric\n@attribute t numeric\n@data\n"
+                  "1,2\n2,?\n3,4\n",
+                  NULL);
     tl_log_set_hook(old, NULL);
     assert_int_equal(d->n_rows, 2);
     assert_int_equal(d->n_dropped, 1);
@@ -308,8 +322,7 @@ static void test_csv_malformed(void **state)
     expect_fail(".csv", "a,b,c\n1,2,x\n3,4\n", NULL, TL_EPARSE, 3, 4,
                 "expected 3 fields as in the header, found 2");
     expect_fail(".csv", "a,b\n1,x\n2,y,z\n", NULL, TL_EPARSE, 3, 5, "found more");
-    expect_fail(".csv", "a,b\n1,x\n2,x\n", NULL, TL_EINVAL, 1, 3,
-                "target 'b' has only one class");
+    expect_fail(".csv", "a,b\n1,x\n2,x\n", NULL, TL_EINVAL, 1, 3, "target 'b' has only one class");
     expect_fail(".csv", "a,b\n1,x\nnan,y\n", NULL, TL_EPARSE, 3, 1,
                 "expected a finite number in numeric column 'a', found 'nan'");
     expect_fail(".csv", "a,b\n1,x\n2,y\n  inf,x\n", NULL, TL_EPARSE, 4, 3, "found 'inf'");
@@ -326,22 +339,21 @@ static void test_csv_malformed(void **state)
 
 /* ---- ARFF ---- */
 
-static const char weather_like[] =
-    "% a comment line\n"
-    "@RELATION 'my relation'\n"
-    "\n"
-    "@Attribute outlook {sunny, 'over cast' ,\"rainy\"}\n"
-    "@attribute 'temp C' REAL\n"
-    "@attribute humidity integer % trailing comment\n"
-    "@attribute windy { TRUE , FALSE }\n"
-    "@attribute \"play it\" {yes,no}\n"
-    "@DATA\n"
-    "% comment inside data\n"
-    "rainy , 21.5,80,FALSE, no\n"
-    "'over cast',?,  90 ,TRUE,yes   % trailing\n"
-    "\n"
-    "?,-3,70,?,\"yes\"\n"
-    "sunny,1e1,65,FALSE,'no'\n";
+static const char weather_like[] = "% a comment line\n"
+                                   "@RELATION 'my relation'\n"
+                                   "\n"
+                                   "@Attribute outlook {sunny, 'over cast' ,\"rainy\"}\n"
+                                   "@attribute 'temp C' REAL\n"
+                                   "@attribute humidity integer % trailing comment\n"
+                                   "@attribute windy { TRUE , FALSE }\n"
+                                   "@attribute \"play it\" {yes,no}\n"
+                                   "@DATA\n"
+                                   "% comment inside data\n"
+                                   "rainy , 21.5,80,FALSE, no\n"
+                                   "'over cast',?,  90 ,TRUE,yes   % trailing\n"
+                                   "\n"
+                                   "?,-3,70,?,\"yes\"\n"
+                                   "sunny,1e1,65,FALSE,'no'\n";
 
 static void test_arff_parse(void **state)
 {
@@ -445,8 +457,10 @@ static void test_arff_bare_cr(void **state)
         tl_dataset_free(lf);
         tl_dataset_free(cr);
     }
-    expect_fail(".arff", "@relation r\r@attribute x numeric\r@attribute c {a,b}\r@data\r1,a\r"
-                "2,z\r", NULL, TL_EPARSE, 6, 3, "'z'");
+    expect_fail(".arff",
+                "@relation r\r@attribute x numeric\r@attribute c {a,b}\r@data\r1,a\r"
+                "2,z\r",
+                NULL, TL_EPARSE, 6, 3, "'z'");
 }
 
 static void test_arff_malformed(void **state)
@@ -479,19 +493,19 @@ static void test_arff_malformed(void **state)
     expect_fail(".arff", ARFF_HEAD "1,'x\n", NULL, TL_EPARSE, 5, 3, "unterminated quoted text");
     expect_fail(".arff", "@relation r\n@attribute 'a b numeric\n", NULL, TL_EPARSE, 2, 12,
                 "unterminated");
-    expect_fail(".arff", "@relation r\n@attribute a numeric\n@attribute A real\n"
-                         "@attribute a {x,y}\n@data\n", NULL, TL_EPARSE, 4, 12,
-                "duplicate attribute name 'a'");
+    expect_fail(".arff",
+                "@relation r\n@attribute a numeric\n@attribute A real\n"
+                "@attribute a {x,y}\n@data\n",
+                NULL, TL_EPARSE, 4, 12, "duplicate attribute name 'a'");
     expect_fail(".arff", "@relation r\n@attribute c {x,y,x}\n@data\n", NULL, TL_EPARSE, 2, 19,
                 "duplicate nominal value 'x'");
     expect_fail(".arff", "@relation r\n@attribute c {}\n@data\n", NULL, TL_EPARSE, 2, 15,
                 "at least one nominal value");
-    expect_fail(".arff", "@relation r\n@attribute c {x,y\n@data\n", NULL, TL_EPARSE, 2, 18,
-                "'}'");
+    expect_fail(".arff", "@relation r\n@attribute c {x,y\n@data\n", NULL, TL_EPARSE, 2, 18, "'}'");
     expect_fail(".arff", "@relation r\n@attribute c bogus\n@data\n", NULL, TL_EPARSE, 2, 14,
                 "found 'bogus'");
-    expect_fail(".arff", "@relation r\n@attribute s string\n@data\n", NULL, TL_EUNSUPPORTED, 2,
-                14, "string attributes are not supported");
+    expect_fail(".arff", "@relation r\n@attribute s string\n@data\n", NULL, TL_EUNSUPPORTED, 2, 14,
+                "string attributes are not supported");
     expect_fail(".arff", "@relation r\n@attribute d DATE \"yyyy-MM-dd\"\n@data\n", NULL,
                 TL_EUNSUPPORTED, 2, 14, "not supported");
     expect_fail(".arff", "@relation r\n@attribute b relational\n@end b\n@data\n", NULL,
@@ -625,9 +639,10 @@ static void test_bundled_datasets(void **state)
             tl_dataset_n_classes(d) != table[k].classes ||
             tl_dataset_missing_cells(d) != table[k].missing || d->n_dropped != 0)
             fail_msg("%s: %zu rows, %zu attributes, %zu classes, %zu missing; expected %zu, "
-                     "%zu, %zu, %zu", table[k].file, d->n_rows, d->schema.n_attrs,
-                     tl_dataset_n_classes(d), tl_dataset_missing_cells(d), table[k].rows,
-                     table[k].attrs, table[k].classes, table[k].missing);
+                     "%zu, %zu, %zu",
+                     table[k].file, d->n_rows, d->schema.n_attrs, tl_dataset_n_classes(d),
+                     tl_dataset_missing_cells(d), table[k].rows, table[k].attrs, table[k].classes,
+                     table[k].missing);
         tl_dataset_free(d);
     }
 }
@@ -775,7 +790,7 @@ static void test_target_to_nominal(void **state)
     for (size_t i = 0; i < d->n_rows; i++)
         ones += d->y.code[i] == 1;
     assert_int_equal(ones, 6);
-    assert_int_equal(d->y.code[0], 0); /* first row: 7,1,0 */
+    assert_int_equal(d->y.code[0], 0);                              /* first row: 7,1,0 */
     assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_OK); /* already nominal */
     tl_dataset_free(d);
     d = load_text(".csv", "a,y\n1,2.5\n2,-1\n3,2.5\n", NULL);

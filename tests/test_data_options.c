@@ -175,8 +175,10 @@ static void test_ignore_id(void **state)
     snprintf(args, sizeof args, "cv '%s' --algo id3 --ignore id", wm);
     assert_int_equal(tl_test_cli(args, out, sizeof out, NULL, 0), 0);
     assert_non_null(strstr(out, "accuracy 0.5500 (sd 0.4378)"));
-    snprintf(args, sizeof args, "cv '%s' --algo id3 --attributes color,root,knock,texture,navel,"
-                                "touch", wm);
+    snprintf(args, sizeof args,
+             "cv '%s' --algo id3 --attributes color,root,knock,texture,navel,"
+             "touch",
+             wm);
     assert_int_equal(tl_test_cli(args, out, sizeof out, NULL, 0), 0);
     assert_non_null(strstr(out, "accuracy 0.5500 (sd 0.4378)"));
 
@@ -242,8 +244,9 @@ static void test_option_errors(void **state)
     const char *bad[] = {"idx"}, *ripe[] = {"ripe"}, *twice[] = {"color", "color"};
     tl_data_opts o = {0};
     o.ignore = bad, o.n_ignore = 1;
-    expect_error(wm, &o, "ignore: unknown column 'idx'; valid columns: id, color, root, knock, "
-                         "texture, navel, touch, ripe");
+    expect_error(wm, &o,
+                 "ignore: unknown column 'idx'; valid columns: id, color, root, knock, "
+                 "texture, navel, touch, ripe");
     o.ignore = ripe;
     expect_error(wm, &o, "ignore: 'ripe' is the target");
     memset(&o, 0, sizeof o);
@@ -348,8 +351,8 @@ static void test_fold_file_experiment(void **state)
         assert_non_null(fgets(line, sizeof line, f));
         size_t rep, fo, ntr, nte;
         double acc;
-        assert_int_equal(sscanf(line, "watermelon-2.0,id3,%zu,%zu,%zu,%zu,%lf", &rep, &fo, &ntr,
-                                &nte, &acc), 5);
+        assert_int_equal(
+            sscanf(line, "watermelon-2.0,id3,%zu,%zu,%zu,%zu,%lf", &rep, &fo, &ntr, &nte, &acc), 5);
         assert_int_equal(fo, fold);
         assert_int_equal(ntr, sizes[fold][0]);
         assert_int_equal(nte, sizes[fold][1]);
@@ -362,8 +365,7 @@ static void test_fold_file_experiment(void **state)
         }
         tl_cell c;
         memset(&c, 0, sizeof c);
-        assert_int_equal(tl_cell_eval(&x->models[0], d, tr, a, NULL, 0, te, b, 1, &c, &err),
-                         TL_OK);
+        assert_int_equal(tl_cell_eval(&x->models[0], d, tr, a, NULL, 0, te, b, 1, &c, &err), TL_OK);
         assert_close(acc, c.cm.accuracy, 5e-7); /* metrics.csv has 6 decimals */
         tl_cell_clear(&c);
     }

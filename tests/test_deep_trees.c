@@ -83,7 +83,10 @@ static size_t num_len(size_t i)
     return (size_t)snprintf(buf, sizeof buf, "%zu", i);
 }
 
-static size_t cond_len(size_t i, int b) { return strlen(b ? "x > " : "x <= ") + num_len(i); }
+static size_t cond_len(size_t i, int b)
+{
+    return strlen(b ? "x > " : "x <= ") + num_len(i);
+}
 
 /* "a (1.0)" / "b (1.0)" */
 #define LEAF_LEN 7
@@ -165,12 +168,12 @@ typedef struct deep_job {
     char msg[1024];
 } deep_job;
 
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            snprintf(job->msg, sizeof job->msg, __VA_ARGS__);                                  \
-            goto out;                                                                          \
-        }                                                                                      \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            snprintf(job->msg, sizeof job->msg, __VA_ARGS__);                                      \
+            goto out;                                                                              \
+        }                                                                                          \
     } while (0)
 
 static int same_tree(const tl_tree *a, const tl_tree *b)
@@ -180,8 +183,8 @@ static int same_tree(const tl_tree *a, const tl_tree *b)
     for (size_t i = 0; i < a->n_nodes; i++)
         if (a->attr[i] != b->attr[i] || a->kind[i] != b->kind[i] ||
             a->threshold[i] != b->threshold[i] || a->parent[i] != b->parent[i] ||
-            (a->attr[i] >= 0 && (a->first_child[i] != b->first_child[i] ||
-                                 a->n_children[i] != b->n_children[i])) ||
+            (a->attr[i] >= 0 &&
+             (a->first_child[i] != b->first_child[i] || a->n_children[i] != b->n_children[i])) ||
             memcmp(a->stats + i * a->k, b->stats + i * a->k, a->k * sizeof(double)))
             return 0;
     return 1;
@@ -220,7 +223,8 @@ static void *deep_checks(void *arg)
     CHECK(s.bytes == rules_bytes(D), "rules: %zu bytes, expected %zu", s.bytes, rules_bytes(D));
     CHECK(starts_with(s.head, "IF x <= 0 THEN y = a (1.0)\nIF 0 < x <= 1 THEN y = b (1.0)\n"),
           "rules start %s", s.head);
-    CHECK(ends_with(s.tail, "IF 99998 < x <= 99999 THEN y = b (1.0)\nIF x > 99999 THEN y = a (1.0)\n"),
+    CHECK(ends_with(s.tail,
+                    "IF 99998 < x <= 99999 THEN y = b (1.0)\nIF x > 99999 THEN y = a (1.0)\n"),
           "rules end %s", s.tail);
     CHECK((f = sink_open(&s)), "fopencookie");
     CHECK(!tl_tree_show(t, sc, TL_SHOW_DOT, f, &err), "dot: %s", err.msg);
@@ -396,7 +400,8 @@ static void write_soft_model(const char *path, size_t depth)
     fputs(model_head("soft_tree"), f);
     fputs("state = {\n  regression = 0;\n  n_out = 2;\n  y_mean = 0.0;\n  y_sd = 1.0;\n"
           "  enc_attr = [0];\n  enc_level = [-1];\n  enc_mean = [0.0];\n  enc_sd = [1.0];\n"
-          "  enc_mode = [-1];\n", f);
+          "  enc_mode = [-1];\n",
+          f);
     put_ints(f, "left", left, n);
     put_ints(f, "right", right, n);
     fputs("  theta = [", f);
@@ -499,8 +504,8 @@ static void test_cli_fit_deep_chain_small_stack(void **state)
     /* (C4.5's log2(cuts)/|D| charge leaves no cut worth taking on this data: a single leaf) */
     const char *crit[] = {"criterion=gini", "criterion=hellinger"};
     for (int a = 0; a < 2; a++) {
-        const char *fit[] = {"treelab", "fit", csv, "--algo", "tree", "--set", crit[a],
-                             "-o", model, NULL};
+        const char *fit[] = {"treelab", "fit",   csv,  "--algo", "tree",
+                             "--set",   crit[a], "-o", model,    NULL};
         expect_cli_ok(NULL, fit);
         const char *show[] = {"treelab", "show", model, "--format", "dot", NULL};
         expect_cli_ok(NULL, show);

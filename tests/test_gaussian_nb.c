@@ -264,8 +264,10 @@ static void test_save_load_hand(void **state)
     assert_int_equal(tl_model_show(m, TL_SHOW_TEXT, f, &err), TL_OK);
     char *s = read_all(f);
     /* class a: prior 1/3, x mean 1 sd 1 (+ epsilon 1e-9 * 8), color r 3/4 g 1/4 */
-    assert_non_null(strstr(s, "class a: prior 0.333333\n  x: mean 1 sd 1\n  color: r 0.750000, g 0.250000\n"));
-    assert_non_null(strstr(s, "class b: prior 0.666667\n  x: mean 6 sd 1.63299\n  color: r 0.400000, g 0.600000\n"));
+    assert_non_null(
+        strstr(s, "class a: prior 0.333333\n  x: mean 1 sd 1\n  color: r 0.750000, g 0.250000\n"));
+    assert_non_null(strstr(
+        s, "class b: prior 0.666667\n  x: mean 6 sd 1.63299\n  color: r 0.400000, g 0.600000\n"));
     free(s);
     fclose(f);
     tl_model_free(m);
@@ -422,8 +424,8 @@ static void test_weka_iris_differs(void **state)
         same += bt == bw;
     }
     fclose(f);
-    printf("  iris: same class on %zu of %zu rows, largest probability difference %.9f\n", same,
-           n, worst);
+    printf("  iris: same class on %zu of %zu rows, largest probability difference %.9f\n", same, n,
+           worst);
     assert_int_equal(same, SAME_CLASS_IRIS);
     assert_close(worst, WORST_DIFF_IRIS, 1e-6);
     free(p);

@@ -20,7 +20,7 @@
 #include "tl_test_util.h"
 #include "treelab/tl_plot.h"
 
-static char work[64];        /* the test's temporary folder */
+static char work[64]; /* the test's temporary folder */
 static char cfg[128], log_path[128];
 
 /* The experiment: 2 datasets x 3 models x 5 folds x 2 repeats = 60 cells, with figures so
@@ -134,8 +134,15 @@ static void show_log(void)
 }
 
 typedef int (*ready_fn)(const char *dir, size_t arg);
-static int cells_at_least(const char *dir, size_t n) { return cells_written(dir) >= n; }
-static int rendering(const char *dir, size_t n) { (void)n; return figure_in_progress(dir); }
+static int cells_at_least(const char *dir, size_t n)
+{
+    return cells_written(dir) >= n;
+}
+static int rendering(const char *dir, size_t n)
+{
+    (void)n;
+    return figure_in_progress(dir);
+}
 
 /* Run (or resume) into dir and kill it with SIGKILL as soon as ready(dir, arg) holds: its
  * whole process group, or with alone set treelab alone (as `kill -9 PID` does: its gnuplot
@@ -151,8 +158,8 @@ static void run_and_kill(const char *dir, int resume, ready_fn ready, size_t arg
         pid_t w = waitpid(pid, &st, WNOHANG);
         if (w == pid) {
             show_log();
-            fail_msg("%s: the run ended (status %d) before the kill; %zu cells were written",
-                     what, st, cells_written(dir));
+            fail_msg("%s: the run ended (status %d) before the kill; %zu cells were written", what,
+                     st, cells_written(dir));
         }
         if (ready(dir, arg))
             break;
@@ -259,8 +266,8 @@ static char *normalise(const char *name, char *text)
     char *lines[1024];
     size_t n = 0;
     for (char *p = strtok(text, "\n"); p && n < 1024; p = strtok(NULL, "\n")) {
-        if (manifest && (!strncmp(p, "start: ", 7) || !strncmp(p, "end: ", 5) ||
-                         !strncmp(p, "resumed: ", 9)))
+        if (manifest &&
+            (!strncmp(p, "start: ", 7) || !strncmp(p, "end: ", 5) || !strncmp(p, "resumed: ", 9)))
             continue;
         if (cells && *p != '#') { /* drop tab fields 9 and 10 (0-based), in place */
             char *t = p, *u;

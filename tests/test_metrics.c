@@ -310,12 +310,9 @@ static void test_sklearn_proba_fixture(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_confusion),
-        cmocka_unit_test(test_hand_log_loss),
-        cmocka_unit_test(test_hand_regression),
-        cmocka_unit_test(test_sklearn_fixture),
-        cmocka_unit_test(test_hand_proba),
-        cmocka_unit_test(test_sklearn_proba_fixture),
+        cmocka_unit_test(test_hand_confusion),  cmocka_unit_test(test_hand_log_loss),
+        cmocka_unit_test(test_hand_regression), cmocka_unit_test(test_sklearn_fixture),
+        cmocka_unit_test(test_hand_proba),      cmocka_unit_test(test_sklearn_proba_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,12 +16,12 @@
 
 typedef struct fixture {
     char target[64], data[64]; /* data: the files' name */
-    char classes[32][64];    /* the order of rpart's probability columns */
+    char classes[32][64];      /* the order of rpart's probability columns */
     double cp;
     size_t leaves, n_sur, n_train, n_test, width;
     char sur_name[8][64];
-    double sur[8][3];       /* agreement, adjusted agreement, threshold (-1: nominal) */
-    double *train, *test;   /* rows x width */
+    double sur[8][3];     /* agreement, adjusted agreement, threshold (-1: nominal) */
+    double *train, *test; /* rows x width */
 } fixture;
 
 static void read_fixture(const char *name, size_t width, fixture *fx)
@@ -61,7 +61,8 @@ static void read_fixture(const char *name, size_t width, fixture *fx)
             assert_true(i < 8);
             int used = 0;
             assert_int_equal(sscanf(rest, "%lf %lf %lf %n", &fx->sur[i][0], &fx->sur[i][1],
-                                    &fx->sur[i][2], &used), 3);
+                                    &fx->sur[i][2], &used),
+                             3);
             rest[strcspn(rest, "\r\n")] = '\0'; /* the name: the rest of the line */
             snprintf(fx->sur_name[i], sizeof fx->sur_name[i], "%s", rest + used);
         } else {
@@ -114,8 +115,7 @@ static double alpha_for_cp(const tl_dataset *d, double cp)
 }
 
 static void check_predictions(const char *name, const char *what, const tl_model *m,
-                              const tl_dataset *d, const fixture *fx, const double *want,
-                              size_t n)
+                              const tl_dataset *d, const fixture *fx, const double *want, size_t n)
 {
     tl_err err;
     tl_err_clear(&err);
@@ -156,8 +156,13 @@ static void check_rpart(const char *name, size_t width)
     tl_err_clear(&err);
     char alpha[64];
     snprintf(alpha, sizeof alpha, "pruner.alpha=%.17g", alpha_for_cp(d, fx.cp));
-    const char *kv[] = {"missing=surrogate", "min_samples_split=20", "min_samples_leaf=7",
-                        "pruner=cost_complexity", alpha, "pruner.risk=error", NULL};
+    const char *kv[] = {"missing=surrogate",
+                        "min_samples_split=20",
+                        "min_samples_leaf=7",
+                        "pruner=cost_complexity",
+                        alpha,
+                        "pruner.risk=error",
+                        NULL};
     tl_model *m = tl_test_fit("cart", d, kv, 1, &err);
     if (!m)
         fail_msg("%s: %s", name, err.msg);
@@ -286,8 +291,8 @@ static void test_methods_worked_example(void **state)
     /* drop with no complete row: one leaf of every row (A 2 of 3) */
     tl_err err;
     tl_err_clear(&err);
-    tl_dataset *none = tl_dataset_load(tl_test_tmpfile(".csv", "x,y,class\n?,1,A\n1,?,B\n?,2,A\n"),
-                                       "class", &err);
+    tl_dataset *none =
+        tl_dataset_load(tl_test_tmpfile(".csv", "x,y,class\n?,1,A\n1,?,B\n?,2,A\n"), "class", &err);
     assert_non_null(none);
     const char *drop[] = {"missing=drop", NULL};
     tl_model *m = tl_test_fit("cart", none, drop, 1, &err);
@@ -320,7 +325,7 @@ static void test_learned_places_unknowns_per_cut(void **state)
     tl_err err;
     tl_err_clear(&err);
     tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", "x,class\n1,A\n2,B\n3,B\n4,A\n5,B\n"
-                                                             "6,B\n?,A\n?,A\n?,A\n?,B\n?,B\n?,B\n"),
+                                                            "6,B\n?,A\n?,A\n?,A\n?,B\n?,B\n?,B\n"),
                                     "class", &err);
     assert_non_null(d);
     const char *learned[] = {"missing=learned", "max_depth=1", NULL};
@@ -389,8 +394,7 @@ static void test_missing_rates_protocol(void **state)
                        "plots = [ \"missing_rate\", \"size_accuracy\" ];\n";
     char data[1024];
     snprintf(data, sizeof data, "%s", tl_test_path("experiments/datasets/vote.arff"));
-    snprintf(cfg, sizeof cfg, body, data,
-             " missing = { rates = [0.0, 0.25]; rows = \"train\"; };");
+    snprintf(cfg, sizeof cfg, body, data, " missing = { rates = [0.0, 0.25]; rows = \"train\"; };");
     snprintf(cfg0, sizeof cfg0, body, data, "");
     char path[256], path0[256];
     snprintf(path, sizeof path, "%s", tl_test_tmpfile(".cfg", cfg));

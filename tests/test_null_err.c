@@ -21,7 +21,10 @@ static void *fail_alloc(const tl_params *p, tl_err *err)
     (void)p, (void)err;
     return calloc(1, 1);
 }
-static void fail_free(void *s) { free(s); }
+static void fail_free(void *s)
+{
+    free(s);
+}
 static int fail_fit(void *st, const tl_dataset *d, const size_t *rows, size_t n,
                     const tl_fit_ctx *ctx, tl_err *err)
 {
@@ -44,10 +47,16 @@ static void fail_info(const void *st, tl_model_info *out)
     (void)st;
     out->leaves = 1, out->depth = 0, out->nodes = 1;
 }
-static const tl_model_type failing = {
-    .name = "failing", .summary = "test learner that fails", .tasks = TL_TASK_CLASSIFICATION,
-    .params = no_params, .alloc = fail_alloc, .free = fail_free, .fit = fail_fit,
-    .predict = fail_predict, .show = fail_show, .info = fail_info};
+static const tl_model_type failing = {.name = "failing",
+                                      .summary = "test learner that fails",
+                                      .tasks = TL_TASK_CLASSIFICATION,
+                                      .params = no_params,
+                                      .alloc = fail_alloc,
+                                      .free = fail_free,
+                                      .fit = fail_fit,
+                                      .predict = fail_predict,
+                                      .show = fail_show,
+                                      .info = fail_info};
 static const tl_model_type *const extra[] = {&failing, NULL};
 
 static char dir[64]; /* a fresh folder per test */
@@ -93,9 +102,9 @@ static void test_dataset_load(void **state)
 {
     (void)state;
     expect_no_dataset("/no/such/file.csv");
-    expect_no_dataset(put("fields.csv", "a,b\n1,2,3\n"));       /* a record too long */
-    expect_no_dataset(put("quote.csv", "\"a,b\n1,2\n"));        /* an unterminated header */
-    expect_no_dataset(put("value.csv", "a,b\n\"1\"x,2\n"));     /* text after a quote */
+    expect_no_dataset(put("fields.csv", "a,b\n1,2,3\n"));   /* a record too long */
+    expect_no_dataset(put("quote.csv", "\"a,b\n1,2\n"));    /* an unterminated header */
+    expect_no_dataset(put("value.csv", "a,b\n\"1\"x,2\n")); /* text after a quote */
     expect_no_dataset(put("relation.arff", "@relation 'r\n@attribute a numeric\n@data\n"));
     expect_no_dataset(put("levels.arff", "@relation r\n@attribute a {x,'y}\n@data\n"));
     expect_no_dataset(put("type.arff", "@relation r\n@attribute a blob\n@data\n"));
@@ -125,10 +134,9 @@ static void test_experiment_load(void **state)
     (void)state;
     assert_null(tl_experiment_load("/no/such/file.cfg", NULL, NULL));
     assert_null(tl_experiment_load(put("syntax.cfg", "name = ;\n"), NULL, NULL));
-    const char *bad_algo =
-        "name = \"x\";\n"
-        "datasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
-        "models = ( { algorithm = \"no_such_learner\"; } );\n";
+    const char *bad_algo = "name = \"x\";\n"
+                           "datasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
+                           "models = ( { algorithm = \"no_such_learner\"; } );\n";
     assert_null(tl_experiment_load(put("algo.cfg", bad_algo), NULL, NULL));
     const char *bad_param =
         "name = \"x\";\n"
@@ -191,11 +199,11 @@ static void test_run(void **state)
     (void)state;
     char out[128];
     /* a learner that fails in every cell */
-    tl_experiment *x = load(put("fail.cfg",
-        "name = \"f\";\n"
-        "datasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
-        "models = ( { algorithm = \"failing\"; } );\n"
-        "protocol = { kind = \"cv\"; folds = 2; };\n"));
+    tl_experiment *x = load(put("fail.cfg", "name = \"f\";\n"
+                                            "datasets = ( \"" TL_SOURCE_DIR
+                                            "/experiments/datasets/iris.arff\" );\n"
+                                            "models = ( { algorithm = \"failing\"; } );\n"
+                                            "protocol = { kind = \"cv\"; folds = 2; };\n"));
     snprintf(out, sizeof out, "%s/fail", dir);
     assert_int_equal(run(x, out, NULL), TL_EINVAL);
     tl_experiment_free(x);
@@ -206,7 +214,8 @@ static void test_run(void **state)
     snprintf(cfg, sizeof cfg,
              "name = \"g\";\ndatasets = ( \"%s\" );\n"
              "models = ( { algorithm = \"gaussian_nb\"; } );\n"
-             "protocol = { kind = \"cv\"; folds = 2; };\n", data);
+             "protocol = { kind = \"cv\"; folds = 2; };\n",
+             data);
     x = load(put("gone.cfg", cfg));
     assert_int_equal(unlink(data), 0);
     snprintf(out, sizeof out, "%s/gone", dir);
@@ -233,11 +242,11 @@ static void unblock(const char *folder, const char *name)
 static void test_reports(void **state)
 {
     (void)state;
-    const char *cfg = put("ok.cfg",
-        "name = \"ok\";\n"
-        "datasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
-        "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
-        "protocol = { kind = \"cv\"; folds = 2; };\n");
+    const char *cfg =
+        put("ok.cfg", "name = \"ok\";\n"
+                      "datasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
+                      "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
+                      "protocol = { kind = \"cv\"; folds = 2; };\n");
     tl_experiment *x = load(cfg);
     char out[128];
     snprintf(out, sizeof out, "%s/ok", dir);

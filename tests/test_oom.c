@@ -73,11 +73,11 @@ static unsigned oom_used[OOM_SLOTS / 2]; /* slots to clear after the call */
 static struct {
     int armed;
     long fail_at, count;
-    int failed;     /* the fail_at-th allocation was reached (and refused) */
-    int benign;     /* ... and it was a realloc that shrinks */
+    int failed; /* the fail_at-th allocation was reached (and refused) */
+    int benign; /* ... and it was a realloc that shrinks */
     int freed_twice;
     long twice_ordinal;
-    int overflow;   /* more blocks than the table holds */
+    int overflow; /* more blocks than the table holds */
     size_t n_used;
     long trace_at, trace_run; /* TL_OOM_TRACE (see oom_trace) */
     pthread_mutex_t lock;     /* the runner fits on a worker thread */
@@ -319,11 +319,15 @@ static long sweep_every(const char *what, oom_call call, void *ctx, long stride)
         if (oom.overflow)
             snprintf(problem, sizeof problem, "too many blocks to track");
         else if (twice)
-            snprintf(problem, sizeof problem, "a block (from allocation %ld; TL_OOM_TRACE=%ld,%ld "
-                     "shows where) was freed twice", twice_ordinal, twice_ordinal, k);
+            snprintf(problem, sizeof problem,
+                     "a block (from allocation %ld; TL_OOM_TRACE=%ld,%ld "
+                     "shows where) was freed twice",
+                     twice_ordinal, twice_ordinal, k);
         else if (leaks)
-            snprintf(problem, sizeof problem, "%zu block(s) leaked, the first from allocation %ld "
-                     "(TL_OOM_TRACE=%ld,%ld shows where)", leaks, first_leak, first_leak, k);
+            snprintf(problem, sizeof problem,
+                     "%zu block(s) leaked, the first from allocation %ld "
+                     "(TL_OOM_TRACE=%ld,%ld shows where)",
+                     leaks, first_leak, first_leak, k);
         else if (!failed && rc)
             snprintf(problem, sizeof problem, "returned %d (%s) though no allocation failed", rc,
                      err.msg);
@@ -350,8 +354,8 @@ static long sweep_every(const char *what, oom_call call, void *ctx, long stride)
 static void print_count(const char *what, long n, long stride)
 {
     if (stride > 1)
-        print_message("%-60s %6ld allocations (failed: the first %d, then one in %ld)\n", what,
-                      n, OOM_EVERY_FIRST, stride);
+        print_message("%-60s %6ld allocations (failed: the first %d, then one in %ld)\n", what, n,
+                      OOM_EVERY_FIRST, stride);
     else
         print_message("%-60s %6ld allocations\n", what, n);
 }
@@ -709,14 +713,16 @@ static void sweep_run(const char *what, const char *text, size_t partial, long s
 static void test_run_out_of_memory(void **state)
 {
     (void)state;
-    static const char *const expect[] = {"summary.md", "metrics.csv", "trees/labor__c45.txt",
-                                         "confusion/weather.nominal__nb.csv", "manifest", NULL};
+    static const char *const expect[] = {
+        "summary.md", "metrics.csv", "trees/labor__c45.txt", "confusion/weather.nominal__nb.csv",
+        "manifest",   NULL};
     static const char config[] =
         "name = \"oom\"; seed = 3;\n"
-        "datasets = ( " OOM_DATA("labor.arff") ", " OOM_DATA("weather.nominal.arff") " );\n"
-        "models = ( { name = \"c45\"; algorithm = \"c45\"; },\n"
-        "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
-        "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n";
+        "datasets = ( " OOM_DATA("labor.arff") ", " OOM_DATA(
+            "weather.nominal.arff") " );\n"
+                                    "models = ( { name = \"c45\"; algorithm = \"c45\"; },\n"
+                                    "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
+                                    "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n";
     sweep_run("run (labor + weather, c45 + gaussian_nb, 2-fold CV)", config, 0, 1, expect);
     sweep_run("run resumed after 3 of 8 cells", config, 3, 1, expect);
 }
@@ -727,20 +733,25 @@ static void test_run_out_of_memory(void **state)
 static void test_run_plots_out_of_memory(void **state)
 {
     (void)state;
-    static const char *const expect[] = {"plots/accuracy.gp", "plots/critical_difference.dat",
+    static const char *const expect[] = {"plots/accuracy.gp",
+                                         "plots/critical_difference.dat",
                                          "plots/confusion_weather.nominal__nb.gp",
                                          "plots/pruning_contact-lenses__cart.dat",
-                                         "trees/contact-lenses__cart.dot", NULL};
+                                         "trees/contact-lenses__cart.dot",
+                                         NULL};
     tl_plot_set_gnuplot("/nonexistent/gnuplot");
     tl_plot_set_dot("/nonexistent/dot");
-    sweep_run("run with plots (weather + contact-lenses, gaussian_nb + cart cv, 2-fold CV)",
-              "name = \"oom\"; seed = 3;\n"
-              "datasets = ( " OOM_DATA("contact-lenses.arff") ", " OOM_DATA("weather.nominal.arff") " );\n"
-              "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
-              "  { name = \"cart\"; algorithm = \"cart\"; params = { prune = \"cv\"; folds = 2; }; } );\n"
-              "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
-              "plots = [\"accuracy\", \"critical_difference\", \"confusion\", \"pruning\",\n"
-              "  \"trees\"];\n", 0, 3, expect);
+    sweep_run(
+        "run with plots (weather + contact-lenses, gaussian_nb + cart cv, 2-fold CV)",
+        "name = \"oom\"; seed = 3;\n"
+        "datasets = ( " OOM_DATA("contact-lenses.arff") ", " OOM_DATA(
+            "weather.nominal.arff") " );\n"
+                                    "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
+                                    "  { name = \"cart\"; algorithm = \"cart\"; params = { prune = \"cv\"; folds = 2; }; } );\n"
+                                    "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
+                                    "plots = [\"accuracy\", \"critical_difference\", \"confusion\", \"pruning\",\n"
+                                    "  \"trees\"];\n",
+        0, 3, expect);
     tl_plot_set_gnuplot(NULL);
     tl_plot_set_dot(NULL);
 }
@@ -751,23 +762,29 @@ static void test_run_protocols_out_of_memory(void **state)
 {
     (void)state;
     static const char *const holdout[] = {"plots/validation_contact-lenses__rep.dat", NULL};
-    static const char *const curve[] = {"learning_curve.csv", "plots/learning_curve_weather.nominal.gp",
-                                        NULL};
+    static const char *const curve[] = {"learning_curve.csv",
+                                        "plots/learning_curve_weather.nominal.gp", NULL};
     tl_plot_set_gnuplot("/nonexistent/gnuplot");
     tl_plot_set_dot("/nonexistent/dot");
-    sweep_run("run (contact-lenses, cart reduced_error + tree pre_validation, hold-out)",
-              "name = \"oom\"; seed = 3;\n"
-              "datasets = ( " OOM_DATA("contact-lenses.arff") " );\n"
-              "models = ( { name = \"rep\"; algorithm = \"cart\"; params = { prune = \"reduced_error\"; }; },\n"
-              "  { name = \"pv\"; algorithm = \"tree\"; params = { pruner = \"pre_validation\"; }; } );\n"
-              "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 1; };\n"
-              "plots = [\"validation\", \"accuracy\"];\n", 0, 1, holdout);
-    sweep_run("run (contact-lenses + weather, gaussian_nb + id3, learning curve)",
-              "name = \"oom\"; seed = 3;\n"
-              "datasets = ( " OOM_DATA("contact-lenses.arff") ", " OOM_DATA("weather.nominal.arff") " );\n"
-              "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; }, { name = \"id3\"; algorithm = \"id3\"; } );\n"
-              "protocol = { kind = \"learning_curve\"; fractions = [0.5]; repeats = 1; };\n"
-              "plots = [\"learning_curve\", \"accuracy\", \"critical_difference\"];\n", 0, 1, curve);
+    sweep_run(
+        "run (contact-lenses, cart reduced_error + tree pre_validation, hold-out)",
+        "name = \"oom\"; seed = 3;\n"
+        "datasets = ( " OOM_DATA(
+            "contact-lenses.arff") " );\n"
+                                   "models = ( { name = \"rep\"; algorithm = \"cart\"; params = { prune = \"reduced_error\"; }; },\n"
+                                   "  { name = \"pv\"; algorithm = \"tree\"; params = { pruner = \"pre_validation\"; }; } );\n"
+                                   "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 1; };\n"
+                                   "plots = [\"validation\", \"accuracy\"];\n",
+        0, 1, holdout);
+    sweep_run(
+        "run (contact-lenses + weather, gaussian_nb + id3, learning curve)",
+        "name = \"oom\"; seed = 3;\n"
+        "datasets = ( " OOM_DATA("contact-lenses.arff") ", " OOM_DATA(
+            "weather.nominal.arff") " );\n"
+                                    "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; }, { name = \"id3\"; algorithm = \"id3\"; } );\n"
+                                    "protocol = { kind = \"learning_curve\"; fractions = [0.5]; repeats = 1; };\n"
+                                    "plots = [\"learning_curve\", \"accuracy\", \"critical_difference\"];\n",
+        0, 1, curve);
     tl_plot_set_gnuplot(NULL);
     tl_plot_set_dot(NULL);
 }

@@ -176,13 +176,24 @@ static void test_curves(void **state)
     assert_rendered("learning");
 
     /* C4.5: accuracy and size against CF, size on the right-hand axis, a marker */
-    double cf[] = {0.05, 0.1, 0.25, 0.5}, acc[] = {0.93, 0.94, 0.945, 0.94},
-           size[] = {5, 7, 9, 15};
+    double cf[] = {0.05, 0.1, 0.25, 0.5}, acc[] = {0.93, 0.94, 0.945, 0.94}, size[] = {5, 7, 9, 15};
     tl_plot_series c45[2] = {{"accuracy", 0, 4, cf, acc, NULL, 0, 0},
                              {"leaves", 1, 4, cf, size, NULL, 1, 1}};
     tl_plot_marker mk = {0.25, 0.945, "default CF", 2};
-    tl_plot_curve c = {"C4.5 pruning", "confidence factor", "accuracy", "leaves", 1, c45, 2,
-                       &mk, 1, NAN, NULL, 0, 0, 0};
+    tl_plot_curve c = {"C4.5 pruning",
+                       "confidence factor",
+                       "accuracy",
+                       "leaves",
+                       1,
+                       c45,
+                       2,
+                       &mk,
+                       1,
+                       NAN,
+                       NULL,
+                       0,
+                       0,
+                       0};
     assert_int_equal(tl_plot_curve_write(&c, stem("c45"), &err), TL_OK);
     assert_int_equal(block(file("c45", ".dat"), 1, r, 8), 4);
     assert_close(r[3][1], 15, 0);
@@ -219,8 +230,7 @@ static void test_heatmaps(void **state)
 
     double g[6] = {0.9, 0.91, NAN, 0.93, 0.95, 0.94};
     const char *xv[] = {"2", "5", "10"}, *yv[] = {"1", "none"};
-    tl_plot_grid grid = {3, 2, g, xv, yv, "min_samples_split", "max_depth", NULL, "Grid", 1,
-                         1, 1};
+    tl_plot_grid grid = {3, 2, g, xv, yv, "min_samples_split", "max_depth", NULL, "Grid", 1, 1, 1};
     assert_int_equal(tl_plot_grid_write(&grid, stem("grid"), &err), TL_OK);
     assert_int_equal(block(file("grid", ".dat"), 0, r, 32), 6);
     assert_close(r[4][0], 1, 0);
@@ -379,8 +389,8 @@ static void test_no_command_from_labels(void **state)
     (void)state;
     char m[8][128];
     const char *forms[8] = {
-        "a`touch %s`b",  "x\"`touch %s`\"",      "y' . system('touch %s') . '",
-        "$(touch %s)",   "z\n!touch %s\n",       "q; system(\"touch %s\"); ",
+        "a`touch %s`b",  "x\"`touch %s`\"", "y' . system('touch %s') . '",
+        "$(touch %s)",   "z\n!touch %s\n",  "q; system(\"touch %s\"); ",
         "w\r`touch %s`", "v\\\"`touch %s`",
     };
     char lab[8][256];
@@ -402,8 +412,8 @@ static void test_no_command_from_labels(void **state)
     for (int i = 0; i < 8; i++)
         series[i] = (tl_plot_series){labels[i], (size_t)i, 2, x, y, NULL, 0, 0};
     tl_plot_marker mk = {1, 0.5, labels[4], 0};
-    tl_plot_curve hc = {labels[0], labels[1], labels[5], NULL, 0, series, 8, &mk, 1, 0.55,
-                        labels[3], 0, 0, 1};
+    tl_plot_curve hc = {labels[0], labels[1], labels[5], NULL,      0, series, 8,
+                        &mk,       1,         0.55,      labels[3], 0, 0,      1};
     assert_int_equal(tl_plot_curve_write(&hc, stem("hostile_curve"), &err), TL_OK);
     for (int i = 0; i < 8; i++)
         if (access(m[i], F_OK) == 0)
@@ -533,12 +543,17 @@ static void test_cli_rfc4180_records(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pruning),        cmocka_unit_test(test_curves),
-        cmocka_unit_test(test_heatmaps),       cmocka_unit_test(test_folds_and_cd),
-        cmocka_unit_test(test_boundaries),     cmocka_unit_test(test_tree_dot),
-        cmocka_unit_test(test_missing_and_failing_gnuplot), cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_pruning),
+        cmocka_unit_test(test_curves),
+        cmocka_unit_test(test_heatmaps),
+        cmocka_unit_test(test_folds_and_cd),
+        cmocka_unit_test(test_boundaries),
+        cmocka_unit_test(test_tree_dot),
+        cmocka_unit_test(test_missing_and_failing_gnuplot),
+        cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_rfc4180_records),
-        cmocka_unit_test(test_no_command_from_labels), cmocka_unit_test(test_cli_quoted_fields),
+        cmocka_unit_test(test_no_command_from_labels),
+        cmocka_unit_test(test_cli_quoted_fields),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -50,7 +50,8 @@ static void test_hellinger_worked_example(void **state)
     assert_non_null(h);
     assert_null(h->impurity); /* a partition criterion */
     double parent[2] = {6, 4}, children[4] = {5, 1, 1, 3};
-    double want = sqrt(pow(sqrt(5.0 / 6) - sqrt(1.0 / 4), 2) + pow(sqrt(1.0 / 6) - sqrt(3.0 / 4), 2));
+    double want =
+        sqrt(pow(sqrt(5.0 / 6) - sqrt(1.0 / 4), 2) + pow(sqrt(1.0 / 6) - sqrt(3.0 / 4), 2));
     assert_close(want, 0.6164595, 1e-7);
     assert_close(h->score(NULL, parent, children, 2, 2), want, 1e-15);
     double parent10[2] = {6, 40}, children10[4] = {5, 10, 1, 30};
@@ -84,8 +85,8 @@ static void test_hellinger_worked_example(void **state)
 
 /* The worth of children (n x k) of parent under criterion c: the weighted impurity decrease
  * for an impurity criterion, as the grower computes it, else its score. */
-static double crit_gain(const tl_criterion_type *c, const double *parent,
-                        const double *children, size_t n, size_t k)
+static double crit_gain(const tl_criterion_type *c, const double *parent, const double *children,
+                        size_t n, size_t k)
 {
     if (c->score)
         return c->score(NULL, parent, children, n, k);
@@ -169,15 +170,13 @@ static void test_literature_criteria_worked_examples(void **state)
     /* the hand values above, to their digits */
     assert_close(3.55481767683901, 2 * (5 * log(5 / 3.6) + 2 * log(1 / 2.4) + 3 * log(3 / 1.6)),
                  1e-13);
-    assert_close(9.05156644741436,
-                 2 * (6 * log(9.0 / 4) + 4 * log(3.0 / 4) + 2 * log(1.5)), 1e-13);
+    assert_close(9.05156644741436, 2 * (6 * log(9.0 / 4) + 4 * log(3.0 / 4) + 2 * log(1.5)), 1e-13);
     assert_close(0.152138623511026,
                  (3.55481767683901 / 20) / -(0.5 * log(0.5) + 0.2 * log(0.1) + 0.3 * log(0.3)),
                  1e-14);
-    assert_close(0.207215856415484,
-                 (9.05156644741436 / 24) /
-                     -(0.5 * log(0.25) + log(1.0 / 12) / 3 + log(1.0 / 6) / 6),
-                 1e-14);
+    assert_close(
+        0.207215856415484,
+        (9.05156644741436 / 24) / -(0.5 * log(0.25) + log(1.0 / 12) / 3 + log(1.0 / 6) / 6), 1e-14);
 }
 
 /* A reproducible table generator for the properties below. */
@@ -455,7 +454,7 @@ static void test_pessimistic_worked_example(void **state)
     const tl_pruner_type *pr = tl_pruner_find("pessimistic", NULL);
     const double prunable[4][2] = {{5, 0}, {4, 1}, {4, 0}, {5, 1}};
     const double kept[4][2] = {{5, 0}, {0, 5}, {5, 0}, {4, 1}};
-    const double (*cases[2])[2] = {prunable, kept};
+    const double(*cases[2])[2] = {prunable, kept};
     size_t want[2] = {1, 4};
     for (int i = 0; i < 2; i++) {
         tl_err err;
@@ -761,8 +760,8 @@ static void test_cost_complexity_validation_worked_example(void **state)
         fail_msg("%s", err.msg);
     assert_string_equal(tl_model_prune_trace(m)->error_name, "validation error");
     tl_model_free(m);
-    const char *cv[] = {"pruner=cost_complexity", "pruner.folds=3",
-                        "pruner.alphas=0.1, 0.001,0.01", NULL};
+    const char *cv[] = {"pruner=cost_complexity", "pruner.folds=3", "pruner.alphas=0.1, 0.001,0.01",
+                        NULL};
     m = tl_test_fit("tree", d, cv, 3, &err);
     if (!m)
         fail_msg("%s", err.msg);
@@ -810,8 +809,8 @@ static int contract(const tl_dataset *d, const char *const *kv, tl_err *err)
     remove(path);
     assert_int_equal(tl_model_predict(back, d, NULL, 0, q, err), TL_OK);
     if (!pred_equal(p, q, n * w))
-        fail_msg("%s %s %s %s %s: predictions differ after save/load", kv[0], kv[1], kv[2],
-                 kv[3], kv[4]);
+        fail_msg("%s %s %s %s %s: predictions differ after save/load", kv[0], kv[1], kv[2], kv[3],
+                 kv[4]);
     tl_model *again = tl_test_fit("tree", d, kv, 5, err);
     assert_non_null(again);
     char *s1 = show_text(m), *s2 = show_text(again);
@@ -830,8 +829,7 @@ static int contract(const tl_dataset *d, const char *const *kv, tl_err *err)
 
 /* Why a combination cannot work on data of this task, or NULL: the documented errors. */
 static const char *impossible(const tl_criterion_type *c, const tl_splitter_type *num,
-                              const tl_splitter_type *nom, const tl_pruner_type *pr,
-                              int regression)
+                              const tl_splitter_type *nom, const tl_pruner_type *pr, int regression)
 {
     unsigned task = regression ? TL_TASK_REGRESSION : TL_TASK_CLASSIFICATION;
     if (!(c->tasks & task))
@@ -863,8 +861,8 @@ static void run_contract(const tl_dataset *d, int regression, size_t *n_ok, size
                         snprintf(kv[2], sizeof kv[2], "nominal=%s", nom->name);
                         snprintf(kv[3], sizeof kv[3], "pruner=%s", pr->name);
                         snprintf(kv[4], sizeof kv[4], "missing=%s", tl_missing_at(im)->name);
-                        const char *args[] = {kv[0], kv[1], kv[2], kv[3], kv[4],
-                                              "pruner.folds=3", NULL};
+                        const char *args[] = {kv[0], kv[1], kv[2], kv[3], kv[4], "pruner.folds=3",
+                                              NULL};
                         if (strcmp(pr->name, "cost_complexity"))
                             args[5] = NULL;
                         tl_err err;
@@ -876,14 +874,14 @@ static void run_contract(const tl_dataset *d, int regression, size_t *n_ok, size
                         if (!why && !ok && !strcmp(tl_missing_at(im)->name, "drop"))
                             why = "has an unknown value";
                         if (why && ok)
-                            fail_msg("%s %s %s %s %s was accepted (%s)", kv[0], kv[1], kv[2],
-                                     kv[3], kv[4], why);
+                            fail_msg("%s %s %s %s %s was accepted (%s)", kv[0], kv[1], kv[2], kv[3],
+                                     kv[4], why);
                         if (!why && !ok)
                             fail_msg("%s %s %s %s %s: %s", kv[0], kv[1], kv[2], kv[3], kv[4],
                                      err.msg);
                         if (why && !strstr(err.msg, why))
-                            fail_msg("%s %s %s %s %s: '%s' does not say '%s'", kv[0], kv[1],
-                                     kv[2], kv[3], kv[4], err.msg, why);
+                            fail_msg("%s %s %s %s %s: '%s' does not say '%s'", kv[0], kv[1], kv[2],
+                                     kv[3], kv[4], err.msg, why);
                         *(ok ? n_ok : n_refused) += 1;
                     }
 }
@@ -903,8 +901,7 @@ static void test_every_combination(void **state)
     d = tl_test_load("experiments/datasets/labor.arff", "wage-increase-first-year");
     ok = refused = 0;
     run_contract(d, 1, &ok, &refused);
-    print_message("regression: %zu combinations fitted, %zu refused as documented\n", ok,
-                  refused);
+    print_message("regression: %zu combinations fitted, %zu refused as documented\n", ok, refused);
     assert_true(ok > 60);
     tl_dataset_free(d);
 }
@@ -920,8 +917,12 @@ static void test_missing_methods_contract(void **state)
             char m[96], pr[96];
             snprintf(m, sizeof m, "missing=%s", tl_missing_at(im)->name);
             snprintf(pr, sizeof pr, "pruner=%s", tl_pruner_at(ip)->name);
-            const char *args[] = {"criterion=gini", "numeric=numeric_threshold",
-                                  "nominal=nominal_subset", pr, m, NULL};
+            const char *args[] = {"criterion=gini",
+                                  "numeric=numeric_threshold",
+                                  "nominal=nominal_subset",
+                                  pr,
+                                  m,
+                                  NULL};
             tl_err err;
             tl_err_clear(&err);
             if (!contract(d, args, &err))
@@ -940,15 +941,17 @@ static void test_impossible_combinations(void **state)
     struct {
         const char *kv[3], *msg;
     } cases[] = {
-        {{"numeric=nominal_subset"}, "splitter nominal_subset does not split numeric attributes; "
-                                     "valid: numeric_threshold, c45_threshold"},
+        {{"numeric=nominal_subset"},
+         "splitter nominal_subset does not split numeric attributes; "
+         "valid: numeric_threshold, c45_threshold"},
         {{"nominal=c45_threshold"}, "does not split nominal attributes"},
         {{"criterion=variance"}, "unknown criterion 'variance'; valid: entropy"},
         {{"pruner=magic"}, "unknown pruner 'magic'; valid: none, cost_complexity"},
         {{"pruner=error_based", "pruner.confidance=0.1"},
          "unknown parameter 'confidance'; valid parameters: confidence"},
-        {{"pruner=none", "pruner.alpha=1"}, "pruner none: pruner.alpha: pruner none takes no "
-                                            "parameters"},
+        {{"pruner=none", "pruner.alpha=1"},
+         "pruner none: pruner.alpha: pruner none takes no "
+         "parameters"},
         {{"pruner=cost_complexity", "pruner.alpha=-1"}, "expected auto, path or a number >= 0"},
         {{"pruner.confidence=0.1"}, "pruner none"},
     };

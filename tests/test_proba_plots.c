@@ -173,13 +173,15 @@ static char *slurp(const char *path)
 static void test_run_draws_both_figures(void **state)
 {
     (void)state;
-    tl_experiment *x = run("p", "name = \"p\"; seed = 4;\n"
-             "datasets = ( \"" D "weather.nominal.arff\", \"" D "iris.arff\" );\n"
-             "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
-             "  { name = \"id3\"; algorithm = \"id3\"; params = { smoothing = \"laplace\"; }; } );\n"
-             "grids = ( { model = \"id3\"; param = \"max_depth\"; values = [1, 2]; } );\n"
-             "protocol = { kind = \"cv\"; folds = 2; repeats = 3; };\n"
-             "plots = [ \"roc\", \"reliability\" ];\n");
+    tl_experiment *x =
+        run("p",
+            "name = \"p\"; seed = 4;\n"
+            "datasets = ( \"" D "weather.nominal.arff\", \"" D "iris.arff\" );\n"
+            "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
+            "  { name = \"id3\"; algorithm = \"id3\"; params = { smoothing = \"laplace\"; }; } );\n"
+            "grids = ( { model = \"id3\"; param = \"max_depth\"; values = [1, 2]; } );\n"
+            "protocol = { kind = \"cv\"; folds = 2; repeats = 3; };\n"
+            "plots = [ \"roc\", \"reliability\" ];\n");
     /* weather: 14 rows x 3 repeats, class 1 ('no') in 5 of them; iris: 150 x 3 repeats x 3
      * classes, one of each row's three pairs is its class. Grid cells are left out: two
      * blocks per file. */
@@ -192,7 +194,8 @@ static void test_run_draws_both_figures(void **state)
     char *roc = slurp(in("p", "plots/roc_iris.dat"));
     const char *at = strstr(roc, "# nb (area ");
     assert_non_null(at);
-    assert_close(strtod(at + strlen("# nb (area "), NULL), check_roc(in("p", "plots/roc_iris.dat"), 0), 5e-4);
+    assert_close(strtod(at + strlen("# nb (area "), NULL),
+                 check_roc(in("p", "plots/roc_iris.dat"), 0), 5e-4);
     assert_true(check_roc(in("p", "plots/roc_weather.nominal.dat"), 1) > 0);
     char *gp = slurp(in("p", "plots/roc_weather.nominal.gp"));
     assert_non_null(strstr(gp, "positive class no"));
@@ -227,10 +230,10 @@ static void test_run_draws_both_figures(void **state)
     /* a regression-only run asks for them in vain: a warning, no file */
     n_warnings = 0;
     tl_experiment_free(run("r", "name = \"r\"; seed = 4;\n"
-             "datasets = ( \"" D "engagement-regression.csv\" );\n"
-             "models = ( { name = \"cart\"; algorithm = \"cart\"; } );\n"
-             "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
-             "plots = [ \"roc\" ];\n"));
+                                "datasets = ( \"" D "engagement-regression.csv\" );\n"
+                                "models = ( { name = \"cart\"; algorithm = \"cart\"; } );\n"
+                                "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
+                                "plots = [ \"roc\" ];\n"));
     assert_int_equal(n_warnings, 1);
     assert_int_equal(access(in("r", "plots/roc_engagement-regression.dat"), F_OK), -1);
 }

@@ -9,7 +9,8 @@
 #include "treelab/tl_protocol.h"
 #include "treelab/tl_runner.h"
 
-static void count(const tl_dataset *d, const size_t *fold_of, size_t k, size_t *per /* k x classes */)
+static void count(const tl_dataset *d, const size_t *fold_of, size_t k,
+                  size_t *per /* k x classes */)
 {
     size_t nc = tl_dataset_n_classes(d);
     memset(per, 0, k * nc * sizeof *per);
@@ -148,7 +149,8 @@ static void run_cfg(const char *models, const char *out)
              "name = \"p\"; seed = 11;\n"
              "datasets = ( \"%s/experiments/datasets/iris.arff\" );\n"
              "models = ( %s );\nprotocol = { kind = \"cv\"; folds = 5; repeats = 2; };\n"
-             "reports = [];\n", TL_SOURCE_DIR, models);
+             "reports = [];\n",
+             TL_SOURCE_DIR, models);
     const char *cfg = tl_test_tmpfile(".cfg", text);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
     assert_int_equal(system(cmd), 0);
@@ -166,8 +168,10 @@ static void test_folds_independent_of_models(void **state)
 {
     (void)state;
     run_cfg("{ name = \"nb\"; algorithm = \"gaussian_nb\"; }", "/tmp/tl_proto_a");
-    run_cfg("{ name = \"smooth\"; algorithm = \"gaussian_nb\"; params = { var_smoothing = 0.5; }; },"
-            "{ name = \"nb\"; algorithm = \"gaussian_nb\"; }", "/tmp/tl_proto_b");
+    run_cfg(
+        "{ name = \"smooth\"; algorithm = \"gaussian_nb\"; params = { var_smoothing = 0.5; }; },"
+        "{ name = \"nb\"; algorithm = \"gaussian_nb\"; }",
+        "/tmp/tl_proto_b");
     char *a = slurp("/tmp/tl_proto_a/metrics.csv"), *b = slurp("/tmp/tl_proto_b/metrics.csv");
     char *ra = rows_of(a, "nb"), *rb = rows_of(b, "nb");
     assert_true(strlen(ra) > 100);

@@ -22,13 +22,14 @@ static double gini_twice(const double *stats, size_t k)
     return w > 0 ? 2 * (1 - s) : 0;
 }
 
-static const tl_criterion_type gini_twice_type = {
-    .name = "gini_twice", .summary = "2 x Gini", .reference = "test",
-    .tasks = TL_TASK_CLASSIFICATION, .impurity = gini_twice};
+static const tl_criterion_type gini_twice_type = {.name = "gini_twice",
+                                                  .summary = "2 x Gini",
+                                                  .reference = "test",
+                                                  .tasks = TL_TASK_CLASSIFICATION,
+                                                  .impurity = gini_twice};
 
 /* The text of a tree fitted on data (a bundled dataset) with one --set value, into buf. */
-static void fit_show_on(const char *data, const char *set, char *buf, size_t size,
-                        size_t *leaves)
+static void fit_show_on(const char *data, const char *set, char *buf, size_t size, size_t *leaves)
 {
     tl_err err = {0};
     tl_params p;
@@ -126,8 +127,8 @@ static int to_root(const void *st, tl_tree *t, const tl_prune_input *in, tl_prun
         return err ? err->code : TL_ENOMEM;
     return tl_prune_trace_two(tr, "step", 1, before, t, err);
 }
-static const tl_pruner_type to_root_type = {.name = "to_root", .summary = "root alone",
-                                            .reference = "test", .prune = to_root};
+static const tl_pruner_type to_root_type = {
+    .name = "to_root", .summary = "root alone", .reference = "test", .prune = to_root};
 
 static void pruner_registered_prunes(void **state)
 {
@@ -194,7 +195,8 @@ static void learner_registered_is_used_by_a_config(void **state)
     tl_experiment_free(x);
 
     tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
-    tl_model *a = tl_model_new("nb_again", NULL, &err), *b = tl_model_new("gaussian_nb", NULL, &err);
+    tl_model *a = tl_model_new("nb_again", NULL, &err),
+             *b = tl_model_new("gaussian_nb", NULL, &err);
     assert_non_null(a);
     assert_non_null(b);
     assert_int_equal(tl_model_fit(a, d, NULL, 0, NULL, &err), TL_OK);
@@ -253,7 +255,8 @@ static void splitters_registered_concurrently(void **state)
     for (size_t i = THREADS * EACH; i < 64; i++)
         assert_int_equal(tl_splitter_register(&copies[i], &err), TL_OK);
     assert_int_equal(tl_splitter_register(&copies[64], &err), TL_EINVAL);
-    assert_string_equal(err.msg, "cannot register splitter 'split_64': at most 64 can be registered");
+    assert_string_equal(err.msg,
+                        "cannot register splitter 'split_64': at most 64 can be registered");
 }
 
 int main(void)

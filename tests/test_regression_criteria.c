@@ -47,8 +47,8 @@ static int read_case(FILE *f, sk_case *c)
                 break;
             }
             have = 1;
-            assert_int_equal(sscanf(line, "case %63s %31s %63s", c->dataset, c->criterion,
-                                    c->variant), 3);
+            assert_int_equal(
+                sscanf(line, "case %63s %31s %63s", c->dataset, c->criterion, c->variant), 3);
         } else if (!strncmp(line, "shape ", 6)) {
             assert_int_equal(sscanf(line, "shape %zu %zu %zu", &c->nodes, &c->leaves, &c->depth),
                              3);
@@ -97,7 +97,9 @@ static tl_dataset *load_case_data(const char *name)
         {"two_feature", "experiments/datasets/two-feature-boundary.csv", NULL, {NULL}},
         {"ties", "tests/fixtures/regression_ties.csv", NULL, {NULL}},
         {"ties_x0", "tests/fixtures/regression_ties.csv", NULL, {"x0", NULL}},
-        {"diabetes_age", "experiments/datasets/diabetes.arff", "age",
+        {"diabetes_age",
+         "experiments/datasets/diabetes.arff",
+         "age",
          {"preg", "plas", "pres", "skin", "insu", "mass", "pedi", NULL}},
         {"diabetes_age_plas", "experiments/datasets/diabetes.arff", "age", {"plas", NULL}},
         {"diabetes_age_mass", "experiments/datasets/diabetes.arff", "age", {"mass", NULL}},
@@ -175,9 +177,9 @@ static void compare_nodes(const sk_case *c, const tl_tree *t)
             what = "the value";
         if (what)
             fail_msg("%s %s %s: node %zu (scikit-learn %zu) differs in %s: attr %d / %d, "
-                     "threshold %.17g / %.17g, value %.17g / %.17g", c->dataset, c->criterion,
-                     c->variant, tn, sn, what, t->attr[tn], c->feature[sn], t->threshold[tn],
-                     c->threshold[sn], out, c->value[sn]);
+                     "threshold %.17g / %.17g, value %.17g / %.17g",
+                     c->dataset, c->criterion, c->variant, tn, sn, what, t->attr[tn],
+                     c->feature[sn], t->threshold[tn], c->threshold[sn], out, c->value[sn]);
         if (c->feature[sn] < 0)
             continue;
         stack[sp++] = (size_t)c->left[sn];

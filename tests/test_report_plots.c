@@ -122,17 +122,18 @@ static void test_figures_hold_the_reports_numbers(void **state)
     fclose(f);
     chmod(fake, 0755);
     tl_plot_set_dot(fake);
-    run("a", "name = \"a\"; seed = 5;\n"
-             "datasets = ( \"" D "iris.arff\", \"" D "two-feature-boundary.arff\" );\n"
-             "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
-             "  { name = \"id3\"; algorithm = \"id3\"; },\n"
-             "  { name = \"cart_cv\"; algorithm = \"cart\"; params = { prune = \"cv\"; folds = 3; }; } );\n"
-             "grids = ( { model = \"id3\"; params = { max_depth = [1, 2]; min_samples_split = [2, 60]; }; },\n"
-             "  { model = \"cart_cv\"; param = \"min_samples_leaf\"; values = [1, 4]; } );\n"
-             "protocol = { kind = \"cv\"; folds = 3; repeats = 1; };\n"
-             "reports = [ \"confusion\", \"trees\" ];\n"
-             "plots = [ \"accuracy\", \"critical_difference\", \"confusion\", \"grid\", \"pruning\",\n"
-             "          \"boundary\", \"trees\", \"learning_curve\" ];\n");
+    run("a",
+        "name = \"a\"; seed = 5;\n"
+        "datasets = ( \"" D "iris.arff\", \"" D "two-feature-boundary.arff\" );\n"
+        "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
+        "  { name = \"id3\"; algorithm = \"id3\"; },\n"
+        "  { name = \"cart_cv\"; algorithm = \"cart\"; params = { prune = \"cv\"; folds = 3; }; } );\n"
+        "grids = ( { model = \"id3\"; params = { max_depth = [1, 2]; min_samples_split = [2, 60]; }; },\n"
+        "  { model = \"cart_cv\"; param = \"min_samples_leaf\"; values = [1, 4]; } );\n"
+        "protocol = { kind = \"cv\"; folds = 3; repeats = 1; };\n"
+        "reports = [ \"confusion\", \"trees\" ];\n"
+        "plots = [ \"accuracy\", \"critical_difference\", \"confusion\", \"grid\", \"pruning\",\n"
+        "          \"boundary\", \"trees\", \"learning_curve\" ];\n");
     tl_plot_set_dot(NULL);
     static const char *const ds[] = {"iris", "two-feature-boundary"};
     static const char *const ms[] = {"nb", "id3", "cart_cv"};
@@ -142,7 +143,8 @@ static void test_figures_hold_the_reports_numbers(void **state)
         for (int m = 0; m < 3; m++) {
             double want[3];
             assert_int_equal(rows_of(in("a", "metrics.csv"), ds[d], ms[m], "accuracy", want, 3), 3);
-            assert_int_equal(tl_test_dat_block(in("a", "plots/accuracy.dat"), d * 3 + m, rows, 10), 3);
+            assert_int_equal(tl_test_dat_block(in("a", "plots/accuracy.dat"), d * 3 + m, rows, 10),
+                             3);
             for (int i = 0; i < 3; i++)
                 assert_close(rows[i][1], want[i], 5e-7);
         }
@@ -170,12 +172,13 @@ static void test_figures_hold_the_reports_numbers(void **state)
     assert_close(total, 150, 0);
 
     /* two-parameter grid: cell (ix, iy) = summary's mean accuracy of that model */
-    assert_int_equal(tl_test_dat_block(in("a", "plots/grid_iris__id3__max_depth__min_samples_split.dat"),
-                                       0, rows, 10), 4);
-    static const char *const cells[] = {"id3[max_depth=1][min_samples_split=2]",
-                                        "id3[max_depth=2][min_samples_split=2]",
-                                        "id3[max_depth=1][min_samples_split=60]",
-                                        "id3[max_depth=2][min_samples_split=60]"};
+    assert_int_equal(
+        tl_test_dat_block(in("a", "plots/grid_iris__id3__max_depth__min_samples_split.dat"), 0,
+                          rows, 10),
+        4);
+    static const char *const cells[] = {
+        "id3[max_depth=1][min_samples_split=2]", "id3[max_depth=2][min_samples_split=2]",
+        "id3[max_depth=1][min_samples_split=60]", "id3[max_depth=2][min_samples_split=60]"};
     for (int i = 0; i < 4; i++) {
         assert_close(rows[i][0], i % 2, 0);
         assert_close(rows[i][1], i / 2, 0);
@@ -187,10 +190,13 @@ static void test_figures_hold_the_reports_numbers(void **state)
     assert_int_equal(tl_test_dat_block(g1, 0, rows, 10), 2);
     assert_close(rows[0][0], 1, 0);
     assert_close(rows[1][0], 4, 0);
-    assert_close(rows[1][1], summary("a", "iris", "cart_cv[min_samples_leaf=4]", "accuracy_mean"), 5e-7);
-    assert_close(rows[1][3] - rows[1][1], summary("a", "iris", "cart_cv[min_samples_leaf=4]", "accuracy_sd"), 5e-7);
+    assert_close(rows[1][1], summary("a", "iris", "cart_cv[min_samples_leaf=4]", "accuracy_mean"),
+                 5e-7);
+    assert_close(rows[1][3] - rows[1][1],
+                 summary("a", "iris", "cart_cv[min_samples_leaf=4]", "accuracy_sd"), 5e-7);
     assert_int_equal(tl_test_dat_block(g1, 1, rows, 10), 2);
-    assert_close(rows[0][1], summary("a", "iris", "cart_cv[min_samples_leaf=1]", "leaves_mean"), 5e-7);
+    assert_close(rows[0][1], summary("a", "iris", "cart_cv[min_samples_leaf=1]", "leaves_mean"),
+                 5e-7);
 
     /* critical difference: ranks of the listed models from summary.csv's means, by hand */
     assert_int_equal(tl_test_dat_block(in("a", "plots/critical_difference.dat"), 0, rows, 10), 3);
@@ -260,14 +266,15 @@ static void test_figures_hold_the_reports_numbers(void **state)
 
     /* decision regions: every training point lies in a region of its class (id3 fits them
      * all, seed 001's depth-2 tree) */
-    size_t np = tl_test_dat_block(in("a", "plots/boundary_two-feature-boundary__id3_points.dat"),
-                                  0, rows, 20);
+    size_t np = tl_test_dat_block(in("a", "plots/boundary_two-feature-boundary__id3_points.dat"), 0,
+                                  rows, 20);
     assert_int_equal(np, 12);
     double pts[12][3];
     for (size_t i = 0; i < np; i++)
         memcpy(pts[i], rows[i], sizeof pts[i]);
-    assert_int_equal(tl_test_dat_block(in("a", "plots/boundary_two-feature-boundary__id3.dat"), 0,
-                                       rows, 40000), 40000);
+    assert_int_equal(
+        tl_test_dat_block(in("a", "plots/boundary_two-feature-boundary__id3.dat"), 0, rows, 40000),
+        40000);
     for (size_t i = 0; i < np; i++) {
         size_t best = 0;
         for (size_t j = 1; j < 40000; j++)
@@ -279,12 +286,15 @@ static void test_figures_hold_the_reports_numbers(void **state)
     /* the figures not asked for or not applicable are absent */
     assert_int_equal(access(in("a", "plots/boundary_iris__id3.dat"), F_OK), -1);
     assert_int_equal(access(in("a", "plots/pruning_iris__id3.dat"), F_OK), -1);
-    assert_int_equal(access(in("a", "plots/confusion_iris__id3[max_depth=1][min_samples_split=2].dat"), F_OK), -1);
+    assert_int_equal(
+        access(in("a", "plots/confusion_iris__id3[max_depth=1][min_samples_split=2].dat"), F_OK),
+        -1);
     assert_int_equal(access(in("a", "plots/learning_curve_iris.dat"), F_OK), -1);
     /* tree pictures: the whole-data tree's DOT, rendered by (fake) dot; none for naive Bayes */
     char *t1 = NULL, *t2 = NULL;
     size_t l1 = 0, l2 = 0;
-    FILE *a = fopen(in("a", "trees/iris__id3.dot"), "r"), *b = fopen(in("a", "plots/tree_iris__id3.dot"), "r");
+    FILE *a = fopen(in("a", "trees/iris__id3.dot"), "r"),
+         *b = fopen(in("a", "plots/tree_iris__id3.dot"), "r");
     assert_true(a && b);
     assert_int_equal(getdelim(&t1, &l1, '\0', a) > 0, 1);
     assert_int_equal(getdelim(&t2, &l2, '\0', b) > 0, 1);
@@ -318,23 +328,24 @@ static void test_figures_hold_the_reports_numbers(void **state)
 static void test_steps_and_missing_gnuplot(void **state)
 {
     (void)state;
-    const char *cfg = "name = \"s\"; seed = 1;\n"
-                      "datasets = ( \"" D "engagement-regression.csv\" );\n"
-                      "models = ( { name = \"cart2\"; algorithm = \"cart\"; params = { max_depth = 2; }; } );\n"
-                      "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
-                      "plots = [ \"boundary\", \"accuracy\" ];\n";
+    const char *cfg =
+        "name = \"s\"; seed = 1;\n"
+        "datasets = ( \"" D "engagement-regression.csv\" );\n"
+        "models = ( { name = \"cart2\"; algorithm = \"cart\"; params = { max_depth = 2; }; } );\n"
+        "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
+        "plots = [ \"boundary\", \"accuracy\" ];\n";
     n_warnings = 0;
     run("s", cfg);
     assert_int_equal(n_warnings, 0);
-    assert_int_equal(tl_test_dat_block(in("s", "plots/steps_engagement-regression__cart2.dat"), 0,
-                                       rows, 10), 5);
+    assert_int_equal(
+        tl_test_dat_block(in("s", "plots/steps_engagement-regression__cart2.dat"), 0, rows, 10), 5);
     const double v[] = {7, 6, 4.0 / 3, 4.5}, cut[] = {15, 35, 65};
     for (int i = 0; i < 4; i++)
         assert_close(rows[i][1], v[i], 1e-12);
     for (int i = 0; i < 3; i++)
         assert_close(rows[i + 1][0], cut[i], 0.25);
-    assert_int_equal(tl_test_dat_block(in("s", "plots/steps_engagement-regression__cart2.dat"), 1,
-                                       rows, 10), 8);
+    assert_int_equal(
+        tl_test_dat_block(in("s", "plots/steps_engagement-regression__cart2.dat"), 1, rows, 10), 8);
     unsigned w, h;
     tl_test_png_size(in("s", "plots/rmse.png"), &w, &h);
     assert_true(w == 1200 && h == 800);
@@ -344,7 +355,8 @@ static void test_steps_and_missing_gnuplot(void **state)
     tl_plot_set_gnuplot(NULL);
     assert_int_equal(n_warnings, 1);
     assert_int_equal(access(in("s_nognuplot", "plots/rmse.gp"), F_OK), 0);
-    assert_int_equal(access(in("s_nognuplot", "plots/steps_engagement-regression__cart2.dat"), F_OK), 0);
+    assert_int_equal(
+        access(in("s_nognuplot", "plots/steps_engagement-regression__cart2.dat"), F_OK), 0);
     assert_int_equal(access(in("s_nognuplot", "plots/rmse.png"), F_OK), -1);
     assert_int_equal(access(in("s_nognuplot", "summary.md"), F_OK), 0);
 }
@@ -353,18 +365,21 @@ static void test_steps_and_missing_gnuplot(void **state)
 static void test_learning_curve(void **state)
 {
     (void)state;
-    run("l", "name = \"l\"; seed = 4;\n"
-             "datasets = ( \"" D "iris.arff\" );\n"
-             "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; }, { name = \"id3\"; algorithm = \"id3\"; } );\n"
-             "protocol = { kind = \"learning_curve\"; fractions = [0.3, 0.6]; repeats = 3; };\n"
-             "plots = [ \"learning_curve\", \"accuracy\", \"critical_difference\" ];\n");
+    run("l",
+        "name = \"l\"; seed = 4;\n"
+        "datasets = ( \"" D "iris.arff\" );\n"
+        "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; }, { name = \"id3\"; algorithm = \"id3\"; } );\n"
+        "protocol = { kind = \"learning_curve\"; fractions = [0.3, 0.6]; repeats = 3; };\n"
+        "plots = [ \"learning_curve\", \"accuracy\", \"critical_difference\" ];\n");
     static const char *const ms[] = {"nb", "id3"};
     for (int m = 0; m < 2; m++) {
         double mean[2], sd[2], fr[2];
-        assert_int_equal(rows_of(in("l", "learning_curve.csv"), "iris", ms[m], "score_mean", mean, 2), 2);
+        assert_int_equal(
+            rows_of(in("l", "learning_curve.csv"), "iris", ms[m], "score_mean", mean, 2), 2);
         rows_of(in("l", "learning_curve.csv"), "iris", ms[m], "score_sd", sd, 2);
         rows_of(in("l", "learning_curve.csv"), "iris", ms[m], "fraction", fr, 2);
-        assert_int_equal(tl_test_dat_block(in("l", "plots/learning_curve_iris.dat"), m, rows, 10), 2);
+        assert_int_equal(tl_test_dat_block(in("l", "plots/learning_curve_iris.dat"), m, rows, 10),
+                         2);
         for (int i = 0; i < 2; i++) {
             assert_close(rows[i][0], fr[i], 1e-12);
             assert_close(rows[i][1], mean[i], 5e-7);
@@ -405,11 +420,12 @@ static double accuracy_on(const char *prune, const tl_dataset *d, const size_t *
 static void test_validation_curve(void **state)
 {
     (void)state;
-    run("v", "name = \"v\"; seed = 11;\n"
-             "datasets = ( \"" D "iris.arff\" );\n"
-             "models = ( { name = \"rep\"; algorithm = \"cart\"; params = { prune = \"reduced_error\"; }; } );\n"
-             "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 1; };\n"
-             "plots = [ \"validation\" ];\n");
+    run("v",
+        "name = \"v\"; seed = 11;\n"
+        "datasets = ( \"" D "iris.arff\" );\n"
+        "models = ( { name = \"rep\"; algorithm = \"cart\"; params = { prune = \"reduced_error\"; }; } );\n"
+        "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 1; };\n"
+        "plots = [ \"validation\" ];\n");
     tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
     size_t n = d->n_rows, tr[150], va[150], te[150], ntr, nva, nte;
     double order[150];
@@ -427,7 +443,8 @@ static void test_validation_curve(void **state)
     assert_close(rows[nv - 1][0], 1, 0);
     for (size_t i = 1; i < nv; i++)
         assert_true(rows[i][0] < rows[i - 1][0]);
-    assert_int_equal(tl_test_dat_block(in("v", "plots/validation_iris__rep.dat"), 1, rows, 100), nv);
+    assert_int_equal(tl_test_dat_block(in("v", "plots/validation_iris__rep.dat"), 1, rows, 100),
+                     nv);
     assert_close(rows[0][1], full_te, 1e-12);
     assert_int_equal(tl_test_dat_block(in("v", "plots/validation_iris__rep.dat"), 2, rows, 10), 1);
     assert_close(rows[0][0], (double)rep_leaves, 0);

@@ -188,7 +188,8 @@ static void html_check(const char *text)
     size_t depth = 0;
     for (const char *p = text; *p;) {
         if (*p == '&') {
-            size_t n = strspn(p + 1, "#abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+            size_t n =
+                strspn(p + 1, "#abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
             if (!n || p[1 + n] != ';')
                 fail_msg("bare '&' at byte %ld: '%.30s'", (long)(p - text), p);
             p += n + 2;
@@ -210,7 +211,8 @@ static void html_check(const char *text)
         }
         int closing = p[1] == '/';
         const char *name = p + 1 + closing;
-        size_t nl = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_");
+        size_t nl =
+            strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_");
         if (!nl || nl >= 32)
             fail_msg("bad tag at byte %ld: '%.30s'", (long)(p - text), p);
         /* attributes: quoted values only, none pointing outside the page */
@@ -302,16 +304,18 @@ static const char *run_config(const char *name, const char *text)
 
 static const char hostile_cfg[] =
     "name = \"paper\";\nseed = 7;\n"
-    "datasets = ( { path = " DATA("iris.arff") "; name = \"ir\\\"is\\\\ 50% & _{x}#$~^<b>\"; },"
-    " " DATA("wine.arff") ", " DATA("glass.arff") " );\n"
-    "models = ( { name = \"n\\\"b\\\\% & <i>\"; algorithm = \"gaussian_nb\"; },\n"
-    "  { name = \"id3\"; algorithm = \"id3\"; },\n"
-    "  { name = \"cart\"; algorithm = \"cart\"; params = { prune = \"cv\"; }; } );\n"
-    "grids = ( { model = \"cart\"; param = \"max_depth\"; values = [1, 2]; } );\n"
-    "protocol = { kind = \"cv\"; folds = 3; repeats = 2; stratified = true; };\n"
-    "baseline = \"n\\\"b\\\\% & <i>\";\n"
-    "reports = [ \"confusion\" ];\n"
-    "plots = [ \"accuracy\", \"critical_difference\", \"confusion\", \"pruning\" ];\n";
+    "datasets = ( { path = " DATA(
+        "iris.arff") "; name = \"ir\\\"is\\\\ 50% & _{x}#$~^<b>\"; },"
+                     " " DATA("wine.arff") ", " DATA(
+                         "glass.arff") " );\n"
+                                       "models = ( { name = \"n\\\"b\\\\% & <i>\"; algorithm = \"gaussian_nb\"; },\n"
+                                       "  { name = \"id3\"; algorithm = \"id3\"; },\n"
+                                       "  { name = \"cart\"; algorithm = \"cart\"; params = { prune = \"cv\"; }; } );\n"
+                                       "grids = ( { model = \"cart\"; param = \"max_depth\"; values = [1, 2]; } );\n"
+                                       "protocol = { kind = \"cv\"; folds = 3; repeats = 2; stratified = true; };\n"
+                                       "baseline = \"n\\\"b\\\\% & <i>\";\n"
+                                       "reports = [ \"confusion\" ];\n"
+                                       "plots = [ \"accuracy\", \"critical_difference\", \"confusion\", \"pruning\" ];\n";
 
 static const char *paper_dir;
 
@@ -533,7 +537,8 @@ static void test_d2_ranks_agree(void **state)
 {
     (void)state;
     const char *dir = paper();
-    char *md = tl_test_slurp_in(dir, "summary.md"), *dat = tl_test_slurp_in(dir, "plots/critical_difference.dat");
+    char *md = tl_test_slurp_in(dir, "summary.md"),
+         *dat = tl_test_slurp_in(dir, "plots/critical_difference.dat");
     const char *names[] = {"id3", "cart", HOSTILE_MODEL};
     for (int i = 0; i < 3; i++) {
         char key[64], row[64];
@@ -555,12 +560,12 @@ static void test_d2_ranks_agree(void **state)
     free(dat);
 }
 
-static const char lc_cfg[] =
-    "name = \"lc\";\nseed = 4;\ndatasets = ( " DATA("iris.arff") ", " DATA("wine.arff") " );\n"
-    "models = ( { name = \"naive_bayes\"; algorithm = \"gaussian_nb\"; },\n"
-    "  { name = \"id3\"; algorithm = \"id3\"; } );\n"
-    "protocol = { kind = \"learning_curve\"; fractions = [0.2, 0.5, 0.8]; repeats = 5; };\n"
-    "reports = [ \"confusion\" ];\nplots = [ \"learning_curve\" ];\n";
+static const char lc_cfg[] = "name = \"lc\";\nseed = 4;\ndatasets = ( " DATA("iris.arff") ", " DATA(
+    "wine.arff") " );\n"
+                 "models = ( { name = \"naive_bayes\"; algorithm = \"gaussian_nb\"; },\n"
+                 "  { name = \"id3\"; algorithm = \"id3\"; } );\n"
+                 "protocol = { kind = \"learning_curve\"; fractions = [0.2, 0.5, 0.8]; repeats = 5; };\n"
+                 "reports = [ \"confusion\" ];\nplots = [ \"learning_curve\" ];\n";
 
 /* D3: a learning curve's summary has one row per training fraction, each with its own
  * cells (5 repeats) and its own test against the baseline. */
@@ -607,8 +612,8 @@ static void test_d4_plot_own_files(void **state)
         {"confusion", "confusion/iris__id3.csv"},
     };
     for (int i = 0; i < 3; i++) {
-        snprintf(args, sizeof args, "plot %s '%s/%s' -o '%s/own%d'", cases[i][0], lc,
-                 cases[i][1], tmpdir(), i);
+        snprintf(args, sizeof args, "plot %s '%s/%s' -o '%s/own%d'", cases[i][0], lc, cases[i][1],
+                 tmpdir(), i);
         if (tl_test_cli(args, o, sizeof o, e, sizeof e))
             fail_msg("treelab %s: %s", args, e);
     }
@@ -640,12 +645,12 @@ static void test_d4_plot_own_files(void **state)
     free(cm);
 }
 
-static const char holdout_cfg[] =
-    "name = \"ho\";\nseed = 4;\ndatasets = ( " DATA("iris.arff") " );\n"
-    "models = ( { name = \"naive_bayes\"; algorithm = \"gaussian_nb\"; },\n"
-    "  { name = \"id3\"; algorithm = \"id3\"; } );\n"
-    "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 3; };\n"
-    "plots = [ ];\n";
+static const char holdout_cfg[] = "name = \"ho\";\nseed = 4;\ndatasets = ( " DATA(
+    "iris.arff") " );\n"
+                 "models = ( { name = \"naive_bayes\"; algorithm = \"gaussian_nb\"; },\n"
+                 "  { name = \"id3\"; algorithm = \"id3\"; } );\n"
+                 "protocol = { kind = \"holdout\"; train = 0.6; validation = 0.2; test = 0.2; repeats = 3; };\n"
+                 "plots = [ ];\n";
 
 /* D7: the summary's header gives the protocol's numbers as written, not as raw doubles. */
 static void test_d7_clean_numbers(void **state)
@@ -662,11 +667,11 @@ static void test_d7_clean_numbers(void **state)
     free(md);
 }
 
-static const char undrawable_cfg[] =
-    "name = \"nofig\";\nseed = 4;\ndatasets = ( " DATA("iris.arff") " );\n"
-    "models = ( { name = \"naive_bayes\"; algorithm = \"gaussian_nb\"; } );\n"
-    "protocol = { kind = \"cv\"; folds = 3; repeats = 1; };\n"
-    "plots = [ \"learning_curve\", \"pruning\", \"critical_difference\", \"grid\" ];\n";
+static const char undrawable_cfg[] = "name = \"nofig\";\nseed = 4;\ndatasets = ( " DATA(
+    "iris.arff") " );\n"
+                 "models = ( { name = \"naive_bayes\"; algorithm = \"gaussian_nb\"; } );\n"
+                 "protocol = { kind = \"cv\"; folds = 3; repeats = 1; };\n"
+                 "plots = [ \"learning_curve\", \"pruning\", \"critical_difference\", \"grid\" ];\n";
 
 /* D5: a figure named in plots that cannot be drawn is a warning with the reason. */
 static void test_d5_undrawable_warned(void **state)

@@ -26,7 +26,8 @@ static size_t split(tl_tree *t, size_t node, int attr, tl_split_kind kind, doubl
 /* A numeric age and a nominal color of four levels, r, g, b, y (their file order). */
 static tl_dataset *schema(void)
 {
-    const char *path = tl_test_tmpfile(".csv", "age,color,y\n10,r,no\n20,g,yes\n40,b,no\n70,y,yes\n");
+    const char *path =
+        tl_test_tmpfile(".csv", "age,color,y\n10,r,no\n20,g,yes\n40,b,no\n70,y,yes\n");
     tl_dataset *d = tl_dataset_load(path, "y", NULL);
     assert_non_null(d);
     remove(path);
@@ -69,13 +70,12 @@ static void test_merged_conditions(void **state)
     size_t f = split(t, a + 1, 0, TL_SPLIT_NUMERIC, 60, 0);
     leaf(t, f, 0);
     leaf(t, f + 1, 1);
-    assert_string_equal(rules(t, d),
-        "IF age <= 15 THEN y = no (1.0)\n"
-        "IF 15 < age <= 35 AND color = r THEN y = yes (1.0)\n"
-        "IF 15 < age <= 35 AND color in {g, b} THEN y = no (1.0)\n"
-        "IF 15 < age <= 35 AND color = y THEN y = yes (1.0)\n"
-        "IF 35 < age <= 60 THEN y = no (1.0)\n"
-        "IF age > 60 THEN y = yes (1.0)\n");
+    assert_string_equal(rules(t, d), "IF age <= 15 THEN y = no (1.0)\n"
+                                     "IF 15 < age <= 35 AND color = r THEN y = yes (1.0)\n"
+                                     "IF 15 < age <= 35 AND color in {g, b} THEN y = no (1.0)\n"
+                                     "IF 15 < age <= 35 AND color = y THEN y = yes (1.0)\n"
+                                     "IF 35 < age <= 60 THEN y = no (1.0)\n"
+                                     "IF age > 60 THEN y = yes (1.0)\n");
     tl_tree_free(t);
     tl_dataset_free(d);
     free(buf);
@@ -100,13 +100,12 @@ static void test_multiway_and_order(void **state)
     size_t h = split(t, g + 1, 0, TL_SPLIT_NUMERIC, 40, 0);
     leaf(t, h, 1);
     leaf(t, h + 1, 0);
-    assert_string_equal(rules(t, d),
-        "IF color = r THEN y = no (1.0)\n"
-        "IF color = g AND age <= 20.5 THEN y = no (1.0)\n"
-        "IF color = g AND 20.5 < age <= 40 THEN y = yes (1.0)\n"
-        "IF color = g AND age > 40 THEN y = no (1.0)\n"
-        "IF color = b THEN y = no (1.0)\n"
-        "IF color = y THEN y = yes (1.0)\n");
+    assert_string_equal(rules(t, d), "IF color = r THEN y = no (1.0)\n"
+                                     "IF color = g AND age <= 20.5 THEN y = no (1.0)\n"
+                                     "IF color = g AND 20.5 < age <= 40 THEN y = yes (1.0)\n"
+                                     "IF color = g AND age > 40 THEN y = no (1.0)\n"
+                                     "IF color = b THEN y = no (1.0)\n"
+                                     "IF color = y THEN y = yes (1.0)\n");
     tl_tree_free(t);
     tl_dataset_free(d);
     free(buf);

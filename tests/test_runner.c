@@ -16,10 +16,21 @@
 
 /* A test-only learner: predicts the training majority class (lowest code on ties); has no
  * tree to show and a two-row trace. Not in the registry: passed to the config reader. */
-typedef struct { size_t k; double p[16]; } maj_state;
+typedef struct {
+    size_t k;
+    double p[16];
+} maj_state;
 static const tl_param_spec maj_params[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
-static void *maj_alloc(const tl_params *p, tl_err *err) { (void)p; (void)err; return calloc(1, sizeof(maj_state)); }
-static void maj_free(void *s) { free(s); }
+static void *maj_alloc(const tl_params *p, tl_err *err)
+{
+    (void)p;
+    (void)err;
+    return calloc(1, sizeof(maj_state));
+}
+static void maj_free(void *s)
+{
+    free(s);
+}
 static int maj_fit(void *st, const tl_dataset *d, const size_t *rows, size_t n,
                    const tl_fit_ctx *ctx, tl_err *err)
 {
@@ -51,27 +62,38 @@ static int maj_show(const void *st, const tl_schema *sc, tl_show_format f, FILE 
     (void)st, (void)sc, (void)f, (void)o;
     return tl_err_set(err, TL_EUNSUPPORTED, "a majority model has no tree");
 }
-static void maj_info(const void *st, tl_model_info *out) { (void)st; out->leaves = 1, out->depth = 0, out->nodes = 1; }
+static void maj_info(const void *st, tl_model_info *out)
+{
+    (void)st;
+    out->leaves = 1, out->depth = 0, out->nodes = 1;
+}
 static const char *const trace_cols[] = {"epoch", "loss"};
 static const double trace_vals[] = {1, 0.5, 2, 0.25};
-static int maj_trace(const void *st, const char *const **c, size_t *nc, const double **v, size_t *nr)
+static int maj_trace(const void *st, const char *const **c, size_t *nc, const double **v,
+                     size_t *nr)
 {
     (void)st;
     *c = trace_cols, *nc = 2, *v = trace_vals, *nr = 2;
     return TL_OK;
 }
-static const tl_model_type majority = {
-    .name = "majority", .summary = "test majority", .tasks = TL_TASK_CLASSIFICATION,
-    .params = maj_params, .alloc = maj_alloc, .free = maj_free, .fit = maj_fit,
-    .predict = maj_predict, .show = maj_show, .info = maj_info, .trace = maj_trace};
+static const tl_model_type majority = {.name = "majority",
+                                       .summary = "test majority",
+                                       .tasks = TL_TASK_CLASSIFICATION,
+                                       .params = maj_params,
+                                       .alloc = maj_alloc,
+                                       .free = maj_free,
+                                       .fit = maj_fit,
+                                       .predict = maj_predict,
+                                       .show = maj_show,
+                                       .info = maj_info,
+                                       .trace = maj_trace};
 /* "probe": the majority model whose text show stands for a kill or Ctrl-C in the middle of
  * the report phase: it notes whether its file already exists under its final name, writes a
  * line and sets the run's cancel flag. */
 static volatile sig_atomic_t probe_cancel;
 static const char *probe_file;
 static int probe_final_seen;
-static int probe_show(const void *st, const tl_schema *sc, tl_show_format f, FILE *o,
-                      tl_err *err)
+static int probe_show(const void *st, const tl_schema *sc, tl_show_format f, FILE *o, tl_err *err)
 {
     if (f != TL_SHOW_TEXT)
         return maj_show(st, sc, f, o, err);
@@ -92,10 +114,12 @@ static void rm(const char *dir)
 
 static const char *config(void)
 {
-    return tl_test_tmpfile(".cfg",
+    return tl_test_tmpfile(
+        ".cfg",
         "name = \"r\"; seed = 5;\n"
         "datasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\",\n"
-        "  { path = \"" TL_SOURCE_DIR "/experiments/datasets/watermelon-3.0.csv\"; target = \"ripe\";\n"
+        "  { path = \"" TL_SOURCE_DIR
+        "/experiments/datasets/watermelon-3.0.csv\"; target = \"ripe\";\n"
         "    attributes = [\"density\", \"sugar\"]; name = \"melon\"; } );\n"
         "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
         "  { name = \"maj\"; algorithm = \"majority\"; },\n"
@@ -294,8 +318,8 @@ static void test_report_on_other_folder(void **state)
     assert_non_null(strstr(errbuf, "/tmp/tl_run_other is not a results folder (it has no "
                                    "cells.txt)"));
     assert_int_equal(file_size("/tmp/tl_run_other/" TL_LOCK_FILE), -1);
-    assert_int_equal(tl_test_cli("report " TL_SOURCE_DIR "/README.md", NULL, 0, errbuf,
-                                 sizeof errbuf), 1);
+    assert_int_equal(
+        tl_test_cli("report " TL_SOURCE_DIR "/README.md", NULL, 0, errbuf, sizeof errbuf), 1);
     assert_non_null(strstr(errbuf, "README.md is not a results folder (it is not a folder)"));
     rm("/tmp/tl_run_other");
     /* a run told to write into a file says so (it said 'cannot lock FILE/.treelab.lock: Not a
@@ -357,8 +381,10 @@ static void test_report_crafted_cells(void **state)
         char saved[512], args[600], errbuf[1024];
         snprintf(saved, sizeof saved, "cp %s/cells.txt /tmp/tl_run_crafted/saved", dir);
         assert_int_equal(system(saved), 0);
-        edit_cells_line(dir, cases[i].line == 0 ? 0 : cases[i].line == 1 ? dataset_line
-                                                                          : model_line,
+        edit_cells_line(dir,
+                        cases[i].line == 0   ? 0
+                        : cases[i].line == 1 ? dataset_line
+                                             : model_line,
                         cases[i].text);
         snprintf(args, sizeof args, "report %s", dir);
         assert_int_equal(tl_test_cli(args, NULL, 0, errbuf, sizeof errbuf), 1);
@@ -380,9 +406,11 @@ static void test_control_character_in_class(void **state)
     (void)state;
     const char *data = tl_test_tmpfile(".csv", "x,y\n1,a\n2,\"b\nc\"\n3,a\n4,\"b\nc\"\n");
     char text[1024], cfg[256];
-    snprintf(text, sizeof text, "name = \"nl\";\ndatasets = ( { path = \"%s\"; name = \"d\"; } );\n"
+    snprintf(text, sizeof text,
+             "name = \"nl\";\ndatasets = ( { path = \"%s\"; name = \"d\"; } );\n"
              "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
-             "protocol = { kind = \"cv\"; folds = 2; };\n", data);
+             "protocol = { kind = \"cv\"; folds = 2; };\n",
+             data);
     snprintf(cfg, sizeof cfg, "%s", tl_test_tmpfile(".cfg", text));
     tl_err err;
     tl_experiment *x = load(cfg);
@@ -409,7 +437,8 @@ static void test_csv_quoting(void **state)
              "name = \"q\";\ndatasets = ( { path = \"%s\"; name = \"d,1\"; } );\n"
              "models = ( { name = \"m \\\"q\\\",x\"; algorithm = \"majority\"; },\n"
              " { name = \" sp\"; algorithm = \"majority\"; } );\n"
-             "protocol = { kind = \"cv\"; folds = 2; };\n", data);
+             "protocol = { kind = \"cv\"; folds = 2; };\n",
+             data);
     tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
     const char *dir = "/tmp/tl_run_q";
     rm(dir);
@@ -449,7 +478,8 @@ static void test_report_phase_stops_cleanly(void **state)
     (void)state;
     char text[1024];
     snprintf(text, sizeof text,
-             "name = \"stop\";\ndatasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/iris.arff\" );\n"
+             "name = \"stop\";\ndatasets = ( \"" TL_SOURCE_DIR
+             "/experiments/datasets/iris.arff\" );\n"
              "models = ( { name = \"p\"; algorithm = \"probe\"; } );\n"
              "protocol = { kind = \"cv\"; folds = 2; };\n");
     tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
@@ -496,7 +526,8 @@ static void test_refused_run_leaves_no_folder(void **state)
         snprintf(text, sizeof text,
                  "name = \"t\"; datasets = ( { path = \"%s\"; name = \"tiny\"; } );\n"
                  "models = ( { name = \"maj\"; algorithm = \"majority\"; } );\n"
-                 "protocol = { %s };\n", data, protocols[i]);
+                 "protocol = { %s };\n",
+                 data, protocols[i]);
         tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
         rm("/tmp/tl_run_refused");
         tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL};
@@ -601,11 +632,13 @@ static void test_summary_baseline_tests(void **state)
              "models = ( { name = \"maj\"; algorithm = \"majority\"; },\n"
              "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
              "protocol = { kind = \"holdout\"; train = 0.5; validation = 0.0; test = 0.5; "
-             "repeats = 2; stratified = false; };\nbaseline = \"nb\";\n", data, data);
+             "repeats = 2; stratified = false; };\nbaseline = \"nb\";\n",
+             data, data);
     tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
     rm("/tmp/tl_run_t");
     assert_int_equal(run(x, "/tmp/tl_run_t", 1, 0, 0), TL_OK);
-    char *m = tl_test_slurp_in("/tmp/tl_run_t", "metrics.csv"), *s = tl_test_slurp_in("/tmp/tl_run_t", "summary.md");
+    char *m = tl_test_slurp_in("/tmp/tl_run_t", "metrics.csv"),
+         *s = tl_test_slurp_in("/tmp/tl_run_t", "summary.md");
     double acc_maj, acc_nb;
     size_t n_test;
     char *at = strstr(m, "\nsep,maj,0,0,");

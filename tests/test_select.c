@@ -19,8 +19,8 @@ static tl_experiment *load(const char *text, tl_err *err)
     return tl_experiment_load(tl_test_tmpfile(".cfg", text), NULL, err);
 }
 
-#define HEAD "name = \"s\";\nseed = 11;\ndatasets = ( \"" TL_SOURCE_DIR \
-             "/experiments/datasets/%s\" );\n"
+#define HEAD                                                                                       \
+    "name = \"s\";\nseed = 11;\ndatasets = ( \"" TL_SOURCE_DIR "/experiments/datasets/%s\" );\n"
 
 static tl_experiment *load_model(const char *data, const char *model)
 {
@@ -35,8 +35,8 @@ static tl_experiment *load_model(const char *data, const char *model)
 
 /* The objective on predictions out (n x k, or n values) of rows te, as the library scores
  * any evaluation: each row with its instance weight, when the data has them. */
-static double objective(const tl_dataset *d, const tl_metric_def *obj, const size_t *te,
-                        size_t n, const double *out)
+static double objective(const tl_dataset *d, const tl_metric_def *obj, const size_t *te, size_t n,
+                        const double *out)
 {
     double *w = d->weight ? malloc(n * sizeof *w) : NULL;
     for (size_t i = 0; w && i < n; i++)
@@ -70,8 +70,8 @@ static double objective(const tl_dataset *d, const tl_metric_def *obj, const siz
 
 /* Candidate c's inner score, recomputed: the inner folds (or hold-out) of each repeat made
  * here, each fitted and predicted by a model built from the parameters written out. */
-static double recompute(const tl_exp_model *m, const tl_dataset *d, const size_t *rows,
-                        size_t n, unsigned long seed, size_t c)
+static double recompute(const tl_exp_model *m, const tl_dataset *d, const size_t *rows, size_t n,
+                        unsigned long seed, size_t c)
 {
     const tl_exp_select *s = &m->select;
     const tl_metric_def *obj = tl_select_objective(s, tl_dataset_is_classification(d));
@@ -170,10 +170,12 @@ static void test_grid_kappa_inner_cv(void **state)
     (void)state;
     size_t rows[435], n = train_rows(435, rows);
     /* 3 x 3 candidates, C4.5 on vote, kappa over 3 inner folds repeated twice */
-    long sel = check_scores("vote.arff",
+    long sel = check_scores(
+        "vote.arff",
         "{ name = \"c45\"; algorithm = \"c45\"; select = { params = {"
         " min_samples_leaf = [2, 8, 30]; pruner = { confidence = [0.01, 0.25, 0.5]; }; };"
-        " objective = \"kappa\"; inner = \"cv\"; folds = 3; repeats = 2; }; }", rows, n);
+        " objective = \"kappa\"; inner = \"cv\"; folds = 3; repeats = 2; }; }",
+        rows, n);
     printf("  chosen %ld\n", sel);
 }
 
@@ -182,9 +184,10 @@ static void test_holdout_macro_f1(void **state)
     (void)state;
     size_t rows[214], n = train_rows(214, rows);
     check_scores("glass.arff",
-        "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
-        " max_depth = [1, 2, 4, 8]; }; objective = \"macro_f1\"; inner = \"holdout\";"
-        " fraction = 0.3; repeats = 3; }; }", rows, n);
+                 "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
+                 " max_depth = [1, 2, 4, 8]; }; objective = \"macro_f1\"; inner = \"holdout\";"
+                 " fraction = 0.3; repeats = 3; }; }",
+                 rows, n);
 }
 
 static void test_regression_minimises_mae(void **state)
@@ -196,8 +199,9 @@ static void test_regression_minimises_mae(void **state)
     tl_dataset_free(d);
     /* an error-like objective: the lowest inner MAE wins */
     check_scores("engagement-regression.csv",
-        "{ name = \"cart\"; algorithm = \"cart\"; select = { param = \"max_depth\";"
-        " values = [1, 2, 3]; objective = \"mae\"; folds = 4; }; }", rows, n);
+                 "{ name = \"cart\"; algorithm = \"cart\"; select = { param = \"max_depth\";"
+                 " values = [1, 2, 3]; objective = \"mae\"; folds = 4; }; }",
+                 rows, n);
 }
 
 /* The probability metrics are objectives too: ROC AUC maximised, the Brier score and log
@@ -213,15 +217,18 @@ static void test_probability_objectives(void **state)
     assert_false(tl_metric_find("pr_auc", NULL)->lower_is_better);
     size_t rows[214], n = train_rows(214, rows);
     check_scores("glass.arff",
-        "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
-        " max_depth = [1, 2, 4, 8]; }; objective = \"roc_auc_macro\"; folds = 3; }; }", rows, n);
+                 "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
+                 " max_depth = [1, 2, 4, 8]; }; objective = \"roc_auc_macro\"; folds = 3; }; }",
+                 rows, n);
     check_scores("glass.arff",
-        "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
-        " max_depth = [1, 2, 4, 8]; }; objective = \"brier\"; folds = 3; }; }", rows, n);
+                 "{ name = \"cart\"; algorithm = \"cart\"; select = { params = {"
+                 " max_depth = [1, 2, 4, 8]; }; objective = \"brier\"; folds = 3; }; }",
+                 rows, n);
     size_t vrows[435], vn = train_rows(435, vrows);
     check_scores("vote.arff",
-        "{ name = \"c45\"; algorithm = \"c45\"; select = { params = {"
-        " min_samples_leaf = [2, 30]; }; objective = \"pr_auc\"; folds = 3; }; }", vrows, vn);
+                 "{ name = \"c45\"; algorithm = \"c45\"; select = { params = {"
+                 " min_samples_leaf = [2, 30]; }; objective = \"pr_auc\"; folds = 3; }; }",
+                 vrows, vn);
 }
 
 /* ARFF instance weights count in the inner scores as in the outer cells' (check_scores
@@ -234,8 +241,9 @@ static void test_weighted_inner_scores(void **state)
     size_t rows[64], n = train_rows(d->n_rows, rows);
     tl_dataset_free(d);
     check_scores("../../tests/fixtures/weighted/labor-weighted.arff",
-        "{ name = \"c45\"; algorithm = \"c45\"; select = { params = {"
-        " min_samples_leaf = [1, 2, 8]; }; objective = \"log_loss\"; folds = 3; }; }", rows, n);
+                 "{ name = \"c45\"; algorithm = \"c45\"; select = { params = {"
+                 " min_samples_leaf = [1, 2, 8]; }; objective = \"log_loss\"; folds = 3; }; }",
+                 rows, n);
 }
 
 /* The cells header's description of the inner protocol: inner auto takes a hold-out's or a
@@ -259,9 +267,9 @@ static void test_describe_inner(void **state)
 static void test_ties_go_to_the_first(void **state)
 {
     (void)state;
-    tl_experiment *x = load_model("iris.arff",
-        "{ name = \"cart\"; algorithm = \"cart\"; select = { param = \"max_depth\";"
-        " values = [10, 20, 30]; }; }");
+    tl_experiment *x = load_model(
+        "iris.arff", "{ name = \"cart\"; algorithm = \"cart\"; select = { param = \"max_depth\";"
+                     " values = [10, 20, 30]; }; }");
     tl_dataset *d = tl_experiment_load_dataset(x, 0, NULL);
     size_t rows[150], n = train_rows(150, rows);
     double s[3];
@@ -277,7 +285,7 @@ static void test_ties_go_to_the_first(void **state)
     tl_experiment_free(x);
     /* the grid's order: the last parameter varies fastest */
     x = load_model("iris.arff", "{ algorithm = \"id3\"; select = { params = {"
-                   " max_depth = [1, 2]; min_samples_split = [2, 3, 4]; }; }; }");
+                                " max_depth = [1, 2]; min_samples_split = [2, 3, 4]; }; }; }");
     assert_int_equal(x->models[0].select.n_candidates, 6);
     size_t ix[2];
     tl_exp_select_candidate(&x->models[0].select, 1, ix);
@@ -287,7 +295,8 @@ static void test_ties_go_to_the_first(void **state)
     assert_int_equal(ix[0], 1);
     assert_int_equal(ix[1], 1);
     tl_experiment_free(x);
-    const tl_metric_def *acc = tl_metric_find("accuracy", NULL), *ll = tl_metric_find("log_loss", NULL);
+    const tl_metric_def *acc = tl_metric_find("accuracy", NULL),
+                        *ll = tl_metric_find("log_loss", NULL);
     const double v[] = {NAN, 0.5, 0.7, 0.7, 0.2};
     assert_int_equal(tl_select_best(acc, v, 5), 2);
     assert_int_equal(tl_select_best(ll, v, 5), 4);
@@ -313,24 +322,28 @@ static void test_config_errors(void **state)
     (void)state;
     /* D14: a parameter both fixed and selected names both places */
     expect_error("{ algorithm = \"id3\"; params = {\n max_depth = 3; };\n"
-                 " select = { param = \"max_depth\"; values = [1, 2]; }; }", 7,
-                 "'max_depth' is both fixed in params (", ".cfg:6) and selected (");
+                 " select = { param = \"max_depth\"; values = [1, 2]; }; }",
+                 7, "'max_depth' is both fixed in params (", ".cfg:6) and selected (");
     expect_error("{ algorithm = \"c45\";\n params = { pruner = { name = \"error_based\";\n"
                  " confidence = 0.1; }; };\n select = { params = { pruner = {"
-                 " confidence = [0.1, 0.2]; }; }; }; }", 8, "'pruner.confidence' is both fixed",
-                 ".cfg:7) and selected (");
+                 " confidence = [0.1, 0.2]; }; }; }; }",
+                 8, "'pruner.confidence' is both fixed", ".cfg:7) and selected (");
     expect_error("{ algorithm = \"c45\";\n params = { pruner = \"none\"; };\n"
-                 " select = { params = { pruner = [\"none\", \"collapse\"]; }; }; }", 7,
-                 "'pruner' is both fixed", ".cfg:6)");
+                 " select = { params = { pruner = [\"none\", \"collapse\"]; }; }; }",
+                 7, "'pruner' is both fixed", ".cfg:6)");
     /* objectives and inner protocols */
     expect_error("{ algorithm = \"id3\";\n select = { param = \"max_depth\"; values = [1];\n"
-                 " objective = \"auc\"; }; }", 7, "unknown metric 'auc'", "kappa, f1_macro");
+                 " objective = \"auc\"; }; }",
+                 7, "unknown metric 'auc'", "kappa, f1_macro");
     expect_error("{ algorithm = \"id3\";\n select = { param = \"max_depth\"; values = [1];\n"
-                 " inner = \"holdout\"; folds = 3; }; }", 7, "folds is for inner = \"cv\"", NULL);
+                 " inner = \"holdout\"; folds = 3; }; }",
+                 7, "folds is for inner = \"cv\"", NULL);
     expect_error("{ algorithm = \"id3\";\n select = { param = \"max_depth\"; values = [1];\n"
-                 " inner = \"loo\"; }; }", 7, "unknown inner protocol 'loo'", "auto, cv, holdout");
+                 " inner = \"loo\"; }; }",
+                 7, "unknown inner protocol 'loo'", "auto, cv, holdout");
     expect_error("{ algorithm = \"c45\";\n select = { params = { pruner = {\n"
-                 " confidence = [0.1, 2.0]; }; }; }; }", 7, "confidence", NULL);
+                 " confidence = [0.1, 2.0]; }; }; }; }",
+                 7, "confidence", NULL);
 }
 
 /* metrics.csv gets a sel.* column per selected parameter holding the chosen values, the
@@ -345,7 +358,8 @@ static void test_run_records_values(void **state)
         "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
         " { name = \"c45\"; algorithm = \"c45\"; select = { params = { min_samples_leaf = [2, 30];"
         " pruner = { confidence = [0.01, 0.5]; }; }; objective = \"kappa\"; }; } );\n"
-        "protocol = { kind = \"cv\"; folds = 4; repeats = 1; };\n", &err);
+        "protocol = { kind = \"cv\"; folds = 4; repeats = 1; };\n",
+        &err);
     if (!x)
         fail_msg("%s", err.msg);
     const char *dirs[] = {"/tmp/tl_select_run1", "/tmp/tl_select_run2"};

@@ -135,8 +135,8 @@ static void test_c45_laplace_equals_weka_j48_A(void **state)
                 {"labor", "experiments/datasets/labor.arff", NULL, NULL},
                 {"vote", "experiments/datasets/vote.arff", NULL, NULL},
                 {"breast-cancer", "experiments/datasets/breast-cancer.arff", NULL, NULL},
-                {"toy", "tests/fixtures/smoothing_toy.arff", "tests/fixtures/smoothing_toy_test.arff",
-                 "prune=false"}};
+                {"toy", "tests/fixtures/smoothing_toy.arff",
+                 "tests/fixtures/smoothing_toy_test.arff", "prune=false"}};
     for (size_t s = 0; s < sizeof sets / sizeof *sets; s++) {
         tl_dataset *d = tl_test_load(sets[s].train, NULL);
         tl_dataset *t = sets[s].test ? tl_test_load(sets[s].test, NULL) : NULL;
@@ -302,8 +302,8 @@ static void cv(const tl_dataset *d, const char *algo, const char *const *kv, dou
             tl_cell c;
             memset(&c, 0, sizeof c);
             tl_protocol_fold_rows(fold_of, n, f, tr, &ntr, te, &nte);
-            if (tl_cell_eval(&m, d, tr, ntr, NULL, 0, te, nte, tl_protocol_seed(7, "vote", r, f + 1),
-                             &c, &err))
+            if (tl_cell_eval(&m, d, tr, ntr, NULL, 0, te, nte,
+                             tl_protocol_seed(7, "vote", r, f + 1), &c, &err))
                 fail_msg("%s", err.msg);
             *log_loss += c.cm.log_loss / 20;
             *accuracy += c.cm.accuracy / 20;

@@ -109,8 +109,8 @@ static double check_grad(st_net *net, const st_objective *obj, const double *X, 
     return worst;
 }
 
-static void random_problem(gsl_rng *r, st_net *net, size_t D, size_t K, int regression,
-                           double *X, double *y, double *wt, size_t B)
+static void random_problem(gsl_rng *r, st_net *net, size_t D, size_t K, int regression, double *X,
+                           double *y, double *wt, size_t B)
 {
     tl_err err;
     net->n_in = D;
@@ -151,7 +151,7 @@ static void test_gradients(void **state)
                 check_grad(&net, &data, X, y, wt, B, NULL);  /* the loss alone */
                 check_grad(&net, &all, X, y, NULL, B, NULL); /* loss + penalty + L2 */
                 st_objective pen = {(st_loss_kind)loss, 0.3, 0};
-                check_grad(&net, &pen, X, y, wt, B, &data);  /* the penalty alone */
+                check_grad(&net, &pen, X, y, wt, B, &data); /* the penalty alone */
                 checked += 3 * net.n_theta;
                 st_net_clear(&net);
             }
@@ -181,8 +181,7 @@ static void test_forward_by_hand(void **state)
     double x = 0.0, y = 0.0;
     /* left leaf (1/5, 4/5) with 1/4, right leaf (4/5, 1/5) with 3/4: Y0 = 0.05 + 0.6 = 0.65 */
     st_objective mix = {ST_LOSS_MIXTURE, 0, 0}, exp_ = {ST_LOSS_EXPECTED, 0, 0};
-    assert_close(st_objective_grad(&net, &mix, &w, &x, &y, NULL, 1, NULL, NULL), -log(0.65),
-                 1e-14);
+    assert_close(st_objective_grad(&net, &mix, &w, &x, &y, NULL, 1, NULL, NULL), -log(0.65), 1e-14);
     assert_close(w.Y[0], 0.65, 1e-14);
     assert_close(st_objective_grad(&net, &exp_, &w, &x, &y, NULL, 1, NULL, NULL),
                  -(0.25 * log(0.2) + 0.75 * log(0.8)), 1e-14);
@@ -452,8 +451,8 @@ static void test_regression(void **state)
         y[i] = 3.0 + 2.0 * (X[i] > 0.5);
     }
     tl_dataset *d = make_data(X, y, N, 1, 0);
-    const char *kv[] = {"depth=1", "beta=10", "epochs=200", "loss=expected",
-                        "predict=max_path", NULL};
+    const char *kv[] = {"depth=1",       "beta=10",          "epochs=200",
+                        "loss=expected", "predict=max_path", NULL};
     tl_model *m = new_model(kv);
     fit_or_fail(m, d, 2);
     double out[N];
@@ -593,8 +592,8 @@ static void test_auto_depth(void **state)
                                         "experiments/datasets/soybean.arff",
                                         "experiments/datasets/watermelon-2.0.csv"};
     static const size_t want[] = {4, 7, 2};
-    const char *const one_epoch[] = {"epochs=1", NULL}, *const explicit[] = {"epochs=1",
-                                                                              "depth=3", NULL};
+    const char *const one_epoch[] = {"epochs=1", NULL}, *const explicit[] = {"epochs=1", "depth=3",
+                                                                             NULL};
     for (size_t i = 0; i < 3; i++) {
         tl_dataset *d = tl_test_load(files[i], NULL);
         tl_model *m = new_model(one_epoch);
@@ -619,20 +618,13 @@ static void test_auto_depth(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_auto_depth),
-        cmocka_unit_test(test_forward_by_hand),
-        cmocka_unit_test(test_gradients),
-        cmocka_unit_test(test_encoding),
-        cmocka_unit_test(test_threshold),
-        cmocka_unit_test(test_same_seed),
-        cmocka_unit_test(test_save_load),
-        cmocka_unit_test(test_show),
-        cmocka_unit_test(test_show_terms),
-        cmocka_unit_test(test_regression),
-        cmocka_unit_test(test_incremental),
-        cmocka_unit_test(test_cv_iris),
-        cmocka_unit_test(test_cv_wine),
-        cmocka_unit_test(test_cv_breast_cancer),
+        cmocka_unit_test(test_auto_depth),  cmocka_unit_test(test_forward_by_hand),
+        cmocka_unit_test(test_gradients),   cmocka_unit_test(test_encoding),
+        cmocka_unit_test(test_threshold),   cmocka_unit_test(test_same_seed),
+        cmocka_unit_test(test_save_load),   cmocka_unit_test(test_show),
+        cmocka_unit_test(test_show_terms),  cmocka_unit_test(test_regression),
+        cmocka_unit_test(test_incremental), cmocka_unit_test(test_cv_iris),
+        cmocka_unit_test(test_cv_wine),     cmocka_unit_test(test_cv_breast_cancer),
         cmocka_unit_test(test_cv_digits),
     };
     gsl_set_error_handler_off();

@@ -248,8 +248,8 @@ static void test_wilcoxon_fixture(void **state)
         tl_wilcoxon_zeros z = strcmp(zeros, "zsplit") ? TL_WILCOXON_WILCOX : TL_WILCOXON_ZSPLIT;
         assert_int_equal(tl_wilcoxon_test(a, b, n, z, &w, &err), TL_OK);
         if (!(fabs(w.statistic - want[0]) <= 1e-12 && fabs(w.p - want[1]) <= 1e-9))
-            fail_msg("%s (%s): T %.17g p %.17g, scipy %.17g %.17g", name, zeros, w.statistic,
-                     w.p, want[0], want[1]);
+            fail_msg("%s (%s): T %.17g p %.17g, scipy %.17g %.17g", name, zeros, w.statistic, w.p,
+                     want[0], want[1]);
         if (cases == 0) {
             assert_close(w.r_plus, 93, 1e-12);
             assert_close(w.r_minus, 12, 1e-12);
@@ -377,16 +377,11 @@ static void test_mcnemar_fixture(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_friedman_fixture),
-        cmocka_unit_test(test_friedman_scipy_no_ties),
-        cmocka_unit_test(test_friedman_edges),
-        cmocka_unit_test(test_nemenyi),
-        cmocka_unit_test(test_ttest_fixture),
-        cmocka_unit_test(test_ttest_hand),
-        cmocka_unit_test(test_wilcoxon_fixture),
-        cmocka_unit_test(test_wilcoxon_edges),
-        cmocka_unit_test(test_control_fixture),
-        cmocka_unit_test(test_mcnemar_fixture),
+        cmocka_unit_test(test_friedman_fixture), cmocka_unit_test(test_friedman_scipy_no_ties),
+        cmocka_unit_test(test_friedman_edges),   cmocka_unit_test(test_nemenyi),
+        cmocka_unit_test(test_ttest_fixture),    cmocka_unit_test(test_ttest_hand),
+        cmocka_unit_test(test_wilcoxon_fixture), cmocka_unit_test(test_wilcoxon_edges),
+        cmocka_unit_test(test_control_fixture),  cmocka_unit_test(test_mcnemar_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

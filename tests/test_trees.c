@@ -121,7 +121,8 @@ static void test_no_split_without_gain(void **state)
             double w = tl_tree_node_weight(t, i), after = 0;
             for (size_t c = 0; c < t->n_children[i]; c++) {
                 size_t ch = t->first_child[i] + c;
-                after += tl_tree_node_weight(t, ch) / w * crit[a]->impurity(t->stats + ch * t->k, t->k);
+                after +=
+                    tl_tree_node_weight(t, ch) / w * crit[a]->impurity(t->stats + ch * t->k, t->k);
             }
             useless += after >= crit[a]->impurity(t->stats + i * t->k, t->k) - 1e-12;
         }
@@ -346,7 +347,8 @@ static void check_against_sklearn(const char *name)
         assert_int_equal((int)pred[i], fx->pred[i]);
     tl_ccp_path path;
     const tl_tree *t = tl_model_tree(m);
-    assert_int_equal(tl_ccp_path_compute(t, tl_criterion_find("gini", NULL), 0, &path, NULL), TL_OK);
+    assert_int_equal(tl_ccp_path_compute(t, tl_criterion_find("gini", NULL), 0, &path, NULL),
+                     TL_OK);
     assert_int_equal(path.n, fx->n_alpha);
     for (size_t i = 0; i < path.n; i++)
         assert_close(path.alpha[i], fx->alpha[i], 1e-9);
@@ -469,13 +471,21 @@ static void test_fast_gini_sweep_grows_the_same_tree(void **state)
     }
 }
 
-static void test_cart_sklearn_iris(void **state) { (void)state; check_against_sklearn("iris"); }
+static void test_cart_sklearn_iris(void **state)
+{
+    (void)state;
+    check_against_sklearn("iris");
+}
 static void test_cart_sklearn_breast_cancer(void **state)
 {
     (void)state;
     check_against_sklearn("breast_cancer");
 }
-static void test_cart_sklearn_wine(void **state) { (void)state; check_against_sklearn("wine"); }
+static void test_cart_sklearn_wine(void **state)
+{
+    (void)state;
+    check_against_sklearn("wine");
+}
 
 /* CART's cost-complexity sequence with misclassification (or squared-error) risk equals
  * rpart's cptable: CP times the root risk is the alpha, splits + 1 the leaves, the relative
@@ -506,8 +516,7 @@ static void check_rpart(const char *name, const char *file)
     tl_ccp_path path;
     const tl_tree *t = tl_model_tree(m);
     const char *crit = tl_dataset_is_classification(d) ? "gini" : "mse";
-    assert_int_equal(tl_ccp_path_compute(t, tl_criterion_find(crit, NULL), 1, &path, NULL),
-                     TL_OK);
+    assert_int_equal(tl_ccp_path_compute(t, tl_criterion_find(crit, NULL), 1, &path, NULL), TL_OK);
     if (path.n != n)
         fail_msg("%s: %zu subtrees, rpart has %zu", name, path.n, n);
     for (size_t r = 0; r < n; r++) {

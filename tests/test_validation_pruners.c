@@ -109,7 +109,8 @@ static void test_tree_shapes(void **state)
     static const struct {
         const char *prune;
         size_t leaves, depth;
-    } want[] = {{"prune=none", 11, 4}, {"prune=pre_validation", 3, 1}, {"prune=reduced_error", 3, 1}};
+    } want[] = {
+        {"prune=none", 11, 4}, {"prune=pre_validation", 3, 1}, {"prune=reduced_error", 3, 1}};
     tl_dataset *d = watermelon();
     tl_fit_ctx ctx = {1, valid_rows, N_VALID};
     for (size_t i = 0; i < 3; i++) {
@@ -190,8 +191,8 @@ static void test_held_out(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_navel_first),  cmocka_unit_test(test_color_first),
-        cmocka_unit_test(test_tree_shapes),  cmocka_unit_test(test_c45_and_cart),
+        cmocka_unit_test(test_navel_first), cmocka_unit_test(test_color_first),
+        cmocka_unit_test(test_tree_shapes), cmocka_unit_test(test_c45_and_cart),
         cmocka_unit_test(test_held_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,8 +153,7 @@ char *tl_test_slurp_in(const char *dir, const char *name)
     return tl_test_slurp(path);
 }
 
-void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n,
-                        size_t folds)
+void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n, size_t folds)
 {
     static char *params[1];
     static char **lists[1];

@@ -48,14 +48,13 @@ char *tl_test_slurp_in(const char *dir, const char *name);
 
 /* Make s a one-parameter nested selection (param over values[0..n), inner CV of `folds`
  * folds); its arrays are static, valid until the next call. */
-void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n,
-                        size_t folds);
+void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n, size_t folds);
 
-#define assert_close(a, b, tol)                                                                \
-    do {                                                                                       \
-        double tl_a_ = (a), tl_b_ = (b);                                                       \
-        if (!(fabs(tl_a_ - tl_b_) <= (tol)))                                                   \
-            fail_msg("%s = %.12g, expected %.12g (tol %g)", #a, tl_a_, tl_b_, (double)(tol));  \
+#define assert_close(a, b, tol)                                                                    \
+    do {                                                                                           \
+        double tl_a_ = (a), tl_b_ = (b);                                                           \
+        if (!(fabs(tl_a_ - tl_b_) <= (tol)))                                                       \
+            fail_msg("%s = %.12g, expected %.12g (tol %g)", #a, tl_a_, tl_b_, (double)(tol));      \
     } while (0)
 
 #endif

@@ -192,14 +192,16 @@ static int check_one(const tl_param_spec *s, const char *v, tl_err *err)
     switch (s->type) {
     case TL_PARAM_INT:
         if (!parse_long(v, &l))
-            return tl_err_set(err, TL_EINVAL, "parameter %s: expected an integer, got '%s'", s->name, v);
+            return tl_err_set(err, TL_EINVAL, "parameter %s: expected an integer, got '%s'",
+                              s->name, v);
         if ((double)l < s->min || (double)l > s->max)
-            return tl_err_set(err, TL_EINVAL, "parameter %s = %ld is out of range [%g, %g]", s->name,
-                              l, s->min, s->max);
+            return tl_err_set(err, TL_EINVAL, "parameter %s = %ld is out of range [%g, %g]",
+                              s->name, l, s->min, s->max);
         break;
     case TL_PARAM_DOUBLE:
         if (!parse_double(v, &d))
-            return tl_err_set(err, TL_EINVAL, "parameter %s: expected a number, got '%s'", s->name, v);
+            return tl_err_set(err, TL_EINVAL, "parameter %s: expected a number, got '%s'", s->name,
+                              v);
         if (d < s->min || d > s->max)
             return tl_err_set(err, TL_EINVAL, "parameter %s = %g is out of range [%g, %g]", s->name,
                               d, s->min, s->max);
@@ -214,8 +216,7 @@ static int check_one(const tl_param_spec *s, const char *v, tl_err *err)
             return tl_err_set(err, TL_EINVAL, "parameter %s: '%s' is not one of %s", s->name, v,
                               s->choices);
         break;
-    case TL_PARAM_STRING:
-        break;
+    case TL_PARAM_STRING: break;
     }
     return TL_OK;
 }

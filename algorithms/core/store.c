@@ -137,7 +137,8 @@ int tl_store_check_int_literals(const char *path, tl_err *err)
                 errno = 0;
                 long long v = strtoll(tok, &end, 0);
                 if (*end == '\0' && (errno == ERANGE || v > 2147483647LL || v < -2147483648LL))
-                    rc = tl_err_set(err, TL_EPARSE, "%s:%d:%d: the integer %s does not fit 32 "
+                    rc = tl_err_set(err, TL_EPARSE,
+                                    "%s:%d:%d: the integer %s does not fit 32 "
                                     "bits; write it with an L suffix (%sL) if it is meant",
                                     path, tok_line, tok_col, tok, tok);
             }
@@ -307,18 +308,18 @@ static int syntax_error(const config_t *cfg, const char *path, const char *what,
     }
     const char *kind = data_kind(file);
     if (kind) /* the syntax error says nothing useful then: say what was expected instead */
-        return tl_err_set(err, TL_EPARSE, "%s: this looks like %s, not %s: expected %s", file,
-                          kind, what,
-                          strstr(what, "model")
-                              ? "a model file written by `treelab fit DATA --algo NAME -o "
-                                "MODEL` (libconfig text starting `format = ...;`)"
-                              : "libconfig settings (`name = \"...\"; datasets = ( ... ); "
-                                "models = ( ... );`, see the README's Experiment files)");
+        return tl_err_set(
+            err, TL_EPARSE, "%s: this looks like %s, not %s: expected %s", file, kind, what,
+            strstr(what, "model") ? "a model file written by `treelab fit DATA --algo NAME -o "
+                                    "MODEL` (libconfig text starting `format = ...;`)"
+                                  : "libconfig settings (`name = \"...\"; datasets = ( ... ); "
+                                    "models = ( ... );`, see the README's Experiment files)");
     if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
-        snprintf(hint, sizeof hint, "; expected `name = value;` settings, strings in double "
+        snprintf(hint, sizeof hint,
+                 "; expected `name = value;` settings, strings in double "
                  "quotes, lists ( ), arrays [ ] and groups { } closed in order");
-    return tl_err_set(err, TL_EPARSE, "%s:%d: %s%s%s", file, line, config_error_text(cfg),
-                      where, hint);
+    return tl_err_set(err, TL_EPARSE, "%s:%d: %s%s%s", file, line, config_error_text(cfg), where,
+                      hint);
 }
 
 int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *err)

@@ -41,8 +41,8 @@ static void rules(const void *state, tl_choice_rules *out)
 }
 
 /* Split information counts the rows with an unknown value as one more branch (C4.5). */
-static double gain_ratio(const void *state, double gain, const double *branch_w,
-                         size_t n_branches, double missing_w)
+static double gain_ratio(const void *state, double gain, const double *branch_w, size_t n_branches,
+                         double missing_w)
 {
     (void)state;
     double total = missing_w, info = 0;

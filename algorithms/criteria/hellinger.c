@@ -8,8 +8,8 @@
 
 #include "treelab/tl_grow.h"
 
-static double one_vs_rest(const double *parent, const double *children, size_t n_children,
-                          size_t k, size_t c)
+static double one_vs_rest(const double *parent, const double *children, size_t n_children, size_t k,
+                          size_t c)
 {
     double pos = parent[c], neg = 0;
     for (size_t j = 0; j < k; j++)

@@ -85,8 +85,8 @@ static void move_top(half *from, half *to, double offset)
     half_add(to, y, w, offset);
 }
 
-static void prefix_loss(const void *state, const double *y, const double *w, size_t n,
-                        double *loss, double *value, double *work)
+static void prefix_loss(const void *state, const double *y, const double *w, size_t n, double *loss,
+                        double *value, double *work)
 {
     (void)state;
     half lo = {{work, work + n, 0}, 0, 0, -1}, hi = {{work + 2 * n, work + 3 * n, 0}, 0, 0, 1};

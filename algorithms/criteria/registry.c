@@ -2,20 +2,20 @@
  * plus one X(...) line here; a program adds its own at run time (tl_criterion_register). */
 #include "../tree/registry_impl.h"
 
-#define CRITERIA(X)                                                                            \
-    X(entropy)                                                                                 \
-    X(gain_ratio)                                                                              \
-    X(gini)                                                                                    \
-    X(misclassification)                                                                       \
-    X(mse)                                                                                     \
-    X(friedman_mse)                                                                            \
-    X(mae)                                                                                     \
-    X(hellinger)                                                                               \
-    X(twoing)                                                                                  \
-    X(chi_square)                                                                              \
-    X(g_statistic)                                                                             \
-    X(dkm)                                                                                     \
-    X(distance)                                                                                \
+#define CRITERIA(X)                                                                                \
+    X(entropy)                                                                                     \
+    X(gain_ratio)                                                                                  \
+    X(gini)                                                                                        \
+    X(misclassification)                                                                           \
+    X(mse)                                                                                         \
+    X(friedman_mse)                                                                                \
+    X(mae)                                                                                         \
+    X(hellinger)                                                                                   \
+    X(twoing)                                                                                      \
+    X(chi_square)                                                                                  \
+    X(g_statistic)                                                                                 \
+    X(dkm)                                                                                         \
+    X(distance)                                                                                    \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;

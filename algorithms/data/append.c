@@ -68,9 +68,10 @@ static int append_col(tl_column *a, const tl_column *b, tl_attr_kind kind, size_
 int tl_dataset_append(tl_dataset *a, const tl_dataset *b, tl_err *err)
 {
     if (!same_schema(a, b))
-        return tl_err_set(err, TL_EINVAL, "%s: cannot append its rows to %s: the attributes "
-                          "differ (conform it first)", b->path ? b->path : b->name,
-                          a->path ? a->path : a->name);
+        return tl_err_set(err, TL_EINVAL,
+                          "%s: cannot append its rows to %s: the attributes "
+                          "differ (conform it first)",
+                          b->path ? b->path : b->name, a->path ? a->path : a->name);
     size_t na = a->n_rows, nb = b->n_rows, n = na + nb;
     if (add_classes(a, b))
         goto oom;

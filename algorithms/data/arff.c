@@ -16,11 +16,11 @@
 
 typedef struct {
     const char *path;
-    const char *p, *end;     /* the rest of the text */
-    const char *ls, *le;     /* the current line, without its line end */
-    const char *q;           /* where parsing is on the current line */
+    const char *p, *end; /* the rest of the text */
+    const char *ls, *le; /* the current line, without its line end */
+    const char *q;       /* where parsing is on the current line */
     size_t line;
-    char *tok;               /* the last token read, unescaped and NUL-terminated */
+    char *tok; /* the last token read, unescaped and NUL-terminated */
     size_t tok_len, tok_cap;
     int tok_quoted;
     size_t tok_col;
@@ -136,7 +136,8 @@ static int read_levels(arff_cur *c, tl_colbuild *col, tl_err *err)
         if (at_end(c))
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                                 "expected a nominal value or '}' to close the list opened at "
-                                "column %zu", open_col);
+                                "column %zu",
+                                open_col);
         if (*c->q == '}' && col->lv.n == 0)
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                                 "expected at least one nominal value, found an empty list");
@@ -191,7 +192,8 @@ static int read_attribute(arff_cur *c, tl_build *b, tl_err *err)
         if (at_end(c))
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, type_col,
                                 "expected a type (numeric, real, integer or {...}) for "
-                                "attribute '%s'", cols[j].name);
+                                "attribute '%s'",
+                                cols[j].name);
         if ((rc = read_token(c, "{", 1, err)))
             return rc;
         if (ieq(c->tok, "numeric") || ieq(c->tok, "real") || ieq(c->tok, "integer"))
@@ -199,17 +201,18 @@ static int read_attribute(arff_cur *c, tl_build *b, tl_err *err)
         else if (ieq(c->tok, "string") || ieq(c->tok, "date") || ieq(c->tok, "relational"))
             return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, type_col,
                                 "%s attributes are not supported (attribute '%s'); use "
-                                "numeric, real, integer or {...}", c->tok, cols[j].name);
+                                "numeric, real, integer or {...}",
+                                c->tok, cols[j].name);
         else
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, type_col,
                                 "expected a type (numeric, real, integer or {...}) for "
-                                "attribute '%s', found '%s'", cols[j].name, c->tok);
+                                "attribute '%s', found '%s'",
+                                cols[j].name, c->tok);
     }
     skip_ws(c);
     if (!at_end(c))
         return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
-                            "expected the end of the line after the type of '%s'",
-                            cols[j].name);
+                            "expected the end of the line after the type of '%s'", cols[j].name);
     return TL_OK;
 }
 
@@ -390,15 +393,16 @@ static int read_sparse(arff_cur *c, tl_build *b, tl_err *err)
         if (!c->tok_len || *end || c->tok[0] == '-' || c->tok[0] == '+')
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, at,
                                 "expected an attribute index (0 to %zu) in a sparse row, found "
-                                "'%s'", b->n_cols - 1, c->tok);
+                                "'%s'",
+                                b->n_cols - 1, c->tok);
         if (j >= b->n_cols)
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, at,
                                 "sparse index %s is out of range: the %zu attributes are "
-                                "numbered 0 to %zu", c->tok, b->n_cols, b->n_cols - 1);
+                                "numbered 0 to %zu",
+                                c->tok, b->n_cols, b->n_cols - 1);
         if ((long)j <= last)
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, at,
-                                "sparse index %lu after %ld: expected increasing indices", j,
-                                last);
+                                "sparse index %lu after %ld: expected increasing indices", j, last);
         last = (long)j;
         skip_ws(c);
         if (at_end(c) || *c->q == ',' || *c->q == '}')

@@ -46,7 +46,8 @@ int tl_build_name(tl_build *b, size_t j, const char *s, size_t len, size_t line,
     if (!added)
         return tl_parse_err(err, TL_EPARSE, b->path, line, col,
                             "duplicate attribute name '%s' (first declared at line %zu, "
-                            "column %zu)", b->cols[k].name, b->cols[k].line, b->cols[k].col);
+                            "column %zu)",
+                            b->cols[k].name, b->cols[k].line, b->cols[k].col);
     char *name = malloc(len + 1);
     if (!name)
         return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);

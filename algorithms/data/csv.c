@@ -111,7 +111,8 @@ static int read_quoted(csv_cur *c, csv_field *f, tl_err *err)
     if (!at_eol(c) && *c->p != c->delim)
         return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->p),
                             "expected a delimiter or the end of the line after a closing quote, "
-                            "found '%c'", *c->p);
+                            "found '%c'",
+                            *c->p);
     return TL_OK;
 }
 

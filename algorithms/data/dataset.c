@@ -114,7 +114,7 @@ int tl_dataset_is_missing(const tl_dataset *d, size_t j, size_t i)
 {
     const tl_column *c = &d->cols[j];
     return d->schema.attrs[j].kind == TL_ATTR_NUMERIC ? isnan(c->num[i])
-                                                       : c->code[i] == TL_MISSING_CODE;
+                                                      : c->code[i] == TL_MISSING_CODE;
 }
 
 size_t tl_dataset_missing_cells(const tl_dataset *d)
@@ -146,8 +146,7 @@ tl_dataset *tl_dataset_load(const char *path, const char *target, tl_err *err)
     return tl_dataset_load_opts(path, target, 0, err);
 }
 
-tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
-                                 tl_err *err)
+tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags, tl_err *err)
 {
     tl_data_opts o = {0};
     o.target = target;
@@ -182,12 +181,14 @@ tl_dataset *tl_dataset_load_with(const char *path, const tl_data_opts *o, tl_err
     static const tl_data_opts none = {0};
     o = o ? o : &none;
     if (o->test_file && o->split_column) {
-        tl_err_set(err, TL_EINVAL, "%s: the test rows come from a split column or a test file, "
-                   "not both", path);
+        tl_err_set(err, TL_EINVAL,
+                   "%s: the test rows come from a split column or a test file, "
+                   "not both",
+                   path);
         return NULL;
     }
-    tl_dataset *d = ends_with(path, ".arff") ? tl_arff_load(path, o, err)
-                                             : tl_csv_load(path, o, err);
+    tl_dataset *d =
+        ends_with(path, ".arff") ? tl_arff_load(path, o, err) : tl_csv_load(path, o, err);
     if (d && o->test_file && add_test_file(d, o, err)) {
         tl_dataset_free(d);
         d = NULL;

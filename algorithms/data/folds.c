@@ -5,8 +5,8 @@
 
 #include "treelab/tl_dataset.h"
 
-int tl_folds_assign(const tl_dataset *d, const size_t *rows, size_t n, size_t k,
-                    unsigned long seed, size_t *fold, tl_err *err)
+int tl_folds_assign(const tl_dataset *d, const size_t *rows, size_t n, size_t k, unsigned long seed,
+                    size_t *fold, tl_err *err)
 {
     if (k < 2 || k > n)
         return tl_err_set(err, TL_EINVAL, "cannot make %zu folds of %zu rows", k, n);

@@ -27,7 +27,7 @@ size_t tl_src_count_lines(const char *p, const char *end);
 int tl_parse_err_at(tl_err *err, int code, const char *path, size_t line, size_t col,
                     const char *src_file, int src_line, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
-#define tl_parse_err(err, code, path, line, col, ...)                                           \
+#define tl_parse_err(err, code, path, line, col, ...)                                              \
     tl_parse_err_at((err), (code), (path), (line), (col), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Parse [s, s + len) as a number. Returns 0 for a finite number (in *out), 1 for a number
@@ -54,8 +54,8 @@ typedef struct tl_colbuild {
     char *name;
     tl_attr_kind kind;
     tl_levels lv;
-    double *num; /* numeric: cap values */
-    int *code;   /* nominal: cap codes */
+    double *num;      /* numeric: cap values */
+    int *code;        /* nominal: cap codes */
     size_t line, col; /* where the attribute was declared, for messages */
 } tl_colbuild;
 
@@ -96,17 +96,16 @@ tl_dataset *tl_csv_load(const char *path, const tl_data_opts *o, tl_err *err);
 
 /* What tl_build_finish does with a tl_data_opts (options.c). */
 typedef struct tl_build_plan {
-    size_t *keep;   /* the attributes' columns, in order */
+    size_t *keep; /* the attributes' columns, in order */
     size_t n_keep;
-    long fold;      /* column of fold ids (numeric, checked), or -1 */
-    long split;     /* column of roles (numeric TL_ROLE_* codes, checked), or -1 */
+    long fold;  /* column of fold ids (numeric, checked), or -1 */
+    long split; /* column of roles (numeric TL_ROLE_* codes, checked), or -1 */
 } tl_build_plan;
 
 /* Resolve o's names against b's columns (target t), force the nominal columns, read the
  * fold file into a new column, check fold and split values. TL_OK or an error naming the
  * option and listing the valid columns. */
-int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p,
-                       tl_err *err);
+int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err);
 void tl_build_plan_free(tl_build_plan *p);
 /* Fill d->fold / d->role from the plan's columns (rows already dropped). TL_EINVAL when a
  * fold or a role ends up without rows. */

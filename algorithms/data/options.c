@@ -115,9 +115,11 @@ static int fold_values(tl_build *b, size_t j, const char *what, tl_err *err)
         if (bad) {
             if (num != c->num)
                 free(num);
-            return tl_err_set(err, TL_EINVAL, "%s: fold column '%s', data row %zu: expected a fold id (an "
+            return tl_err_set(err, TL_EINVAL,
+                              "%s: fold column '%s', data row %zu: expected a fold id (an "
                               "integer: -1 to train on the row in every fold, else 0, 1, ...), "
-                              "found '%s'", b->path, what, i + 1, text);
+                              "found '%s'",
+                              b->path, what, i + 1, text);
         }
     }
     if (num != c->num) {
@@ -139,8 +141,8 @@ static int read_fold_file(tl_build *b, const char *path, long *col, tl_err *err)
     if ((rc = tl_build_add_col(b, err)))
         goto done;
     tl_colbuild *c = &b->cols[b->n_cols - 1];
-    if (!(c->name = calloc(1, 1)) || !(c->num = malloc((b->cap_rows ? b->cap_rows : 1) *
-                                                       sizeof *c->num))) {
+    if (!(c->name = calloc(1, 1)) ||
+        !(c->num = malloc((b->cap_rows ? b->cap_rows : 1) * sizeof *c->num))) {
         rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory", path);
         goto done;
     }
@@ -161,17 +163,21 @@ static int read_fold_file(tl_build *b, const char *path, long *col, tl_err *err)
         if (s == t)
             continue; /* blank lines (a final line end) hold no id */
         if (n >= b->n_rows)
-            rc = tl_parse_err(err, TL_EINVAL, path, line, 1, "more fold ids than the %zu data "
+            rc = tl_parse_err(err, TL_EINVAL, path, line, 1,
+                              "more fold ids than the %zu data "
                               "rows of %s: expected one id a line, a line per data row",
                               b->n_rows, b->path);
         else if (parse_fold(s, (size_t)(t - s), &c->num[n++]))
             rc = tl_parse_err(err, TL_EINVAL, path, line, (size_t)(s - ls) + 1,
                               "expected a fold id (an integer: -1 to train on the row in every "
-                              "fold, else 0, 1, ...), found '%.*s'", (int)(t - s > 30 ? 30 : t - s), s);
+                              "fold, else 0, 1, ...), found '%.*s'",
+                              (int)(t - s > 30 ? 30 : t - s), s);
     }
     if (!rc && n < b->n_rows)
-        rc = tl_err_set(err, TL_EINVAL, "%s: %zu fold ids for the %zu data rows of %s: expected "
-                        "one id a line, a line per data row", path, n, b->n_rows, b->path);
+        rc = tl_err_set(err, TL_EINVAL,
+                        "%s: %zu fold ids for the %zu data rows of %s: expected "
+                        "one id a line, a line per data row",
+                        path, n, b->n_rows, b->path);
 done:
     tl_src_free(&src);
     return rc;
@@ -182,19 +188,25 @@ static int split_values(tl_build *b, size_t j, tl_err *err)
 {
     tl_colbuild *c = &b->cols[j];
     if (c->kind != TL_ATTR_NOMINAL)
-        return tl_err_set(err, TL_EINVAL, "%s: split column '%s' is numeric: expected the "
-                          "words train, test or validation", b->path, c->name);
+        return tl_err_set(err, TL_EINVAL,
+                          "%s: split column '%s' is numeric: expected the "
+                          "words train, test or validation",
+                          b->path, c->name);
     double *num = malloc((b->cap_rows ? b->cap_rows : 1) * sizeof *num);
     if (!num)
         return tl_err_set(err, TL_ENOMEM, "%s: out of memory", b->path);
     for (size_t i = 0; i < b->n_rows; i++) {
         const char *s = c->code[i] < 0 ? "?" : c->lv.names[c->code[i]];
-        num[i] = !strcmp(s, "train") ? TL_ROLE_TRAIN : !strcmp(s, "test") ? TL_ROLE_TEST
-                 : !strcmp(s, "validation") ? TL_ROLE_VALID : -1;
+        num[i] = !strcmp(s, "train")        ? TL_ROLE_TRAIN
+                 : !strcmp(s, "test")       ? TL_ROLE_TEST
+                 : !strcmp(s, "validation") ? TL_ROLE_VALID
+                                            : -1;
         if (num[i] < 0) {
             free(num);
-            return tl_err_set(err, TL_EINVAL, "%s: split column '%s', data row %zu: expected "
-                              "train, test or validation, found '%s'", b->path, c->name, i + 1, s);
+            return tl_err_set(err, TL_EINVAL,
+                              "%s: split column '%s', data row %zu: expected "
+                              "train, test or validation, found '%s'",
+                              b->path, c->name, i + 1, s);
         }
     }
     free(c->code);
@@ -223,8 +235,10 @@ static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p
     for (size_t k = 0; k < o->n_ignore && !rc; k++)
         if (!(rc = find_col(b, "ignore", o->ignore[k], &j, err))) {
             if (j == t)
-                rc = tl_err_set(err, TL_EINVAL, "%s: ignore: '%s' is the target; choose "
-                                "another target to ignore it", b->path, o->ignore[k]);
+                rc = tl_err_set(err, TL_EINVAL,
+                                "%s: ignore: '%s' is the target; choose "
+                                "another target to ignore it",
+                                b->path, o->ignore[k]);
             out[j] = 1;
         }
     char *taken = calloc(n ? n : 1, 1);
@@ -236,8 +250,10 @@ static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p
                 rc = tl_err_set(err, TL_EINVAL, "%s: attributes: '%s' is named twice", b->path,
                                 o->attributes[k]);
             else if ((long)j == p->fold || (long)j == p->split)
-                rc = tl_err_set(err, TL_EINVAL, "%s: attributes: '%s' holds the %s and cannot "
-                                "be an attribute", b->path, o->attributes[k],
+                rc = tl_err_set(err, TL_EINVAL,
+                                "%s: attributes: '%s' holds the %s and cannot "
+                                "be an attribute",
+                                b->path, o->attributes[k],
                                 (long)j == p->fold ? "fold ids" : "train / test split");
             else if (!out[j])
                 p->keep[p->n_keep++] = j;
@@ -251,8 +267,7 @@ static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p
     return rc;
 }
 
-int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p,
-                       tl_err *err)
+int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err)
 {
     int rc = TL_OK;
     size_t j = 0;
@@ -266,16 +281,20 @@ int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_pl
             rc = force_nominal(b, &b->cols[j], err);
     if (!rc && o->fold_column && !(rc = find_col(b, "fold column", o->fold_column, &j, err))) {
         p->fold = (long)j;
-        rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL, "%s: fold column '%s' is the "
-                                             "target", b->path, o->fold_column)
+        rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL,
+                                             "%s: fold column '%s' is the "
+                                             "target",
+                                             b->path, o->fold_column)
                                 : fold_values(b, j, o->fold_column, err);
     }
     if (!rc && o->fold_file)
         rc = read_fold_file(b, o->fold_file, &p->fold, err);
     if (!rc && o->split_column && !(rc = find_col(b, "split column", o->split_column, &j, err))) {
         p->split = (long)j;
-        rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL, "%s: split column '%s' is the "
-                                             "target", b->path, o->split_column)
+        rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL,
+                                             "%s: split column '%s' is the "
+                                             "target",
+                                             b->path, o->split_column)
                                 : split_values(b, j, err);
     }
     if (!rc)
@@ -302,13 +321,17 @@ static int take_folds(const tl_build *b, const double *v, tl_dataset *d, tl_err 
         d->fold[i] < 0 ? always++ : count[d->fold[i]]++;
     int rc = TL_OK;
     if (k == 0 || (k == 1 && !always))
-        rc = tl_err_set(err, TL_EINVAL, "%s: the fold ids make %zu fold%s with nothing to train "
+        rc = tl_err_set(err, TL_EINVAL,
+                        "%s: the fold ids make %zu fold%s with nothing to train "
                         "on: expected ids 0..K-1 (K >= 2), or -1 for rows trained on in every "
-                        "fold", b->path, k, k == 1 ? "" : "s");
+                        "fold",
+                        b->path, k, k == 1 ? "" : "s");
     for (size_t f = 0; f < k && !rc; f++)
         if (!count[f])
-            rc = tl_err_set(err, TL_EINVAL, "%s: fold %zu has no rows: fold ids must be 0..K-1 "
-                            "with every fold used (the largest id is %zu)", b->path, f, k - 1);
+            rc = tl_err_set(err, TL_EINVAL,
+                            "%s: fold %zu has no rows: fold ids must be 0..K-1 "
+                            "with every fold used (the largest id is %zu)",
+                            b->path, f, k - 1);
     free(count);
     d->n_folds = k;
     return rc;

@@ -140,7 +140,8 @@ static int recode_attr(tl_dataset *d, size_t j, const tl_attr_info *want, tl_err
     }
     if (unknown)
         tl_warn("%s: attribute '%s': %zu cell%s with a value the model does not know set to "
-                "missing", d->path ? d->path : d->name, a->name, unknown, unknown == 1 ? "" : "s");
+                "missing",
+                d->path ? d->path : d->name, a->name, unknown, unknown == 1 ? "" : "s");
     free(map);
     for (size_t i = 0; i < a->n_levels; i++)
         free(a->levels[i]);
@@ -193,18 +194,21 @@ static int recode_target(tl_dataset *d, const tl_attr_info *want, tl_err *err)
     return TL_OK;
 }
 
-static int check_conformable(const tl_dataset *d, const tl_schema *schema, size_t *idx,
-                             tl_err *err)
+static int check_conformable(const tl_dataset *d, const tl_schema *schema, size_t *idx, tl_err *err)
 {
     for (size_t k = 0; k < schema->n_attrs; k++) {
         const tl_attr_info *want = &schema->attrs[k];
         long j = find_attr(d, want->name);
         if (j < 0)
-            return tl_err_set(err, TL_EINVAL, "%s: the data lack attribute '%s' that the model "
-                              "uses", d->path ? d->path : d->name, want->name);
+            return tl_err_set(err, TL_EINVAL,
+                              "%s: the data lack attribute '%s' that the model "
+                              "uses",
+                              d->path ? d->path : d->name, want->name);
         if (d->schema.attrs[j].kind != want->kind)
-            return tl_err_set(err, TL_EINVAL, "%s: attribute '%s' is %s in the data but %s in "
-                              "the model", d->path ? d->path : d->name, want->name,
+            return tl_err_set(err, TL_EINVAL,
+                              "%s: attribute '%s' is %s in the data but %s in "
+                              "the model",
+                              d->path ? d->path : d->name, want->name,
                               d->schema.attrs[j].kind == TL_ATTR_NUMERIC ? "numeric" : "nominal",
                               want->kind == TL_ATTR_NUMERIC ? "numeric" : "nominal");
         idx[k] = (size_t)j;
@@ -283,8 +287,10 @@ int tl_dataset_target_to_nominal(tl_dataset *d, tl_err *err)
     if (k < 2) {
         free(v);
         free(code);
-        return tl_err_set(err, TL_EINVAL, "target '%s' has only one value; classification "
-                          "needs two or more", t->name);
+        return tl_err_set(err, TL_EINVAL,
+                          "target '%s' has only one value; classification "
+                          "needs two or more",
+                          t->name);
     }
     if (!(levels = calloc(k, sizeof *levels)))
         goto oom;

@@ -28,12 +28,16 @@ static void *init(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    o->rule = !strcmp(v, "stop") ? TL_UNKNOWN_STOP
-              : !strcmp(v, "majority") ? TL_UNKNOWN_HEAVIEST : TL_UNKNOWN_SHARE;
+    o->rule = !strcmp(v, "stop")       ? TL_UNKNOWN_STOP
+              : !strcmp(v, "majority") ? TL_UNKNOWN_HEAVIEST
+                                       : TL_UNKNOWN_SHARE;
     return o;
 }
 
-static void release(void *state) { free(state); }
+static void release(void *state)
+{
+    free(state);
+}
 
 static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
                  const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err)

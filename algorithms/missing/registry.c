@@ -3,13 +3,13 @@
  * adds its own at run time (tl_missing_register). */
 #include "../tree/registry_impl.h"
 
-#define MISSING(X)                                                                             \
-    X(fractional)                                                                              \
-    X(surrogate)                                                                               \
-    X(majority)                                                                                \
-    X(learned)                                                                                 \
-    X(separate)                                                                                \
-    X(drop)                                                                                    \
+#define MISSING(X)                                                                                 \
+    X(fractional)                                                                                  \
+    X(surrogate)                                                                                   \
+    X(majority)                                                                                    \
+    X(learned)                                                                                     \
+    X(separate)                                                                                    \
+    X(drop)                                                                                        \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_missing_type *const tl_missing_##n;
@@ -24,8 +24,7 @@ static int check(const tl_missing_type *m, tl_err *err)
     switch (m->scoring) {
     case TL_MISSING_SCORE_SHARE:
     case TL_MISSING_SCORE_BEST_BRANCH:
-    case TL_MISSING_SCORE_OWN_BRANCH:
-        return TL_OK;
+    case TL_MISSING_SCORE_OWN_BRANCH: return TL_OK;
     }
     return tl_err_set(err, TL_EINVAL, "missing-value method '%s' has an unknown scoring (%d)",
                       m->name, (int)m->scoring);

@@ -11,9 +11,8 @@ static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t nod
     (void)err;
     /* a splitter that does not score through the grower (c45_threshold) gives no extra
      * branch: its unknown rows stay at the node */
-    int to = s->missing_branch >= 0 && (size_t)s->missing_branch < s->n_branches
-                 ? s->missing_branch
-                 : TL_UNKNOWN_STOP;
+    int to = s->missing_branch >= 0 && (size_t)s->missing_branch < s->n_branches ? s->missing_branch
+                                                                                 : TL_UNKNOWN_STOP;
     tl_grow_send_unknown(rows, branch, to);
     t->unknown[node] = (signed char)to;
     return TL_OK;

@@ -40,7 +40,10 @@ static void *init(const tl_params *p, tl_err *err)
     return out;
 }
 
-static void release(void *state) { free(state); }
+static void release(void *state)
+{
+    free(state);
+}
 
 enum { LEFT = -1, RIGHT = 1 }; /* rpart's directions; 0: the test cannot place the row */
 
@@ -144,8 +147,8 @@ static int numeric_surrogate(const tl_grow_ctx *g, const tl_node_rows *rows, siz
     }
     if (!success)
         return 0;
-    *s = (tl_surrogate){.attr = (int)a, .kind = TL_SPLIT_NUMERIC, .threshold = cut,
-                        .below = branch_of(pr, dir)};
+    *s = (tl_surrogate){
+        .attr = (int)a, .kind = TL_SPLIT_NUMERIC, .threshold = cut, .below = branch_of(pr, dir)};
     *agree = best;
     return 1;
 }
@@ -153,8 +156,7 @@ static int numeric_surrogate(const tl_grow_ctx *g, const tl_node_rows *rows, siz
 /* Each level of nominal attribute a sent where most of its rows go (rpart's choose_surg);
  * 0 when fewer than two rows agree or disagree. lw, rw, lc, rc: 4 x levels scratch. */
 static int nominal_surrogate(const tl_grow_ctx *g, const tl_node_rows *rows, size_t a,
-                             const primary *pr, double *scratch, tl_surrogate *s,
-                             double *agree)
+                             const primary *pr, double *scratch, tl_surrogate *s, double *agree)
 {
     const tl_dataset *d = tl_grow_data(g);
     size_t nl = d->schema.attrs[a].n_levels;
@@ -270,8 +272,8 @@ static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t nod
     int use = (int)o->use;
     t->unknown[node] = (signed char)(use == 2 ? TL_UNKNOWN_HEAVIEST : TL_UNKNOWN_STOP);
     if (sp->n_branches != 2) { /* multiway: the heaviest branch, or stay */
-        int to = use == 2 ? tl_grow_heaviest_branch(g, rows, branch, sp->n_branches)
-                          : TL_UNKNOWN_STOP;
+        int to =
+            use == 2 ? tl_grow_heaviest_branch(g, rows, branch, sp->n_branches) : TL_UNKNOWN_STOP;
         tl_grow_send_unknown(rows, branch, to);
         return TL_OK;
     }
@@ -294,8 +296,8 @@ static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t nod
     if (use > 0 && n && (rc = tl_tree_set_surrogates(t, node, list, n, err)))
         goto done;
     /* rpart's default direction: where the test sends more weight; none on a tie */
-    int fallback = use == 2 && pr.tl != pr.tr ? branch_of(&pr, pr.tl > pr.tr ? LEFT : RIGHT)
-                                              : TL_UNKNOWN_STOP;
+    int fallback =
+        use == 2 && pr.tl != pr.tr ? branch_of(&pr, pr.tl > pr.tr ? LEFT : RIGHT) : TL_UNKNOWN_STOP;
     for (size_t i = 0; i < rows->n; i++) {
         uint32_t r = rows->rows[i];
         if (branch[r] >= 0)

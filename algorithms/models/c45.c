@@ -24,8 +24,12 @@ static const tl_param_spec params[] = {
 };
 
 static const char *const defaults[] = {
-    "criterion=gain_ratio", "numeric=c45_threshold", "nominal=nominal_multiway",
-    "pruner=error_based",   "min_samples_leaf=2",    "min_samples_split=4",
+    "criterion=gain_ratio",
+    "numeric=c45_threshold",
+    "nominal=nominal_multiway",
+    "pruner=error_based",
+    "min_samples_leaf=2",
+    "min_samples_split=4",
     NULL,
 };
 
@@ -49,7 +53,9 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
         return TL_EINVAL;
     if (!rc && prune && strcmp(prune, "true"))
         rc = tl_params_set(out, "pruner",
-                           strcmp(prune, "false") ? prune : no_collapse ? "none" : "collapse",
+                           strcmp(prune, "false") ? prune
+                           : no_collapse          ? "none"
+                                                  : "collapse",
                            err);
     if (!rc && (!prune || !strcmp(prune, "true"))) {
         const char *names[] = {"confidence", "subtree_raising", "collapse"};
@@ -66,6 +72,7 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
 
 static const tl_tree_preset preset = {params, defaults, translate};
 
-TL_TREE_LEARNER(c45, "c45", "C4.5 (J48): gain ratio, multiway nominal, fractional missing values, "
-                     "error-based pruning",
+TL_TREE_LEARNER(c45, "c45",
+                "C4.5 (J48): gain ratio, multiway nominal, fractional missing values, "
+                "error-based pruning",
                 TL_TASK_CLASSIFICATION, preset, params);

@@ -22,8 +22,7 @@ static const tl_param_spec params[] = {
 };
 
 static const char *const defaults[] = {
-    "criterion=auto", "numeric=numeric_threshold", "nominal=nominal_subset", "pruner=none",
-    NULL,
+    "criterion=auto", "numeric=numeric_threshold", "nominal=nominal_subset", "pruner=none", NULL,
 };
 
 static int translate(const tl_params *user, tl_params *out, tl_err *err)

@@ -31,7 +31,7 @@ typedef struct gnb {
     double *mean, *var; /* k x p; unused (0 / 1) for nominal attributes */
     double *level_prob; /* k x n_lev_total: class c's block holds every nominal attribute */
     /* derived from the saved values by derive(), so a loaded model predicts identically */
-    size_t *lev_off;    /* p: where attribute j's levels start in a class block */
+    size_t *lev_off; /* p: where attribute j's levels start in a class block */
     double *log_prior, *log_norm, *log_level;
 } gnb;
 
@@ -84,7 +84,8 @@ static int parse_priors(gnb *g, const char *text, tl_err *err)
         if (end == s || errno || !isfinite(v) || v < 0 || (*end != ',' && *end != '\0'))
             return tl_err_set(err, TL_EINVAL,
                               "gaussian_nb: priors '%s': expected non-negative numbers "
-                              "separated by commas", text);
+                              "separated by commas",
+                              text);
         g->user_priors[i] = v;
         sum += v;
         s = end + 1;
@@ -327,8 +328,10 @@ static int joint_log_lik(const gnb *g, const tl_dataset *d, size_t r, double *jl
             if (code == TL_MISSING_CODE)
                 continue;
             if (code < 0 || code >= g->n_levels[j])
-                return tl_err_set(err, TL_EINVAL, "gaussian_nb: attribute %zu has level code %d,"
-                                  " the model knows %d levels", j + 1, code, g->n_levels[j]);
+                return tl_err_set(err, TL_EINVAL,
+                                  "gaussian_nb: attribute %zu has level code %d,"
+                                  " the model knows %d levels",
+                                  j + 1, code, g->n_levels[j]);
             for (size_t c = 0; c < g->k; c++)
                 jll[c] += g->log_level[c * g->n_lev_total + g->lev_off[j] + (size_t)code];
         }
@@ -340,8 +343,10 @@ static int check_layout(const gnb *g, const tl_dataset *d, tl_err *err)
 {
     for (size_t j = 0; j < g->p; j++)
         if ((int)d->schema.attrs[j].kind != g->kind[j])
-            return tl_err_set(err, TL_EINVAL, "gaussian_nb: attribute '%s' is %s in the data but"
-                              " was %s in training", d->schema.attrs[j].name,
+            return tl_err_set(err, TL_EINVAL,
+                              "gaussian_nb: attribute '%s' is %s in the data but"
+                              " was %s in training",
+                              d->schema.attrs[j].name,
                               g->kind[j] == TL_ATTR_NUMERIC ? "nominal" : "numeric",
                               g->kind[j] == TL_ATTR_NUMERIC ? "numeric" : "nominal");
     return TL_OK;
@@ -399,16 +404,17 @@ static int gnb_load(void *state, const tl_store *s, tl_err *err)
     if (tl_store_int(s, "state.classes", &k, err) || tl_store_int(s, "state.attributes", &p, err))
         return TL_EPARSE;
     if (k < 1 || p < 0)
-        return tl_err_set(err, TL_EPARSE, "gaussian_nb: bad sizes %ld classes, %ld attributes",
-                          k, p);
+        return tl_err_set(err, TL_EPARSE, "gaussian_nb: bad sizes %ld classes, %ld attributes", k,
+                          p);
     size_t n_prior, n_kinds; /* before allocating: damaged sizes could ask for any amount */
     if (tl_store_len(s, "state.prior", &n_prior, err) ||
         tl_store_len(s, "state.kinds", &n_kinds, err))
         return TL_EPARSE;
     if (n_prior != (size_t)k || n_kinds != (size_t)p)
-        return tl_err_set(err, TL_EPARSE, "model file: gaussian_nb: %ld classes and %ld attributes "
-                          "do not fit state.prior (%zu values) and state.kinds (%zu values)", k, p,
-                          n_prior, n_kinds);
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: gaussian_nb: %ld classes and %ld attributes "
+                          "do not fit state.prior (%zu values) and state.kinds (%zu values)",
+                          k, p, n_prior, n_kinds);
     g->k = (size_t)k;
     g->p = (size_t)p;
     g->kind = calloc(g->p ? g->p : 1, sizeof *g->kind);
@@ -469,17 +475,24 @@ static int gnb_check(const void *state, const tl_schema *schema, tl_err *err)
 {
     const gnb *g = state;
     if (schema->n_attrs != g->p || schema->target.n_levels != g->k)
-        return tl_err_set(err, TL_EPARSE, "model file: gaussian_nb has %zu classes and %zu "
-                          "attributes; the schema has %zu and %zu", g->k, g->p,
-                          schema->target.n_levels, schema->n_attrs);
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: gaussian_nb has %zu classes and %zu "
+                          "attributes; the schema has %zu and %zu",
+                          g->k, g->p, schema->target.n_levels, schema->n_attrs);
     for (size_t j = 0; j < g->p; j++) {
         const tl_attr_info *a = &schema->attrs[j];
         size_t nl = a->kind == TL_ATTR_NOMINAL ? a->n_levels : 0;
         if (g->kind[j] != (int)a->kind || (size_t)g->n_levels[j] != nl)
-            return tl_err_set(err, TL_EPARSE, "model file: gaussian_nb's attribute %zu (kinds, "
-                              "levels) does not fit '%s' in the schema", j + 1, a->name);
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: gaussian_nb's attribute %zu (kinds, "
+                              "levels) does not fit '%s' in the schema",
+                              j + 1, a->name);
     }
-    const struct { const char *name; const double *v; size_t n; } arr[] = {
+    const struct {
+        const char *name;
+        const double *v;
+        size_t n;
+    } arr[] = {
         {"prior", g->prior, g->k},
         {"var", g->var, g->k * g->p},
         {"level_prob", g->level_prob, g->k * g->n_lev_total},
@@ -488,27 +501,30 @@ static int gnb_check(const void *state, const tl_schema *schema, tl_err *err)
     for (size_t a = 0; a < sizeof arr / sizeof arr[0]; a++)
         for (size_t i = 0; i < arr[a].n; i++)
             if (!isfinite(arr[a].v[i]) || (a < 3 && arr[a].v[i] < 0))
-                return tl_err_set(err, TL_EPARSE, "model file: state.%s[%zu] = %g; expected a "
-                                  "finite%s number", arr[a].name, i, arr[a].v[i],
-                                  a < 3 ? " non-negative" : "");
+                return tl_err_set(err, TL_EPARSE,
+                                  "model file: state.%s[%zu] = %g; expected a "
+                                  "finite%s number",
+                                  arr[a].name, i, arr[a].v[i], a < 3 ? " non-negative" : "");
     /* fit floors every variance at DBL_MIN (a zero one makes 0/0 of a value at the mean),
      * and its priors are shares: a row every class finds impossible gets them as they are */
     for (size_t i = 0; i < g->k * g->p; i++)
         if (g->kind[i % g->p] == TL_ATTR_NUMERIC && !(g->var[i] > 0))
-            return tl_err_set(err, TL_EPARSE, "model file: state.var[%zu] = %g; expected a "
-                              "positive number", i, g->var[i]);
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: state.var[%zu] = %g; expected a "
+                              "positive number",
+                              i, g->var[i]);
     double sum = 0;
     for (size_t c = 0; c < g->k; c++)
         sum += g->prior[c];
     if (!(fabs(sum - 1) <= 1e-6))
-        return tl_err_set(err, TL_EPARSE, "model file: state.prior sums to %.17g; expected 1",
-                          sum);
+        return tl_err_set(err, TL_EPARSE, "model file: state.prior sums to %.17g; expected 1", sum);
     return TL_OK;
 }
 
 static const tl_model_type gnb_type = {
     .name = "gaussian_nb",
-    .summary = "Gaussian naive Bayes (scikit-learn's GaussianNB; Laplace-smoothed nominal attributes)",
+    .summary =
+        "Gaussian naive Bayes (scikit-learn's GaussianNB; Laplace-smoothed nominal attributes)",
     .tasks = TL_TASK_CLASSIFICATION,
     .params = gnb_params,
     .alloc = gnb_alloc,

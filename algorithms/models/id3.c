@@ -12,8 +12,11 @@ static const tl_param_spec params[] = {
 };
 
 static const char *const defaults[] = {
-    "criterion=entropy", "numeric=numeric_threshold", "nominal=nominal_multiway",
-    "pruner=none", NULL,
+    "criterion=entropy",
+    "numeric=numeric_threshold",
+    "nominal=nominal_multiway",
+    "pruner=none",
+    NULL,
 };
 
 static int translate(const tl_params *user, tl_params *out, tl_err *err)
@@ -27,5 +30,6 @@ static int translate(const tl_params *user, tl_params *out, tl_err *err)
 
 static const tl_tree_preset preset = {params, defaults, translate};
 
-TL_TREE_LEARNER(id3, "id3", "ID3: information gain, multiway nominal splits, binary numeric thresholds",
+TL_TREE_LEARNER(id3, "id3",
+                "ID3: information gain, multiway nominal splits, binary numeric thresholds",
                 TL_TASK_CLASSIFICATION, preset, params);

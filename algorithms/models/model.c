@@ -240,8 +240,10 @@ static int load_attr(const tl_store *s, const char *prefix, tl_attr_info *a, tl_
     if (tl_store_string(s, p, &kind, err))
         return TL_EPARSE;
     if (strcmp(kind, "nominal") && strcmp(kind, "numeric"))
-        return tl_err_set(err, TL_EPARSE, "model file: %s = \"%s\"; expected \"nominal\" or "
-                          "\"numeric\"", p, kind);
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: %s = \"%s\"; expected \"nominal\" or "
+                          "\"numeric\"",
+                          p, kind);
     a->kind = strcmp(kind, "nominal") == 0 ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC;
     snprintf(p, sizeof p, "%s.levels", prefix);
     size_t n;
@@ -286,12 +288,16 @@ static int check_task(const tl_model *m, tl_err *err)
     const tl_attr_info *t = &m->schema.target;
     int nominal = t->kind == TL_ATTR_NOMINAL;
     if (!(m->type->tasks & (nominal ? TL_TASK_CLASSIFICATION : TL_TASK_REGRESSION)))
-        return tl_err_set(err, TL_EPARSE, "model file: %s does not do %s, but the target '%s' "
-                          "is %s", m->type->name, nominal ? "classification" : "regression",
-                          t->name, nominal ? "nominal" : "numeric");
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: %s does not do %s, but the target '%s' "
+                          "is %s",
+                          m->type->name, nominal ? "classification" : "regression", t->name,
+                          nominal ? "nominal" : "numeric");
     if (nominal && t->n_levels < 2)
-        return tl_err_set(err, TL_EPARSE, "model file: the target '%s' has %zu classes; a "
-                          "classifier needs two or more", t->name, t->n_levels);
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: the target '%s' has %zu classes; a "
+                          "classifier needs two or more",
+                          t->name, t->n_levels);
     return TL_OK;
 }
 

@@ -17,15 +17,13 @@ extern const tl_model_type *const tl_model_composable_tree;
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
-static const tl_model_type *const *const registry[] = {
-    &tl_model_id3,
-    &tl_model_cart,
-    &tl_model_gaussian_nb,
-    &tl_model_soft_tree,
-    &tl_model_c45,
-    &tl_model_composable_tree,
-    NULL
-};
+static const tl_model_type *const *const registry[] = {&tl_model_id3,
+                                                       &tl_model_cart,
+                                                       &tl_model_gaussian_nb,
+                                                       &tl_model_soft_tree,
+                                                       &tl_model_c45,
+                                                       &tl_model_composable_tree,
+                                                       NULL};
 
 static tl_registry_extra extra; /* learners registered at run time */
 
@@ -55,7 +53,6 @@ const tl_model_type *tl_model_find(const char *name, tl_err *err)
     return NULL;
 }
 
-
 static const void *find_quietly(const char *name)
 {
     return tl_model_find(name, NULL);
@@ -68,8 +65,10 @@ int tl_model_register(const tl_model_type *t, tl_err *err)
     /* what tl_model_* call unconditionally (info may be NULL: a learner without a size) */
     if (!t->params || !t->alloc || !t->free || !t->fit || !t->predict || !t->save || !t->load ||
         !t->show)
-        return tl_err_set(err, TL_EINVAL, "learner '%s' lacks one of params, alloc, free, fit, "
-                          "predict, save, load, show", t->name);
+        return tl_err_set(err, TL_EINVAL,
+                          "learner '%s' lacks one of params, alloc, free, fit, "
+                          "predict, save, load, show",
+                          t->name);
     if (!(t->tasks & (TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION)))
         return tl_err_set(err, TL_EINVAL, "learner '%s' names no task (TL_TASK_*)", t->name);
     return tl_registry_extra_add(&extra, t, t->name, "learner", find_quietly, err);

@@ -51,16 +51,16 @@ static void *st_alloc(const tl_params *p, tl_err *err)
     m->depth = depth && !m->depth_auto ? (size_t)strtoul(depth, NULL, 10) : 0;
     m->beta = tl_params_double(&rd, "beta");
     m->incremental = strcmp(tl_params_string(&rd, "grow"), "incremental") == 0;
-    m->predict = strcmp(tl_params_string(&rd, "predict"), "max_path") == 0
-                     ? ST_PREDICT_MAX_PATH : ST_PREDICT_MIXTURE;
+    m->predict = strcmp(tl_params_string(&rd, "predict"), "max_path") == 0 ? ST_PREDICT_MAX_PATH
+                                                                           : ST_PREDICT_MIXTURE;
     m->valid_fraction = tl_params_double(&rd, "validation_fraction");
     st_train_opts *o = &m->opts;
-    o->obj.loss = strcmp(tl_params_string(&rd, "loss"), "expected") == 0 ? ST_LOSS_EXPECTED
-                                                                              : ST_LOSS_MIXTURE;
+    o->obj.loss =
+        strcmp(tl_params_string(&rd, "loss"), "expected") == 0 ? ST_LOSS_EXPECTED : ST_LOSS_MIXTURE;
     o->obj.lambda = tl_params_double(&rd, "lambda");
     o->obj.l2 = tl_params_double(&rd, "l2");
-    o->optimizer = strcmp(tl_params_string(&rd, "optimizer"), "sgd") == 0 ? ST_OPT_SGD
-                                                                               : ST_OPT_ADAM;
+    o->optimizer =
+        strcmp(tl_params_string(&rd, "optimizer"), "sgd") == 0 ? ST_OPT_SGD : ST_OPT_ADAM;
     o->learning_rate = tl_params_double(&rd, "learning_rate");
     o->batch_size = (size_t)tl_params_int(&rd, "batch_size");
     o->epochs = (size_t)tl_params_int(&rd, "epochs");
@@ -98,8 +98,10 @@ static int st_check_params(const tl_params *p, tl_err *err)
     char *end;
     long d = strtol(v, &end, 10);
     if (end == v || *end || d < 0 || d > 16)
-        return tl_err_set(err, TL_EINVAL, "parameter depth: expected auto or an integer in "
-                          "[0, 16], got '%s'", v);
+        return tl_err_set(err, TL_EINVAL,
+                          "parameter depth: expected auto or an integer in "
+                          "[0, 16], got '%s'",
+                          v);
     return TL_OK;
 }
 

@@ -9,8 +9,8 @@
 /* Build into out the tree of src with leaf node `leaf` split in two, carrying src's
  * parameters over by node: the new split gets fresh random weights and its two leaves the
  * old leaf's parameters plus a little noise, so training starts where src stopped. */
-static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng *rng,
-                      st_net *out, tl_err *err)
+static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng *rng, st_net *out,
+                      tl_err *err)
 {
     const st_tree *t = &src->tree;
     size_t n = t->n_nodes;
@@ -72,13 +72,13 @@ static void net_swap(st_net *a, st_net *b)
     *b = tmp;
 }
 
-int st_grow_incremental(st_net *net, const st_train_opts *o, size_t max_depth,
-                        const st_data *train, const st_data *valid, gsl_rng *rng,
-                        st_trace *trace, tl_err *err)
+int st_grow_incremental(st_net *net, const st_train_opts *o, size_t max_depth, const st_data *train,
+                        const st_data *valid, gsl_rng *rng, st_trace *trace, tl_err *err)
 {
     if (!valid || valid->n == 0)
-        return tl_err_set(err, TL_EINVAL, "soft_tree: grow = incremental needs validation rows "
-                                          "(validation_fraction > 0)");
+        return tl_err_set(err, TL_EINVAL,
+                          "soft_tree: grow = incremental needs validation rows "
+                          "(validation_fraction > 0)");
     int leaf_only[1] = {-1};
     st_tree_clear(&net->tree);
     int rc = st_tree_from_children(&net->tree, leaf_only, leaf_only, 1, err);

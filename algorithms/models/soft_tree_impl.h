@@ -24,7 +24,7 @@ typedef struct st_tree {
     size_t n_nodes, n_inner, n_leaves;
     int *left, *right; /* children; -1 for a leaf */
     int *slot;
-    int *depth;        /* root 0 */
+    int *depth; /* root 0 */
     /* Per inner slot s: positions of its children in a row of path probabilities laid out
      * [inner slots | leaf slots] (an inner node at its slot, a leaf at n_inner + slot),
      * kid[2s] left and kid[2s+1] right; and its depth. Inner slots follow node order, so a
@@ -69,25 +69,34 @@ typedef struct st_objective {
 int st_net_alloc_theta(st_net *net, tl_err *err);
 void st_net_clear(st_net *net);
 /* Offsets into theta. */
-static inline double *st_W(const st_net *n) { return n->theta; }
-static inline double *st_b(const st_net *n) { return n->theta + n->tree.n_inner * n->n_in; }
-static inline double *st_phi(const st_net *n) { return st_b(n) + n->tree.n_inner; }
+static inline double *st_W(const st_net *n)
+{
+    return n->theta;
+}
+static inline double *st_b(const st_net *n)
+{
+    return n->theta + n->tree.n_inner * n->n_in;
+}
+static inline double *st_phi(const st_net *n)
+{
+    return st_b(n) + n->tree.n_inner;
+}
 
 /* Scratch buffers for batches of up to cap rows. Inner-node arrays are indexed by inner
  * slot, leaf arrays by leaf slot, so the leaves' path probabilities form one matrix. */
 typedef struct st_work {
     size_t cap;
-    double *p;    /* cap x n_inner: routing probabilities p_i(x) */
-    double *P;    /* cap x n_nodes: path probabilities, inner slots then leaf slots (the
+    double *p;  /* cap x n_inner: routing probabilities p_i(x) */
+    double *P;  /* cap x n_nodes: path probabilities, inner slots then leaf slots (the
                    * leaves' block is the matrix PL, leading dimension n_nodes) */
-    double *gP;   /* its gradient */
-    double *gz;   /* cap x n_inner: gradient of the pre-beta logits */
-    double *Y;    /* cap x n_out: mixture output */
-    double *dY;   /* cap x n_out */
-    double *Q;    /* n_leaves x n_out: softmax(phi), or phi itself for regression */
+    double *gP; /* its gradient */
+    double *gz; /* cap x n_inner: gradient of the pre-beta logits */
+    double *Y;  /* cap x n_out: mixture output */
+    double *dY; /* cap x n_out */
+    double *Q;  /* n_leaves x n_out: softmax(phi), or phi itself for regression */
     double *logQ;
-    double *gQ;   /* n_leaves x n_out */
-    double *a;    /* 2 x n_inner: balance statistics */
+    double *gQ;           /* n_leaves x n_out */
+    double *a;            /* 2 x n_inner: balance statistics */
     double *Xb, *yb, *wb; /* a gathered batch: cap x n_in, cap, cap */
 } st_work;
 
@@ -102,17 +111,17 @@ void st_forward(const st_net *net, st_work *w, const double *X, size_t B);
  * (as doubles) or standardised targets; wt are row weights or NULL. When grad is non-NULL
  * it receives the gradient (n_theta values, overwritten). *data_loss (may be NULL) gets the
  * data loss alone. Returns the objective. */
-double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w,
-                         const double *X, const double *y, const double *wt, size_t B,
-                         double *grad, double *data_loss);
+double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w, const double *X,
+                         const double *y, const double *wt, size_t B, double *grad,
+                         double *data_loss);
 
 /* Data loss alone (weighted mean) over n rows, evaluated in batches of w->cap. */
 double st_data_loss(const st_net *net, st_loss_kind loss, st_work *w, const double *X,
                     const double *y, const double *wt, size_t n);
 
 /* Predictions for n rows: n x n_out class probabilities, or n standardised values. */
-void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X,
-                     size_t n, double *out);
+void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t n,
+                     double *out);
 
 /* Training options. */
 typedef struct st_train_opts {
@@ -150,9 +159,8 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
 /* Irsoy et al.'s incremental growth up to max_depth: start from one leaf; repeatedly try
  * splitting each leaf, retraining the whole tree from the current weights, and keep the
  * split that lowers the validation loss most; stop when none does. Replaces net's tree. */
-int st_grow_incremental(st_net *net, const st_train_opts *o, size_t max_depth,
-                        const st_data *train, const st_data *valid, gsl_rng *rng,
-                        st_trace *trace, tl_err *err);
+int st_grow_incremental(st_net *net, const st_train_opts *o, size_t max_depth, const st_data *train,
+                        const st_data *valid, gsl_rng *rng, st_trace *trace, tl_err *err);
 
 int st_trace_push(st_trace *t, double epoch, double train_loss, double valid_loss, tl_err *err);
 void st_trace_clear(st_trace *t);
@@ -161,12 +169,12 @@ void st_trace_clear(st_trace *t);
  * attributes one-hot; a missing cell takes the training mean (numeric, i.e. 0 after
  * standardising) or the mode's indicator (nominal). */
 typedef struct st_encoder {
-    size_t n_in;   /* encoded width */
-    int *attr;     /* per encoded column: source attribute */
-    int *level;    /* per encoded column: nominal level, -1 for numeric */
+    size_t n_in;       /* encoded width */
+    int *attr;         /* per encoded column: source attribute */
+    int *level;        /* per encoded column: nominal level, -1 for numeric */
     double *mean, *sd; /* per encoded column (one-hot columns: 0 and 1) */
     size_t n_attrs;
-    int *mode;     /* per source attribute: nominal mode, -1 for numeric */
+    int *mode; /* per source attribute: nominal mode, -1 for numeric */
 } st_encoder;
 
 int st_encoder_fit(st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n, tl_err *err);
@@ -178,8 +186,8 @@ void st_encoder_clear(st_encoder *e);
 /* The learner's state. */
 typedef struct soft_tree {
     /* options */
-    size_t depth;      /* of the last fit when depth_auto */
-    int depth_auto;    /* depth = "auto": st_auto_depth at fit */
+    size_t depth;   /* of the last fit when depth_auto */
+    int depth_auto; /* depth = "auto": st_auto_depth at fit */
     double beta, valid_fraction;
     int incremental;
     st_predict_kind predict;
@@ -196,7 +204,6 @@ int st_save(const void *state, FILE *f, int indent, tl_err *err);
 int st_load(void *state, const tl_store *s, tl_err *err);
 /* The loaded encoder and outputs against the schema (tl_model_type.check). */
 int st_check(const void *state, const tl_schema *schema, tl_err *err);
-int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
-            tl_err *err);
+int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f, tl_err *err);
 
 #endif

@@ -226,9 +226,9 @@ static void route_backward(const st_net *net, st_work *w, const double *wt, size
     }
 }
 
-double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w,
-                         const double *X, const double *y, const double *wt, size_t B,
-                         double *grad, double *data_loss)
+double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w, const double *X,
+                         const double *y, const double *wt, size_t B, double *grad,
+                         double *data_loss)
 {
     size_t M = net->tree.n_inner, D = net->n_in;
     st_forward(net, w, X, B);
@@ -251,8 +251,8 @@ double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w,
         return total;
     route_backward(net, w, wt, B, pen);
     /* The weight gradient in one product: gW = gz^T X. */
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)M, (int)D, (int)B, 1.0, w->gz,
-                (int)M, X, (int)D, 0.0, gW, (int)D);
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)M, (int)D, (int)B, 1.0, w->gz, (int)M,
+                X, (int)D, 0.0, gW, (int)D);
     for (size_t s = 0; s < M; s++)
         gb[s] = 0;
     for (size_t r = 0; r < B; r++)
@@ -278,8 +278,8 @@ double st_data_loss(const st_net *net, st_loss_kind loss, st_work *w, const doub
     return ws > 0 ? total / ws : 0;
 }
 
-void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X,
-                     size_t n, double *out)
+void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t n,
+                     double *out)
 {
     size_t K = net->n_out, L = net->tree.n_leaves;
     for (size_t at = 0; at < n; at += w->cap) {

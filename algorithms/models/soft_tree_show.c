@@ -192,8 +192,8 @@ int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE
         return show_dot(m, schema, f, err);
     if (fmt != TL_SHOW_TEXT)
         return tl_err_set(err, TL_EUNSUPPORTED, "soft_tree can be shown as text or dot only");
-    fprintf(f, "soft tree: depth %zu, %zu splits, %zu leaves, beta %g\n",
-            st_tree_max_depth(t), t->n_inner, t->n_leaves, m->net.beta);
+    fprintf(f, "soft tree: depth %zu, %zu splits, %zu leaves, beta %g\n", st_tree_max_depth(t),
+            t->n_inner, t->n_leaves, m->net.beta);
     fprintf(f, "each split sends a row right with p = sigmoid(z), z in the attributes' original "
                "units; terms ordered by standardised weight\n");
     return show_text(m, schema, f, err);

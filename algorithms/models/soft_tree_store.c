@@ -72,8 +72,10 @@ static int read_tree(st_net *net, const tl_store *s, tl_err *err)
     if (!rc && tl_store_len(s, "state.theta", &n_theta, err))
         rc = TL_EPARSE;
     if (!rc && n_theta != net->tree.n_inner * (net->n_in + 1) + net->tree.n_leaves * net->n_out)
-        rc = tl_err_set(err, TL_EPARSE, "model file: state.theta has %zu values; %zu inputs, "
-                        "%zu outputs and this tree need %zu", n_theta, net->n_in, net->n_out,
+        rc = tl_err_set(err, TL_EPARSE,
+                        "model file: state.theta has %zu values; %zu inputs, "
+                        "%zu outputs and this tree need %zu",
+                        n_theta, net->n_in, net->n_out,
                         net->tree.n_inner * (net->n_in + 1) + net->tree.n_leaves * net->n_out);
     if (!rc)
         rc = st_net_alloc_theta(net, err);
@@ -114,8 +116,10 @@ int st_load(void *state, const tl_store *s, tl_err *err)
         tl_store_double(s, "state.y_sd", &m->y_sd, err))
         return TL_EPARSE;
     if (n_out < 1 || n_out > (1L << 24))
-        return tl_err_set(err, TL_EPARSE, "model file: state.n_out = %ld; expected 1 or the "
-                          "number of classes", n_out);
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: state.n_out = %ld; expected 1 or the "
+                          "number of classes",
+                          n_out);
     net->regression = regression != 0;
     net->n_out = (size_t)n_out;
     net->beta = m->beta;
@@ -143,30 +147,38 @@ int st_check(const void *state, const tl_schema *schema, tl_err *err)
     const tl_attr_info *t = &schema->target;
     size_t want_out = t->kind == TL_ATTR_NOMINAL ? t->n_levels : 1;
     if (m->net.regression != (t->kind == TL_ATTR_NUMERIC) || m->net.n_out != want_out)
-        return tl_err_set(err, TL_EPARSE, "model file: soft_tree (regression = %d, n_out = %zu) "
-                          "does not fit the target '%s' (%s, %zu outputs)", m->net.regression,
-                          m->net.n_out, t->name,
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: soft_tree (regression = %d, n_out = %zu) "
+                          "does not fit the target '%s' (%s, %zu outputs)",
+                          m->net.regression, m->net.n_out, t->name,
                           t->kind == TL_ATTR_NUMERIC ? "numeric" : "nominal", want_out);
     if (e->n_attrs != schema->n_attrs)
-        return tl_err_set(err, TL_EPARSE, "model file: state.enc_mode has %zu elements; the "
-                          "schema has %zu attributes", e->n_attrs, schema->n_attrs);
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: state.enc_mode has %zu elements; the "
+                          "schema has %zu attributes",
+                          e->n_attrs, schema->n_attrs);
     size_t k = 0;
     for (size_t j = 0; j < schema->n_attrs; j++) {
         const tl_attr_info *a = &schema->attrs[j];
         int nominal = a->kind == TL_ATTR_NOMINAL;
         size_t width = nominal ? a->n_levels : 1;
         if (nominal ? (e->mode[j] < -1 || e->mode[j] >= (int)a->n_levels) : e->mode[j] != -1)
-            return tl_err_set(err, TL_EPARSE, "model file: state.enc_mode[%zu] = %d does not "
-                              "fit attribute '%s'", j, e->mode[j], a->name);
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: state.enc_mode[%zu] = %d does not "
+                              "fit attribute '%s'",
+                              j, e->mode[j], a->name);
         for (size_t v = 0; v < width; v++, k++)
             if (k >= e->n_in || e->attr[k] != (int)j || e->level[k] != (nominal ? (int)v : -1) ||
                 !isfinite(e->mean[k]) || !(e->sd[k] > 0) || !isfinite(e->sd[k]))
-                return tl_err_set(err, TL_EPARSE, "model file: input %zu of the encoding "
-                                  "(state.enc_*) does not fit attribute '%s' of the schema", k,
-                                  a->name);
+                return tl_err_set(err, TL_EPARSE,
+                                  "model file: input %zu of the encoding "
+                                  "(state.enc_*) does not fit attribute '%s' of the schema",
+                                  k, a->name);
     }
     if (k != e->n_in)
-        return tl_err_set(err, TL_EPARSE, "model file: state.enc_attr has %zu inputs; the "
-                          "schema gives %zu", e->n_in, k);
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: state.enc_attr has %zu inputs; the "
+                          "schema gives %zu",
+                          e->n_in, k);
     return TL_OK;
 }

@@ -36,7 +36,8 @@ static int finish_tree(st_tree *t, tl_err *err)
             continue;
         }
         if ((size_t)l <= i || (size_t)r <= i || (size_t)l >= t->n_nodes || (size_t)r >= t->n_nodes)
-            return tl_err_set(err, TL_EPARSE, "soft tree node %zu has bad children %d, %d", i, l, r);
+            return tl_err_set(err, TL_EPARSE, "soft tree node %zu has bad children %d, %d", i, l,
+                              r);
         if (t->depth[l] >= 0 || l == r)
             return tl_err_set(err, TL_EPARSE, "soft tree node %d is a child of two splits",
                               t->depth[l] >= 0 ? l : r);
@@ -137,8 +138,8 @@ void st_work_clear(st_work *w)
 {
     if (!w)
         return;
-    double **bufs[] = {&w->p, &w->P, &w->gP, &w->gz, &w->Y, &w->dY, &w->Q,
-                       &w->logQ, &w->gQ, &w->a, &w->Xb, &w->yb, &w->wb};
+    double **bufs[] = {&w->p,    &w->P,  &w->gP, &w->gz, &w->Y,  &w->dY, &w->Q,
+                       &w->logQ, &w->gQ, &w->a,  &w->Xb, &w->yb, &w->wb};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
         free(*bufs[i]);
         *bufs[i] = NULL;
@@ -165,8 +166,8 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     w->Xb = malloc(cap * D * sizeof(double));
     w->yb = malloc(cap * sizeof(double));
     w->wb = malloc(cap * sizeof(double));
-    if (!w->p || !w->P || !w->gP || !w->gz || !w->Y || !w->dY || !w->Q ||
-        !w->logQ || !w->gQ || !w->a || !w->Xb || !w->yb || !w->wb) {
+    if (!w->p || !w->P || !w->gP || !w->gz || !w->Y || !w->dY || !w->Q || !w->logQ || !w->gQ ||
+        !w->a || !w->Xb || !w->yb || !w->wb) {
         st_work_clear(w);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }

@@ -147,7 +147,8 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
         if (!isfinite(last)) {
             rc = tl_err_set(err, TL_EINTERNAL,
                             "soft_tree: the training loss diverged at epoch %zu; lower "
-                            "learning_rate", e);
+                            "learning_rate",
+                            e);
             break;
         }
         double vl = NAN;

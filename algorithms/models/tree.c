@@ -12,7 +12,8 @@
 static const tl_param_spec params[] = {TL_TREE_PARAMS, {NULL, 0, NULL, 0, 0, NULL, NULL}};
 static const tl_tree_preset plain = {params, NULL, NULL};
 
-TL_TREE_LEARNER(composable_tree, "tree", "a tree composed from a criterion, splitters and a pruner (slots)",
+TL_TREE_LEARNER(composable_tree, "tree",
+                "a tree composed from a criterion, splitters and a pruner (slots)",
                 TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION, plain, params);
 
 /* tie_break names first (in the order given), then the other attributes in file order. */
@@ -209,14 +210,15 @@ static int check_tree(const tl_tree *t, const tl_dataset *d, tl_err *err)
                               d->schema.n_attrs);
         int nominal = t->kind[i] != TL_SPLIT_NUMERIC;
         if (nominal != (d->schema.attrs[a].kind == TL_ATTR_NOMINAL))
-            return tl_err_set(err, TL_EINVAL, "attribute '%s' is %s in the data but not in the tree",
+            return tl_err_set(err, TL_EINVAL,
+                              "attribute '%s' is %s in the data but not in the tree",
                               d->schema.attrs[a].name, nominal ? "numeric" : "nominal");
     }
     return TL_OK;
 }
 
-int tl_tree_learner_predict(const void *state, const tl_dataset *d, const size_t *rows,
-                            size_t n, double *out, tl_err *err)
+int tl_tree_learner_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
+                            double *out, tl_err *err)
 {
     const tl_tree_learner *h = state;
     int rc = check_tree(h->tree, d, err);
@@ -258,8 +260,8 @@ int tl_tree_learner_check_schema(const void *state, const tl_schema *schema, tl_
     return tl_tree_check_schema(h->tree, schema, err);
 }
 
-int tl_tree_learner_show(const void *state, const tl_schema *schema, tl_show_format fmt,
-                         FILE *f, tl_err *err)
+int tl_tree_learner_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
+                         tl_err *err)
 {
     const tl_tree_learner *h = state;
     int rc = tl_tree_show(h->tree, schema, fmt, f, err);

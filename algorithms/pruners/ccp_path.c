@@ -23,7 +23,7 @@ typedef struct {
     double *r_node;   /* risk if the node were a leaf */
     double *r_branch; /* risk of the leaves of its current subtree */
     size_t *leaves;
-    double *g;        /* weakest-link value; INFINITY for leaves */
+    double *g; /* weakest-link value; INFINITY for leaves */
 } ccp_work;
 
 /* Post-order over the current (partly pruned) tree; returns the minimum g. */
@@ -180,8 +180,8 @@ int tl_ccp_prune(tl_tree *t, const tl_criterion_type *crit, int risk_error, doub
     return run(t, crit, risk_error, alpha, NULL, NULL, err);
 }
 
-int tl_ccp_cut_alphas(const tl_tree *t, const tl_criterion_type *crit, int risk_error,
-                      double *cut, tl_err *err)
+int tl_ccp_cut_alphas(const tl_tree *t, const tl_criterion_type *crit, int risk_error, double *cut,
+                      tl_err *err)
 {
     for (size_t i = 0; i < t->n_nodes; i++)
         cut[i] = INFINITY;

@@ -34,8 +34,8 @@ static void *init(const tl_params *p, tl_err *err)
 /* Class weights per branch of the candidate test, from the node's training rows (an
  * unknown value split by the branches' known shares, as the grower will): as
  * pre_validation.c. */
-static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s,
-                         size_t k, double *bs, double *share, double *miss)
+static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s, size_t k,
+                         double *bs, double *share, double *miss)
 {
     size_t nb = s->n_branches;
     double known = 0;

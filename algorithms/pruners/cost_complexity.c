@@ -143,8 +143,8 @@ static double pred_loss(const tl_tree *t, const tl_dataset *d, size_t row, const
 }
 
 /* Loss of the tree's prediction for one row into *loss: 0/1, or the squared error. */
-static int row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *pred,
-                    double *loss, tl_err *err)
+static int row_loss(const tl_tree *t, const tl_dataset *d, size_t row, double *pred, double *loss,
+                    tl_err *err)
 {
     int rc = tl_tree_predict(t, d, &row, 1, pred, err);
     if (!rc)
@@ -193,8 +193,8 @@ static int subtree_losses(tl_tree *t, const tl_prune_input *in, int risk_error, 
     double *cut = malloc(nn * sizeof *cut), *low = malloc(nn * sizeof *low);
     double *pred = malloc((t->regression ? 1 : t->k) * sizeof *pred);
     size_t *path = malloc(nn * sizeof *path), *slow = malloc((n ? n : 1) * sizeof *slow);
-    int rc = cut && low && pred && path && slow ? TL_OK
-                                                : tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc =
+        cut && low && pred && path && slow ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc)
         rc = tl_ccp_cut_alphas(t, in->grow->criterion, risk_error, cut, err);
     for (size_t j = 0; j < n && !rc; j++) {
@@ -235,8 +235,8 @@ static int subtree_losses(tl_tree *t, const tl_prune_input *in, int risk_error, 
  * none), per candidate, into error[] and se[]: error = sum w l / W, se = sqrt(sum w (l -
  * error)^2 / (n - 1) / W), which is the sample SE of the mean when every weight is 1 (and
  * then the same bits as without weights). */
-static void mean_se(const tl_dataset *d, const size_t *rows, const double *loss, size_t m,
-                    size_t n, double *error, double *se)
+static void mean_se(const tl_dataset *d, const size_t *rows, const double *loss, size_t m, size_t n,
+                    double *error, double *se)
 {
     double total = 0;
     for (size_t r = 0; r < n; r++)
@@ -247,8 +247,8 @@ static void mean_se(const tl_dataset *d, const size_t *rows, const double *loss,
             mean += tl_dataset_weight(d, rows[r]) * loss[i * n + r];
         mean /= n && total > 0 ? total : 1;
         for (size_t r = 0; r < n; r++)
-            ss += tl_dataset_weight(d, rows[r]) * (loss[i * n + r] - mean) *
-                  (loss[i * n + r] - mean);
+            ss +=
+                tl_dataset_weight(d, rows[r]) * (loss[i * n + r] - mean) * (loss[i * n + r] - mean);
         error[i] = mean;
         se[i] = n > 1 && total > 0 ? sqrt(ss / (double)(n - 1) / total) : 0;
     }

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "treelab/tl_grow.h"
 
 static const tl_param_spec params[] = {
@@ -38,8 +37,9 @@ static void *init(const tl_params *p, tl_err *err)
     tl_param_reader rd = tl_params_reader(params, p, err);
     o.threshold = tl_params_double(&rd, "threshold");
     const char *m = tl_params_string(&rd, "measure");
-    o.measure = !strcmp(m, "gini") ? MEASURE_GINI : !strcmp(m, "chi_square") ? MEASURE_CHI
-                                                                             : MEASURE_GAIN;
+    o.measure = !strcmp(m, "gini")         ? MEASURE_GINI
+                : !strcmp(m, "chi_square") ? MEASURE_CHI
+                                           : MEASURE_GAIN;
     if (rd.rc)
         return NULL;
     options *s = malloc(sizeof *s);
@@ -76,8 +76,7 @@ static double chi_square_p(const tl_tree *t, size_t node)
     double col[256];
     if (t->k > 256)
         return 1;
-    return tl_chisq_table_p(t->stats + t->first_child[node] * t->k, t->n_children[node], t->k,
-                            col);
+    return tl_chisq_table_p(t->stats + t->first_child[node] * t->k, t->n_children[node], t->k, col);
 }
 
 /* The split's measure at node: gain in bits, Gini decrease, or the chi-square p-value. */

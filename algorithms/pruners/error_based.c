@@ -50,8 +50,8 @@ static double add_errs(const ebp *p, double n, double e)
     if (e + 0.5 >= n)
         return fmax(n - e, 0);
     double z = p->z, f = (e + 0.5) / n;
-    double r = (f + z * z / (2 * n) + z * sqrt(f / n - f * f / n + z * z / (4 * n * n))) /
-               (1 + z * z / n);
+    double r =
+        (f + z * z / (2 * n) + z * sqrt(f / n - f * f / n + z * z / (4 * n * n))) / (1 + z * z / n);
     return r * n - e;
 }
 
@@ -84,8 +84,7 @@ static void class_totals(const ebp *p, const wrow *r, size_t n, double *out)
 
 /* Rows of node's test into out[0..n_children): known values to their branch, unknown ones to
  * every branch with the branch's share of the known weight (uniform when none is known). */
-static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlist *out,
-                      tl_err *err)
+static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlist *out, tl_err *err)
 {
     const tl_tree *t = p->t;
     size_t nb = t->n_children[node];

@@ -178,8 +178,8 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     for (size_t l = lr; l >= 1 && !rc; l--) {
         if (isinf(root[l - 1]))
             continue;
-        rc = tl_prune_trace_add(trace, (double)l, (double)l,
-                                root_w > 0 ? root[l - 1] / root_w : 0, NAN, NAN, err);
+        rc = tl_prune_trace_add(trace, (double)l, (double)l, root_w > 0 ? root[l - 1] / root_w : 0,
+                                NAN, NAN, err);
         if (want && l > want)
             continue;
         if (!best || root[l - 1] <= root[best - 1] + 1e-12 * fmax(1.0, root[best - 1]))

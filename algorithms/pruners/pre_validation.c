@@ -16,8 +16,8 @@ static size_t arg_max(const double *s, size_t k)
 
 /* Class weights per branch of the candidate test, from the node's training rows (an
  * unknown value split by the branches' known shares, as the grower will). */
-static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s,
-                         size_t k, double *bs, double *share)
+static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s, size_t k,
+                         double *bs, double *share)
 {
     size_t nb = s->n_branches;
     double known = 0, missing[256], *miss = k <= 256 ? missing : NULL;
@@ -98,8 +98,9 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     (void)t;
     (void)trace;
     if (!in->valid_rows || !in->n_valid)
-        return tl_err_set(err, TL_EINVAL, "validation pre-pruning needs validation rows, and "
-                                          "there are none");
+        return tl_err_set(err, TL_EINVAL,
+                          "validation pre-pruning needs validation rows, and "
+                          "there are none");
     return TL_OK; /* all the work happened while growing */
 }
 

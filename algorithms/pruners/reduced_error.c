@@ -29,8 +29,9 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     /* with no validation rows every subtree "keeps" an accuracy of 0 and the tree would be
      * cut to its root without a word */
     if (!in->valid_rows || !in->n_valid)
-        return tl_err_set(err, TL_EINVAL, "reduced-error pruning needs validation rows, and "
-                                          "there are none");
+        return tl_err_set(err, TL_EINVAL,
+                          "reduced-error pruning needs validation rows, and "
+                          "there are none");
     double *reach = malloc(t->n_nodes * t->k * sizeof *reach);
     if (!reach)
         return tl_err_set(err, TL_ENOMEM, "out of memory");

@@ -3,18 +3,18 @@
  * (tl_pruner_register). */
 #include "../tree/registry_impl.h"
 
-#define PRUNERS(X)                                                                             \
-    X(none)                                                                                    \
-    X(cost_complexity)                                                                         \
-    X(error_based)                                                                             \
-    X(collapse)                                                                                \
-    X(reduced_error)                                                                           \
-    X(pre_validation)                                                                          \
-    X(minimum_error)                                                                           \
-    X(pessimistic)                                                                             \
-    X(critical_value)                                                                          \
-    X(chi_square)                                                                              \
-    X(optimal)                                                                                 \
+#define PRUNERS(X)                                                                                 \
+    X(none)                                                                                        \
+    X(cost_complexity)                                                                             \
+    X(error_based)                                                                                 \
+    X(collapse)                                                                                    \
+    X(reduced_error)                                                                               \
+    X(pre_validation)                                                                              \
+    X(minimum_error)                                                                               \
+    X(pessimistic)                                                                                 \
+    X(critical_value)                                                                              \
+    X(chi_square)                                                                                  \
+    X(optimal)                                                                                     \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_pruner_type *const tl_pruner_##n;

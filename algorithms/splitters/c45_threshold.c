@@ -73,8 +73,7 @@ static void copy_stats(double *dst, const double *src, size_t k)
         dst[1] = src[1];
         dst[0] = src[0];
         return;
-    default:
-        memcpy(dst, src, k * sizeof *dst);
+    default: memcpy(dst, src, k * sizeof *dst);
     }
 }
 
@@ -97,9 +96,8 @@ static double cached_xlogx(xlogx_cache *m, size_t c, double v)
  * each child's entropy in weighted form, w log2 w minus the sum of c log2 c (the form J48
  * computes, with no division per class). Both children in one loop, each summed in class
  * order as on its own. */
-static double cut_gain(const double *left, const double *known, size_t k,
-                       double lw, double known_w, double total_w, double h_known,
-                       xlogx_cache *ml, xlogx_cache *mr)
+static double cut_gain(const double *left, const double *known, size_t k, double lw, double known_w,
+                       double total_w, double h_known, xlogx_cache *ml, xlogx_cache *mr)
 {
     double rw = known_w - lw;
     double sl = lw > 0 ? lw * log2(lw) : 0, sr = rw > 0 ? rw * log2(rw) : 0;
@@ -136,18 +134,18 @@ typedef struct {
     xlogx_cache ml, mr;
     size_t p_pos;
     double p_lw, s_gain;
-    int run_cls;    /* the class the inside cuts moved */
-    int p_cls;      /* the class moved to reach the pending cut (-1: several, or none) */
-    int rising;     /* the last chunk fed moved the best */
-    size_t n_in;    /* inside cuts: row, left weight, the run class's left weight */
+    int run_cls; /* the class the inside cuts moved */
+    int p_cls;   /* the class moved to reach the pending cut (-1: several, or none) */
+    int rising;  /* the last chunk fed moved the best */
+    size_t n_in; /* inside cuts: row, left weight, the run class's left weight */
     size_t *in_pos;
     double *in_lw, *in_lc;
 } scan_state;
 
 static double state_gain(scan_state *st, const double *left, double lw)
 {
-    return cut_gain(left, st->known, st->k, lw, st->known_w, st->total_w, st->h_known,
-                    &st->ml, &st->mr);
+    return cut_gain(left, st->known, st->k, lw, st->known_w, st->total_w, st->h_known, &st->ml,
+                    &st->mr);
 }
 
 /* The pending cut ends a run: decide the run's inside cuts (in order, each only while the
@@ -197,7 +195,10 @@ static double box_bound(const scan_state *st, const double *a, const double *b, 
     return (st->h_known - least / st->known_w) * (st->known_w / st->total_w);
 }
 
-static double xlogx(double v) { return v > 0 ? v * log2(v) : 0; }
+static double xlogx(double v)
+{
+    return v > 0 ? v * log2(v) : 0;
+}
 
 /* Feeds one cut (row pos, left weight lw, left statistics left, the class moved to reach it
  * or -1) to the run logic: the pending cut is now known to be inside a run or to end one. */
@@ -282,8 +283,12 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     size_t k = tl_grow_k(g);
     double (*impurity)(const double *, size_t) = tl_grow_params_of(g)->criterion->impurity;
     size_t m = n_known ? n_known : 1;
-    scan_state st = {.k = k, .known = known, .known_w = known_w, .total_w = total_w,
-                     .h_known = impurity(known, k), .p_cls = -1};
+    scan_state st = {.k = k,
+                     .known = known,
+                     .known_w = known_w,
+                     .total_w = total_w,
+                     .h_known = impurity(known, k),
+                     .p_cls = -1};
     st.in_pos = malloc(m * sizeof *st.in_pos);
     st.in_lw = malloc(m * sizeof *st.in_lw);
     st.in_lc = malloc(m * sizeof *st.in_lc);
@@ -331,8 +336,7 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
             n_chunk = 0;
         }
     }
-    flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &prev_terms,
-                        &nc);
+    flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &prev_terms, &nc);
     if (nc) /* the last cut ends the last run */
         close_run(&st, best);
     *cuts = nc;
@@ -347,8 +351,8 @@ done:
 /* The same admissible cuts as scan_cuts, for a criterion without the entropy closed form:
  * every cut is scored by the criterion (no run is skipped). */
 static void scan_cuts_generic(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known,
-                              const double *known, double known_w, double total_w,
-                              double min_split, double eps, size_t *cuts, cut_choice *best)
+                              const double *known, double known_w, double total_w, double min_split,
+                              double eps, size_t *cuts, cut_choice *best)
 {
     size_t k = tl_grow_k(g), nc = 0;
     double *children = tl_grow_scratch(g) + k, *left = children, *right = children + k;
@@ -442,8 +446,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         rc = scan_cuts(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts, &choice,
                        err);
     else
-        scan_cuts_generic(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts,
-                          &choice);
+        scan_cuts_generic(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts, &choice);
     size_t best_i = choice.i;
     double best_gain = choice.gain, best_left_w = choice.left_w;
     free(buf);
@@ -471,9 +474,9 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     out->gain = gain;
     out->known_weight = known_w;
     out->missing_weight = total_w - known_w;
-    out->rank = p->criterion->rank ? p->criterion->rank(p->criterion_state, gain, branch_w, 2,
-                                                        total_w - known_w)
-                                   : gain;
+    out->rank = p->criterion->rank
+                    ? p->criterion->rank(p->criterion_state, gain, branch_w, 2, total_w - known_w)
+                    : gain;
     return 1;
 }
 

@@ -11,8 +11,8 @@
 /* Least weighted impurity of the cut with the unknown rows u (weight wu) on the right or
  * on the left (the right first: it keeps ties, as scikit-learn tries it first). */
 static double side_impurity(double (*impurity)(const double *, size_t), const double *left,
-                            const double *right, const double *u, double *tmp, double wl,
-                            double wr, double wu, size_t k)
+                            const double *right, const double *u, double *tmp, double wl, double wr,
+                            double wu, size_t k)
 {
     for (size_t j = 0; j < k; j++)
         tmp[j] = right[j] + u[j];
@@ -50,9 +50,9 @@ static inline double midpoint(double xi, double xn)
  * threshold and left counts. */
 static inline double sweep_unit(const double *xs, const int *ys, size_t n_known,
                                 const double *known, double known_w, double min_leaf,
-                                double (*impurity)(const double *, size_t), int gini,
-                                size_t K, size_t k, double *left, double *right,
-                                double *best_left, double *best_t)
+                                double (*impurity)(const double *, size_t), int gini, size_t K,
+                                size_t k, double *left, double *right, double *best_left,
+                                double *best_t)
 {
     if (K)
         k = K;
@@ -101,16 +101,16 @@ static double sweep_unit_gini2(const double *xs, const int *ys, size_t n, const 
                                double known_w, double min_leaf, double *left, double *right,
                                double *best_left, double *best_t)
 {
-    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 2, 2, left, right,
-                      best_left, best_t);
+    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 2, 2, left, right, best_left,
+                      best_t);
 }
 
 static double sweep_unit_gini(const double *xs, const int *ys, size_t n, const double *known,
                               double known_w, double min_leaf, size_t k, double *left,
                               double *right, double *best_left, double *best_t)
 {
-    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 0, k, left, right,
-                      best_left, best_t);
+    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 0, k, left, right, best_left,
+                      best_t);
 }
 
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
@@ -124,7 +124,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     const tl_dataset *d = tl_grow_data(g);
     const tl_grow_params *p = tl_grow_params_of(g);
     const double *x = d->cols[attr].num, *w = node->w, *xs = node->sorted_x;
-    const int *y = d->y.code; /* NULL for regression */
+    const int *y = d->y.code;              /* NULL for regression */
     double *children = tl_grow_scratch(g); /* left, right, known, best left, u, tmp */
     double *left = children, *right = children + k, *known = children + 2 * k;
     double *best_left = children + 3 * k;
@@ -175,14 +175,14 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
      * placed per cut) */
     if (xs && ys && impurity && !rows_form && !best_side) {
         if (p->criterion->gini_form && k == 2)
-            best_child = sweep_unit_gini2(xs, ys, n_known, known, known_w, min_leaf, left,
-                                          right, best_left, &best_t);
+            best_child = sweep_unit_gini2(xs, ys, n_known, known, known_w, min_leaf, left, right,
+                                          best_left, &best_t);
         else if (p->criterion->gini_form)
-            best_child = sweep_unit_gini(xs, ys, n_known, known, known_w, min_leaf, k, left,
-                                         right, best_left, &best_t);
+            best_child = sweep_unit_gini(xs, ys, n_known, known, known_w, min_leaf, k, left, right,
+                                         best_left, &best_t);
         else
-            best_child = sweep_unit(xs, ys, n_known, known, known_w, min_leaf, impurity, 0, 0,
-                                    k, left, right, best_left, &best_t);
+            best_child = sweep_unit(xs, ys, n_known, known, known_w, min_leaf, impurity, 0, 0, k,
+                                    left, right, best_left, &best_t);
         n_known = 0; /* done: skip the general sweep */
     }
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
@@ -210,7 +210,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             right[j] = known[j] - left[j];
         /* impurity criteria: least weighted child impurity (row form: as scikit-learn writes
          * it, so equal cuts round alike); partition criteria: the greatest score, negated */
-        double child = rows_form ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
+        double child = rows_form  ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
                        : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
                                   : -tl_grow_partition_gain(g, children, 2);
         if (best_side)

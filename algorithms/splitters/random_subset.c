@@ -54,8 +54,8 @@ static void *init(const tl_params *p, tl_err *err)
     for (int k = 0; k < 2; k++) {
         s->inner[k] = tl_splitter_find(names[k], err);
         if (s->inner[k] && !(s->inner[k]->kinds & TL_KIND_BIT(k))) {
-            tl_err_set(err, TL_EINVAL, "random_subset: %s does not split %s attributes",
-                       names[k], k == TL_ATTR_NUMERIC ? "numeric" : "nominal");
+            tl_err_set(err, TL_EINVAL, "random_subset: %s does not split %s attributes", names[k],
+                       k == TL_ATTR_NUMERIC ? "numeric" : "nominal");
             s->inner[k] = NULL;
         }
         if (s->inner[k] && !strcmp(s->inner[k]->name, "random_subset")) {
@@ -122,7 +122,7 @@ static const tl_splitter_type random_subset = {
     .free = subset_free,
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC) | TL_KIND_BIT(TL_ATTR_NOMINAL),
     .best = best,
-    .needs_train_values = 1, /* in case the inner numeric splitter is c45_threshold */
+    .needs_train_values = 1,  /* in case the inner numeric splitter is c45_threshold */
     .needs_sorted_values = 1, /* ... or numeric_threshold */
 };
 

@@ -3,12 +3,12 @@
  * (tl_splitter_register). */
 #include "../tree/registry_impl.h"
 
-#define SPLITTERS(X)                                                                           \
-    X(numeric_threshold)                                                                       \
-    X(c45_threshold)                                                                           \
-    X(nominal_multiway)                                                                        \
-    X(nominal_subset)                                                                          \
-    X(random_subset)                                                                           \
+#define SPLITTERS(X)                                                                               \
+    X(numeric_threshold)                                                                           \
+    X(c45_threshold)                                                                               \
+    X(nominal_multiway)                                                                            \
+    X(nominal_subset)                                                                              \
+    X(random_subset)                                                                               \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_splitter_type *const tl_splitter_##n;
@@ -26,8 +26,8 @@ static int check(const tl_splitter_type *s, tl_err *err)
     return TL_OK;
 }
 
-TL_REGISTRY_LOOKUP(tl_splitter_type, tl_splitter_at, tl_splitter_find, tl_splitter_register,
-                   check, tl_splitter_names(0, names, sizeof names), "splitter")
+TL_REGISTRY_LOOKUP(tl_splitter_type, tl_splitter_at, tl_splitter_find, tl_splitter_register, check,
+                   tl_splitter_names(0, names, sizeof names), "splitter")
 
 static const char *name_at(size_t i, unsigned kinds)
 {

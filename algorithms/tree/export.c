@@ -44,8 +44,8 @@ static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t 
 {
     const tl_attr_info *a = &s->attrs[t->attr[node]];
     char num[64];
-    if (t->unknown[node] >= 0 && (size_t)t->unknown[node] == b &&
-        b + 1 == t->n_children[node] && b == (t->kind[node] == TL_SPLIT_MULTIWAY ? a->n_levels : 2)) {
+    if (t->unknown[node] >= 0 && (size_t)t->unknown[node] == b && b + 1 == t->n_children[node] &&
+        b == (t->kind[node] == TL_SPLIT_MULTIWAY ? a->n_levels : 2)) {
         snprintf(buf, size, "%s = ?", a->name); /* the unknown values' own branch */
         return;
     }
@@ -64,7 +64,8 @@ static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t 
             int left = (int)((t->mask[node] >> l) & 1u);
             if ((b == 0) != left)
                 continue;
-            used += (size_t)snprintf(buf + used, size - used, "%s%s", first ? "" : ", ", a->levels[l]);
+            used +=
+                (size_t)snprintf(buf + used, size - used, "%s%s", first ? "" : ", ", a->levels[l]);
             first = 0;
         }
         if (used < size)

@@ -9,11 +9,11 @@
 
 /* What the path so far says about one attribute. */
 typedef struct bound {
-    int on;                /* the path tests this attribute */
-    int has_lo, has_hi;    /* numeric: lo < x, x <= hi */
+    int on;             /* the path tests this attribute */
+    int has_lo, has_hi; /* numeric: lo < x, x <= hi */
     double lo, hi;
-    uint64_t mask;         /* nominal with at most 64 levels: the levels still allowed */
-    long eq;               /* nominal with more levels (multiway only): the level, or -1 */
+    uint64_t mask; /* nominal with at most 64 levels: the levels still allowed */
+    long eq;       /* nominal with more levels (multiway only): the level, or -1 */
 } bound;
 
 /* A level of the depth-first walk (on the heap: a tree may be deeper than the C stack):

@@ -52,8 +52,8 @@ static int must_stop(const tl_grow_ctx *g, const frame *f, const double *stats, 
         for (size_t c = 0; c < g->k; c++)
             impurity = stats[c] > 0 && stats[c] < w ? 1 : impurity;
     if (g->leaf_only || (p->max_depth && f->depth >= p->max_depth) ||
-        w < p->min_samples_split - eps ||
-        w < 2 * p->min_samples_leaf - eps || impurity <= DBL_EPSILON || f->rs.n < 2)
+        w < p->min_samples_split - eps || w < 2 * p->min_samples_leaf - eps ||
+        impurity <= DBL_EPSILON || f->rs.n < 2)
         return 1;
     if (eps > 0 && !g->t->regression) {
         double top = 0;
@@ -83,8 +83,8 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         memset(&g->cand[a], 0, sizeof g->cand[a]);
         g->cand[a].attr = a;
         g->cand[a].missing_branch = -1;
-        int found = sp->best(nominal ? p->nominal_state : p->numeric_state, g, view, a,
-                             &g->cand[a], err);
+        int found =
+            sp->best(nominal ? p->nominal_state : p->numeric_state, g, view, a, &g->cand[a], err);
         if (found < 0)
             return -found;
         g->has_cand[a] = (unsigned char)(found == 1);
@@ -156,8 +156,9 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         g->node_loss = tlg_rows_loss(g, f->rs.base, f->rs.n, &g->t->value[f->node]);
     if (must_stop(g, f, stats, w))
         return TL_OK;
-    tl_node_rows view = {f->rs.n, f->rs.base, NULL, g->w, stats, f->depth, f->node,
-                         (const uint32_t *const *)f->rs.sorted, NULL, NULL, f->rs.unit};
+    tl_node_rows view = {f->rs.n, f->rs.base, NULL,      g->w,
+                         stats,   f->depth,   f->node,   (const uint32_t *const *)f->rs.sorted,
+                         NULL,    NULL,       f->rs.unit};
     int rc = find_best_splits(g, f, &view, err);
     if (rc || root_only)
         return rc;
@@ -222,8 +223,10 @@ static int run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *er
         /* rows with an unknown value weigh their share of this branch in its subtree */
         for (size_t m = 0; m < f->kids.n_missing; m++)
             g->w[f->kids.missing_rows[m]] = f->kids.missing_w[m] * f->kids.share[b];
-        frame child = {.node = f->kids.first + b, .depth = f->depth + 1,
-                       .rs = f->kids.kids[b], .marked_attr = -1};
+        frame child = {.node = f->kids.first + b,
+                       .depth = f->depth + 1,
+                       .rs = f->kids.kids[b],
+                       .marked_attr = -1};
         if (sp == cap) {
             frame *ns = realloc(stack, 2 * cap * sizeof *ns);
             if (!ns) {

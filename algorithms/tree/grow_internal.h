@@ -9,24 +9,24 @@ struct tl_grow_ctx {
     const tl_grow_params *p;
     tl_choice_rules rules; /* the criterion's, resolved once per fit */
     size_t k;
-    double *w;            /* w[row]: weight of the row in the node being processed */
-    int *branch;          /* branch[row] while partitioning */
-    uint8_t *branch8;     /* the same in a byte, for partitions into at most 255 groups */
-    double *scratch;      /* for splitters */
-    double *branch_w;     /* for tl_grow_score */
-    double *parent_buf;   /* for tl_grow_score: k */
-    double *miss_buf;     /* for tl_grow_score: the children and the unknown rows' statistics */
-    size_t n_num;         /* numeric attributes */
-    size_t *num_attr;     /* their indices */
-    long *num_slot;       /* attribute -> slot in the sorted blocks, or -1 */
-    uint32_t *tmp;        /* partition buffer */
-    int packed;           /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
-    double *tmp_x;        /* partition buffers of the packed values (packed only) */
-    int *tmp_y;           /* ... and class codes (packed classification only) */
-    unsigned char *used;  /* nominal attributes used on the current path */
-    const size_t *order;  /* order attributes are tried in: p->attr_order or file order */
-    size_t *file_order;   /* 0..n_attrs-1 when attr_order is NULL */
-    tl_split *cand;       /* best test per attribute */
+    double *w;           /* w[row]: weight of the row in the node being processed */
+    int *branch;         /* branch[row] while partitioning */
+    uint8_t *branch8;    /* the same in a byte, for partitions into at most 255 groups */
+    double *scratch;     /* for splitters */
+    double *branch_w;    /* for tl_grow_score */
+    double *parent_buf;  /* for tl_grow_score: k */
+    double *miss_buf;    /* for tl_grow_score: the children and the unknown rows' statistics */
+    size_t n_num;        /* numeric attributes */
+    size_t *num_attr;    /* their indices */
+    long *num_slot;      /* attribute -> slot in the sorted blocks, or -1 */
+    uint32_t *tmp;       /* partition buffer */
+    int packed;          /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
+    double *tmp_x;       /* partition buffers of the packed values (packed only) */
+    int *tmp_y;          /* ... and class codes (packed classification only) */
+    unsigned char *used; /* nominal attributes used on the current path */
+    const size_t *order; /* order attributes are tried in: p->attr_order or file order */
+    size_t *file_order;  /* 0..n_attrs-1 when attr_order is NULL */
+    tl_split *cand;      /* best test per attribute */
     unsigned char *has_cand;
     tl_tree *t;
     double root_w;
@@ -58,18 +58,18 @@ typedef struct tlg_rowset {
  * down every branch weigh in each (C4.5's fractions). Owns the buffers the children's blocks
  * live in, so it is released only once the whole subtree is grown. */
 typedef struct tlg_children {
-    size_t first, n;       /* child nodes first .. first + n - 1 */
+    size_t first, n; /* child nodes first .. first + n - 1 */
     tlg_rowset *kids;
-    uint32_t **ptrs;       /* the kids' sorted-block pointers */
-    double **xptrs;        /* the kids' value-block pointers (packed) */
-    int **yptrs;           /* the kids' class-block pointers (packed classification) */
-    uint32_t *fresh;       /* blocks copied for the kids when some rows go down every branch */
-    double *fresh_x;       /* ... and their values */
-    int *fresh_y;          /* ... and class codes */
+    uint32_t **ptrs; /* the kids' sorted-block pointers */
+    double **xptrs;  /* the kids' value-block pointers (packed) */
+    int **yptrs;     /* the kids' class-block pointers (packed classification) */
+    uint32_t *fresh; /* blocks copied for the kids when some rows go down every branch */
+    double *fresh_x; /* ... and their values */
+    int *fresh_y;    /* ... and class codes */
     size_t n_missing;
     uint32_t *missing_rows;
-    double *missing_w;     /* their weight at the parent */
-    double *share;         /* per child: its share of the known weight */
+    double *missing_w; /* their weight at the parent */
+    double *share;     /* per child: its share of the known weight */
 } tlg_children;
 
 /* The combination must make sense before any work: a criterion and splitters for the task
@@ -92,8 +92,8 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
  * value method says) and hand each child its row set (grow_rows.c): the parent's blocks
  * partitioned in place when each row goes to one branch or none, fresh blocks when some go
  * down every branch. Sets every child's training statistics. */
-int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs,
-                  const tl_split *s, tlg_children *out, tl_err *err);
+int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
+                  tlg_children *out, tl_err *err);
 void tlg_children_free(tlg_children *c);
 
 #endif

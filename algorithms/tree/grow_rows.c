@@ -186,8 +186,8 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
         g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
     partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
     for (size_t s2 = 0; s2 < g->n_num; s2++)
-        partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL,
-                  rs->n, groups, counts, off, narrow);
+        partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL, rs->n,
+                  groups, counts, off, narrow);
     free(off);
     size_t at = 0;
     for (size_t b = 0; b < nb; b++) {
@@ -327,8 +327,8 @@ static int route_rows(tl_grow_ctx *g, const tl_node_rows *view, const tl_split *
     return TL_OK;
 }
 
-int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs,
-                  const tl_split *s, tlg_children *out, tl_err *err)
+int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
+                  tlg_children *out, tl_err *err)
 {
     tl_tree *t = g->t;
     size_t node = view->id, nb = s->n_branches;

@@ -13,11 +13,26 @@ void tl_grow_params_init(tl_grow_params *p)
     p->reuse_nominal = 1;
 }
 
-const tl_dataset *tl_grow_data(const tl_grow_ctx *g) { return g->d; }
-const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g) { return g->p; }
-const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g) { return &g->rules; }
-size_t tl_grow_k(const tl_grow_ctx *g) { return g->k; }
-double *tl_grow_scratch(const tl_grow_ctx *g) { return g->scratch; }
+const tl_dataset *tl_grow_data(const tl_grow_ctx *g)
+{
+    return g->d;
+}
+const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g)
+{
+    return g->p;
+}
+const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g)
+{
+    return &g->rules;
+}
+size_t tl_grow_k(const tl_grow_ctx *g)
+{
+    return g->k;
+}
+double *tl_grow_scratch(const tl_grow_ctx *g)
+{
+    return g->scratch;
+}
 
 const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
                                    const uint32_t **rows)
@@ -43,8 +58,7 @@ void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w
     }
 }
 
-double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
-                           double *out)
+double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, double *out)
 {
     const int *code = g->d->cols[attr].code;
     memset(out, 0, g->d->schema.attrs[attr].n_levels * g->k * sizeof *out);
@@ -83,8 +97,7 @@ static double sum_children(const tl_grow_ctx *g, const double *children, size_t 
 }
 
 /* After sum_children: the criterion's worth of the partition. */
-static double gain_of(const tl_grow_ctx *g, const double *children, size_t n_children,
-                      double known)
+static double gain_of(const tl_grow_ctx *g, const double *children, size_t n_children, double known)
 {
     const tl_criterion_type *cr = g->p->criterion;
     size_t k = g->k;
@@ -121,8 +134,8 @@ double tlg_rows_loss(const tl_grow_ctx *g, const uint32_t *rows, size_t n, doubl
     return gathered_loss(g, n, value);
 }
 
-int tl_grow_cut_losses(const tl_grow_ctx *g, const uint32_t *rows, size_t n,
-                       const double **left, const double **right)
+int tl_grow_cut_losses(const tl_grow_ctx *g, const uint32_t *rows, size_t n, const double **left,
+                       const double **right)
 {
     const tl_criterion_type *cr = g->p->criterion;
     if (!cr->prefix_loss || n == 0)

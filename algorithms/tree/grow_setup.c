@@ -67,8 +67,8 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     g->packed = g->n_num && g->p->numeric && g->p->numeric->needs_sorted_values;
     if (g->packed) {
         g->tmp_x = malloc(n * sizeof *g->tmp_x);
-        g->tmp_y = d->y.code && tl_dataset_is_classification(d) ? malloc(n * sizeof *g->tmp_y)
-                                                                 : NULL;
+        g->tmp_y =
+            d->y.code && tl_dataset_is_classification(d) ? malloc(n * sizeof *g->tmp_y) : NULL;
         if (!g->tmp_x || (tl_dataset_is_classification(d) && !g->tmp_y))
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
@@ -94,8 +94,8 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     if (!g->w || !g->branch || !g->branch8 || !g->scratch || !g->branch_w || !g->parent_buf ||
-        !g->miss_buf || !g->num_attr ||
-        !g->num_slot || !g->tmp || !g->used || !g->cand || !g->has_cand || !g->order)
+        !g->miss_buf || !g->num_attr || !g->num_slot || !g->tmp || !g->used || !g->cand ||
+        !g->has_cand || !g->order)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     for (size_t j = 0, s = 0; j < n_attrs; j++) {
         g->num_slot[j] = -1;
@@ -138,4 +138,3 @@ int tlg_check_params(const tl_grow_params *p, int regression, tl_err *err)
                           p->nominal->name);
     return TL_OK;
 }
-

@@ -35,8 +35,8 @@ static int grow(double **a, size_t cap)
     return 0;
 }
 
-int tl_prune_trace_add(tl_prune_trace *tr, double param, double leaves, double risk,
-                       double error, double se, tl_err *err)
+int tl_prune_trace_add(tl_prune_trace *tr, double param, double leaves, double risk, double error,
+                       double se, tl_err *err)
 {
     if (tr->n == tr->cap) {
         size_t cap = tr->cap ? 2 * tr->cap : 16;

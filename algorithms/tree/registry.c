@@ -26,8 +26,10 @@ int tl_registry_extra_add(tl_registry_extra *x, const void *item, const char *na
                           const char *what, const void *(*find)(const char *name), tl_err *err)
 {
     if (!is_word(name))
-        return tl_err_set(err, TL_EINVAL, "cannot register %s '%s': a name is a letter followed by "
-                          "letters, digits, '_' or '-'", what, name);
+        return tl_err_set(err, TL_EINVAL,
+                          "cannot register %s '%s': a name is a letter followed by "
+                          "letters, digits, '_' or '-'",
+                          what, name);
     pthread_mutex_lock(&lock);
     int rc = TL_OK;
     if (find(name))

@@ -33,49 +33,49 @@ int tl_registry_extra_add(tl_registry_extra *x, const void *item, const char *na
  * `int REGISTER(const TYPE *, tl_err *)` (which runs `int CHECK(const TYPE *, tl_err *)` on
  * the type first); NAMES is a statement filling char names[512] with the valid names; WHAT is
  * the word in errors. */
-#define TL_REGISTRY_LOOKUP(TYPE, AT, FIND, REGISTER, CHECK, NAMES, WHAT)                       \
-    static tl_registry_extra extra;                                                            \
-    const TYPE *AT(size_t i)                                                                   \
-    {                                                                                          \
-        const size_t n_builtin = sizeof all / sizeof *all - 1;                                 \
-        if (i < n_builtin)                                                                     \
-            return *all[i];                                                                    \
-        return (const TYPE *)tl_registry_extra_at(&extra, i - n_builtin);                      \
-    }                                                                                          \
-    const TYPE *FIND(const char *name, tl_err *err)                                            \
-    {                                                                                          \
-        for (size_t i = 0; AT(i); i++)                                                         \
-            if (!strcmp(AT(i)->name, name))                                                    \
-                return AT(i);                                                                  \
-        char names[512];                                                                       \
-        NAMES;                                                                                 \
-        tl_err_set(err, TL_EINVAL, "unknown " WHAT " '%s'; valid: %s", name, names);           \
-        return NULL;                                                                           \
-    }                                                                                          \
-    static const void *find_quietly(const char *name)                                          \
-    {                                                                                          \
-        return FIND(name, NULL);                                                               \
-    }                                                                                          \
-    int REGISTER(const TYPE *t, tl_err *err)                                                   \
-    {                                                                                          \
-        if (!t || !t->name)                                                                    \
-            return tl_err_set(err, TL_EINVAL, "cannot register a " WHAT " without a name");    \
-        int rc = CHECK(t, err);                                                                \
-        return rc ? rc : tl_registry_extra_add(&extra, t, t->name, WHAT, find_quietly, err);   \
+#define TL_REGISTRY_LOOKUP(TYPE, AT, FIND, REGISTER, CHECK, NAMES, WHAT)                           \
+    static tl_registry_extra extra;                                                                \
+    const TYPE *AT(size_t i)                                                                       \
+    {                                                                                              \
+        const size_t n_builtin = sizeof all / sizeof *all - 1;                                     \
+        if (i < n_builtin)                                                                         \
+            return *all[i];                                                                        \
+        return (const TYPE *)tl_registry_extra_at(&extra, i - n_builtin);                          \
+    }                                                                                              \
+    const TYPE *FIND(const char *name, tl_err *err)                                                \
+    {                                                                                              \
+        for (size_t i = 0; AT(i); i++)                                                             \
+            if (!strcmp(AT(i)->name, name))                                                        \
+                return AT(i);                                                                      \
+        char names[512];                                                                           \
+        NAMES;                                                                                     \
+        tl_err_set(err, TL_EINVAL, "unknown " WHAT " '%s'; valid: %s", name, names);               \
+        return NULL;                                                                               \
+    }                                                                                              \
+    static const void *find_quietly(const char *name)                                              \
+    {                                                                                              \
+        return FIND(name, NULL);                                                                   \
+    }                                                                                              \
+    int REGISTER(const TYPE *t, tl_err *err)                                                       \
+    {                                                                                              \
+        if (!t || !t->name)                                                                        \
+            return tl_err_set(err, TL_EINVAL, "cannot register a " WHAT " without a name");        \
+        int rc = CHECK(t, err);                                                                    \
+        return rc ? rc : tl_registry_extra_add(&extra, t, t->name, WHAT, find_quietly, err);       \
     }
 
 /* Defines `void NAMES(char *buf, size_t size)`: every name AT gives, comma separated (for a
  * registry without a filter; splitters filter theirs by attribute kind). */
-#define TL_REGISTRY_NAMES(TYPE, AT, NAMES)                                                     \
-    static const char *name_at(size_t i, unsigned filter)                                      \
-    {                                                                                          \
-        (void)filter;                                                                          \
-        const TYPE *t = AT(i);                                                                 \
-        return t ? t->name : NULL;                                                             \
-    }                                                                                          \
-    void NAMES(char *buf, size_t size)                                                         \
-    {                                                                                          \
-        tl_join_names(name_at, 0, buf, size);                                                  \
+#define TL_REGISTRY_NAMES(TYPE, AT, NAMES)                                                         \
+    static const char *name_at(size_t i, unsigned filter)                                          \
+    {                                                                                              \
+        (void)filter;                                                                              \
+        const TYPE *t = AT(i);                                                                     \
+        return t ? t->name : NULL;                                                                 \
+    }                                                                                              \
+    void NAMES(char *buf, size_t size)                                                             \
+    {                                                                                              \
+        tl_join_names(name_at, 0, buf, size);                                                      \
     }
 
 #endif

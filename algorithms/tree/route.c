@@ -66,8 +66,8 @@ static int route(const tl_tree *t, const tl_dataset *d, size_t row, double w, do
     return TL_OK;
 }
 
-int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n,
-                  double *out, tl_err *err)
+int tl_tree_route(const tl_tree *t, const tl_dataset *d, const size_t *rows, size_t n, double *out,
+                  tl_err *err)
 {
     if (t->regression || !tl_dataset_is_classification(d))
         return tl_err_set(err, TL_EINVAL, "routing class weights needs a class target");

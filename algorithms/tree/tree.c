@@ -7,12 +7,12 @@
 
 static int grow_arrays(tl_tree *t, size_t cap)
 {
-#define TL_GROW(field)                                                                         \
-    do {                                                                                       \
-        void *p_ = realloc(t->field, cap * sizeof *t->field);                                  \
-        if (!p_)                                                                               \
-            return -1;                                                                         \
-        t->field = p_;                                                                         \
+#define TL_GROW(field)                                                                             \
+    do {                                                                                           \
+        void *p_ = realloc(t->field, cap * sizeof *t->field);                                      \
+        if (!p_)                                                                                   \
+            return -1;                                                                             \
+        t->field = p_;                                                                             \
     } while (0)
     TL_GROW(attr);
     TL_GROW(kind);
@@ -261,8 +261,7 @@ int tl_split_branch(const tl_split *s, const tl_dataset *d, size_t row)
     return -1;
 }
 
-int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_t n,
-                           tl_err *err)
+int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_t n, tl_err *err)
 {
     if (n > 255)
         n = 255;

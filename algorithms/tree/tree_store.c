@@ -31,15 +31,15 @@ static int save_unknown_rules(const tl_tree *t, FILE *f, int indent, tl_err *err
         li[i] = (long)t->seen[i];
     tl_store_put_ints(f, indent, "seen", li, n);
     /* the surrogates, flattened: one field per array */
-#define TL_SUR_FIELD(put, arr, expr, name)                                                     \
-    do {                                                                                       \
-        size_t j_ = 0;                                                                         \
-        for (size_t i = 0; i < n; i++)                                                         \
-            for (size_t q = 0; t->attr[i] >= 0 && q < t->sur_n[i]; q++) {                      \
-                const tl_surrogate *s_ = &t->sur[t->sur_first[i] + q];                         \
-                arr[j_++] = expr;                                                              \
-            }                                                                                  \
-        put(f, indent, name, arr, m);                                                          \
+#define TL_SUR_FIELD(put, arr, expr, name)                                                         \
+    do {                                                                                           \
+        size_t j_ = 0;                                                                             \
+        for (size_t i = 0; i < n; i++)                                                             \
+            for (size_t q = 0; t->attr[i] >= 0 && q < t->sur_n[i]; q++) {                          \
+                const tl_surrogate *s_ = &t->sur[t->sur_first[i] + q];                             \
+                arr[j_++] = expr;                                                                  \
+            }                                                                                      \
+        put(f, indent, name, arr, m);                                                              \
     } while (0)
     TL_SUR_FIELD(tl_store_put_ints, li, s_->attr, "sur_attr");
     TL_SUR_FIELD(tl_store_put_ints, li, s_->kind, "sur_kind");
@@ -94,33 +94,43 @@ static int check_shape(tl_tree *t, const char *prefix, tl_err *err)
     size_t n = t->n_nodes, k = t->k;
     if (t->regression ? k != TL_REG_STATS : k < 2)
         return tl_err_set(err, TL_EPARSE, "model file: %s.stats_per_node = %zu; expected %s",
-                          prefix, k, t->regression ? "3 for a regression tree" : "2 or more classes");
+                          prefix, k,
+                          t->regression ? "3 for a regression tree" : "2 or more classes");
     for (size_t i = 0; i < n; i++)
         t->parent[i] = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         if (t->attr[i] < -1)
-            return tl_err_set(err, TL_EPARSE, "model file: %s.attr[%zu] = %d; expected -1 (a "
-                              "leaf) or an attribute index", prefix, i, t->attr[i]);
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: %s.attr[%zu] = %d; expected -1 (a "
+                              "leaf) or an attribute index",
+                              prefix, i, t->attr[i]);
         if (t->attr[i] < 0)
             continue;
         size_t first = t->first_child[i], nc = t->n_children[i];
         /* a binary test may have a third branch, its unknown values' own */
         int extra = nc == 3 && t->unknown[i] == 2;
         if (nc < 2 || (t->kind[i] != TL_SPLIT_MULTIWAY && nc != 2 + (size_t)extra))
-            return tl_err_set(err, TL_EPARSE, "model file: %s.n_children[%zu] = %zu does not fit "
-                              "a %s split", prefix, i, nc,
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: %s.n_children[%zu] = %zu does not fit "
+                              "a %s split",
+                              prefix, i, nc,
                               t->kind[i] == TL_SPLIT_MULTIWAY ? "multiway" : "binary");
         if (first <= i || first > n || nc > n - first)
-            return tl_err_set(err, TL_EPARSE, "model file: node %zu has children out of range "
-                              "(%s.first_child[%zu] = %zu, %zu children, %zu nodes)", i, prefix,
-                              i, first, nc, n);
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: node %zu has children out of range "
+                              "(%s.first_child[%zu] = %zu, %zu children, %zu nodes)",
+                              i, prefix, i, first, nc, n);
         if (t->kind[i] == TL_SPLIT_NUMERIC && !isfinite(t->threshold[i]))
-            return tl_err_set(err, TL_EPARSE, "model file: %s.threshold[%zu] is not a finite "
-                              "number", prefix, i);
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: %s.threshold[%zu] is not a finite "
+                              "number",
+                              prefix, i);
         for (size_t c = first; c < first + nc; c++) {
             if (t->parent[c] != SIZE_MAX)
-                return tl_err_set(err, TL_EPARSE, "model file: node %zu is a child of both "
-                                  "node %zu and node %zu", c, t->parent[c], i);
+                return tl_err_set(err, TL_EPARSE,
+                                  "model file: node %zu is a child of both "
+                                  "node %zu and node %zu",
+                                  c, t->parent[c], i);
             t->parent[c] = i;
         }
     }
@@ -133,9 +143,10 @@ static int check_shape(tl_tree *t, const char *prefix, tl_err *err)
         /* Regression sums may be negative; weights and class counts may not. */
         int weight = !t->regression || i % k == 0;
         if (!isfinite(t->stats[i]) || (weight && t->stats[i] < 0))
-            return tl_err_set(err, TL_EPARSE, "model file: %s.stats[%zu] = %g; expected a "
-                              "finite%s number", prefix, i, t->stats[i],
-                              weight ? " non-negative" : "");
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: %s.stats[%zu] = %g; expected a "
+                              "finite%s number",
+                              prefix, i, t->stats[i], weight ? " non-negative" : "");
     }
     return TL_OK;
 }
@@ -149,13 +160,13 @@ static int exact_len(const tl_store *s, const char *prefix, const char *name, si
     if (tl_store_len(s, p, &len, err))
         return err ? err->code : TL_EPARSE;
     if (len != n)
-        return tl_err_set(err, TL_EPARSE, "model file: %s has %zu elements; expected %zu", p,
-                          len, n);
+        return tl_err_set(err, TL_EPARSE, "model file: %s has %zu elements; expected %zu", p, len,
+                          n);
     return TL_OK;
 }
 
-static int read_longs(const tl_store *s, const char *prefix, const char *name, long *out,
-                      size_t n, tl_err *err)
+static int read_longs(const tl_store *s, const char *prefix, const char *name, long *out, size_t n,
+                      tl_err *err)
 {
     char p[160];
     int rc = exact_len(s, prefix, name, n, p, sizeof p, err);
@@ -193,9 +204,10 @@ static int load_unknown_rules(tl_tree *t, const tl_store *s, const char *prefix,
         long nc = t->attr[i] >= 0 ? (long)t->n_children[i] : 0;
         if (li[i] < TL_UNKNOWN_HEAVIEST || li[i] >= (nc > 0 ? nc : 1) || cnt[i] < 0 ||
             cnt[i] > 255 || (t->attr[i] < 0 && cnt[i] > 0))
-            rc = tl_err_set(err, TL_EPARSE, "model file: node %zu: unknown-value rule %ld with "
-                            "%ld surrogates does not fit a node with %ld branches", i, li[i],
-                            cnt[i], nc);
+            rc = tl_err_set(err, TL_EPARSE,
+                            "model file: node %zu: unknown-value rule %ld with "
+                            "%ld surrogates does not fit a node with %ld branches",
+                            i, li[i], cnt[i], nc);
         m += (size_t)(cnt[i] > 0 ? cnt[i] : 0);
     }
     tl_surrogate *sur = rc ? NULL : calloc(m + 1, sizeof *sur);
@@ -264,8 +276,10 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
     if (tl_store_len(s, TL_PATH("attr"), &len, err))
         return NULL;
     if (len != (size_t)n || k > 1 << 20) {
-        tl_err_set(err, TL_EPARSE, "model file: %s.nodes = %ld and stats_per_node = %ld do not "
-                   "fit %s.attr, which has %zu elements", prefix, n, k, prefix, len);
+        tl_err_set(err, TL_EPARSE,
+                   "model file: %s.nodes = %ld and stats_per_node = %ld do not "
+                   "fit %s.attr, which has %zu elements",
+                   prefix, n, k, prefix, len);
         return NULL;
     }
     tl_tree *t = tl_tree_alloc((size_t)k, (int)reg, (size_t)n, err);
@@ -282,8 +296,10 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         goto fail;
     for (long i = 0; i < n; i++) {
         if (tmp[i] < TL_SPLIT_NUMERIC || tmp[i] > TL_SPLIT_SUBSET) {
-            tl_err_set(err, TL_EPARSE, "model file: %s.kind[%ld] = %ld; expected 0 (numeric), "
-                       "1 (multiway) or 2 (subset)", prefix, i, tmp[i]);
+            tl_err_set(err, TL_EPARSE,
+                       "model file: %s.kind[%ld] = %ld; expected 0 (numeric), "
+                       "1 (multiway) or 2 (subset)",
+                       prefix, i, tmp[i]);
             goto fail;
         }
         t->kind[i] = (unsigned char)tmp[i];
@@ -296,8 +312,10 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         goto fail;
     for (long i = 0; i < n; i++) {
         if (tmp[i] < 0) { /* report the value as written: clamping showed -2 as 0 */
-            tl_err_set(err, TL_EPARSE, "model file: %s.n_children[%ld] = %ld; expected a "
-                       "count (0 for a leaf)", prefix, i, tmp[i]);
+            tl_err_set(err, TL_EPARSE,
+                       "model file: %s.n_children[%ld] = %ld; expected a "
+                       "count (0 for a leaf)",
+                       prefix, i, tmp[i]);
             goto fail;
         }
         t->n_children[i] = (size_t)tmp[i];
@@ -306,8 +324,10 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         goto fail;
     for (long i = 0; i < n; i++) {
         if (tmp[i] < 0) { /* as written: clamping showed -1 as 0 */
-            tl_err_set(err, TL_EPARSE, "model file: %s.first_child[%ld] = %ld; expected a node "
-                       "index (0 for a leaf)", prefix, i, tmp[i]);
+            tl_err_set(err, TL_EPARSE,
+                       "model file: %s.first_child[%ld] = %ld; expected a node "
+                       "index (0 for a leaf)",
+                       prefix, i, tmp[i]);
             goto fail;
         }
         t->first_child[i] = (size_t)tmp[i];
@@ -334,7 +354,8 @@ int tl_tree_check_schema(const tl_tree *t, const tl_schema *s, tl_err *err)
     const tl_attr_info *target = &s->target;
     if (t->regression != (target->kind == TL_ATTR_NUMERIC) ||
         (!t->regression && t->k != target->n_levels))
-        return tl_err_set(err, TL_EPARSE, "model file: the tree (%s, %zu statistics per node) "
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: the tree (%s, %zu statistics per node) "
                           "does not fit the target '%s' (%s, %zu levels)",
                           t->regression ? "regression" : "classification", t->k, target->name,
                           target->kind == TL_ATTR_NUMERIC ? "numeric" : "nominal",
@@ -344,8 +365,10 @@ int tl_tree_check_schema(const tl_tree *t, const tl_schema *s, tl_err *err)
             continue;
         size_t a = (size_t)t->attr[i];
         if (a >= s->n_attrs)
-            return tl_err_set(err, TL_EPARSE, "model file: node %zu tests attribute %zu; the "
-                              "schema has %zu attributes", i, a, s->n_attrs);
+            return tl_err_set(err, TL_EPARSE,
+                              "model file: node %zu tests attribute %zu; the "
+                              "schema has %zu attributes",
+                              i, a, s->n_attrs);
         const tl_attr_info *ai = &s->attrs[a];
         int nominal = t->kind[i] != TL_SPLIT_NUMERIC;
         size_t nl = ai->n_levels;
@@ -365,14 +388,15 @@ int tl_tree_check_schema(const tl_tree *t, const tl_schema *s, tl_err *err)
                               ai->name);
         for (size_t q = 0; q < t->sur_n[i]; q++) {
             const tl_surrogate *su = &t->sur[t->sur_first[i] + q];
-            const tl_attr_info *sa =
-                (size_t)su->attr < s->n_attrs ? &s->attrs[su->attr] : NULL;
+            const tl_attr_info *sa = (size_t)su->attr < s->n_attrs ? &s->attrs[su->attr] : NULL;
             int nominal_sur = su->kind == TL_SPLIT_SUBSET;
             if (!sa || nominal_sur != (sa->kind == TL_ATTR_NOMINAL) ||
                 (nominal_sur && sa->n_levels < TL_SUBSET_MAX_LEVELS &&
                  ((su->known_mask | su->left_mask) >> sa->n_levels) != 0))
-                return tl_err_set(err, TL_EPARSE, "model file: node %zu has a surrogate split "
-                                  "that does not fit attribute %d of the schema", i, su->attr);
+                return tl_err_set(err, TL_EPARSE,
+                                  "model file: node %zu has a surrogate split "
+                                  "that does not fit attribute %d of the schema",
+                                  i, su->attr);
         }
     }
     return TL_OK;

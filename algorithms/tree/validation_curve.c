@@ -22,8 +22,8 @@ typedef struct sum_stack {
 /* Weight of the rows routed by reach that the current tree (pruned[] marks cut nodes)
  * classifies right below node into *sum, and its leaves. Depth first without recursion; each
  * subtree is summed on its own and then added into its parent's sum, as a recursion adds. */
-static int correct(const tl_tree *t, const unsigned char *pruned, const double *reach,
-                   size_t node, sum_stack *st, double *sum, size_t *leaves, tl_err *err)
+static int correct(const tl_tree *t, const unsigned char *pruned, const double *reach, size_t node,
+                   sum_stack *st, double *sum, size_t *leaves, tl_err *err)
 {
     if (t->attr[node] < 0 || pruned[node]) {
         *leaves = 1;
@@ -95,8 +95,8 @@ static int weakest(const tl_tree *t, const unsigned char *pruned, const double *
 }
 
 int tl_tree_accuracies(const tl_tree *t, const tl_dataset *d, const size_t *va, size_t nva,
-                       const size_t *te, size_t nte, double *acc_va, double *acc_te,
-                       size_t *leaves, tl_err *err)
+                       const size_t *te, size_t nte, double *acc_va, double *acc_te, size_t *leaves,
+                       tl_err *err)
 {
     double *reach = malloc(2 * t->n_nodes * t->k * sizeof *reach);
     unsigned char *none = calloc(t->n_nodes, 1);
@@ -122,8 +122,8 @@ int tl_tree_accuracies(const tl_tree *t, const tl_dataset *d, const size_t *va, 
 }
 
 int tl_tree_validation_curve(const tl_tree *t, const tl_dataset *d, const size_t *va, size_t nva,
-                    const size_t *te, size_t nte, double *x, double *yv, double *yt, size_t *n,
-                    tl_err *err)
+                             const size_t *te, size_t nte, double *x, double *yv, double *yt,
+                             size_t *n, tl_err *err)
 {
     size_t nn = t->n_nodes, k = t->k;
     double *reach = malloc(2 * nn * k * sizeof *reach);
@@ -154,4 +154,3 @@ int tl_tree_validation_curve(const tl_tree *t, const tl_dataset *d, const size_t
     free(st.v);
     return rc;
 }
-

@@ -54,8 +54,8 @@ int tl_cli_parse(int argc, char **argv, const tl_cli_opt *opts, const char **pos
                 const char *eqv = strchr(value, '=');
                 if (eqv) { /* a repeated key would silently keep the last value */
                     char key[128];
-                    size_t kl = (size_t)(eqv - value) < sizeof key ? (size_t)(eqv - value)
-                                                                    : sizeof key - 1;
+                    size_t kl =
+                        (size_t)(eqv - value) < sizeof key ? (size_t)(eqv - value) : sizeof key - 1;
                     memcpy(key, value, kl);
                     key[kl] = '\0';
                     const char *prev = tl_params_find(set, key);
@@ -87,8 +87,8 @@ int tl_cli_parse(int argc, char **argv, const tl_cli_opt *opts, const char **pos
                 /* a repeat would silently win over the first: say so instead */
                 size_t idx = (size_t)(o - opts);
                 if (idx < sizeof seen * 8 && (seen >> idx) & 1u)
-                    return tl_err_set(err, TL_EINVAL, "option %s given twice ('%s' and '%s')",
-                                      name, *o->value, value);
+                    return tl_err_set(err, TL_EINVAL, "option %s given twice ('%s' and '%s')", name,
+                                      *o->value, value);
                 if (idx < sizeof seen * 8)
                     seen |= (uint64_t)1 << idx;
                 *o->value = value;
@@ -128,8 +128,10 @@ int tl_cli_duration(const char *opt, const char *v, double *seconds, tl_err *err
     const double scale[] = {1, 60, 3600, 86400};
     const char *u = *end ? strchr(units, *end) : units;
     if (end == v || errno || !u || (*end && end[1]) || !(x > 0) || x > 1e12)
-        return tl_err_set(err, TL_EINVAL, "%s: expected a positive duration such as 90, 30m, "
-                          "12h or 2d (seconds, minutes, hours, days), got '%s'", opt, v);
+        return tl_err_set(err, TL_EINVAL,
+                          "%s: expected a positive duration such as 90, 30m, "
+                          "12h or 2d (seconds, minutes, hours, days), got '%s'",
+                          opt, v);
     *seconds = x * scale[u - units];
     return TL_OK;
 }

@@ -9,8 +9,8 @@
 
 typedef struct tl_cli_command {
     const char *name;
-    const char *summary;                        /* one line for `treelab --help` */
-    const char *usage;                          /* full help for `treelab CMD --help` */
+    const char *summary;                            /* one line for `treelab --help` */
+    const char *usage;                              /* full help for `treelab CMD --help` */
     int (*run)(int argc, char **argv, tl_err *err); /* argv[0] is the command name */
 } tl_cli_command;
 

@@ -76,11 +76,11 @@ static void print(const char *data, const char *algo, size_t k, size_t reps, int
         return;
     }
     if (cls)
-        printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n", algo,
-               data, k, reps, m1, s1);
+        printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n", algo, data,
+               k, reps, m1, s1);
     else
-        printf("%s on %s, %zu-fold CV x %zu:\n  RMSE %.4f (sd %.4f)\n  R2 %.4f (sd %.4f)\n",
-               algo, data, k, reps, m1, s1, m2, s2);
+        printf("%s on %s, %zu-fold CV x %zu:\n  RMSE %.4f (sd %.4f)\n  R2 %.4f (sd %.4f)\n", algo,
+               data, k, reps, m1, s1, m2, s2);
     if (isnan(lv))
         printf("  leaves, depth: none (%s has no tree)\n", algo);
     else
@@ -116,10 +116,10 @@ static int run(int argc, char **argv, tl_err *err)
     const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL,
                *test = NULL, *pos[1];
     tl_cli_data dd = {NULL, NULL, NULL, NULL};
-    const tl_cli_opt opts[] = {{"--algo", 1, &algo},       {"--folds", 1, &folds_s},
-                               {"--repeats", 1, &reps_s},   {"--seed", 1, &seed_s},
-                               {"--csv", 0, &csv},          {"--test", 1, &test},
-                               TL_CLI_DATA_OPTS(dd),        {NULL, 0, NULL}};
+    const tl_cli_opt opts[] = {{"--algo", 1, &algo},      {"--folds", 1, &folds_s},
+                               {"--repeats", 1, &reps_s}, {"--seed", 1, &seed_s},
+                               {"--csv", 0, &csv},        {"--test", 1, &test},
+                               TL_CLI_DATA_OPTS(dd),      {NULL, 0, NULL}};
     tl_exp_model m;
     memset(&m, 0, sizeof m);
     tl_params_init(&m.params);
@@ -172,6 +172,5 @@ const tl_cli_command tl_cmd_cv = {
     "  Scores weigh each row by its ARFF instance weight {w} (1 without one).\n"
     "  --csv         a header and one row, for scripts (a --test line then goes to stderr)\n"
     "  --test FILE   after the CV of DATA (unchanged by this option), fit on every row of\n"
-    "                DATA and print the scores on FILE's rows: a hold-out test set\n"
-    TL_CLI_DATA_HELP,
+    "                DATA and print the scores on FILE's rows: a hold-out test set\n" TL_CLI_DATA_HELP,
     run};

@@ -16,8 +16,7 @@ static const char usage[] =
     "options:\n"
     "  --test FILE          also score the model on FILE's rows (same columns; the data\n"
     "                       options apply to it too) and print the scores; -o is then\n"
-    "                       optional\n"
-    TL_CLI_DATA_HELP;
+    "                       optional\n" TL_CLI_DATA_HELP;
 
 static void learner_help(const char *algo)
 {
@@ -40,8 +39,8 @@ static int run(int argc, char **argv, tl_err *err)
 {
     const char *algo = NULL, *out = NULL, *seed_s = NULL, *test = NULL, *pos[1];
     tl_cli_data dd = {NULL, NULL, NULL, NULL};
-    tl_cli_opt opts[] = {{"--algo", 1, &algo}, {"-o", 1, &out},          {"--output", 1, &out},
-                         {"--seed", 1, &seed_s}, {"--test", 1, &test},   TL_CLI_DATA_OPTS(dd),
+    tl_cli_opt opts[] = {{"--algo", 1, &algo},   {"-o", 1, &out},      {"--output", 1, &out},
+                         {"--seed", 1, &seed_s}, {"--test", 1, &test}, TL_CLI_DATA_OPTS(dd),
                          {NULL, 0, NULL}};
     size_t *train = NULL, *te = NULL, n_train = 0, n_te = 0;
     tl_params set;

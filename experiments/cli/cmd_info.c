@@ -16,9 +16,7 @@ static const char usage[] =
     "counts, or regression with the target's mean and standard deviation) and the total of\n"
     "missing cells; with ARFF instance weights, the total weight and each class's weight.\n"
     "\n"
-    "options:\n"
-    TL_CLI_DATA_HELP
-    "  --help               this text\n";
+    "options:\n" TL_CLI_DATA_HELP "  --help               this text\n";
 
 /* Distinct known values of a column (numeric: sorted copy; nominal: codes seen). */
 static int count_distinct(const tl_dataset *d, const tl_column *c, const tl_attr_info *a,
@@ -78,8 +76,8 @@ static int print_attrs(const tl_dataset *d, tl_err *err)
         size_t distinct = 0;
         if (count_distinct(d, &d->cols[j], a, &distinct, err))
             return err->code;
-        printf("  %4zu  %-*s  %-7s  %8zu  %7zu\n", j + 1, w, a->name, kind_name(a->kind),
-               distinct, count_missing(d, j));
+        printf("  %4zu  %-*s  %-7s  %8zu  %7zu\n", j + 1, w, a->name, kind_name(a->kind), distinct,
+               count_missing(d, j));
     }
     return TL_OK;
 }

@@ -52,8 +52,10 @@ static int merge(int argc, char **argv, tl_err *err)
     tl_experiment *x = tl_experiment_load(config, NULL, err);
     if (!x)
         return config == recorded
-                   ? tl_err_prefix(err, "the shards name their config %s; give it with --config "
-                                   "CONFIG where that path does not hold it: ", recorded)
+                   ? tl_err_prefix(err,
+                                   "the shards name their config %s; give it with --config "
+                                   "CONFIG where that path does not hold it: ",
+                                   recorded)
                    : err->code;
     tl_run_opts o;
     memset(&o, 0, sizeof o);

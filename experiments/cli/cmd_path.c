@@ -22,8 +22,7 @@ static const char usage[] =
     "and FILE.dat + FILE.gp (data and gnuplot script) beside them; without gnuplot only the\n"
     "data and script are written. Risks and CV errors weigh rows by their ARFF weights.\n"
     "\n"
-    "data options:\n"
-    TL_CLI_DATA_HELP;
+    "data options:\n" TL_CLI_DATA_HELP;
 
 /* FILE.png -> FILE (any extension of the last path component is dropped). */
 static void plot_stem(const char *file, char *buf, size_t size)
@@ -39,8 +38,8 @@ static int run(int argc, char **argv, tl_err *err)
     const char *algo = "cart", *cv_s = NULL, *seed_s = NULL, *plot = NULL;
     const char *pos[1];
     tl_cli_data dd = {NULL, NULL, NULL, NULL};
-    tl_cli_opt opts[] = {{"--algo", 1, &algo},   {"--cv", 1, &cv_s}, {"--seed", 1, &seed_s},
-                         {"--plot", 1, &plot},   TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
+    tl_cli_opt opts[] = {{"--algo", 1, &algo}, {"--cv", 1, &cv_s},   {"--seed", 1, &seed_s},
+                         {"--plot", 1, &plot}, TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
     tl_params set;
     tl_params_init(&set);
     int n_pos, help;
@@ -59,7 +58,8 @@ static int run(int argc, char **argv, tl_err *err)
         tl_err_set(err, TL_EINVAL, "expected DATA (see treelab path --help)");
         goto done;
     }
-    if ((cv_s && tl_cli_long("--cv", cv_s, 2, 1000, &folds, err)) || tl_cli_seed(seed_s, &seed, err))
+    if ((cv_s && tl_cli_long("--cv", cv_s, 2, 1000, &folds, err)) ||
+        tl_cli_seed(seed_s, &seed, err))
         goto done;
     /* the path of the grown tree, as the cost-complexity pruner records it: alpha = path
      * keeps the tree, alpha = auto adds the CV error (--cv K). The learner's own criterion
@@ -82,7 +82,8 @@ static int run(int argc, char **argv, tl_err *err)
         tl_params_set(&set, "pruner.folds", folds_s, err) ||
         tl_params_set(&set, "pruner.risk", risk ? risk : "auto", err))
         goto done;
-    if (!(d = tl_cli_load(pos[0], &dd, NULL, 0, err)) || !(m = tl_cli_fit(algo, &set, d, seed, err)))
+    if (!(d = tl_cli_load(pos[0], &dd, NULL, 0, err)) ||
+        !(m = tl_cli_fit(algo, &set, d, seed, err)))
         goto done;
     if (!(tr = tl_model_prune_trace(m))) {
         tl_err_set(err, TL_EINVAL, "path needs a tree learner (tree, id3, c45 or cart), not %s",
@@ -104,8 +105,7 @@ static int run(int argc, char **argv, tl_err *err)
                  base ? base + 1 : pos[0], folds ? "" : " (no --cv: no CV error)");
         char label[256];
         tl_report_risk_label(tr, !tl_dataset_is_classification(d), label, sizeof label);
-        if (tl_report_pruning_plot(tr, !tl_dataset_is_classification(d), label, title, stem,
-                                   err))
+        if (tl_report_pruning_plot(tr, !tl_dataset_is_classification(d), label, title, stem, err))
             goto done;
         fprintf(stderr, "treelab path: figure %s.png (data and script: %s.dat, %s.gp)\n", stem,
                 stem, stem);

@@ -93,8 +93,9 @@ static int do_pruning(const tl_table *t, const plot_opts *o, tl_err *err)
     for (int i = 0; i < 5; i++)
         v[i] = num_col(t, c[i], &rc, err);
     if (!rc) {
-        tl_plot_cp_path p = {t->n_rows, v[0], v[1], v[2], v[3], v[4], o->title,
-                             o->x && !strcmp(o->x, "leaves"), NULL, NULL, 0, 0, 0};
+        tl_plot_cp_path p = {
+            t->n_rows, v[0], v[1], v[2], v[3], v[4], o->title, o->x && !strcmp(o->x, "leaves"),
+            NULL,      NULL, 0,    0,    0};
         rc = tl_plot_pruning(&p, o->out, err);
     }
     for (int i = 0; i < 5; i++)
@@ -108,8 +109,7 @@ static char **row_labels(const tl_table *t, int label_col, int *rc, tl_err *err)
 {
     int dc = tl_table_col(t, "dataset", 0, NULL);
     size_t i = 0;
-    while (dc >= 0 && i < t->n_rows &&
-           !strcmp(tl_table_cell(t, i, dc), tl_table_cell(t, 0, dc)))
+    while (dc >= 0 && i < t->n_rows && !strcmp(tl_table_cell(t, i, dc), tl_table_cell(t, 0, dc)))
         i++;
     if (*rc || dc < 0 || i == t->n_rows)
         return NULL;
@@ -131,8 +131,8 @@ static char **row_labels(const tl_table *t, int label_col, int *rc, tl_err *err)
 }
 
 /* Rows grouped by the label in column gcol into series (learning-curve, curve). */
-static int do_series(const tl_table *t, const plot_opts *o, const char *const *names,
-                     int learning, tl_err *err)
+static int do_series(const tl_table *t, const plot_opts *o, const char *const *names, int learning,
+                     tl_err *err)
 {
     int c[4], rc = cols(t, names, c, 4, err);
     double *x = num_col(t, c[1], &rc, err), *y = num_col(t, c[2], &rc, err),
@@ -150,8 +150,8 @@ static int do_series(const tl_table *t, const plot_opts *o, const char *const *n
         for (size_t i = 0; i < n; i++)
             count[tl_table_intern(labels, &ns, named ? named[i] : tl_table_cell(t, i, c[0]))]++;
         for (size_t k = 0; k < ns; k++) { /* each series' points contiguous in buf */
-            s[k] = (tl_plot_series){labels[k], k, 0, buf + used, buf + n + used,
-                                    b ? buf + 2 * n + used : NULL, 0, 0};
+            s[k] = (tl_plot_series){
+                labels[k], k, 0, buf + used, buf + n + used, b ? buf + 2 * n + used : NULL, 0, 0};
             used += count[k];
         }
         for (size_t i = 0; i < n; i++) {
@@ -166,9 +166,20 @@ static int do_series(const tl_table *t, const plot_opts *o, const char *const *n
         if (learning)
             rc = tl_plot_learning_curve(s, ns, o->title, o->out, err);
         else {
-            tl_plot_curve cv = {o->title, o->xlabel ? o->xlabel : "x",
-                                o->ylabel ? o->ylabel : "y", NULL, o->logx != NULL, s, ns,
-                                NULL, 0, NAN, NULL, 0, 0, 0};
+            tl_plot_curve cv = {o->title,
+                                o->xlabel ? o->xlabel : "x",
+                                o->ylabel ? o->ylabel : "y",
+                                NULL,
+                                o->logx != NULL,
+                                s,
+                                ns,
+                                NULL,
+                                0,
+                                NAN,
+                                NULL,
+                                0,
+                                0,
+                                0};
             rc = tl_plot_curve_write(&cv, o->out, err);
         }
     }
@@ -184,16 +195,20 @@ static int do_confusion_matrix(const tl_table *t, const plot_opts *o, tl_err *er
 {
     size_t k = t->n_cols - 1;
     if (t->n_rows != k || !k)
-        return tl_err_set(err, TL_EPARSE, "%s: a confusion matrix needs as many rows as classes "
-                          "(%zu columns after the first, %zu rows)", t->path, k, t->n_rows);
+        return tl_err_set(err, TL_EPARSE,
+                          "%s: a confusion matrix needs as many rows as classes "
+                          "(%zu columns after the first, %zu rows)",
+                          t->path, k, t->n_rows);
     double *m = malloc(k * k * sizeof *m);
     const char **cls = malloc(k * sizeof *cls);
     int rc = m && cls ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < k; i++) {
         cls[i] = t->head[i + 1];
         if (strcmp(tl_table_cell(t, i, 0), cls[i]))
-            rc = tl_err_set(err, TL_EPARSE, "%s: row %zu is class '%s', the header's column %zu "
-                            "is '%s'", t->path, i + 1, tl_table_cell(t, i, 0), i + 2, cls[i]);
+            rc = tl_err_set(err, TL_EPARSE,
+                            "%s: row %zu is class '%s', the header's column %zu "
+                            "is '%s'",
+                            t->path, i + 1, tl_table_cell(t, i, 0), i + 2, cls[i]);
         for (size_t j = 0; !rc && j < k; j++)
             rc = tl_table_num(t, i, (int)j + 1, &m[i * k + j], err);
     }
@@ -257,8 +272,16 @@ static int do_grid(const tl_table *t, const plot_opts *o, tl_err *err)
             if (sel ? sel[i] == 1 : (isnan(v[best]) || v[i] > v[best]))
                 best = i;
         }
-        tl_plot_grid gr = {nx, ny, g, xs, ys, o->xname ? o->xname : "x",
-                           o->yname ? o->yname : "y", NULL, o->title, n > 0,
+        tl_plot_grid gr = {nx,
+                           ny,
+                           g,
+                           xs,
+                           ys,
+                           o->xname ? o->xname : "x",
+                           o->yname ? o->yname : "y",
+                           NULL,
+                           o->title,
+                           n > 0,
                            n ? tl_table_intern(xs, &nx, tl_table_cell(t, best, c[0])) : 0,
                            n ? tl_table_intern(ys, &ny, tl_table_cell(t, best, c[1])) : 0};
         rc = tl_plot_grid_write(&gr, o->out, err);
@@ -350,10 +373,10 @@ static int run(int argc, char **argv, tl_err *err)
     plot_opts o = {0};
     const char *out_short = NULL;
     const tl_cli_opt opts[] = {
-        {"-o", 1, &out_short},      {"--output", 1, &o.out},   {"--title", 1, &o.title},
-        {"--x", 1, &o.x},           {"--xlabel", 1, &o.xlabel}, {"--ylabel", 1, &o.ylabel},
-        {"--log-x", 0, &o.logx},    {"--xname", 1, &o.xname},  {"--yname", 1, &o.yname},
-        {"--cd", 1, &o.cd},         {"--datasets", 1, &o.datasets}, {"--metric", 1, &o.metric},
+        {"-o", 1, &out_short},   {"--output", 1, &o.out},        {"--title", 1, &o.title},
+        {"--x", 1, &o.x},        {"--xlabel", 1, &o.xlabel},     {"--ylabel", 1, &o.ylabel},
+        {"--log-x", 0, &o.logx}, {"--xname", 1, &o.xname},       {"--yname", 1, &o.yname},
+        {"--cd", 1, &o.cd},      {"--datasets", 1, &o.datasets}, {"--metric", 1, &o.metric},
         {NULL, 0, NULL}};
     const char *pos[2];
     int n_pos, help, rc = tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err);
@@ -373,8 +396,7 @@ static int run(int argc, char **argv, tl_err *err)
     if (o.x && strcmp(o.x, "alpha") && strcmp(o.x, "leaves"))
         return tl_err_set(err, TL_EINVAL, "--x: expected alpha or leaves, got '%s'", o.x);
     tl_table t;
-    static const char *const lc_names[] = {"model", "fraction", "mean|score_mean",
-                                           "?sd|score_sd"};
+    static const char *const lc_names[] = {"model", "fraction", "mean|score_mean", "?sd|score_sd"};
     static const char *const curve_names[] = {"series", "x", "y", "?band"};
     int known = 1;
     if ((rc = tl_table_read(pos[1], &t, err)))
@@ -397,12 +419,12 @@ static int run(int argc, char **argv, tl_err *err)
         known = 0;
     tl_table_free(&t);
     if (!known)
-        return tl_err_set(err, TL_EINVAL, "unknown plot kind '%s'; valid kinds: pruning, "
-                                          "learning-curve, curve, confusion, grid, folds, cd, "
-                                          "tree",
+        return tl_err_set(err, TL_EINVAL,
+                          "unknown plot kind '%s'; valid kinds: pruning, "
+                          "learning-curve, curve, confusion, grid, folds, cd, "
+                          "tree",
                           kind);
     return rc;
 }
 
-const tl_cli_command tl_cmd_plot = {"plot", "draw a figure from a CSV file (gnuplot)", usage,
-                                    run};
+const tl_cli_command tl_cmd_plot = {"plot", "draw a figure from a CSV file (gnuplot)", usage, run};

@@ -114,7 +114,10 @@ static int entry_at(int s, size_t i, entry *e)
         int num = (t->kinds & TL_KIND_BIT(TL_ATTR_NUMERIC)) != 0;
         int nom = (t->kinds & TL_KIND_BIT(TL_ATTR_NOMINAL)) != 0;
         *e = (entry){t->name, t->summary, t->reference,
-                     num && nom ? "numeric, nominal" : num ? "numeric" : "nominal", t->params};
+                     num && nom ? "numeric, nominal"
+                     : num      ? "numeric"
+                                : "nominal",
+                     t->params};
     } else if (s == 3) {
         const tl_pruner_type *t = tl_pruner_at(i);
         if (!t)

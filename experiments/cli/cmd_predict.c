@@ -22,8 +22,7 @@ static const char usage[] =
     "RMSE, MAE, R2 for regression; weighted by ARFF instance weights) go to stderr.\n"
     "\n"
     "options:\n"
-    "  --digits N           print probabilities with N decimals (0..17)\n"
-    TL_CLI_DATA_HELP
+    "  --digits N           print probabilities with N decimals (0..17)\n" TL_CLI_DATA_HELP
     "                       (--target defaults to the model's target)\n";
 
 /* %.17g reads back as the same double; digits >= 0 gives that many decimals. */
@@ -39,8 +38,11 @@ static int run(int argc, char **argv, tl_err *err)
 {
     const char *proba = NULL, *test = NULL, *digits_s = NULL, *pos[2];
     tl_cli_data dd = {NULL, NULL, NULL, NULL};
-    tl_cli_opt opts[] = {{"--proba", 0, &proba}, {"--test", 1, &test},
-                         {"--digits", 1, &digits_s}, TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
+    tl_cli_opt opts[] = {{"--proba", 0, &proba},
+                         {"--test", 1, &test},
+                         {"--digits", 1, &digits_s},
+                         TL_CLI_DATA_OPTS(dd),
+                         {NULL, 0, NULL}};
     int n_pos, help;
     long digits = -1; /* full precision */
     if (tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err) ||
@@ -51,16 +53,16 @@ static int run(int argc, char **argv, tl_err *err)
         return TL_OK;
     }
     if (n_pos != (test ? 1 : 2))
-        return tl_err_set(err, TL_EINVAL, "expected MODEL and DATA, or MODEL and --test FILE "
+        return tl_err_set(err, TL_EINVAL,
+                          "expected MODEL and DATA, or MODEL and --test FILE "
                           "(see treelab predict --help)");
     tl_model *m = tl_model_load(pos[0], err);
     if (m && !dd.target)
         dd.target = m->schema.target.name;
     /* the rows to predict need no class: unlabelled rows and a missing target column are
      * fine; rows to score (--test) need one */
-    tl_dataset *d = m ? tl_cli_load(test ? test : pos[1], &dd, NULL, test ? 0 : TL_LOAD_UNLABELLED,
-                                    err)
-                      : NULL;
+    tl_dataset *d =
+        m ? tl_cli_load(test ? test : pos[1], &dd, NULL, test ? 0 : TL_LOAD_UNLABELLED, err) : NULL;
     double *out = NULL;
     if (!d || tl_dataset_conform(d, &m->schema, err))
         goto done;

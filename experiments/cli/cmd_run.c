@@ -49,16 +49,18 @@ static int parse_shard(const char *v, tl_run_scale *sc, tl_err *err)
     if (end != v && *end == '/')
         n = strtoull(end + 1, &end, 10);
     if (*end || !n || i < 1 || i > n || n > 1000000)
-        return tl_err_set(err, TL_EINVAL, "--shard: expected I/N with 1 <= I <= N (e.g. 2/8 "
-                          "for the second of 8 shards), got '%s'", v);
+        return tl_err_set(err, TL_EINVAL,
+                          "--shard: expected I/N with 1 <= I <= N (e.g. 2/8 "
+                          "for the second of 8 shards), got '%s'",
+                          v);
     sc->shard = (size_t)i, sc->n_shards = (size_t)n;
     return TL_OK;
 }
 
 /* The results folder: DIR, results/NAME (NAME-2, -3, ... when an earlier run is there), or
  * results/NAME-shard-I-of-N for a shard. */
-static void results_dir(const tl_experiment *x, const char *out, int resume,
-                        const tl_run_scale *sc, char *dir, size_t size)
+static void results_dir(const tl_experiment *x, const char *out, int resume, const tl_run_scale *sc,
+                        char *dir, size_t size)
 {
     if (out) {
         snprintf(dir, size, "%s", out);
@@ -91,9 +93,11 @@ static int start_mpi(size_t jobs, int *on, tl_err *err)
     if (!ranks || (ranks == 1 && !tl_mpi_built))
         return TL_OK;
     if (!tl_mpi_built)
-        return tl_err_set(err, TL_EUNSUPPORTED, "started by mpirun with %zu ranks, but this "
+        return tl_err_set(err, TL_EUNSUPPORTED,
+                          "started by mpirun with %zu ranks, but this "
                           "treelab was built without MPI: every rank would run the whole "
-                          "experiment; rebuild with cmake -DTREELAB_MPI=ON", ranks);
+                          "experiment; rebuild with cmake -DTREELAB_MPI=ON",
+                          ranks);
     *on = 1;
     return tl_mpi_init(jobs > 1, err);
 }
@@ -102,10 +106,10 @@ static int run(int argc, char **argv, tl_err *err)
 {
     const char *out = NULL, *jobs_s = "1", *resume = NULL, *quiet = NULL, *shard = NULL,
                *plan = NULL, *wall = "1h", *pos[1];
-    const tl_cli_opt opts[] = {{"--out", 1, &out}, {"--jobs", 1, &jobs_s},
+    const tl_cli_opt opts[] = {{"--out", 1, &out},       {"--jobs", 1, &jobs_s},
                                {"--resume", 0, &resume}, {"--quiet", 0, &quiet},
-                               {"--shard", 1, &shard}, {"--plan", 0, &plan},
-                               {"--wall", 1, &wall}, {NULL, 0, NULL}};
+                               {"--shard", 1, &shard},   {"--plan", 0, &plan},
+                               {"--wall", 1, &wall},     {NULL, 0, NULL}};
     int n_pos, help, mpi = 0;
     long jobs;
     double wall_s;
@@ -139,8 +143,9 @@ static int run(int argc, char **argv, tl_err *err)
         char dir[4096];
         results_dir(x, out, resume != NULL, &sc, dir, sizeof dir);
         progress_state ps = {isatty(2), 0};
-        tl_run_opts o = {dir, (size_t)jobs, resume != NULL, 0, &interrupted,
-                         quiet || !lead ? NULL : progress, &ps};
+        tl_run_opts o = {dir, (size_t)jobs, resume != NULL,
+                         0,   &interrupted, quiet || !lead ? NULL : progress,
+                         &ps};
         if (lead) { /* the other ranks stop at once: mpirun stops the run as a whole */
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);
@@ -151,7 +156,8 @@ static int run(int argc, char **argv, tl_err *err)
         rc = tl_run_scaled(x, NULL, &o, &sc, err);
         if (!rc && lead && sc.n_shards)
             printf("shard %zu/%zu: cells in %s/cells.txt; once every shard is done: treelab "
-                   "merge SHARD_DIR... --out DIR\n", sc.shard, sc.n_shards, dir);
+                   "merge SHARD_DIR... --out DIR\n",
+                   sc.shard, sc.n_shards, dir);
         else if (!rc && lead)
             printf("report: %s/summary.md (cells in %s/metrics.csv)\n", dir, dir);
         else if (rc == TL_EINTERRUPTED)

@@ -34,8 +34,10 @@ static char **split_list(const char *opt, const char *text, size_t *n, tl_err *e
             *--e = '\0';
         if (!*tok) {
             free(v);
-            tl_err_set(err, TL_EINVAL, "%s: expected column names separated by commas, got "
-                       "'%s'", opt, text);
+            tl_err_set(err, TL_EINVAL,
+                       "%s: expected column names separated by commas, got "
+                       "'%s'",
+                       opt, text);
             return NULL;
         }
         v[(*n)++] = tok;
@@ -47,8 +49,8 @@ static char **split_list(const char *opt, const char *text, size_t *n, tl_err *e
     return v;
 }
 
-tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *test,
-                        unsigned flags, tl_err *err)
+tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *test, unsigned flags,
+                        tl_err *err)
 {
     static const tl_cli_data none = {NULL, NULL, NULL, NULL};
     dd = dd ? dd : &none;
@@ -73,7 +75,6 @@ done:
     free(nom);
     return d;
 }
-
 
 tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d,
                      unsigned long seed, tl_err *err)
@@ -109,7 +110,8 @@ int tl_cli_seed(const char *text, unsigned long *seed, tl_err *err)
     unsigned long v = strtoul(text, &end, 10);
     /* the same range as an experiment file's seed (a 64-bit unsigned value) */
     if (end == text || *end || errno || text[0] == '-')
-        return tl_err_set(err, TL_EINVAL, "--seed: expected a non-negative integer, got '%s'", text);
+        return tl_err_set(err, TL_EINVAL, "--seed: expected a non-negative integer, got '%s'",
+                          text);
     *seed = v;
     return TL_OK;
 }

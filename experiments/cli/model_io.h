@@ -11,21 +11,24 @@ typedef struct tl_cli_data {
     const char *target, *ignore, *attributes, *nominal; /* the lists: comma-separated names */
 } tl_cli_data;
 
-#define TL_CLI_DATA_OPTS(dd)                                                                    \
-    {"--target", 1, &(dd).target}, {"--ignore", 1, &(dd).ignore},                               \
-        {"--attributes", 1, &(dd).attributes}, {"--nominal", 1, &(dd).nominal}
+#define TL_CLI_DATA_OPTS(dd)                                                                       \
+    {"--target", 1, &(dd).target}, {"--ignore", 1, &(dd).ignore},                                  \
+        {"--attributes", 1, &(dd).attributes},                                                     \
+    {                                                                                              \
+        "--nominal", 1, &(dd).nominal                                                              \
+    }
 
-#define TL_CLI_DATA_HELP                                                                        \
-    "  --target NAME        the column to predict (default: the last one)\n"                    \
-    "  --ignore A,B         leave these columns out (an id, a leak)\n"                          \
-    "  --attributes A,B,C   use only these attributes, in this order (and the target)\n"        \
-    "  --nominal A,B        read these columns as nominal; for the target, a class coded as\n"  \
+#define TL_CLI_DATA_HELP                                                                           \
+    "  --target NAME        the column to predict (default: the last one)\n"                       \
+    "  --ignore A,B         leave these columns out (an id, a leak)\n"                             \
+    "  --attributes A,B,C   use only these attributes, in this order (and the target)\n"           \
+    "  --nominal A,B        read these columns as nominal; for the target, a class coded as\n"     \
     "                       numbers: classification, classes in increasing numeric order\n"
 
 /* Load path with dd's options (dd may be NULL), flags (TL_LOAD_*) and, when test is not NULL,
  * the rows of test appended as test rows (d->role). NULL + err. */
-tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *test,
-                        unsigned flags, tl_err *err);
+tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *test, unsigned flags,
+                        tl_err *err);
 /* New model of algo with the --set parameters, fitted on every row of d. NULL + err. */
 tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d,
                      unsigned long seed, tl_err *err);

@@ -21,12 +21,13 @@ static void print_rows(const tl_experiment *x, const tl_plan *p)
 static void print_advice(const tl_plan *p, double wall, size_t jobs, const tl_run_scale *sc)
 {
     double per_process = p->total / (double)jobs;
-    printf("costliest cell: %.3f s; one process with --jobs %zu: about %.0f s\n", p->largest,
-           jobs, per_process);
+    printf("costliest cell: %.3f s; one process with --jobs %zu: about %.0f s\n", p->largest, jobs,
+           per_process);
     size_t ranks = tl_plan_ranks(p, wall, jobs);
     if (!ranks) {
         printf("no number of ranks finishes within %.0f s: the costliest cell alone takes "
-               "longer\n", wall);
+               "longer\n",
+               wall);
         return;
     }
     if (per_process <= wall)
@@ -35,11 +36,12 @@ static void print_advice(const tl_plan *p, double wall, size_t jobs, const tl_ru
     else
         printf("within %.0f s: mpirun -n %zu treelab run CONFIG --jobs %zu (rank 0 hands out "
                "the cells, %zu ranks fit them), or a job array of %zu shards (--shard I/%zu) "
-               "with --jobs %zu each\n", wall, ranks, jobs, ranks - 1, ranks - 1, ranks - 1,
-               jobs);
+               "with --jobs %zu each\n",
+               wall, ranks, jobs, ranks - 1, ranks - 1, ranks - 1, jobs);
     if (sc->n_shards)
         printf("with %zu shards: about %.0f s of cells each (the partition balances the "
-               "estimates)\n", sc->n_shards, p->total / (double)sc->n_shards);
+               "estimates)\n",
+               sc->n_shards, p->total / (double)sc->n_shards);
 }
 
 int tl_cli_print_plan(const char *config, double wall, size_t jobs, const tl_run_scale *sc,
@@ -56,8 +58,8 @@ int tl_cli_print_plan(const char *config, double wall, size_t jobs, const tl_run
     tl_plan p;
     if (!rc && !(rc = tl_plan_make(x, data, &p, err))) {
         printf("plan of %s (%s): %zu cells; estimated seconds on the machine the cost "
-               "constants were measured on (docs/scale.md), good to a small factor\n", x->name,
-               config, p.cells);
+               "constants were measured on (docs/scale.md), good to a small factor\n",
+               x->name, config, p.cells);
         print_rows(x, &p);
         print_advice(&p, wall, jobs, sc);
         tl_plan_free(&p);

@@ -12,8 +12,9 @@ static const int open_pt[] = {6, 4, 8, 12, 10, 14};
 static int check(const tl_plot_boundary *b, tl_err *err)
 {
     if (!b || b->nx < 2 || b->ny < 2 || !b->grid || !b->n_classes || !b->classes)
-        return tl_err_set(err, TL_EINVAL, "boundary plot: needs a grid of at least 2 x 2 and "
-                                          "class names");
+        return tl_err_set(err, TL_EINVAL,
+                          "boundary plot: needs a grid of at least 2 x 2 and "
+                          "class names");
     if (!(b->x1 > b->x0) || !(b->y1 > b->y0))
         return tl_err_set(err, TL_EINVAL, "boundary plot: empty grid span");
     if (b->n_points && (!b->px || !b->py || !b->pclass))
@@ -87,8 +88,8 @@ int tl_plot_boundary_write(const tl_plot_boundary *b, const char *stem, tl_err *
     tlp_labels(f.gp, b->title ? b->title : "Decision boundary", b->xname, b->yname);
     double hx = (b->x1 - b->x0) / (double)(b->nx - 1) / 2,
            hy = (b->y1 - b->y0) / (double)(b->ny - 1) / 2;
-    fprintf(f.gp, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n", b->x0 - hx,
-            b->x1 + hx, b->y0 - hy, b->y1 + hy);
+    fprintf(f.gp, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n", b->x0 - hx, b->x1 + hx,
+            b->y0 - hy, b->y1 + hy);
     fputs("set key outside right top vertical Left reverse opaque box lc rgb '#bbbbbb' "
           "title 'class'\n"
           "set tics front\n",
@@ -98,12 +99,14 @@ int tl_plot_boundary_write(const tl_plot_boundary *b, const char *stem, tl_err *
     fputs("plot dat using 1:2:(R[$3+1]):(G[$3+1]):(B[$3+1]) with rgbimage notitle", f.gp);
     size_t np = sizeof filled_pt / sizeof *filled_pt;
     for (size_t c = 0; c < b->n_classes; c++) {
-        fprintf(f.gp, ", \\\n  pts using 1:($3 == %zu ? $2 : NaN) with points "
-                      "pt %d ps 2.2 lc rgb '%s' title ",
+        fprintf(f.gp,
+                ", \\\n  pts using 1:($3 == %zu ? $2 : NaN) with points "
+                "pt %d ps 2.2 lc rgb '%s' title ",
                 c, filled_pt[c % np], tl_plot_color(c));
         tlp_str(f.gp, b->classes[c]);
-        fprintf(f.gp, ", \\\n  pts using 1:($3 == %zu ? $2 : NaN) with points "
-                      "pt %d ps 2.2 lw 1.5 lc rgb '#000000' notitle",
+        fprintf(f.gp,
+                ", \\\n  pts using 1:($3 == %zu ? $2 : NaN) with points "
+                "pt %d ps 2.2 lw 1.5 lc rgb '#000000' notitle",
                 c, open_pt[c % np]);
     }
     fputc('\n', f.gp);
@@ -153,8 +156,7 @@ int tl_plot_steps_write(const tl_plot_steps *s, const char *stem, tl_err *err)
     tlp_key(f.gp);
     fputs("plot dat index 0 using 1:2 with steps lt 1 lw 3 title 'prediction'", f.gp);
     if (s->n_points)
-        fputs(", \\\n  dat index 1 using 1:2 with points lt 2 ps 2 title 'training points'",
-              f.gp);
+        fputs(", \\\n  dat index 1 using 1:2 with points lt 2 ps 2 title 'training points'", f.gp);
     fputc('\n', f.gp);
     return tlp_finish(&f, err);
 }

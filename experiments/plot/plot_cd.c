@@ -31,8 +31,7 @@ static int check(const tl_plot_cd *c, tl_err *err)
     if (!c || c->k < 2 || !c->models || !c->ranks)
         return tl_err_set(err, TL_EINVAL, "CD diagram: needs at least two models with ranks");
     if (!(c->cd >= 0))
-        return tl_err_set(err, TL_EINVAL, "CD diagram: critical difference %g is not >= 0",
-                          c->cd);
+        return tl_err_set(err, TL_EINVAL, "CD diagram: critical difference %g is not >= 0", c->cd);
     for (size_t i = 0; i < c->k; i++)
         if (!(c->ranks[i] >= 1 && c->ranks[i] <= (double)c->k))
             return tl_err_set(err, TL_EINVAL, "CD diagram: rank %g of '%s' outside [1, %zu]",
@@ -41,8 +40,7 @@ static int check(const tl_plot_cd *c, tl_err *err)
 }
 
 /* Block 0 (labels) and block 1 (cliques); returns the number of cliques. */
-static size_t write_data(const tl_plot_cd *c, FILE *dat, size_t *order, double pad,
-                         double *depth)
+static size_t write_data(const tl_plot_cd *c, FILE *dat, size_t *order, double pad, double *depth)
 {
     size_t *first = order + c->k, *last = first + c->k;
     size_t nq = tl_plot_cd_cliques(c, order, first, last);
@@ -88,7 +86,8 @@ int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err)
     free(order);
 
     char title[512];
-    snprintf(title, sizeof title, "%s\naverage ranks over %zu datasets (1 = best); bars join "
+    snprintf(title, sizeof title,
+             "%s\naverage ranks over %zu datasets (1 = best); bars join "
              "models within CD",
              c->title ? c->title : "Critical difference diagram (Nemenyi)", c->n_datasets);
     tlp_labels(f.gp, title, NULL, NULL);
@@ -96,29 +95,31 @@ int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err)
             (double)c->k + pad, 1 - pad, (double)c->k + pad);
     depth += 0.5; /* room for the CD bar */
     fprintf(f.gp, "set yrange [%.10g:0]\n", -depth);
-    fprintf(f.gp, "# the rank axis is the top border\n"
-                  "set border 4 lw 2\nunset xtics\nunset ytics\n"
-                  "set x2tics 1,1,%zu out scale 1.5\nset mx2tics 2\n",
+    fprintf(f.gp,
+            "# the rank axis is the top border\n"
+            "set border 4 lw 2\nunset xtics\nunset ytics\n"
+            "set x2tics 1,1,%zu out scale 1.5\nset mx2tics 2\n",
             c->k);
     fputs("set lmargin at screen 0.26\nset rmargin at screen 0.74\nset tmargin 7\n"
           "unset key\n",
           f.gp);
-    fprintf(f.gp, "# the critical difference as a bar from rank 1, under the labels\n"
-                  "set arrow 1 from first 1, first %.10g to first %.10g, first %.10g heads "
-                  "size screen 0.008,90 lw 2.5 lc rgb '#D55E00'\n"
-                  "set label 1 'CD = %.3f' at first %.10g, first %.10g left offset 1,0 "
-                  "tc rgb '#D55E00'\n",
+    fprintf(f.gp,
+            "# the critical difference as a bar from rank 1, under the labels\n"
+            "set arrow 1 from first 1, first %.10g to first %.10g, first %.10g heads "
+            "size screen 0.008,90 lw 2.5 lc rgb '#D55E00'\n"
+            "set label 1 'CD = %.3f' at first %.10g, first %.10g left offset 1,0 "
+            "tc rgb '#D55E00'\n",
             -depth + 0.35, 1 + c->cd, -depth + 0.35, c->cd, 1 + c->cd, -depth + 0.35);
     fputs("name(s, r) = sprintf('%s (%.2f)', s, r)\n"
-                  "plot dat index 0 using 2:(0):(0):4 with vectors nohead lw 1.5 "
-                  "lc rgb '#333333', \\\n"
-                  "  '' index 0 using 2:4:($3 - $2):(0) with vectors nohead lw 1.5 "
-                  "lc rgb '#333333', \\\n"
-                  "  '' index 0 using 3:($5 < 0 ? $4 : NaN):(name(strcol(1), $2)) with labels "
-                  "right offset -0.5,0, \\\n"
-                  "  '' index 0 using 3:($5 > 0 ? $4 : NaN):(name(strcol(1), $2)) with labels "
-                  "left offset 0.5,0",
-            f.gp);
+          "plot dat index 0 using 2:(0):(0):4 with vectors nohead lw 1.5 "
+          "lc rgb '#333333', \\\n"
+          "  '' index 0 using 2:4:($3 - $2):(0) with vectors nohead lw 1.5 "
+          "lc rgb '#333333', \\\n"
+          "  '' index 0 using 3:($5 < 0 ? $4 : NaN):(name(strcol(1), $2)) with labels "
+          "right offset -0.5,0, \\\n"
+          "  '' index 0 using 3:($5 > 0 ? $4 : NaN):(name(strcol(1), $2)) with labels "
+          "left offset 0.5,0",
+          f.gp);
     if (nq)
         fputs(", \\\n  '' index 1 using 1:3:($2 - $1):(0) with vectors nohead lw 7 "
               "lc rgb '#000000'",

@@ -10,8 +10,7 @@ static int check(const tl_plot_confusion *c, tl_err *err)
         return tl_err_set(err, TL_EINVAL, "confusion plot: empty matrix or no class names");
     for (size_t i = 0; i < c->k * c->k; i++)
         if (!(c->counts[i] >= 0))
-            return tl_err_set(err, TL_EINVAL, "confusion plot: count %g is not >= 0",
-                              c->counts[i]);
+            return tl_err_set(err, TL_EINVAL, "confusion plot: count %g is not >= 0", c->counts[i]);
     return TL_OK;
 }
 
@@ -52,7 +51,8 @@ int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err
     tlp_tics(f.gp, "y", c->classes, k);
     if (!numbers) /* many names side by side along x: upright */
         fputs("set xtics rotate by 90 right font ',10'\nset ytics font ',10'\n"
-              "set title font ',13'\n", f.gp);
+              "set title font ',13'\n",
+              f.gp);
     fprintf(f.gp, "set xrange [-0.5:%g]\nset yrange [%g:-0.5]  # first class at the top\n",
             (double)k - 0.5, (double)k - 0.5);
     fputs("set size ratio -1\nset tics scale 0\nunset key\nset border 0\n"
@@ -65,13 +65,14 @@ int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err
         fputs("plot dat using 1:2:4 with image\n", f.gp);
         return tlp_finish(&f, err);
     }
-    fprintf(f.gp, "# cell text: count and share; white on dark cells\n"
-                  "cell(c, s) = sprintf('%%g\\n%%.1f%%%%', c, 100 * s)\n"
-                  "plot dat using 1:2:4 with image, \\\n"
-                  "  '' using 1:2:($4 <= 0.55 ? cell($3, $4) : '') with labels "
-                  "font ',%d' tc rgb '#000000', \\\n"
-                  "  '' using 1:2:($4 > 0.55 ? cell($3, $4) : '') with labels "
-                  "font ',%d' tc rgb '#FFFFFF'\n",
+    fprintf(f.gp,
+            "# cell text: count and share; white on dark cells\n"
+            "cell(c, s) = sprintf('%%g\\n%%.1f%%%%', c, 100 * s)\n"
+            "plot dat using 1:2:4 with image, \\\n"
+            "  '' using 1:2:($4 <= 0.55 ? cell($3, $4) : '') with labels "
+            "font ',%d' tc rgb '#000000', \\\n"
+            "  '' using 1:2:($4 > 0.55 ? cell($3, $4) : '') with labels "
+            "font ',%d' tc rgb '#FFFFFF'\n",
             font, font);
     return tlp_finish(&f, err);
 }

@@ -141,8 +141,7 @@ static void output_var(FILE *gp, const char *kind, const char *base)
 static void terminal(FILE *gp, const char *kind)
 {
     if (!strcmp(kind, "png"))
-        fputs("set terminal pngcairo size 1200,800 noenhanced font 'Sans,16' linewidth 1.5\n",
-              gp);
+        fputs("set terminal pngcairo size 1200,800 noenhanced font 'Sans,16' linewidth 1.5\n", gp);
     else
         fputs("set terminal svg size 1200,800 noenhanced font 'Sans,16' linewidth 1.5 "
               "background rgb 'white'\n",
@@ -332,6 +331,5 @@ void tlp_int_tics(FILE *gp, const char *axis, double lo, double hi)
     for (int i = 0; i < 3 && step < raw; i++)
         step = base * (double[]){2, 5, 10}[i];
     /* gnuplot picks tics at multiples of the step: whole numbers, no 2.5 leaves */
-    fprintf(gp, "set %stics %.0f\nset m%stics 1\nset format %s '%%.0f'\n", axis, step, axis,
-            axis);
+    fprintf(gp, "set %stics %.0f\nset m%stics 1\nset format %s '%%.0f'\n", axis, step, axis, axis);
 }

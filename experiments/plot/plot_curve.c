@@ -41,14 +41,14 @@ void tlp_markers_block(FILE *dat, const tl_plot_marker *m, size_t n)
     fputs("\n\n", dat);
 }
 
-void tlp_markers_plot(FILE *gp, size_t index, const tl_plot_marker *m,
-                      size_t n)
+void tlp_markers_plot(FILE *gp, size_t index, const tl_plot_marker *m, size_t n)
 {
     /* one clause per marker so that each is explained in the key, not by text that could
      * cover the curves */
     for (size_t i = 0; i < n; i++) {
-        fprintf(gp, ", \\\n  dat index %zu every ::%zu::%zu using 1:2 with points pt 6 "
-                    "ps 3.5 lw 3 lc %d title ",
+        fprintf(gp,
+                ", \\\n  dat index %zu every ::%zu::%zu using 1:2 with points pt 6 "
+                "ps 3.5 lw 3 lc %d title ",
                 index, i, i, tlp_lt(m[i].color));
         tlp_str(gp, m[i].label);
     }
@@ -73,9 +73,8 @@ static int check(const tl_plot_curve *c, tl_err *err)
                               p->name ? p->name : "unnamed");
         for (size_t i = 0; c->xlog && i < p->n; i++)
             if (!(p->x[i] > 0))
-                return tl_err_set(err, TL_EINVAL,
-                                  "curve plot: x = %g in series '%s' on a log axis", p->x[i],
-                                  p->name ? p->name : "");
+                return tl_err_set(err, TL_EINVAL, "curve plot: x = %g in series '%s' on a log axis",
+                                  p->x[i], p->name ? p->name : "");
     }
     if (c->n_markers && !c->markers)
         return tl_err_set(err, TL_EINVAL, "curve plot: markers missing");
@@ -103,14 +102,14 @@ static void series_block(FILE *dat, const tl_plot_series *p)
     fputs("\n\n", dat);
 }
 
-static void series_plot(FILE *gp, const tl_plot_series *p, size_t index,
-                        int first)
+static void series_plot(FILE *gp, const tl_plot_series *p, size_t index, int first)
 {
     const char *axes = p->y2 ? " axes x1y2" : "";
     int lt = tlp_lt(p->color);
     if (p->band)
         fprintf(gp, "%s  dat index %zu using 1:3:4 with filledcurves lt %d%s notitle",
-                first ? "" : ", \\\n", index, lt, axes), first = 0;
+                first ? "" : ", \\\n", index, lt, axes),
+            first = 0;
     fprintf(gp, "%s  dat index %zu using 1:2 with linespoints lt %d%s%s title ",
             first ? "" : ", \\\n", index, lt, p->dashed ? " dt 2" : "", axes);
     tlp_str(gp, p->name);
@@ -175,7 +174,8 @@ int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *wha
         int whole = isfinite(lo);
         for (size_t k = 0; k < c->n_series; k++)
             for (size_t i = 0; c->series[k].y2 && i < c->series[k].n; i++)
-                whole &= !isfinite(c->series[k].y[i]) || c->series[k].y[i] == floor(c->series[k].y[i]);
+                whole &=
+                    !isfinite(c->series[k].y[i]) || c->series[k].y[i] == floor(c->series[k].y[i]);
         if (whole) /* counts (leaves) get whole-number tics */
             tlp_int_tics(f.gp, "y2", lo, hi);
         if (c->y2label) {

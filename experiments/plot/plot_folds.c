@@ -85,8 +85,9 @@ int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err *err)
             count += !isnan(f->values[g * f->n_folds + i]);
         if (!count)
             continue;
-        fprintf(fig.gp, "%s  dat index %zu using 1:2 with boxplot lt %d lw 1.5 "
-                        "fs transparent solid 0.25 border lt %d notitle, \\\n",
+        fprintf(fig.gp,
+                "%s  dat index %zu using 1:2 with boxplot lt %d lw 1.5 "
+                "fs transparent solid 0.25 border lt %d notitle, \\\n",
                 first ? "" : ", \\\n", g, lt, lt);
         fprintf(fig.gp, "  dat index %zu using 1:2 with points lt %d ps 0.8 ", g, lt);
         if (g < f->n_models) {

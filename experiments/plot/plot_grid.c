@@ -61,13 +61,15 @@ int tl_plot_grid_write(const tl_plot_grid *g, const char *stem, tl_err *err)
           "1 '#FDE725')\n",
           f.gp);
     if (g->has_selected)
-        fprintf(f.gp, "# the selected cell\nset object 1 rect from %g,%g to %g,%g front "
-                      "fillstyle empty border lc rgb '#D55E00' lw 5\n",
+        fprintf(f.gp,
+                "# the selected cell\nset object 1 rect from %g,%g to %g,%g front "
+                "fillstyle empty border lc rgb '#D55E00' lw 5\n",
                 (double)g->sel_x - 0.48, (double)g->sel_y - 0.48, (double)g->sel_x + 0.48,
                 (double)g->sel_y + 0.48);
     int font = tlp_cell_font(g->nx > g->ny ? g->nx : g->ny);
-    fprintf(f.gp, "plot dat using 1:2:3 with image, \\\n"
-                  "  '' using 1:2:4:5 with labels font ',%d' tc rgb variable\n",
+    fprintf(f.gp,
+            "plot dat using 1:2:3 with image, \\\n"
+            "  '' using 1:2:4:5 with labels font ',%d' tc rgb variable\n",
             font);
     return tlp_finish(&f, err);
 }

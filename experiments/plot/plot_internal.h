@@ -64,8 +64,7 @@ extern int tlp_render; /* tl_plot_set_render */
 void tlp_markers_block(FILE *dat, const tl_plot_marker *m, size_t n);
 /* The plot clauses (leading ", \\\n") drawing block `index` of BASE.dat as markers m[0..n),
  * each with its label in the key. */
-void tlp_markers_plot(FILE *gp, size_t index, const tl_plot_marker *m,
-                      size_t n);
+void tlp_markers_plot(FILE *gp, size_t index, const tl_plot_marker *m, size_t n);
 /* The plot clause (leading ", \\\n") of a dashed horizontal reference line at y, labelled in
  * the key (NaN: nothing). */
 void tlp_hline(FILE *gp, double y, const char *label);

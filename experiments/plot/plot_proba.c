@@ -12,8 +12,8 @@ static int check(const tl_plot_proba *p, tl_err *err)
     for (size_t s = 0; s < p->n_series; s++) {
         const tl_plot_proba_series *q = &p->series[s];
         if (!q->n || !q->x || !q->y)
-            return tl_err_set(err, TL_EINVAL, "probability plot: series %zu (%s) has no points",
-                              s, q->name ? q->name : "unnamed");
+            return tl_err_set(err, TL_EINVAL, "probability plot: series %zu (%s) has no points", s,
+                              q->name ? q->name : "unnamed");
         for (size_t i = 0; i < q->n; i++)
             if (!(q->x[i] >= 0 && q->x[i] <= 1 && q->y[i] >= 0 && q->y[i] <= 1))
                 return tl_err_set(err, TL_EINVAL,
@@ -74,12 +74,14 @@ int tl_plot_proba_write(const tl_plot_proba *p, const char *stem, tl_err *err)
     for (size_t s = 0; s < p->n_series; s++) {
         int lt = tlp_lt(p->series[s].color);
         if (p->reliability)
-            fprintf(f.gp, ", \\\n  dat index %zu using 1:2 with lines lt %d notitle, \\\n"
-                          "  dat index %zu using 1:2:4 with points lt %d pt 7 ps variable title ",
+            fprintf(f.gp,
+                    ", \\\n  dat index %zu using 1:2 with lines lt %d notitle, \\\n"
+                    "  dat index %zu using 1:2:4 with points lt %d pt 7 ps variable title ",
                     s, lt, s, lt);
         else
-            fprintf(f.gp, ", \\\n  dat index %zu using 1:2 with linespoints lt %d pt 7 ps 0.8 title ",
-                    s, lt);
+            fprintf(f.gp,
+                    ", \\\n  dat index %zu using 1:2 with linespoints lt %d pt 7 ps 0.8 title ", s,
+                    lt);
         tlp_str(f.gp, p->series[s].name);
     }
     fputc('\n', f.gp);

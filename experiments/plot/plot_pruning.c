@@ -144,7 +144,8 @@ static void alpha_tics(FILE *gp, double zero, double lo, double hi)
 static void axes(FILE *gp, const tl_plot_cp_path *p, int by_leaves, double zero)
 {
     tlp_labels(gp, p->title ? p->title : "Cost-complexity pruning",
-               by_leaves ? "tree size (number of leaves)" : "complexity parameter alpha (log scale)",
+               by_leaves ? "tree size (number of leaves)"
+                         : "complexity parameter alpha (log scale)",
                p->ylabel ? p->ylabel : "error rate");
     if (p->rate) {
         double lo = INFINITY, hi = -INFINITY;
@@ -175,13 +176,13 @@ static void axes(FILE *gp, const tl_plot_cp_path *p, int by_leaves, double zero)
     hi *= 1.6;
     fputs("set logscale x\n", gp);
     fprintf(gp, "set xrange [%.10g:%.10g]\n", lo, hi);
-    fputs("# '0' marks the full tree (alpha = 0), drawn left of the smallest positive alpha\n",
-          gp);
+    fputs("# '0' marks the full tree (alpha = 0), drawn left of the smallest positive alpha\n", gp);
     alpha_tics(gp, zero, lo, hi);
     /* x2 repeats x (gnuplot cannot link a log axis), labelled with the tree sizes */
-    fprintf(gp, "# the tree size at each alpha on the top axis\n"
-                "set logscale x2\nset x2range [%.10g:%.10g]\n"
-                "set x2tics out\nset x2label 'number of leaves'\n",
+    fprintf(gp,
+            "# the tree size at each alpha on the top axis\n"
+            "set logscale x2\nset x2range [%.10g:%.10g]\n"
+            "set x2tics out\nset x2label 'number of leaves'\n",
             lo, hi);
 }
 
@@ -212,8 +213,9 @@ int tl_plot_pruning(const tl_plot_cp_path *p, const char *stem, tl_err *err)
     if (p->cv_error) {
         if (p->cv_se)
             fputs("  dat index 0 using 2:6:7 with filledcurves lt 1 notitle, \\\n", f.gp);
-        fprintf(f.gp, "  dat index 0 using 2:5 with linespoints lt 1 title "
-                      "'cross-validated error%s', \\\n",
+        fprintf(f.gp,
+                "  dat index 0 using 2:5 with linespoints lt 1 title "
+                "'cross-validated error%s', \\\n",
                 p->cv_se ? " (band: ± 1 SE)" : "");
     }
     fputs("  dat index 0 using 2:4 with linespoints lt 7 dt 2 pt 6 title ", f.gp);

@@ -38,7 +38,7 @@ int tl_plot_found(const char *program)
     const char *path = getenv("PATH");
     char buf[TLP_PATH_MAX];
     /* execvp's default search path when PATH is unset */
-    for (const char *p = path ? path : "/bin:/usr/bin"; ; ) {
+    for (const char *p = path ? path : "/bin:/usr/bin";;) {
         size_t len = strcspn(p, ":");
         snprintf(buf, sizeof buf, "%.*s/%s", (int)(len ? len : 1), len ? p : ".", program);
         if (access(buf, X_OK) == 0)
@@ -145,8 +145,7 @@ int tlp_run(const char *dir, char *const argv[], int *missing, tl_err *err)
                           WTERMSIG(status), tail[0] ? ": " : "", tail);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return tl_err_set(err, TL_EINTERNAL, "%s failed (exit status %d)%s%s", argv[0],
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail[0] ? ": " : "",
-                          tail);
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail[0] ? ": " : "", tail);
     if (tail[0])
         tl_warn("%s: %s", argv[0], tail);
     return TL_OK;

@@ -34,8 +34,7 @@ static int layout_make(layout *l, const tl_experiment *x, tl_dataset *const *dat
 static size_t layout_index(const layout *l, const tl_cell *c)
 {
     const tl_experiment *x = l->x;
-    if (c->dataset >= x->n_datasets || c->model >= x->n_models ||
-        c->repeat >= x->protocol.repeats)
+    if (c->dataset >= x->n_datasets || c->model >= x->n_models || c->repeat >= x->protocol.repeats)
         return (size_t)-1;
     size_t k = tl_run_n_folds(&x->protocol, l->data[c->dataset]);
     if (c->fold >= k)
@@ -59,12 +58,15 @@ static int take_shard(merge *g, size_t i, const char *header, tl_err *err)
     char path[4200], what[1100];
     snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
     if (access(path, F_OK) != 0)
-        return tl_err_set(err, TL_EINVAL, "%s is not a shard's results folder (it has no %s; "
-                          "treelab run CONFIG --shard I/N writes one)", dir, TL_CELLS_FILE);
+        return tl_err_set(err, TL_EINVAL,
+                          "%s is not a shard's results folder (it has no %s; "
+                          "treelab run CONFIG --shard I/N writes one)",
+                          dir, TL_CELLS_FILE);
     char *theirs = NULL;
     int rc = tl_run_read_header(path, &theirs, err);
     if (!rc && tl_run_header_diff(header, theirs, 1, what, sizeof what))
-        rc = tl_err_set(err, TL_EINVAL, "%s is a shard of another experiment: the config and "
+        rc = tl_err_set(err, TL_EINVAL,
+                        "%s is a shard of another experiment: the config and "
                         "data given have %s; merge only shards of one config, seed and data",
                         dir, what);
     free(theirs);
@@ -78,9 +80,10 @@ static int take_shard(merge *g, size_t i, const char *header, tl_err *err)
     else if (!g->n_shards)
         g->n_shards = meta.n_shards;
     if (!rc && meta.n_shards != g->n_shards)
-        rc = tl_err_set(err, TL_EINVAL, "%s is shard %zu of %zu, but %s is one of %zu: merge "
-                        "the shards of one split", dir, meta.shard, meta.n_shards, g->dirs[0],
-                        g->n_shards);
+        rc = tl_err_set(err, TL_EINVAL,
+                        "%s is shard %zu of %zu, but %s is one of %zu: merge "
+                        "the shards of one split",
+                        dir, meta.shard, meta.n_shards, g->dirs[0], g->n_shards);
     if (!rc && !g->dir_of_shard &&
         !(g->dir_of_shard = calloc(g->n_shards, sizeof *g->dir_of_shard)))
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -93,14 +96,16 @@ static int take_shard(merge *g, size_t i, const char *header, tl_err *err)
     for (; !rc && j < n; j++) {
         size_t at = layout_index(&g->l, &cells[j]);
         if (at == (size_t)-1)
-            rc = tl_err_set(err, TL_EINVAL, "%s holds a cell the experiment does not have "
-                            "(dataset %zu, model %zu, repeat %zu, fold %zu)", dir,
-                            cells[j].dataset, cells[j].model, cells[j].repeat, cells[j].fold);
+            rc = tl_err_set(err, TL_EINVAL,
+                            "%s holds a cell the experiment does not have "
+                            "(dataset %zu, model %zu, repeat %zu, fold %zu)",
+                            dir, cells[j].dataset, cells[j].model, cells[j].repeat, cells[j].fold);
         else if (g->from[at])
-            rc = tl_err_set(err, TL_EINVAL, "%s and %s both hold the cell of dataset %s, model "
+            rc = tl_err_set(err, TL_EINVAL,
+                            "%s and %s both hold the cell of dataset %s, model "
                             "%s, repeat %zu, fold %zu: were the shards split by different "
-                            "treelab versions?", g->dirs[g->from[at] - 1], dir,
-                            g->l.x->datasets[cells[j].dataset].name,
+                            "treelab versions?",
+                            g->dirs[g->from[at] - 1], dir, g->l.x->datasets[cells[j].dataset].name,
                             g->l.x->models[cells[j].model].name, cells[j].repeat, cells[j].fold);
         else {
             g->cells[at] = cells[j];
@@ -120,8 +125,10 @@ static int check_complete(merge *g, tl_err *err)
 {
     for (size_t s = 0; s < g->n_shards; s++)
         if (!g->dir_of_shard[s])
-            return tl_err_set(err, TL_EINVAL, "shard %zu/%zu is missing: give the folders of "
-                              "all %zu shards", s + 1, g->n_shards, g->n_shards);
+            return tl_err_set(err, TL_EINVAL,
+                              "shard %zu/%zu is missing: give the folders of "
+                              "all %zu shards",
+                              s + 1, g->n_shards, g->n_shards);
     size_t missing = 0, first = 0;
     for (size_t i = g->l.n; i-- > 0;)
         if (!g->from[i])
@@ -143,11 +150,12 @@ static int check_complete(merge *g, tl_err *err)
         for (size_t i = 0; i < g->l.n; i++)
             if (shard[i] == s)
                 want++, have += g->from[i] != 0;
-        rc = tl_err_set(err, TL_EINVAL, "%zu cells are missing; shard %zu/%zu in %s has %zu of "
+        rc = tl_err_set(err, TL_EINVAL,
+                        "%zu cells are missing; shard %zu/%zu in %s has %zu of "
                         "its %zu: finish it with treelab run CONFIG --shard %zu/%zu --out %s "
-                        "--resume", missing, s + 1, g->n_shards,
-                        g->dirs[g->dir_of_shard[s] - 1], have, want, s + 1, g->n_shards,
-                        g->dirs[g->dir_of_shard[s] - 1]);
+                        "--resume",
+                        missing, s + 1, g->n_shards, g->dirs[g->dir_of_shard[s] - 1], have, want,
+                        s + 1, g->n_shards, g->dirs[g->dir_of_shard[s] - 1]);
     }
     free(cost);
     free(shard);

@@ -37,16 +37,26 @@ int tl_mpi_init(int threads, tl_err *err)
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (provided < want)
-        return tl_err_set(err, TL_EUNSUPPORTED, "the MPI library offers thread level %d, and "
+        return tl_err_set(err, TL_EUNSUPPORTED,
+                          "the MPI library offers thread level %d, and "
                           "--jobs above 1 needs MPI_THREAD_SERIALIZED (%d); run with --jobs 1",
                           provided, want);
     return TL_OK;
 }
 
-int tl_mpi_rank(void) { return g_rank; }
-int tl_mpi_size(void) { return g_inited ? g_size : 1; }
+int tl_mpi_rank(void)
+{
+    return g_rank;
+}
+int tl_mpi_size(void)
+{
+    return g_inited ? g_size : 1;
+}
 
-int tl_mpi_clean(void) { return !g_inited || g_clean; }
+int tl_mpi_clean(void)
+{
+    return !g_inited || g_clean;
+}
 
 void tl_mpi_end(int status)
 {
@@ -95,8 +105,8 @@ static int send_text(const char *text, size_t len, int dest, int tag, tl_err *er
 
 /* The next message from src with tag (MPI_ANY_* allowed) as a new NUL-terminated string;
  * *from and *tag_out say whose. With give_up set, TL_EINTERRUPTED once *give_up returns 1. */
-static int recv_text(int src, int tag, char **text, int *from, int *tag_out,
-                     int (*give_up)(void *), void *arg, tl_err *err)
+static int recv_text(int src, int tag, char **text, int *from, int *tag_out, int (*give_up)(void *),
+                     void *arg, tl_err *err)
 {
     for (unsigned us = 20;;) {
         MPI_Status st;
@@ -106,8 +116,8 @@ static int recv_text(int src, int tag, char **text, int *from, int *tag_out,
         if (rc == MPI_SUCCESS && flag) {
             MPI_Get_count(&st, MPI_CHAR, &len);
             *text = malloc((size_t)len + 1);
-            rc = *text ? MPI_Recv(*text, len, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG,
-                                  MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+            rc = *text ? MPI_Recv(*text, len, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
+                                  MPI_STATUS_IGNORE)
                        : MPI_ERR_NO_MEM;
         }
         pthread_mutex_unlock(&g_lock);
@@ -143,9 +153,9 @@ static int share_setup(int *setup_rc, char **header)
 
 typedef struct {
     tl_run_state *s;
-    long *slots;    /* per rank: slots it runs (-1 until it says) */
-    long *closed;   /* per rank: slots told to stop or failed */
-    char *gone;     /* per rank: could not start */
+    long *slots;  /* per rank: slots it runs (-1 until it says) */
+    long *closed; /* per rank: slots told to stop or failed */
+    char *gone;   /* per rank: could not start */
 } master;
 
 static int rank_finished(const master *m, int r)
@@ -220,8 +230,8 @@ static int master_serve(master *m, int from, int tag, const char *msg, tl_err *e
     }
     const tl_cell *c = &s->todo[s->next++];
     s->computed++;
-    int n = snprintf(next, sizeof next, "N%zu %zu %zu %zu", c->dataset, c->model, c->repeat,
-                     c->fold);
+    int n =
+        snprintf(next, sizeof next, "N%zu %zu %zu %zu", c->dataset, c->model, c->repeat, c->fold);
     return send_text(next, (size_t)n, from, tag, err);
 }
 
@@ -258,13 +268,17 @@ int tl_run_mpi_master(tl_run_state *s, const char *header, int setup_rc, tl_err 
     free(m.closed);
     free(m.gone);
     if (rc && rc != TL_EINTERRUPTED) /* MPI itself failed: the cells so far are kept */
-        return tl_err_prefix(err, "stopped with %zu of %zu cells done (kept in %s; --resume "
-                             "completes the run): ", s->done, s->total, s->o->out_dir);
+        return tl_err_prefix(err,
+                             "stopped with %zu of %zu cells done (kept in %s; --resume "
+                             "completes the run): ",
+                             s->done, s->total, s->o->out_dir);
     if (!s->rc && s->done < s->total && s->o->cancel && *s->o->cancel)
-        return tl_err_set(err, TL_EINTERRUPTED, "stopped by a signal (Ctrl-C, a kill, or "
+        return tl_err_set(err, TL_EINTERRUPTED,
+                          "stopped by a signal (Ctrl-C, a kill, or "
                           "mpirun ending the job because a rank died, which mpirun names) with "
                           "%zu of %zu cells done; the finished ones are kept in %s, --resume "
-                          "completes the run", s->done, s->total, s->o->out_dir);
+                          "completes the run",
+                          s->done, s->total, s->o->out_dir);
     return tl_run_outcome(s, err);
 }
 
@@ -287,7 +301,8 @@ static int parse_next(const tl_run_state *s, const char *msg, tl_cell *c)
     return c->dataset < x->n_datasets && c->model < x->n_models &&
                    c->repeat < x->protocol.repeats &&
                    c->fold < tl_run_n_folds(&x->protocol, s->data[c->dataset])
-               ? 0 : -1;
+               ? 0
+               : -1;
 }
 
 /* One cell's line as tl_cells_write writes it, prefixed by "C". */
@@ -379,8 +394,10 @@ int tl_run_mpi_worker(const tl_experiment *x, tl_dataset *const *data, const tl_
     else if (setup_rc) /* rank 0 failed and says why: nothing to add */
         g_clean = 1, rc = TL_OK;
     else if (!rc && tl_run_header_diff(mine, theirs, 0, what, sizeof what))
-        rc = tl_err_set(err, TL_EINVAL, "its config or data differ from rank 0's (%s): every "
-                        "rank must see the same files", what);
+        rc = tl_err_set(err, TL_EINVAL,
+                        "its config or data differ from rank 0's (%s): every "
+                        "rank must see the same files",
+                        what);
     if (!setup_rc && mrc == MPI_SUCCESS && rc) {
         refuse(rc, err->msg);
         g_clean = 1, rc = TL_OK; /* rank 0 reports it */

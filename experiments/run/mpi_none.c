@@ -7,7 +7,8 @@ const int tl_mpi_built = 0;
 
 static int not_built(tl_err *err)
 {
-    return tl_err_set(err, TL_EUNSUPPORTED, "this treelab was built without MPI; rebuild with "
+    return tl_err_set(err, TL_EUNSUPPORTED,
+                      "this treelab was built without MPI; rebuild with "
                       "cmake -DTREELAB_MPI=ON (scripts/setup.sh --mpi installs Open MPI)");
 }
 
@@ -17,10 +18,22 @@ int tl_mpi_init(int threads, tl_err *err)
     return not_built(err);
 }
 
-int tl_mpi_rank(void) { return 0; }
-int tl_mpi_size(void) { return 1; }
-void tl_mpi_end(int status) { (void)status; }
-int tl_mpi_clean(void) { return 1; }
+int tl_mpi_rank(void)
+{
+    return 0;
+}
+int tl_mpi_size(void)
+{
+    return 1;
+}
+void tl_mpi_end(int status)
+{
+    (void)status;
+}
+int tl_mpi_clean(void)
+{
+    return 1;
+}
 
 int tl_run_mpi_master(tl_run_state *s, const char *header, int setup_rc, tl_err *err)
 {

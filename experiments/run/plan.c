@@ -10,10 +10,10 @@
 
 /* Seconds per unit of work, measured with configs/default.cfg on the project's 2-core
  * machine (scripts/bench_scale.sh; docs/scale.md): fit and predict of one cell. */
-#define COST_TREE 8.5e-8  /* per n p log2(n) of a grown tree (c45, id3, cart, tree) */
-#define COST_NB 5e-8      /* per n p of naive Bayes */
-#define COST_SOFT 4.5e-9  /* per epoch n (p + 1) 2^depth of the soft tree */
-#define COST_CELL 2e-5    /* per cell: setting up, scoring */
+#define COST_TREE 8.5e-8 /* per n p log2(n) of a grown tree (c45, id3, cart, tree) */
+#define COST_NB 5e-8     /* per n p of naive Bayes */
+#define COST_SOFT 4.5e-9 /* per epoch n (p + 1) 2^depth of the soft tree */
+#define COST_CELL 2e-5   /* per cell: setting up, scoring */
 
 static long int_param(const tl_exp_model *em, const char *key, long def)
 {
@@ -67,8 +67,9 @@ double tl_cell_cost(const tl_experiment *x, const tl_dataset *d, size_t m, size_
         work = COST_TREE * n * (p + 1) * log2(n + 2);
     if (em->select.n_params) { /* every candidate on its inner draws, then the chosen one */
         const tl_exp_select *sel = &em->select;
-        double draws = sel->inner == TL_INNER_HOLDOUT ? (double)sel->repeats
-                       : (double)(sel->folds > 1 ? sel->folds - 1 : 1) * (double)sel->repeats;
+        double draws = sel->inner == TL_INNER_HOLDOUT
+                           ? (double)sel->repeats
+                           : (double)(sel->folds > 1 ? sel->folds - 1 : 1) * (double)sel->repeats;
         fits *= (double)sel->n_candidates * draws + 1;
     }
     return COST_CELL + work * fits;
@@ -150,8 +151,7 @@ static void sift_down(size_t *heap, size_t n, const double *load, size_t i)
     }
 }
 
-int tl_shard_partition(const double *cost, size_t n, size_t n_shards, size_t *shard,
-                       tl_err *err)
+int tl_shard_partition(const double *cost, size_t n, size_t n_shards, size_t *shard, tl_err *err)
 {
     costed *order = malloc((n ? n : 1) * sizeof *order);
     size_t *heap = malloc((n_shards ? n_shards : 1) * sizeof *heap);

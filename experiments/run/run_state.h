@@ -81,8 +81,8 @@ void tl_run_free_data(const tl_experiment *x, tl_dataset **data);
 int tl_run_prepare_dir(const char *dir, int resume, int *lock, tl_err *err);
 
 /* Whole-data models, reports, figures and manifest of a folder whose cells are complete. */
-int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                   time_t start, int resumed, volatile sig_atomic_t *cancel, tl_err *err);
+int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data, time_t start,
+                   int resumed, volatile sig_atomic_t *cancel, tl_err *err);
 
 /* Which cells shard sc->shard (1-based) of sc->n_shards holds: *mask gets one byte per cell
  * in the canonical order (dataset, model, repeat, fold), 1 for the shard's; NULL without

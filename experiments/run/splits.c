@@ -26,9 +26,10 @@ static const char *seed_name(const tl_exp_dataset *ed)
 /* Folds of dataset d (the data's own fold ids give each dataset its number). */
 size_t tl_run_n_folds(const tl_protocol *p, const tl_dataset *d)
 {
-    return p->kind == TL_PROTO_CV ? p->folds
-           : p->kind == TL_PROTO_FOLDS ? d->n_folds
-           : p->kind == TL_PROTO_LEARNING_CURVE ? p->n_fractions : 1;
+    return p->kind == TL_PROTO_CV               ? p->folds
+           : p->kind == TL_PROTO_FOLDS          ? d->n_folds
+           : p->kind == TL_PROTO_LEARNING_CURVE ? p->n_fractions
+                                                : 1;
 }
 
 /* Rows of d by role into tr, va, te. */
@@ -58,8 +59,8 @@ static void cell_rows(const tl_run_state *s, const tl_cell *c, size_t *tr, size_
     } else if (p->kind == TL_PROTO_SPLIT) {
         role_rows(s->data[c->dataset], tr, ntr, va, nva, te, nte);
     } else if (p->kind == TL_PROTO_HOLDOUT) {
-        tl_protocol_split(s->order_of[slot], n, p->train, p->train + p->valid, tr, ntr, va, nva,
-                          te, nte);
+        tl_protocol_split(s->order_of[slot], n, p->train, p->train + p->valid, tr, ntr, va, nva, te,
+                          nte);
     } else {
         double f = p->fractions[c->fold];
         tl_protocol_split(s->order_of[slot], n, f, f, tr, ntr, NULL, NULL, te, nte);
@@ -81,8 +82,8 @@ static int blank(const tl_run_state *s, const tl_exp_dataset *ed, const tl_datas
         pick[n++] = tr[i];
     for (size_t i = 0; (rows & TL_MISSING_IN_TEST) && i < nte; i++)
         pick[n++] = te[i];
-    unsigned long seed = tl_protocol_seed(s->x->seed, ed->base, c->repeat, c->fold + 1) ^
-                         0x9e3779b9UL;
+    unsigned long seed =
+        tl_protocol_seed(s->x->seed, ed->base, c->repeat, c->fold + 1) ^ 0x9e3779b9UL;
     int rc = tl_dataset_blanked(d, pick, n, ed->missing_rate, seed ? seed : 1, out, err);
     free(pick);
     return rc;
@@ -127,29 +128,30 @@ int tl_run_make_splits(tl_run_state *s, tl_err *err)
             size_t i = d * x->protocol.repeats + r, n = ds->n_rows ? ds->n_rows : 1;
             int rc;
             if (own && !ds->fold)
-                rc = tl_err_set(err, TL_EINVAL, "protocol folds: the dataset has no fold ids "
+                rc = tl_err_set(err, TL_EINVAL,
+                                "protocol folds: the dataset has no fold ids "
                                 "(load it with a fold column or file)");
             else if (x->protocol.kind == TL_PROTO_SPLIT && !ds->role)
-                rc = tl_err_set(err, TL_EINVAL, "protocol split: the dataset has no train / "
+                rc = tl_err_set(err, TL_EINVAL,
+                                "protocol split: the dataset has no train / "
                                 "test rows (load it with a split column or a test file)");
             else if (x->protocol.kind == TL_PROTO_SPLIT)
                 rc = TL_OK;
             else if (own) { /* -1 (trained on in every fold) is no fold's number */
                 rc = (s->fold_of[i] = malloc(n * sizeof **s->fold_of))
-                         ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+                         ? TL_OK
+                         : tl_err_set(err, TL_ENOMEM, "out of memory");
                 for (size_t j = 0; !rc && j < ds->n_rows; j++)
                     s->fold_of[i][j] = ds->fold[j] < 0 ? SIZE_MAX : (size_t)ds->fold[j];
             } else if (cv)
                 rc = (s->fold_of[i] = malloc(n * sizeof **s->fold_of))
-                         ? tl_protocol_folds(ds, x->protocol.folds, x->protocol.stratified,
-                                             x->seed, seed_name(&x->datasets[d]), r,
-                                             s->fold_of[i], err)
+                         ? tl_protocol_folds(ds, x->protocol.folds, x->protocol.stratified, x->seed,
+                                             seed_name(&x->datasets[d]), r, s->fold_of[i], err)
                          : tl_err_set(err, TL_ENOMEM, "out of memory");
             else
                 rc = (s->order_of[i] = malloc(n * sizeof **s->order_of))
                          ? tl_protocol_order(ds, x->protocol.stratified, x->seed,
-                                             seed_name(&x->datasets[d]), r, s->order_of[i],
-                                             err)
+                                             seed_name(&x->datasets[d]), r, s->order_of[i], err)
                          : tl_err_set(err, TL_ENOMEM, "out of memory");
             if (!rc && x->protocol.kind == TL_PROTO_HOLDOUT) {
                 size_t ntr, nva, nte;
@@ -157,11 +159,12 @@ int tl_run_make_splits(tl_run_state *s, tl_err *err)
                                   x->protocol.train + x->protocol.valid, NULL, &ntr, NULL, &nva,
                                   NULL, &nte);
                 if (!ntr || !nte)
-                    rc = tl_err_set(err, TL_EINVAL, "repeat %zu: the hold-out split of %zu rows "
+                    rc = tl_err_set(err, TL_EINVAL,
+                                    "repeat %zu: the hold-out split of %zu rows "
                                     "leaves %s (train %g, validation %g, test %g); use more "
-                                    "rows or larger fractions", r, ds->n_rows,
-                                    ntr ? "no test rows" : "no training rows", x->protocol.train,
-                                    x->protocol.valid, x->protocol.test);
+                                    "rows or larger fractions",
+                                    r, ds->n_rows, ntr ? "no test rows" : "no training rows",
+                                    x->protocol.train, x->protocol.valid, x->protocol.test);
             }
             if (rc)
                 return tl_err_prefix(err, "dataset %s: ", x->datasets[d].name);
@@ -169,7 +172,6 @@ int tl_run_make_splits(tl_run_state *s, tl_err *err)
     }
     return TL_OK;
 }
-
 
 void tl_run_free_splits(tl_run_state *s)
 {

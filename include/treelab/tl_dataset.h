@@ -49,16 +49,16 @@ typedef struct tl_column {
 } tl_column;
 
 typedef struct tl_dataset {
-    char *name;          /* @relation, or the file's base name */
-    char *path;          /* file it was read from (may be NULL) */
+    char *name; /* @relation, or the file's base name */
+    char *path; /* file it was read from (may be NULL) */
     size_t n_rows;
     tl_schema schema;
-    tl_column *cols;     /* schema.n_attrs columns */
-    tl_column y;         /* the target: y.code (classification) or y.num (regression) */
-    double *weight;      /* n_rows row weights (ARFF {w}), or NULL when every row weighs 1 */
-    size_t n_dropped;    /* rows dropped at load because the target was missing */
+    tl_column *cols;  /* schema.n_attrs columns */
+    tl_column y;      /* the target: y.code (classification) or y.num (regression) */
+    double *weight;   /* n_rows row weights (ARFF {w}), or NULL when every row weighs 1 */
+    size_t n_dropped; /* rows dropped at load because the target was missing */
     /* The user's own protocol, when loading asked for it (tl_data_opts): */
-    int *fold;           /* n_rows fold ids: -1 (a training row of every fold) or 0..n_folds-1 */
+    int *fold; /* n_rows fold ids: -1 (a training row of every fold) or 0..n_folds-1 */
     size_t n_folds;
     unsigned char *role; /* n_rows TL_ROLE_* from a split column or a test file */
 } tl_dataset;
@@ -87,10 +87,10 @@ TL_API tl_dataset *tl_dataset_load_opts(const char *path, const char *target, un
 /* What to take from a data file besides its cells. Every name must be a column of the file
  * (an unknown one is TL_EINVAL listing the valid columns); lists may be NULL when empty. */
 typedef struct tl_data_opts {
-    const char *target;                 /* the column to predict; NULL: the last one */
-    const char *const *attributes;      /* keep only these attributes, in this order */
+    const char *target;            /* the column to predict; NULL: the last one */
+    const char *const *attributes; /* keep only these attributes, in this order */
     size_t n_attributes;
-    const char *const *ignore;          /* drop these columns */
+    const char *const *ignore; /* drop these columns */
     size_t n_ignore;
     /* Make these columns nominal (the target too: a class coded as numbers). A numeric
      * column's levels are its distinct values in increasing numeric order, named "%.17g"

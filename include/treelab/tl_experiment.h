@@ -23,10 +23,10 @@ extern "C" {
 /* One dataset entry. A relative path is looked up first in the config file's directory,
  * then in the current directory; `path` holds the one that exists. */
 typedef struct tl_exp_dataset {
-    char *name;    /* `name`, or the file's base name without extension; unique */
-    char *path;    /* resolved path */
-    char *target;  /* NULL: the last column */
-    char **attrs;  /* attribute subset (NULL: all) */
+    char *name;   /* `name`, or the file's base name without extension; unique */
+    char *path;   /* resolved path */
+    char *target; /* NULL: the last column */
+    char **attrs; /* attribute subset (NULL: all) */
     size_t n_attrs;
     char **ignore; /* columns left out */
     size_t n_ignore;
@@ -34,7 +34,7 @@ typedef struct tl_exp_dataset {
     size_t n_nominal;
     char *fold_file; /* protocol folds: this dataset's fold ids, one a line (resolved path) */
     char *test_file; /* protocol split: this dataset's test rows (resolved path) */
-    int line;      /* line in the config file */
+    int line;        /* line in the config file */
     /* protocol.missing: this entry is `base` with a share missing_rate of the values of the
      * rows protocol.missing_rows says removed at random in each cell (base NULL: as read) */
     char *base;
@@ -43,8 +43,8 @@ typedef struct tl_exp_dataset {
 
 /* How a nested selection scores its candidates on the outer training rows. */
 typedef enum {
-    TL_INNER_AUTO = 0,  /* the protocol's validation rows when it has them, else cv */
-    TL_INNER_CV = 1,    /* stratified k-fold, repeated */
+    TL_INNER_AUTO = 0,   /* the protocol's validation rows when it has them, else cv */
+    TL_INNER_CV = 1,     /* stratified k-fold, repeated */
     TL_INNER_HOLDOUT = 2 /* a stratified share of the rows held out, repeated */
 } tl_inner_kind;
 
@@ -52,17 +52,17 @@ typedef enum {
  * grid (the cartesian product of the parameters' values, the first parameter varying
  * slowest) by its objective; ties go to the first candidate in that order. */
 typedef struct tl_exp_select {
-    size_t n_params;      /* 0: no selection */
-    char **params;        /* names as set (SLOT.PARAM for a plug-in's own) */
-    char ***values;       /* values[p][0 .. n_values[p]) as text */
+    size_t n_params; /* 0: no selection */
+    char **params;   /* names as set (SLOT.PARAM for a plug-in's own) */
+    char ***values;  /* values[p][0 .. n_values[p]) as text */
     size_t *n_values;
-    size_t n_candidates;  /* product of n_values */
+    size_t n_candidates;                   /* product of n_values */
     const struct tl_metric_def *objective; /* NULL: accuracy, or mse for regression */
     tl_inner_kind inner;
-    size_t folds;         /* cv: inner folds (default 3) */
-    size_t repeats;       /* cv and holdout: draws, scores averaged (default 1) */
-    double fraction;      /* holdout: the share of rows scored (default 0.25) */
-    int line;             /* of `select` in the config */
+    size_t folds;    /* cv: inner folds (default 3) */
+    size_t repeats;  /* cv and holdout: draws, scores averaged (default 1) */
+    double fraction; /* holdout: the share of rows scored (default 0.25) */
+    int line;        /* of `select` in the config */
 } tl_exp_select;
 
 /* The values of candidate `index` of s: value_ix[p] indexes s->values[p]. */
@@ -112,13 +112,13 @@ typedef enum {
 
 typedef struct tl_protocol {
     tl_proto_kind kind;
-    size_t folds;      /* cv */
-    size_t repeats;    /* cv, holdout and learning_curve */
-    int stratified;    /* all kinds (default 1) */
+    size_t folds;              /* cv */
+    size_t repeats;            /* cv, holdout and learning_curve */
+    int stratified;            /* all kinds (default 1) */
     double train, valid, test; /* holdout fractions, summing to 1 */
-    double *fractions; /* learning_curve training fractions, increasing, in (0, 1) */
+    double *fractions;         /* learning_curve training fractions, increasing, in (0, 1) */
     size_t n_fractions;
-    char *column;      /* folds: the fold-id column; split: the train/test column (or NULL) */
+    char *column;          /* folds: the fold-id column; split: the train/test column (or NULL) */
     double *missing_rates; /* missing: shares of values removed completely at random, each
                               rate a copy of every dataset (increasing, in [0, 1)) */
     size_t n_missing_rates;
@@ -129,12 +129,7 @@ typedef struct tl_protocol {
 enum { TL_MISSING_IN_TRAIN = 1u, TL_MISSING_IN_TEST = 2u };
 
 /* Reports that can be asked for (bits of tl_experiment.reports). */
-enum {
-    TL_REPORT_CONFUSION = 1u,
-    TL_REPORT_TREES = 2u,
-    TL_REPORT_TRACE = 4u,
-    TL_REPORT_ALL = 7u
-};
+enum { TL_REPORT_CONFUSION = 1u, TL_REPORT_TREES = 2u, TL_REPORT_TRACE = 4u, TL_REPORT_ALL = 7u };
 
 typedef struct tl_experiment {
     char *name;        /* results go to results/NAME unless --out */
@@ -144,12 +139,12 @@ typedef struct tl_experiment {
     size_t n_datasets;
     tl_exp_model *models; /* grids already expanded into models */
     size_t n_models;
-    size_t baseline;      /* index into models */
+    size_t baseline; /* index into models */
     tl_protocol protocol;
-    unsigned reports;     /* TL_REPORT_* bits; metrics.csv, summary and manifest always */
-    char **plots;         /* plot names as given (drawn by the plot module) */
+    unsigned reports; /* TL_REPORT_* bits; metrics.csv, summary and manifest always */
+    char **plots;     /* plot names as given (drawn by the plot module) */
     size_t n_plots;
-    tl_exp_grid *grids;   /* the config's grids, in order */
+    tl_exp_grid *grids; /* the config's grids, in order */
     size_t n_grids;
 } tl_experiment;
 

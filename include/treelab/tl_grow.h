@@ -34,12 +34,12 @@ extern "C" {
 
 /* The fields every plug-in type starts with. init may be NULL (no state: NULL is passed to
  * the operations); it gets the plug-in's parameters already checked against params. */
-#define TL_PLUGIN_FIELDS                                                                       \
-    const char *name;            /* the word in configs and on the command line */            \
-    const char *summary;         /* one line for `treelab plugins` */                          \
-    const char *reference;       /* where the method comes from */                             \
-    const tl_param_spec *params; /* its own parameters (NULL: none) */                         \
-    void *(*init)(const tl_params *p, tl_err *err);                                            \
+#define TL_PLUGIN_FIELDS                                                                           \
+    const char *name;            /* the word in configs and on the command line */                 \
+    const char *summary;         /* one line for `treelab plugins` */                              \
+    const char *reference;       /* where the method comes from */                                 \
+    const tl_param_spec *params; /* its own parameters (NULL: none) */                             \
+    void *(*init)(const tl_params *p, tl_err *err);                                                \
     void (*free)(void *state)
 
 /* ---- criterion: scores a partition of a node's statistics ---- */
@@ -84,8 +84,8 @@ typedef struct tl_criterion_type {
      * impurity as loss / weight, and scores a test from the node's rows (tl_grow_score); a
      * threshold sweep gets every cut's losses from tl_grow_cut_losses. Such a criterion has
      * neither impurity nor score. */
-    void (*prefix_loss)(const void *state, const double *y, const double *w, size_t n,
-                        double *loss, double *value, double *work);
+    void (*prefix_loss)(const void *state, const double *y, const double *w, size_t n, double *loss,
+                        double *value, double *work);
     /* 1 when impurity is Shannon entropy in bits, so a splitter may use its closed forms
      * (C4.5's cut scan) and stay equal to the generic path. */
     int entropy_bits;
@@ -124,7 +124,7 @@ typedef struct tl_node_rows {
     const double *w;        /* w[row]: the row's weight in this node (fractional for C4.5) */
     const double *stats;    /* the node's statistics (k) */
     size_t depth;
-    size_t id;              /* the node's index in the tree being grown */
+    size_t id;                      /* the node's index in the tree being grown */
     const uint32_t *const *by_attr; /* the grower's sorted blocks (tl_grow_sorted_rows) */
     /* Packed alongside sorted, for splitters that set needs_sorted_values (else NULL): the
      * value and class code of each row in sorted order, so a sweep reads memory in sequence
@@ -157,9 +157,8 @@ typedef struct tl_splitter_type {
  * pre-pruning), 1 to split, or a negative error code. rows: the node's training rows and
  * their weights in it. When it is called, the node's ancestors are split and every node
  * created so far (the node's siblings included) holds its training statistics. */
-typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t,
-                                  size_t node, const tl_node_rows *rows, const tl_split *s,
-                                  tl_err *err);
+typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
+                                  const tl_node_rows *rows, const tl_split *s, tl_err *err);
 
 /* ---- missing: rows with an unknown value, while growing and while predicting ---- */
 
@@ -194,18 +193,18 @@ typedef struct tl_grow_params {
     const void *numeric_state;
     const tl_splitter_type *nominal; /* splitter for nominal attributes */
     const void *nominal_state;
-    size_t max_depth;                /* 0: unlimited */
-    double min_samples_split;        /* weight a node needs to be split */
-    double min_samples_leaf;         /* weight every branch must hold */
-    size_t min_leaf_branches;        /* branches that must hold min_samples_leaf (0 = all) */
-    double min_impurity_decrease;    /* weighted decrease (as scikit-learn) a split needs */
-    int reuse_nominal;               /* 0: a multiway nominal attribute is not reused below */
-    const size_t *attr_order;        /* order attributes are tried (ties go to the first);
+    size_t max_depth;             /* 0: unlimited */
+    double min_samples_split;     /* weight a node needs to be split */
+    double min_samples_leaf;      /* weight every branch must hold */
+    size_t min_leaf_branches;     /* branches that must hold min_samples_leaf (0 = all) */
+    double min_impurity_decrease; /* weighted decrease (as scikit-learn) a split needs */
+    int reuse_nominal;            /* 0: a multiway nominal attribute is not reused below */
+    const size_t *attr_order;     /* order attributes are tried (ties go to the first);
                                         NULL: file order */
-    unsigned long seed;              /* for randomised splitters (the fit's seed) */
-    tl_accept_split_fn accept;       /* optional */
+    unsigned long seed;           /* for randomised splitters (the fit's seed) */
+    tl_accept_split_fn accept;    /* optional */
     void *accept_user;
-    const tl_missing_type *missing;  /* unknown values; NULL: C4.5's fractions */
+    const tl_missing_type *missing; /* unknown values; NULL: C4.5's fractions */
     const void *missing_state;
 } tl_grow_params;
 
@@ -293,15 +292,15 @@ typedef struct tl_prune_trace {
     const char *risk_name;  /* what risk[] measures: "error", or the criterion whose
                                impurity it is; NULL when risk[] is not recorded */
     size_t n, cap;
-    double *param;          /* the parameter value at which subtree i is chosen */
-    double *leaves;         /* its number of leaves */
-    double *risk;           /* its training risk (share of the root's weight) */
-    double *error;          /* its validation or cross-validated error, or NaN */
-    double *se;             /* that error's standard error, or NaN */
-    size_t chosen;          /* the subtree kept (index), SIZE_MAX when none recorded */
-    double chosen_param;    /* the parameter the pruner settled on (CCP by CV: the midpoint
+    double *param;       /* the parameter value at which subtree i is chosen */
+    double *leaves;      /* its number of leaves */
+    double *risk;        /* its training risk (share of the root's weight) */
+    double *error;       /* its validation or cross-validated error, or NaN */
+    double *se;          /* that error's standard error, or NaN */
+    size_t chosen;       /* the subtree kept (index), SIZE_MAX when none recorded */
+    double chosen_param; /* the parameter the pruner settled on (CCP by CV: the midpoint
                                alpha it pruned at), NaN when it has none */
-    size_t min_error;       /* the subtree with the least error, SIZE_MAX when none */
+    size_t min_error;    /* the subtree with the least error, SIZE_MAX when none */
 } tl_prune_trace;
 
 /* Append a subtree to the trace; TL_ENOMEM. */
@@ -329,8 +328,8 @@ typedef struct tl_pruner_type {
      * (cost_complexity with alpha = validation needs validation rows); NULL: needs. */
     unsigned (*needs_of)(const void *state);
     /* Prune the grown tree; record what was considered in trace (already reset). */
-    int (*prune)(const void *state, tl_tree *t, const tl_prune_input *in,
-                 tl_prune_trace *trace, tl_err *err);
+    int (*prune)(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err);
     /* Optional pre-pruning while growing: installed as the grower's accept callback, with
      * a tl_prune_hook (below) as user data. */
     tl_accept_split_fn accept;
@@ -386,10 +385,10 @@ TL_API void tl_missing_names(char *buf, size_t size);
 
 /* ---- minimal cost-complexity pruning (Breiman et al. 1984) ---- */
 typedef struct tl_ccp_path {
-    size_t n;       /* subtrees T0 (unpruned) ... T_{n-1} (root alone) */
-    double *alpha;  /* alpha at which T_i becomes optimal (alpha[0] = 0) */
+    size_t n;      /* subtrees T0 (unpruned) ... T_{n-1} (root alone) */
+    double *alpha; /* alpha at which T_i becomes optimal (alpha[0] = 0) */
     size_t *leaves;
-    double *risk;   /* R(T_i): total leaf risk, as a share of the root's weight */
+    double *risk; /* R(T_i): total leaf risk, as a share of the root's weight */
 } tl_ccp_path;
 
 /* The weakest-link sequence of t. risk_error: 1 = misclassification rate (Breiman, rpart),

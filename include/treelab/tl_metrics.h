@@ -28,10 +28,10 @@ typedef struct tl_class_metrics {
     double log_loss;          /* mean -log p(true class), p clipped to [1e-15, 1 - 1e-15] and
                                  the row renormalised, as sklearn 1.2 (NaN counts as 1e-15) */
     /* from the probabilities (tl_proba_metrics_compute; NaN without them): */
-    double roc_auc_macro;     /* one-vs-rest ROC AUC, mean over classes (binary: class 1's) */
-    double roc_auc_weighted;  /* the same weighted by class support */
-    double pr_auc;            /* average precision (binary: class 1's; else one-vs-rest macro) */
-    double brier;             /* binary: mean (p1 - y1)^2 (sklearn's brier_score_loss); more
+    double roc_auc_macro;    /* one-vs-rest ROC AUC, mean over classes (binary: class 1's) */
+    double roc_auc_weighted; /* the same weighted by class support */
+    double pr_auc;           /* average precision (binary: class 1's; else one-vs-rest macro) */
+    double brier;            /* binary: mean (p1 - y1)^2 (sklearn's brier_score_loss); more
                                  classes: mean over rows of sum_c (p_c - onehot_c)^2 (Brier) */
 } tl_class_metrics;
 
@@ -83,8 +83,8 @@ TL_API int tl_proba_metrics_compute(const int *truth, const double *proba, const
 #define TL_PROBA_BINS 20
 /* Add the pairs of n rows to bins (3 * TL_PROBA_BINS, not cleared); NaN probabilities are
  * skipped. truth must hold codes in 0..k-1. */
-TL_API void tl_proba_bins_add(const int *truth, const double *proba, const double *weight,
-                              size_t n, size_t k, double *bins);
+TL_API void tl_proba_bins_add(const int *truth, const double *proba, const double *weight, size_t n,
+                              size_t k, double *bins);
 /* The ROC curve of summed bins (metrics_bins.c): thresholds at the lower edges of the bins
  * that hold weight, highest first, so the pairs of one bin count as tied (the exact ROC of the
  * probabilities rounded down to a multiple of 1/TL_PROBA_BINS). fpr and tpr (TL_PROBA_BINS + 1
@@ -101,8 +101,8 @@ TL_API size_t tl_proba_bins_roc(const double *bins, double *fpr, double *tpr, do
  * so the ROC) is lost. bins holds 2 * TL_ROC_BINS values, not cleared. */
 #define TL_ROC_BINS 200
 #define TL_ROC_LOGIT 20.0
-TL_API void tl_roc_bins_add(const int *truth, const double *proba, const double *weight,
-                            size_t n, size_t k, double *bins);
+TL_API void tl_roc_bins_add(const int *truth, const double *proba, const double *weight, size_t n,
+                            size_t k, double *bins);
 /* tl_proba_bins_roc on the finer bins: fpr and tpr hold TL_ROC_BINS + 1 points. */
 TL_API size_t tl_roc_bins_curve(const double *bins, double *fpr, double *tpr, double *area);
 /* The reliability diagram of summed bins: for each bin with weight, in increasing order, the
@@ -110,7 +110,7 @@ TL_API size_t tl_roc_bins_curve(const double *bins, double *fpr, double *tpr, do
  * were the class over the bin's weight) and the bin's weight (arrays of TL_PROBA_BINS).
  * Returns the number of points. */
 TL_API size_t tl_proba_bins_reliability(const double *bins, double *mean_p, double *observed,
-                                 double *weight);
+                                        double *weight);
 
 TL_API void tl_reg_metrics_compute(const double *truth, const double *pred, size_t n,
                                    tl_reg_metrics *out);

@@ -73,7 +73,7 @@ typedef struct tl_model_type {
      * (e.g. SLOT.PARAM names of the composable tree). NULL: tl_params_check on params. */
     int (*check_params)(const tl_params *p, tl_err *err);
     /* What the learner offers besides predictions (NULL: it has none). */
-    const tl_tree *(*tree)(const void *state); /* its fitted hard tree */
+    const tl_tree *(*tree)(const void *state);                      /* its fitted hard tree */
     const struct tl_prune_trace *(*prune_trace)(const void *state); /* how it was pruned */
     void (*help)(FILE *f); /* more for --help than the parameter table */
 } tl_model_type;

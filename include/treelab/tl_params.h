@@ -19,7 +19,13 @@
 extern "C" {
 #endif
 
-typedef enum { TL_PARAM_INT, TL_PARAM_DOUBLE, TL_PARAM_BOOL, TL_PARAM_CHOICE, TL_PARAM_STRING } tl_param_type;
+typedef enum {
+    TL_PARAM_INT,
+    TL_PARAM_DOUBLE,
+    TL_PARAM_BOOL,
+    TL_PARAM_CHOICE,
+    TL_PARAM_STRING
+} tl_param_type;
 
 /* One parameter of a learner. Tables end with an entry whose name is NULL. */
 typedef struct tl_param_spec {

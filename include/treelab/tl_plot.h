@@ -58,9 +58,9 @@ TL_API const char *tl_plot_color(size_t i);
 /* ---- generic curve with band and markers (learning curves, C4.5 CF, validation pruners) */
 
 typedef struct tl_plot_series {
-    const char *name;   /* legend text */
-    size_t color;       /* palette index (stable per model) */
-    size_t n;           /* points */
+    const char *name; /* legend text */
+    size_t color;     /* palette index (stable per model) */
+    size_t n;         /* points */
     const double *x, *y;
     const double *band; /* half-width of a shaded band around y (sd or se), or NULL */
     int y2;             /* 1: plot against the right-hand axis (e.g. tree size) */
@@ -75,17 +75,17 @@ typedef struct tl_plot_marker {
 
 typedef struct tl_plot_curve {
     const char *title, *xlabel, *ylabel;
-    const char *y2label;  /* right-hand axis label, used when a series has y2 = 1 */
-    int xlog;             /* logarithmic x axis (x must be > 0) */
+    const char *y2label; /* right-hand axis label, used when a series has y2 = 1 */
+    int xlog;            /* logarithmic x axis (x must be > 0) */
     const tl_plot_series *series;
     size_t n_series;
     const tl_plot_marker *markers; /* may be NULL */
     size_t n_markers;
-    double hline;         /* a dashed horizontal reference line, or NaN for none */
+    double hline; /* a dashed horizontal reference line, or NaN for none */
     const char *hline_label;
-    int rate;             /* 1: y is a rate (accuracy, error): the axis stays within [0, 1] */
-    int xint;             /* 1: x is an integer parameter: tics on integers only */
-    int name_points;      /* 1: each series' name printed beside its points (a scatter of
+    int rate;        /* 1: y is a rate (accuracy, error): the axis stays within [0, 1] */
+    int xint;        /* 1: x is an integer parameter: tics on integers only */
+    int name_points; /* 1: each series' name printed beside its points (a scatter of
                              more models than the palette has colours stays readable) */
 } tl_plot_curve;
 
@@ -102,19 +102,19 @@ TL_API int tl_plot_learning_curve(const tl_plot_series *models, size_t n_models,
 /* ---- CART cost-complexity pruning curve (rpart's plotcp) ---- */
 
 typedef struct tl_plot_cp_path {
-    size_t n;              /* subtrees in the sequence, full tree first (alpha ascending) */
-    const double *alpha;   /* complexity at which each subtree becomes optimal (>= 0) */
-    const double *leaves;  /* number of leaves of each subtree */
-    const double *risk;    /* resubstitution error of each subtree */
-    const double *cv_error;/* cross-validated error, or NULL (then no CV curve, no markers) */
-    const double *cv_se;   /* its standard error, or NULL (then no band and no 1-SE mark) */
-    const char *title;     /* NULL: "Cost-complexity pruning" */
-    int x_leaves;          /* 0: x = alpha on a log axis; 1: x = number of leaves */
-    const char *risk_label;/* legend of the risk curve; NULL: "resubstitution error" */
-    const char *ylabel;    /* NULL: "error rate" */
-    int has_chosen;        /* 1: mark subtree `chosen` as the pruner's choice (a trace's) */
+    size_t n;               /* subtrees in the sequence, full tree first (alpha ascending) */
+    const double *alpha;    /* complexity at which each subtree becomes optimal (>= 0) */
+    const double *leaves;   /* number of leaves of each subtree */
+    const double *risk;     /* resubstitution error of each subtree */
+    const double *cv_error; /* cross-validated error, or NULL (then no CV curve, no markers) */
+    const double *cv_se;    /* its standard error, or NULL (then no band and no 1-SE mark) */
+    const char *title;      /* NULL: "Cost-complexity pruning" */
+    int x_leaves;           /* 0: x = alpha on a log axis; 1: x = number of leaves */
+    const char *risk_label; /* legend of the risk curve; NULL: "resubstitution error" */
+    const char *ylabel;     /* NULL: "error rate" */
+    int has_chosen;         /* 1: mark subtree `chosen` as the pruner's choice (a trace's) */
     size_t chosen;
-    int rate;              /* 1: the errors are rates, the y axis stays within [0, 1] */
+    int rate; /* 1: the errors are rates, the y axis stays within [0, 1] */
 } tl_plot_cp_path;
 
 /* The trees the pruning curve marks: *i_min = argmin cv_error (ties go to the smaller tree,
@@ -135,10 +135,10 @@ TL_API int tl_plot_pruning(const tl_plot_cp_path *p, const char *stem, tl_err *e
 /* ---- confusion matrix heatmap ---- */
 
 typedef struct tl_plot_confusion {
-    size_t k;                    /* classes */
-    const double *counts;        /* k x k, row-major, row = true class, column = predicted */
-    const char *const *classes;  /* k names */
-    const char *title;           /* NULL: "Confusion matrix" */
+    size_t k;                   /* classes */
+    const double *counts;       /* k x k, row-major, row = true class, column = predicted */
+    const char *const *classes; /* k names */
+    const char *title;          /* NULL: "Confusion matrix" */
 } tl_plot_confusion;
 
 /* Classes up to which the confusion heatmap prints each cell's count and share. */
@@ -153,14 +153,14 @@ TL_API int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem,
 /* ---- parameter-grid heatmap ---- */
 
 typedef struct tl_plot_grid {
-    size_t nx, ny;                /* columns (x parameter values) and rows (y values) */
-    const double *values;         /* ny x nx row-major: values[iy * nx + ix]; NaN = not run */
-    const char *const *xvalues;   /* nx labels of the x parameter's values */
-    const char *const *yvalues;   /* ny labels */
-    const char *xname, *yname;    /* parameter names (axis labels) */
-    const char *value_name;       /* colour-bar label; NULL: "validation accuracy" */
+    size_t nx, ny;              /* columns (x parameter values) and rows (y values) */
+    const double *values;       /* ny x nx row-major: values[iy * nx + ix]; NaN = not run */
+    const char *const *xvalues; /* nx labels of the x parameter's values */
+    const char *const *yvalues; /* ny labels */
+    const char *xname, *yname;  /* parameter names (axis labels) */
+    const char *value_name;     /* colour-bar label; NULL: "validation accuracy" */
     const char *title;
-    int has_selected;             /* 1: outline cell (sel_x, sel_y) as the selected one */
+    int has_selected; /* 1: outline cell (sel_x, sel_y) as the selected one */
     size_t sel_x, sel_y;
 } tl_plot_grid;
 
@@ -173,10 +173,10 @@ TL_API int tl_plot_grid_write(const tl_plot_grid *g, const char *stem, tl_err *e
 typedef struct tl_plot_folds {
     size_t n_datasets, n_models, n_folds;
     const char *const *datasets, *const *models;
-    const size_t *colors;  /* n_models palette indices, or NULL for 0..n_models-1 */
-    const double *values;  /* [(d * n_models + m) * n_folds + f]; NaN values are skipped */
+    const size_t *colors;       /* n_models palette indices, or NULL for 0..n_models-1 */
+    const double *values;       /* [(d * n_models + m) * n_folds + f]; NaN values are skipped */
     const char *title, *ylabel; /* NULL: "Accuracy per fold", "accuracy" */
-    int rate;              /* 1: values are rates, the axis stays within [0, 1] */
+    int rate;                   /* 1: values are rates, the axis stays within [0, 1] */
 } tl_plot_folds;
 
 /* Box plots (with the individual folds as dots) per model, grouped by dataset. STEM.dat: one
@@ -186,12 +186,12 @@ TL_API int tl_plot_folds_write(const tl_plot_folds *f, const char *stem, tl_err 
 /* ---- critical difference diagram (Demsar 2006) ---- */
 
 typedef struct tl_plot_cd {
-    size_t k;                    /* models, >= 2 */
+    size_t k; /* models, >= 2 */
     const char *const *models;
-    const double *ranks;         /* average ranks, 1 = best */
-    double cd;                   /* critical difference (e.g. from tl_nemenyi_cd) */
-    size_t n_datasets;           /* shown in the title */
-    const char *title;           /* NULL: "Critical difference diagram (Nemenyi)" */
+    const double *ranks; /* average ranks, 1 = best */
+    double cd;           /* critical difference (e.g. from tl_nemenyi_cd) */
+    size_t n_datasets;   /* shown in the title */
+    const char *title;   /* NULL: "Critical difference diagram (Nemenyi)" */
 } tl_plot_cd;
 
 /* Groups of models whose ranks differ by less than cd, in rank order: each clique is a run
@@ -210,14 +210,14 @@ TL_API int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err);
 
 typedef struct tl_plot_boundary {
     const char *title, *xname, *yname;
-    size_t nx, ny;               /* grid resolution (>= 2 each) */
-    double x0, x1, y0, y1;       /* grid spans: column ix is at x0 + ix*(x1-x0)/(nx-1) */
-    const int *grid;             /* ny x nx predicted class codes, grid[iy * nx + ix] */
+    size_t nx, ny;         /* grid resolution (>= 2 each) */
+    double x0, x1, y0, y1; /* grid spans: column ix is at x0 + ix*(x1-x0)/(nx-1) */
+    const int *grid;       /* ny x nx predicted class codes, grid[iy * nx + ix] */
     size_t n_classes;
-    const char *const *classes;  /* class names (legend) */
-    size_t n_points;             /* training points */
+    const char *const *classes; /* class names (legend) */
+    size_t n_points;            /* training points */
     const double *px, *py;
-    const int *pclass;           /* their true class codes (0..n_classes-1) */
+    const int *pclass; /* their true class codes (0..n_classes-1) */
 } tl_plot_boundary;
 
 /* Regions in light tints of the class colours, training points in full colour with a marker
@@ -226,11 +226,11 @@ TL_API int tl_plot_boundary_write(const tl_plot_boundary *b, const char *stem, t
 
 typedef struct tl_plot_steps {
     const char *title, *xname, *yname;
-    size_t n_grid;               /* >= 2 */
-    double x0, x1;               /* prediction i is at x0 + i*(x1-x0)/(n_grid-1) */
-    const double *pred;          /* n_grid predictions of the model */
+    size_t n_grid;      /* >= 2 */
+    double x0, x1;      /* prediction i is at x0 + i*(x1-x0)/(n_grid-1) */
+    const double *pred; /* n_grid predictions of the model */
     size_t n_points;
-    const double *px, *py;       /* training points */
+    const double *px, *py; /* training points */
 } tl_plot_steps;
 
 /* One-attribute regression: the model's step function over the training points. STEM.dat
@@ -242,15 +242,15 @@ TL_API int tl_plot_steps_write(const tl_plot_steps *s, const char *stem, tl_err 
 /* ---- probability figures: ROC curves and reliability diagrams ---- */
 
 typedef struct tl_plot_proba_series {
-    const char *name;      /* legend text */
-    size_t color;          /* palette index (stable per model) */
-    size_t n;              /* points, each in [0, 1] x [0, 1] */
+    const char *name; /* legend text */
+    size_t color;     /* palette index (stable per model) */
+    size_t n;         /* points, each in [0, 1] x [0, 1] */
     const double *x, *y;
-    const double *weight;  /* weight of each point (a reliability bin's), or NULL */
+    const double *weight; /* weight of each point (a reliability bin's), or NULL */
 } tl_plot_proba_series;
 
 typedef struct tl_plot_proba {
-    int reliability;  /* 0: ROC (false against true positive rate); 1: reliability diagram
+    int reliability; /* 0: ROC (false against true positive rate); 1: reliability diagram
                          (mean predicted probability against observed frequency) */
     const char *title;
     const tl_plot_proba_series *series;

@@ -40,23 +40,23 @@ typedef struct tl_cells_meta {
     unsigned long seed;
     char protocol[256]; /* "cv folds 10 repeats 10 stratified 1", ... */
     size_t n_datasets, n_models, baseline;
-    unsigned reports;   /* TL_REPORT_* bits */
-    char **dataset;     /* names */
-    char **dataset_sha; /* SHA-256 of the data files ("-" when in memory) */
-    size_t *n_classes;  /* 0 for regression */
-    char ***classes;    /* class names per dataset */
-    char **model;       /* display names */
+    unsigned reports;        /* TL_REPORT_* bits */
+    char **dataset;          /* names */
+    char **dataset_sha;      /* SHA-256 of the data files ("-" when in memory) */
+    size_t *n_classes;       /* 0 for regression */
+    char ***classes;         /* class names per dataset */
+    char **model;            /* display names */
     tl_cells_select *select; /* per model (n_params 0: no selection) */
-    unsigned char *grid;/* per model: 1 for a cell of a parameter grid (a "# grid J" line),
+    unsigned char *grid;     /* per model: 1 for a cell of a parameter grid (a "# grid J" line),
                            0 for a model listed in the config; NULL when none is */
-    double *fractions;  /* learning curves: training fraction per fold index, else NULL */
+    double *fractions;       /* learning curves: training fraction per fold index, else NULL */
     size_t n_fractions;
     /* protocol.missing: per dataset the dataset it was copied from (NULL for one that was
      * not) and the share of values removed; both NULL when the run had no missing rates */
     char **missing_base;
     double *missing_rate;
-    size_t n_missing;      /* entries of both (every dataset's when the run had rates) */
-    char missing_rows[16]; /* "train", "test", "all" or "" */
+    size_t n_missing;       /* entries of both (every dataset's when the run had rates) */
+    char missing_rows[16];  /* "train", "test", "all" or "" */
     size_t shard, n_shards; /* "# shard I N" of `treelab run --shard I/N`; 0 0 for a run */
 } tl_cells_meta;
 

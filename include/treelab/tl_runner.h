@@ -23,19 +23,19 @@ extern "C" {
 typedef struct tl_cell {
     size_t dataset, model, repeat, fold;
     size_t n_train, n_test;
-    long selected;          /* candidate chosen by nested selection (tl_exp_select_candidate
+    long selected;        /* candidate chosen by nested selection (tl_exp_select_candidate
                                decodes it into values), or -1 */
-    double leaves, depth;   /* NaN for a learner without a tree (tl_model_has_size) */
+    double leaves, depth; /* NaN for a learner without a tree (tl_model_has_size) */
     double fit_s, predict_s;
     int classification;
-    tl_class_metrics cm;    /* classification */
-    tl_reg_metrics rm;      /* regression */
-    size_t k;               /* classes (0 for regression) */
-    double *confusion;      /* k x k weighted counts, row = truth; owned */
-    double *proba_bins;     /* 3 x TL_PROBA_BINS (tl_proba_bins_add) or NULL; owned */
-    char *correct;          /* per test row '1' right, '0' wrong (n_test chars + NUL), kept
+    tl_class_metrics cm; /* classification */
+    tl_reg_metrics rm;   /* regression */
+    size_t k;            /* classes (0 for regression) */
+    double *confusion;   /* k x k weighted counts, row = truth; owned */
+    double *proba_bins;  /* 3 x TL_PROBA_BINS (tl_proba_bins_add) or NULL; owned */
+    char *correct;       /* per test row '1' right, '0' wrong (n_test chars + NUL), kept
                                by the runner for hold-out splits (McNemar's test); or NULL */
-    double *roc_bins;       /* 2 x TL_ROC_BINS (tl_roc_bins_add) or NULL (older cells); owned */
+    double *roc_bins;    /* 2 x TL_ROC_BINS (tl_roc_bins_add) or NULL (older cells); owned */
 } tl_cell;
 
 TL_API void tl_cell_clear(tl_cell *c);
@@ -85,10 +85,10 @@ TL_API long tl_select_run(const tl_exp_model *m, const tl_dataset *d, const size
 typedef void (*tl_progress_fn)(size_t done, size_t total, double elapsed, void *user);
 
 typedef struct tl_run_opts {
-    const char *out_dir;         /* results folder (created; must not exist unless resume) */
-    size_t jobs;                 /* threads (0 or 1: one) */
-    int resume;                  /* continue the cells found in out_dir */
-    size_t max_cells;            /* stop after computing this many new cells (0: no limit) */
+    const char *out_dir;           /* results folder (created; must not exist unless resume) */
+    size_t jobs;                   /* threads (0 or 1: one) */
+    int resume;                    /* continue the cells found in out_dir */
+    size_t max_cells;              /* stop after computing this many new cells (0: no limit) */
     volatile sig_atomic_t *cancel; /* set (e.g. by SIGINT) to stop after the running cells */
     tl_progress_fn progress;
     void *progress_user;

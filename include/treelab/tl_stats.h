@@ -19,7 +19,7 @@ typedef struct tl_ttest {
     double mean_diff; /* mean of a[i] - b[i] */
     double t;         /* statistic (NaN when the variance is 0 and the mean difference is 0) */
     double df;
-    double p;         /* two-sided p-value */
+    double p; /* two-sided p-value */
 } tl_ttest;
 
 /* Corrected resampled t-test over n paired results (e.g. k-fold x repeats accuracies) of two
@@ -43,7 +43,6 @@ TL_API int tl_nemenyi_cd(size_t n_models, size_t n_datasets, double alpha, doubl
 
 /* The q_alpha behind tl_nemenyi_cd (studentized range / sqrt(2)); same range checks. */
 TL_API int tl_nemenyi_q(size_t n_models, double alpha, double *q, tl_err *err);
-
 
 /* Wilcoxon signed-rank test of paired results a[i], b[i] (e.g. one score per dataset), two-
  * sided, as scipy.stats.wilcoxon 1.10 with its defaults (correction=False, mode "auto"),

@@ -31,7 +31,6 @@ TL_API void tl_csv_field(FILE *f, const char *s);
  * columns most result files start with. */
 TL_API void tl_csv_pair(FILE *f, const char *a, const char *b);
 
-
 /* s as a JSON string with its quotes: '"' and '\\' escaped, control characters as \\n,
  * \\t, ... or \\u00XX; other bytes (UTF-8) as they are. NULL writes null. */
 TL_API void tl_json_str(FILE *f, const char *s);

@@ -42,8 +42,8 @@ typedef struct tl_split {
     double threshold;   /* NUMERIC */
     uint64_t left_mask; /* SUBSET */
     size_t n_branches;
-    double gain;        /* impurity decrease on the known rows, times their weight share */
-    double rank;        /* what selection across attributes maximises (gain, or gain ratio) */
+    double gain; /* impurity decrease on the known rows, times their weight share */
+    double rank; /* what selection across attributes maximises (gain, or gain ratio) */
     double known_weight, missing_weight;
     int missing_branch; /* where the missing-value method put the unknown rows when scoring
                            (a branch), or -1 (none: they count by the known share) */
@@ -61,36 +61,36 @@ enum {
  * mimics the node's own, used in order when the node's attribute is unknown. */
 typedef struct tl_surrogate {
     int attr;
-    unsigned char kind;   /* TL_SPLIT_NUMERIC or TL_SPLIT_SUBSET */
-    unsigned char below;  /* NUMERIC: the branch of x < threshold (x >= threshold: the other) */
+    unsigned char kind;  /* TL_SPLIT_NUMERIC or TL_SPLIT_SUBSET */
+    unsigned char below; /* NUMERIC: the branch of x < threshold (x >= threshold: the other) */
     double threshold;
-    uint64_t left_mask;   /* SUBSET: levels sent to branch 0 */
-    uint64_t known_mask;  /* SUBSET: levels with a direction (others cannot place a row) */
-    double agree, adj;    /* agreement with the node's test, and rpart's adjusted agreement */
+    uint64_t left_mask;  /* SUBSET: levels sent to branch 0 */
+    uint64_t known_mask; /* SUBSET: levels with a direction (others cannot place a row) */
+    double agree, adj;   /* agreement with the node's test, and rpart's adjusted agreement */
 } tl_surrogate;
 
 /* A tree as parallel arrays; node 0 is the root; the children of a node are contiguous. */
 typedef struct tl_tree {
     size_t n_nodes, cap;
-    size_t k;              /* statistics per node: classes, or TL_REG_STATS */
+    size_t k; /* statistics per node: classes, or TL_REG_STATS */
     int regression;
-    int *attr;             /* split attribute, -1 for a leaf */
-    unsigned char *kind;   /* tl_split_kind */
+    int *attr;           /* split attribute, -1 for a leaf */
+    unsigned char *kind; /* tl_split_kind */
     double *threshold;
     uint64_t *mask;
-    size_t *first_child;   /* first of n_children contiguous nodes */
+    size_t *first_child; /* first of n_children contiguous nodes */
     size_t *n_children;
-    size_t *parent;        /* SIZE_MAX for the root */
-    double *stats;         /* n_nodes x k weighted class counts, or (w, sum, sumsq) */
-    signed char *unknown;  /* per split: TL_UNKNOWN_* or a branch (tl_tree_route_row) */
-    uint64_t *seen;        /* per SUBSET split: the levels its training rows had, a level
+    size_t *parent;       /* SIZE_MAX for the root */
+    double *stats;        /* n_nodes x k weighted class counts, or (w, sum, sumsq) */
+    signed char *unknown; /* per split: TL_UNKNOWN_* or a branch (tl_tree_route_row) */
+    uint64_t *seen;       /* per SUBSET split: the levels its training rows had, a level
                               outside counting as unknown (rpart); 0: not recorded, every level
                               goes by mask */
-    uint32_t *sur_first;   /* per node: its surrogates are sur[sur_first .. + sur_n) */
+    uint32_t *sur_first;  /* per node: its surrogates are sur[sur_first .. + sur_n) */
     unsigned char *sur_n;
-    tl_surrogate *sur;     /* every node's surrogates */
+    tl_surrogate *sur; /* every node's surrogates */
     size_t sur_count, sur_cap;
-    double *value;         /* regression: what each node predicts when that is not the mean of
+    double *value; /* regression: what each node predicts when that is not the mean of
                               its statistics (an mae tree's weighted median); NULL: the mean */
 } tl_tree;
 
@@ -169,7 +169,11 @@ TL_API int tl_tree_predict(const tl_tree *t, const tl_dataset *d, const size_t *
  * (the peers'), Laplace's rule (n_c + 1) / (N + k) (Weka's J48 -A), or Cestnik's (1990)
  * m-estimate (n_c + m p_c) / (N + m) with p the class distribution at the root. A branch no
  * training weight reached uses its nearest ancestor's counts, smoothed or not, as J48. */
-typedef enum { TL_SMOOTH_NONE = 0, TL_SMOOTH_LAPLACE = 1, TL_SMOOTH_M_ESTIMATE = 2 } tl_smoothing_kind;
+typedef enum {
+    TL_SMOOTH_NONE = 0,
+    TL_SMOOTH_LAPLACE = 1,
+    TL_SMOOTH_M_ESTIMATE = 2
+} tl_smoothing_kind;
 typedef struct tl_smoothing {
     tl_smoothing_kind kind;
     double m; /* TL_SMOOTH_M_ESTIMATE: weight of the prior, >= 0 */

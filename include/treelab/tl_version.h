@@ -22,8 +22,8 @@ extern "C" {
 #define TL_VERSION_STR(x) TL_VERSION_STR_(x)
 /* "MAJOR.MINOR.PATCH" of the headers. */
 #define TL_VERSION_STRING                                                                          \
-    TL_VERSION_STR(TL_VERSION_MAJOR) "." TL_VERSION_STR(TL_VERSION_MINOR) "." TL_VERSION_STR(      \
-        TL_VERSION_PATCH)
+    TL_VERSION_STR(TL_VERSION_MAJOR)                                                               \
+    "." TL_VERSION_STR(TL_VERSION_MINOR) "." TL_VERSION_STR(TL_VERSION_PATCH)
 
 /* The library's "MAJOR.MINOR.PATCH". Static string. */
 TL_API const char *tl_version(void);

@@ -31,8 +31,8 @@ static tl_dataset *rows_for(const tl_model *m)
         if (a->kind == TL_ATTR_NOMINAL) {
             ok = (d->cols[j].code = malloc(N_ROWS * sizeof(int))) != NULL;
             for (size_t i = 0; ok && i < N_ROWS; i++)
-                d->cols[j].code[i] = i == 0 || !a->n_levels ? TL_MISSING_CODE
-                                                            : (int)((i - 1 + j) % a->n_levels);
+                d->cols[j].code[i] =
+                    i == 0 || !a->n_levels ? TL_MISSING_CODE : (int)((i - 1 + j) % a->n_levels);
         } else {
             ok = (d->cols[j].num = malloc(N_ROWS * sizeof(double))) != NULL;
             for (size_t i = 0; ok && i < N_ROWS; i++)
@@ -109,7 +109,8 @@ static void round_trip(const tl_model *m)
         int ca = fgetc(fa), cb = fgetc(fb);
         if (ca != cb)
             tl_fuzz_fail("a %s model saved, loaded and saved again differs at line %zu "
-                         "(%s, %s)", m->type->name, line, a_path, b_path);
+                         "(%s, %s)",
+                         m->type->name, line, a_path, b_path);
         if (ca == EOF)
             break;
         line += ca == '\n';
