@@ -14,17 +14,13 @@ static double score(const void *state, const double *parent, const double *child
                     size_t n_children, size_t k)
 {
     (void)state;
-    double n = 0;
-    for (size_t j = 0; j < k; j++)
-        n += parent[j];
+    double n = tl_class_total(parent, k);
     if (n <= 0)
         return 0;
     double x2 = 0;
     for (size_t b = 0; b < n_children; b++) {
         const double *ch = children + b * k;
-        double nb = 0;
-        for (size_t j = 0; j < k; j++)
-            nb += ch[j];
+        double nb = tl_class_total(ch, k);
         if (nb <= 0)
             continue;
         for (size_t j = 0; j < k; j++) {

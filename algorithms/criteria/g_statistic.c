@@ -18,17 +18,13 @@ static double score(const void *state, const double *parent, const double *child
                     size_t n_children, size_t k)
 {
     (void)state;
-    double n = 0;
-    for (size_t j = 0; j < k; j++)
-        n += parent[j];
+    double n = tl_class_total(parent, k);
     if (n <= 0)
         return 0;
     double g = 0;
     for (size_t b = 0; b < n_children; b++) {
         const double *ch = children + b * k;
-        double nb = 0;
-        for (size_t j = 0; j < k; j++)
-            nb += ch[j];
+        double nb = tl_class_total(ch, k);
         for (size_t j = 0; j < k; j++)
             if (ch[j] > 0) /* O / E = O N / (n_b n_j): exactly 1 on independent integer counts */
                 g += ch[j] * log(ch[j] * n / (nb * parent[j]));

@@ -15,9 +15,7 @@ static double one_vs_rest(const double *parent, const double *children, size_t k
                           double n)
 {
     const double *ch = children + b * k;
-    double wl = 0;
-    for (size_t j = 0; j < k; j++)
-        wl += ch[j];
+    double wl = tl_class_total(ch, k);
     double wr = n - wl;
     if (wl <= 0 || wr <= 0)
         return 0;
@@ -31,9 +29,7 @@ static double score(const void *state, const double *parent, const double *child
                     size_t n_children, size_t k)
 {
     (void)state;
-    double n = 0;
-    for (size_t j = 0; j < k; j++)
-        n += parent[j];
+    double n = tl_class_total(parent, k);
     if (n <= 0)
         return 0;
     double best = 0;

@@ -249,8 +249,7 @@ static size_t n_unknown(const tl_dataset *d, size_t row)
 {
     size_t n = 0;
     for (size_t a = 0; a < d->schema.n_attrs; a++)
-        n += d->schema.attrs[a].kind == TL_ATTR_NUMERIC ? isnan(d->cols[a].num[row])
-                                                        : d->cols[a].code[row] < 0;
+        n += (size_t)tl_dataset_is_missing(d, a, row);
     return n;
 }
 

@@ -112,6 +112,16 @@ static inline double tl_gini_impurity(const double *stats, size_t k)
     return 1 - s;
 }
 
+/* The total weight of k class statistics (a node's, or one branch's), summed in order, for
+ * the partition-form criteria. */
+static inline double tl_class_total(const double *stats, size_t k)
+{
+    double w = 0;
+    for (size_t j = 0; j < k; j++)
+        w += stats[j];
+    return w;
+}
+
 /* ---- the grower ---- */
 typedef struct tl_grow_ctx tl_grow_ctx;
 
