@@ -25,7 +25,7 @@ PACKAGES=(build-essential cmake pkg-config git libgsl-dev libopenblas-dev libcon
 [ $mpi = 1 ] && PACKAGES+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" > /dev/null || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2

@@ -27,7 +27,7 @@ cmake -S "$src/examples" -B "$tmp/cm" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_CO
 
 for how in pc cm; do
     # they must run on the installed libraries, not the build tree's
-    ldd "$tmp/$how/fit_c45" | grep -q "$prefix/lib/libtreelab.so" ||
+    ldd "$tmp/$how/fit_c45" | grep "$prefix/lib/libtreelab.so" > /dev/null ||
         fail "$how/fit_c45 does not use $prefix/lib: $(ldd "$tmp/$how/fit_c45" | grep treelab)"
     out=$("$tmp/$how/fit_c45" "$src/experiments/datasets/labor.arff") || fail "$how/fit_c45 failed: $out"
     for line in "wage-increase-first-year <= 2.5: bad (15.27/2.27)" \

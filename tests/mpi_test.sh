@@ -45,7 +45,7 @@ done
 descendants() { local c; for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
 victim=
 for p in $(descendants "$launcher"); do
-  if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+  if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -x 'OMPI_COMM_WORLD_RANK=1' > /dev/null; then
     victim=$p
   fi
 done
