@@ -9,7 +9,7 @@
 #include "treelab/tl_scale.h"
 
 /* Seconds per unit of work, measured with configs/default.cfg on the project's 2-core
- * machine (scripts/bench_scale.sh; docs/scale.md): fit and predict of one cell. */
+ * machine (scripts/bench/scale.sh; docs/scale.md): fit and predict of one cell. */
 #define COST_TREE 8.5e-8 /* per n p log2(n) of a grown tree (c45, id3, cart, tree) */
 #define COST_NB 5e-8     /* per n p of naive Bayes */
 #define COST_SOFT 4.5e-9 /* per epoch n (p + 1) 2^depth of the soft tree */

@@ -1,5 +1,5 @@
 /* Time one learner's fit in-process: `c45_fit_time DATA ALGO REPEATS [key=value...]` prints
- * the best wall time of REPEATS fits on every row, and the tree size (for scripts/bench_c45.sh). */
+ * the best wall time of REPEATS fits on every row, and the tree size (for scripts/bench/c45.sh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

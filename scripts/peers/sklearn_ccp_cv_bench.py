@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""scikit-learn's side of scripts/bench_ccp_cv.sh: cost-complexity pruning with alpha chosen
+"""scikit-learn's side of scripts/bench/ccp_cv.sh: cost-complexity pruning with alpha chosen
 by 10-fold CV over the exact path, as treelab's `cart prune=cv` does it.
 
   sklearn_ccp_cv_bench.py DATA.csv      (numeric attributes, the class last)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Synthetic benchmark data and scikit-learn's side of scripts/bench_fit.sh.
+"""Synthetic benchmark data and scikit-learn's side of scripts/bench/fit.sh.
 
   sklearn_fit_bench.py data ROWS FILE   write ROWS x 20 numeric attributes + a 0/1 class
   sklearn_fit_bench.py fit FILE         time DecisionTreeClassifier.fit (single thread)

@@ -7,10 +7,10 @@
 # the process's high-water mark against the dataset's size. Leaf counts differ only where
 # equally good attributes tie (scripts/peers/sklearn_tree_diff.py shows each such node).
 # Needs build/libtreelab.a (./scripts/setup.sh) and Debian's python3-sklearn.
-# Usage: REPEATS=3 scripts/bench_fit.sh [ROWS...]   (default: 10000 100000 1000000)
+# Usage: REPEATS=3 scripts/bench/fit.sh [ROWS...]   (default: 10000 100000 1000000)
 set -eu
-cd "$(dirname "$0")/.."
-. scripts/bench_common.sh
+cd "$(dirname "$0")/../.."
+. scripts/bench/common.sh
 HAVE_SK=1
 $PY -c 'import sklearn' 2>/dev/null || { HAVE_SK=0; echo "python3-sklearn missing: treelab only" >&2; }
 [ $# -gt 0 ] || set -- 10000 100000 1000000

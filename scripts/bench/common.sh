@@ -5,7 +5,7 @@ REPEATS=${REPEATS:-3}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$TMP/bench" scripts/bench_fit.c \
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$TMP/bench" scripts/bench/fit_time.c \
    -Iinclude build/libtreelab.a -lgsl -lopenblas -lconfig -lm -lpthread
 # The median of the numbers on stdin, one a line.
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

@@ -1,4 +1,4 @@
-/* Benchmark driver for scripts/bench_soft_tree.sh: seconds per epoch of treelab's soft_tree. */
+/* Benchmark driver for scripts/bench/soft_tree.sh: seconds per epoch of treelab's soft_tree. */
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,10 +7,10 @@
 # The two sides draw different folds, so their chosen trees may differ; the path lengths
 # (distinct alphas of the full tree) are printed to compare the full trees, which part only
 # where attributes tie (scripts/peers/sklearn_tree_diff.py).
-# Usage: REPEATS=3 scripts/bench_ccp_cv.sh [DATA.csv]
+# Usage: REPEATS=3 scripts/bench/ccp_cv.sh [DATA.csv]
 set -eu
-cd "$(dirname "$0")/.."
-. scripts/bench_common.sh
+cd "$(dirname "$0")/../.."
+. scripts/bench/common.sh
 DATA=${1:-}
 if [ -z "$DATA" ]; then
     DATA=$TMP/letter.csv

@@ -2,9 +2,9 @@
 # Seconds per epoch of treelab's soft_tree against a PyTorch soft tree of the same design
 # (scripts/peers/torch_soft_tree.py), one thread each, synthetic 10^5 x 20 (plus 2x10^4 test
 # rows), depth 6 and 8, batch 128 and 1024. Needs build/libtreelab.a (cmake --build build)
-# and Debian's python3-torch. Usage: scripts/bench_soft_tree.sh [EPOCHS]   (default 3)
+# and Debian's python3-torch. Usage: scripts/bench/soft_tree.sh [EPOCHS]   (default 3)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 EPOCHS=${1:-3}
 PY=/usr/bin/python3
 TMP=$(mktemp -d)
@@ -12,7 +12,7 @@ trap 'rm -rf "$TMP"' EXIT
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 
 CBLAS_INC=/usr/include/x86_64-linux-gnu/openblas-pthread
-cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$TMP/bench" scripts/bench_soft_tree.c \
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -o "$TMP/bench" scripts/bench/soft_tree_epoch.c \
    -Iinclude -I"$CBLAS_INC" build/libtreelab.a -lgsl -lopenblas -lconfig -lm -lpthread
 $PY scripts/peers/torch_soft_tree.py data "$TMP/data.csv"
 

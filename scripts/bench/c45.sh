@@ -1,7 +1,7 @@
 #!/bin/sh
 # Benchmark (not a test): C4.5 fit time in-process against Weka J48's "Time taken to build
 # model", on the largest bundled Weka sets and synthetic data of 10^4 and 10^5 rows.
-# Run from the repository root after building into build/:  scripts/bench_c45.sh
+# Run from the repository root after building into build/:  scripts/bench/c45.sh
 set -eu
 WEKA=${WEKA:-/usr/share/java/weka.jar}
 BUILD=${BUILD:-build}

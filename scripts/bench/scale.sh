@@ -6,9 +6,9 @@
 # estimate (a build-mpi/ of another commit differs in the summary's "Produced by" line
 # only, which is ignored; the cost constants of experiments/run/plan.c come from this table).
 # Needs build/treelab and build-mpi/treelab (./scripts/setup.sh --mpi).
-# Usage: scripts/bench_scale.sh [CONFIG]   (default: configs/default.cfg)
+# Usage: scripts/bench/scale.sh [CONFIG]   (default: configs/default.cfg)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 cfg=${1:-configs/default.cfg}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
