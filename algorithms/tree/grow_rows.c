@@ -7,36 +7,24 @@
 
 #include "grow_internal.h"
 
-/* A double's bits as an unsigned key with the same order; NaN last. */
-static uint64_t sort_key(double v)
-{
-    if (isnan(v))
-        return UINT64_MAX;
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return (b >> 63) ? ~b : b | 0x8000000000000000ull;
-}
-
-typedef struct {
-    uint64_t key;
-    uint32_t row;
-} keyed_row;
-
-/* Below this many rows qsort wins; above, a stable LSD radix sort on 16-bit digits (the
- * presort is the one sort of a fit, and on 10^6 rows it dominated qsort's comparisons). */
-#define TL_RADIX_MIN_ROWS 4096
-
 static int cmp_keyed(const void *a, const void *b)
 {
-    const keyed_row *x = a, *y = b;
+    const tlg_keyed_row *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
     return (x->row > y->row) - (x->row < y->row);
 }
 
-/* Sorts a[0..n) by key, ties in input order; tmp holds n entries. */
-static int radix_sort(keyed_row *a, keyed_row *tmp, size_t n)
+/* Below this many rows qsort wins; above, a stable LSD radix sort on 16-bit digits (the
+ * presort is the one sort of a fit, and on 10^6 rows it dominated qsort's comparisons). */
+#define TL_RADIX_MIN_ROWS 4096
+
+int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n)
 {
+    if (n < TL_RADIX_MIN_ROWS) {
+        qsort(a, n, sizeof *a, cmp_keyed);
+        return 0;
+    }
     size_t *count = calloc(4 * 65536, sizeof *count);
     if (!count)
         return -1;
@@ -67,25 +55,28 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void tlg_sort_rows(uint32_t *rows, size_t n)
+{
+    qsort(rows, n, sizeof *rows, cmp_u32);
+}
+
 /* Sort the rows by each numeric attribute once; equal values keep row order, so trees are
  * deterministic whatever order the rows were given in. Block s starts at s * g->n_rows. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
                 tl_err *err)
 {
     size_t stride = g->n_rows; /* blocks are laid out for every row given, n may be fewer */
-    keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
+    tlg_keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
-    qsort(rows, n, sizeof *rows, cmp_u32);
+    tlg_sort_rows(rows, n);
     for (size_t s = 0; s < g->n_num; s++) {
         const double *x = g->d->cols[g->num_attr[s]].num;
         for (size_t i = 0; i < n; i++) {
-            pairs[i].key = sort_key(x[rows[i]]);
+            pairs[i].key = tlg_sort_key(x[rows[i]]);
             pairs[i].row = rows[i];
         }
-        if (n < TL_RADIX_MIN_ROWS)
-            qsort(pairs, n, sizeof *pairs, cmp_keyed);
-        else if (radix_sort(pairs, pairs + n, n)) {
+        if (tlg_sort_keyed(pairs, pairs + n, n)) {
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory");
         }
@@ -163,6 +154,7 @@ void tlg_children_free(tlg_children *c)
     free(c->ptrs);
     free(c->xptrs);
     free(c->yptrs);
+    free(c->rptrs);
     free(c->fresh);
     free(c->fresh_x);
     free(c->fresh_y);
@@ -184,19 +176,37 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     int narrow = groups <= UINT8_MAX;
     for (size_t i = 0; i < rs->n && narrow; i++)
         g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
+    for (size_t i = 0; i < rs->n && g->branch1 && groups == 2; i++) {
+        uint32_t r = rs->base[i];
+        uint64_t bit = (uint64_t)1 << (r & 63);
+        g->branch1[r >> 6] = g->branch[r] ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;
+    }
     partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
     for (size_t s2 = 0; s2 < g->n_num; s2++)
-        partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL, rs->n,
-                  groups, counts, off, narrow);
+        if (rs->sorted)
+            partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL,
+                      rs->n, groups, counts, off, narrow);
+        else if (rs->rec) {
+            group_offsets(off, groups, counts);
+            tlg_partition_records(g, rs->rec[s2], rs->n, off, groups, narrow,
+                                  g->d->cols[g->num_attr[s2]].num);
+        }
     free(off);
     size_t at = 0;
     for (size_t b = 0; b < nb; b++) {
         c->kids[b].n = counts[b];
         c->kids[b].base = rs->base + at;
-        c->kids[b].sorted = c->ptrs + b * g->n_num;
         c->kids[b].unit = rs->unit;
-        for (size_t s2 = 0; s2 < g->n_num; s2++)
-            c->kids[b].sorted[s2] = rs->sorted[s2] + at;
+        if (rs->sorted) {
+            c->kids[b].sorted = c->ptrs + b * g->n_num;
+            for (size_t s2 = 0; s2 < g->n_num; s2++)
+                c->kids[b].sorted[s2] = rs->sorted[s2] + at;
+        }
+        if (rs->rec) {
+            c->kids[b].rec = c->rptrs + b * g->n_num;
+            for (size_t s2 = 0; s2 < g->n_num; s2++)
+                c->kids[b].rec[s2] = rs->rec[s2] + at;
+        }
         if (rs->xs) {
             c->kids[b].xs = c->xptrs + b * g->n_num;
             for (size_t s2 = 0; s2 < g->n_num; s2++)
@@ -304,7 +314,13 @@ static int route_rows(tl_grow_ctx *g, const tl_node_rows *view, const tl_split *
     tl_tree *t = g->t;
     size_t node = view->id;
     int unknown = 0;
-    for (size_t i = 0; i < view->n; i++) {
+    const double *x = s->kind == TL_SPLIT_NUMERIC ? g->d->cols[s->attr].num : NULL;
+    for (size_t i = 0; i < view->n && x; i++) { /* tl_split_branch's, inline */
+        uint32_t r = view->rows[i];
+        g->branch[r] = isnan(x[r]) ? -1 : (x[r] <= s->threshold ? 0 : 1);
+        unknown |= g->branch[r] < 0;
+    }
+    for (size_t i = 0; i < view->n && !x; i++) {
         uint32_t r = view->rows[i];
         /* from the split record: the node's children do not exist yet */
         g->branch[r] = tl_split_branch(s, g->d, r);
@@ -351,6 +367,10 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
     out->ptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->ptrs);
+    if (g->compact && rs->rec && !(out->rptrs = calloc(nb * g->n_num, sizeof *out->rptrs))) {
+        free(counts);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
     if (g->packed) {
         out->xptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->xptrs);
         out->yptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->yptrs);
@@ -376,7 +396,10 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     }
     /* Every child's statistics are there before any subtree is grown, for the accept
      * callback (the node step recomputes them in the same order). */
-    for (size_t i = 0; i < rs->n; i++) {
+    const int *code = g->d->y.code;
+    for (size_t i = 0; i < rs->n && g->compact; i++) /* weights 1, every row goes down */
+        t->stats[(first + (size_t)g->branch[rs->base[i]]) * g->k + (size_t)code[rs->base[i]]] += 1.0;
+    for (size_t i = 0; i < rs->n && !g->compact; i++) {
         uint32_t r = rs->base[i];
         int b = g->branch[r];
         if (b >= 0 && (size_t)b < nb)

@@ -32,6 +32,11 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->rwork);
     free(g->cut_left);
     free(g->cut_right);
+    free(g->rec_buf);
+    free(g->rec_ptrs);
+    free(g->one_rec);
+    free(g->last_kept);
+    free(g->branch1);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */

@@ -4,7 +4,7 @@
 # entropy, mse / friedman_mse / mae on numeric targets, prune = cv, min_samples_leaf,
 # max_depth, the missing-value methods), id3 and c45, with both programs, and compares the
 # saved model files byte for byte (and the error text where both refuse a combination).
-# Usage: scripts/bench/identity.sh OLD_TREELAB NEW_TREELAB [SYNTH_DIR]
+# Usage: [BIG=1] scripts/bench/identity.sh OLD_TREELAB NEW_TREELAB [SYNTH_DIR]
 #   SYNTH_DIR: folder with d10000.csv / d100000.csv from
 #   `scripts/peers/sklearn_fit_bench.py data ROWS FILE` (written there when missing)
 # Prints one line per difference and a summary; exits 1 when any model differs.
@@ -65,5 +65,12 @@ for r in 10000 100000; do
     fit "$SYN/d$r.csv" c45
 done
 fit "$SYN/d10000.csv" cart --set prune=cv
+# 10^6 rows: nodes above the compact records' share build them per attribute (BIG=1)
+if [ "${BIG:-0}" = 1 ]; then
+    [ -f "$SYN/d1000000.csv" ] ||
+        /usr/bin/python3 scripts/peers/sklearn_fit_bench.py data 1000000 "$SYN/d1000000.csv"
+    fit "$SYN/d1000000.csv" cart
+    fit "$SYN/d1000000.csv" cart --set criterion=entropy --set min_samples_leaf=2
+fi
 echo "identity: $checked fits, $same models byte-identical, $refused refused alike, $differ different"
 [ "$differ" -eq 0 ]
