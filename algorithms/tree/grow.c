@@ -85,10 +85,10 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         if (!nominal && g->compact) {
             size_t slot = (size_t)g->num_slot[a];
             int rc = f->rs.rec ? TL_OK
-                               : tlg_attr_records(g, f->rs.base, f->rs.n, slot, g->one_rec, err);
+                               : tlg_attr_records(g, f->rs.base, f->rs.n, slot, g->tmp, err);
             if (rc)
                 return rc;
-            view->sorted_rec = f->rs.rec ? f->rs.rec[slot] : g->one_rec;
+            view->sorted_rec = f->rs.rec ? f->rs.rec[slot] : g->tmp;
         }
         view->sorted = nominal || !f->rs.sorted ? NULL : f->rs.sorted[g->num_slot[a]];
         view->sorted_x = nominal || !f->rs.xs ? NULL : f->rs.xs[g->num_slot[a]];

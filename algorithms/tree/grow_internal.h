@@ -45,13 +45,13 @@ struct tl_grow_ctx {
     double node_loss;
     /* The compact records (tl_node_rows.sorted_rec), when tlg_compact_applies: nodes of at
      * most rec_cap rows keep them per numeric attribute in rec_buf (one such subtree at a time,
-     * depth first); a larger node builds one attribute's records at a time in one_rec. */
+     * depth first); a larger node builds one attribute's records at a time in g->tmp (free
+     * until the partition). */
     int compact;
     unsigned rec_shift;
     size_t rec_cap;
     uint32_t *rec_buf;   /* rec_cap x n_num words, allocated while a subtree uses it */
     uint32_t **rec_ptrs; /* the materialised node's blocks (n_num) */
-    uint32_t *one_rec;   /* n words */
     size_t *last_kept;   /* partition scratch: per group, where its last record came from */
     uint64_t *branch1;   /* a binary split's branch per row, a bit each (compact) */
 };
@@ -118,7 +118,9 @@ static inline double tlg_key_value(uint64_t key)
     return v;
 }
 
-typedef struct tlg_keyed_row {
+/* Packed: 12 bytes instead of 16, a quarter less memory for the sorts (x86 and ARMv8 load
+ * unaligned words at full speed). */
+typedef struct __attribute__((packed)) tlg_keyed_row {
     uint64_t key;
     uint32_t row;
 } tlg_keyed_row;
@@ -144,7 +146,7 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
  * unknown value. Exposed for tests: the fit takes this path exactly when it says 1. */
 int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint32_t *rows,
                         size_t n);
-/* Sets g->rec_shift and g->rec_cap for n rows, allocates one_rec and the scratch. TL_ENOMEM. */
+/* Sets g->rec_shift and g->rec_cap for n rows, allocates the scratch. TL_ENOMEM. */
 int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err);
 /* Builds rs's records for every numeric attribute in g->rec_buf (rs->n <= g->rec_cap);
  * TL_ENOMEM. */

@@ -40,7 +40,7 @@ int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint
 
 /* Nodes of up to this share of the rows keep their records (on large data: the records of
  * every attribute for every row would cost 4 bytes a cell, as much as half the data). */
-#define TL_REC_SHARE 0.35
+#define TL_REC_SHARE 0.2
 /* Below this many cells the root keeps them all. */
 #define TL_REC_ALL_CELLS ((size_t)1 << 22)
 
@@ -48,7 +48,6 @@ int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
 {
     fits(g->d, &g->rec_shift);
     g->rec_cap = n * g->n_num <= TL_REC_ALL_CELLS ? n : (size_t)(TL_REC_SHARE * (double)n);
-    g->one_rec = malloc((n ? n : 1) * sizeof *g->one_rec);
     g->rec_ptrs = malloc((g->n_num ? g->n_num : 1) * sizeof *g->rec_ptrs);
     size_t groups = 3; /* a partition's: the branches and the rows that stay */
     for (size_t a = 0; a < g->d->schema.n_attrs; a++)
@@ -56,35 +55,39 @@ int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
             groups = g->d->schema.attrs[a].n_levels + 1;
     g->last_kept = malloc(groups * sizeof *g->last_kept);
     g->branch1 = calloc(g->d->n_rows / 64 + 1, sizeof *g->branch1);
-    if (!g->one_rec || !g->rec_ptrs || !g->last_kept || !g->branch1)
+    if (!g->rec_ptrs || !g->last_kept || !g->branch1)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     return TL_OK;
 }
 
-/* The records of sorted pairs[0..n) of slot's attribute into out. */
-static void encode(const tl_grow_ctx *g, const tlg_keyed_row *pairs, size_t n, uint32_t *out)
+/* The records of sorted pairs[0..n) (their row fields hold the records but the two bits)
+ * into out. */
+static void encode(const tlg_keyed_row *pairs, size_t n, uint32_t *out)
 {
-    const int *code = g->d->y.code;
-    unsigned shift = g->rec_shift;
     double prev = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t r = pairs[i].row, bits = 0;
+        uint32_t bits = 0;
         double v = tlg_key_value(pairs[i].key);
         if (i > 0 && v != prev)
             bits = TL_REC_DIFFERS | (v > prev + TL_REC_GAP ? TL_REC_CUT : 0);
-        out[i] = r << shift | (uint32_t)code[r] << TL_REC_CLASS_SHIFT | bits;
+        out[i] = pairs[i].row | bits;
         prev = v;
     }
 }
 
-/* Sort rows[0..n) by slot's values into pairs (2n entries). */
+/* Sort rows[0..n) (increasing) by slot's values into pairs (2n entries), each carrying its
+ * record but the bits: the row ids keep their order in the high bits, so ties stay in row
+ * order, and the class codes are read in row order rather than gathered in value order. */
 static int sort_slot(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_t slot,
                      tlg_keyed_row *pairs)
 {
     const double *x = g->d->cols[g->num_attr[slot]].num;
+    const int *code = g->d->y.code;
+    unsigned shift = g->rec_shift;
     for (size_t i = 0; i < n; i++) {
-        pairs[i].key = tlg_sort_key(x[rows[i]]);
-        pairs[i].row = rows[i];
+        uint32_t r = rows[i];
+        pairs[i].key = tlg_sort_key(x[r]);
+        pairs[i].row = r << shift | (uint32_t)code[r] << TL_REC_CLASS_SHIFT;
     }
     return tlg_sort_keyed(pairs, pairs + n, n);
 }
@@ -97,7 +100,7 @@ int tlg_attr_records(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_
         free(pairs);
         return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
     }
-    encode(g, pairs, n, out);
+    encode(pairs, n, out);
     free(pairs);
     return TL_OK;
 }
@@ -117,7 +120,7 @@ int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
         }
-        encode(g, pairs, n, g->rec_ptrs[s]);
+        encode(pairs, n, g->rec_ptrs[s]);
     }
     free(pairs);
     rs->rec = g->rec_ptrs;

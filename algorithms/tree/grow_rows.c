@@ -15,9 +15,15 @@ static int cmp_keyed(const void *a, const void *b)
     return (x->row > y->row) - (x->row < y->row);
 }
 
-/* Below this many rows qsort wins; above, a stable LSD radix sort on 16-bit digits (the
- * presort is the one sort of a fit, and on 10^6 rows it dominated qsort's comparisons). */
+/* Below this many rows qsort wins; above, a stable LSD radix sort (the presort is the one
+ * sort of a fit, and on 10^6 rows it dominated qsort's comparisons). */
 #define TL_RADIX_MIN_ROWS 4096
+
+/* Radix digits of 11 bits (6 passes over a 64-bit key): 2048 buckets keep the scatter's
+ * write streams in cache, where 16-bit digits (65536 buckets) missed on nearly every write. */
+#define TL_RADIX_BITS 11
+#define TL_RADIX_PASSES 6
+#define TL_RADIX_BUCKETS (1u << TL_RADIX_BITS)
 
 int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n)
 {
@@ -25,26 +31,33 @@ int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n)
         qsort(a, n, sizeof *a, cmp_keyed);
         return 0;
     }
-    size_t *count = calloc(4 * 65536, sizeof *count);
+    size_t *count = calloc(TL_RADIX_PASSES * TL_RADIX_BUCKETS, sizeof *count);
     if (!count)
         return -1;
+    const uint64_t mask = TL_RADIX_BUCKETS - 1;
     for (size_t i = 0; i < n; i++)
-        for (int d = 0; d < 4; d++)
-            count[d * 65536 + ((a[i].key >> (16 * d)) & 0xffff)]++;
-    for (int d = 0; d < 4; d++) {
-        size_t *c = count + d * 65536;
-        if (c[(a[0].key >> (16 * d)) & 0xffff] == n)
+        for (int d = 0; d < TL_RADIX_PASSES; d++)
+            count[d * TL_RADIX_BUCKETS + ((a[i].key >> (TL_RADIX_BITS * d)) & mask)]++;
+    tlg_keyed_row *src = a, *dst = tmp;
+    for (int d = 0; d < TL_RADIX_PASSES; d++) {
+        size_t *c = count + d * TL_RADIX_BUCKETS;
+        unsigned shift = TL_RADIX_BITS * (unsigned)d;
+        if (c[(src[0].key >> shift) & mask] == n)
             continue; /* every key has this digit: the pass would change nothing */
         size_t sum = 0;
-        for (size_t v = 0; v < 65536; v++) {
+        for (size_t v = 0; v < TL_RADIX_BUCKETS; v++) {
             size_t t = c[v];
             c[v] = sum;
             sum += t;
         }
         for (size_t i = 0; i < n; i++)
-            tmp[c[(a[i].key >> (16 * d)) & 0xffff]++] = a[i];
-        memcpy(a, tmp, n * sizeof *a);
+            dst[c[(src[i].key >> shift) & mask]++] = src[i];
+        tlg_keyed_row *t = src;
+        src = dst;
+        dst = t;
     }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
     free(count);
     return 0;
 }

@@ -34,7 +34,6 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->cut_right);
     free(g->rec_buf);
     free(g->rec_ptrs);
-    free(g->one_rec);
     free(g->last_kept);
     free(g->branch1);
 }
