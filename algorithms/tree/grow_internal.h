@@ -159,6 +159,12 @@ int tlg_attr_records(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_
  * records' new neighbours; x: the attribute's values. */
 void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t *off,
                            size_t groups, int narrow, const double *x);
+/* Route rs's rows by binary numeric test s from the test attribute's records: the rows with
+ * a value at most the threshold (a prefix of the records) left, the others right, into
+ * g->branch8 and g->branch1; counts[0..1] and the children's class counts (stats: 2 x k,
+ * zero) follow, the same whole numbers as from the rows. */
+void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_split *s,
+                       size_t *counts, double *stats);
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
                   tlg_children *out, tl_err *err);
 void tlg_children_free(tlg_children *c);

@@ -198,3 +198,29 @@ void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t
     }
     memcpy(rec, g->tmp, n * sizeof *rec);
 }
+
+void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_split *s,
+                       size_t *counts, double *stats)
+{
+    const uint32_t *rec = rs->rec[g->num_slot[s->attr]];
+    const double *x = g->d->cols[s->attr].num;
+    unsigned shift = g->rec_shift;
+    uint32_t cmask = (1u << (shift - TL_REC_CLASS_SHIFT)) - 1;
+    size_t lo = 0, hi = rs->n, k = g->k;
+    while (lo < hi) { /* the first record whose value exceeds the threshold */
+        size_t mid = lo + (hi - lo) / 2;
+        if (x[rec[mid] >> shift] <= s->threshold)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    counts[0] = lo;
+    counts[1] = rs->n - lo;
+    for (size_t i = 0; i < rs->n; i++) {
+        uint32_t r = rec[i] >> shift, b = i >= lo;
+        uint64_t bit = (uint64_t)1 << (r & 63);
+        g->branch8[r] = (uint8_t)b;
+        g->branch1[r >> 6] = b ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;
+        stats[b * k + ((rec[i] >> TL_REC_CLASS_SHIFT) & cmask)] += 1.0;
+    }
+}

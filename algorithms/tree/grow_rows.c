@@ -178,18 +178,19 @@ void tlg_children_free(tlg_children *c)
 }
 
 /* Every row goes to one branch or stays: the children's blocks are sub-ranges of the
- * parent's. TL_ENOMEM. */
+ * parent's. routed: the rows' groups are in branch8 and branch1 already. TL_ENOMEM. */
 static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
-                              tlg_children *c, tl_err *err)
+                              tlg_children *c, int routed, tl_err *err)
 {
     size_t nb = c->n, groups = counts[nb] ? nb + 1 : nb; /* group nb: rows that stay */
     size_t *off = malloc(groups * sizeof *off);
     if (!off)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     int narrow = groups <= UINT8_MAX;
-    for (size_t i = 0; i < rs->n && narrow; i++)
+    /* routed: tlg_route_records has set branch8 and branch1 */
+    for (size_t i = 0; i < rs->n && narrow && !routed; i++)
         g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
-    for (size_t i = 0; i < rs->n && g->branch1 && groups == 2; i++) {
+    for (size_t i = 0; i < rs->n && g->branch1 && groups == 2 && !routed; i++) {
         uint32_t r = rs->base[i];
         uint64_t bit = (uint64_t)1 << (r & 63);
         g->branch1[r >> 6] = g->branch[r] ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;
@@ -373,7 +374,10 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     t->n_children[node] = nb; /* before tl_tree_branch, which checks codes against it */
     out->first = first;
     out->n = nb;
-    int rc = route_rows(g, view, s, nb, err);
+    /* a binary numeric test on a node with records: its attribute's records in order are
+     * the rows that go left, then those that go right */
+    int by_records = g->compact && rs->rec && s->kind == TL_SPLIT_NUMERIC && nb == 2;
+    int rc = by_records ? TL_OK : route_rows(g, view, s, nb, err);
     if (rc)
         return rc;
     size_t *counts = calloc(nb + 1, sizeof *counts);
@@ -394,7 +398,14 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
     double known_total = 0;
-    for (size_t i = 0; i < rs->n; i++) {
+    if (by_records) {
+        t->unknown[node] = TL_UNKNOWN_SHARE;
+        tlg_route_records(g, rs, s, counts, t->stats + first * g->k);
+        for (size_t b = 0; b < 2; b++)
+            out->share[b] = (double)counts[b];
+        known_total = (double)rs->n;
+    }
+    for (size_t i = 0; i < rs->n && !by_records; i++) {
         uint32_t r = rs->base[i];
         int b = g->branch[r];
         if (b < 0) {
@@ -410,7 +421,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     /* Every child's statistics are there before any subtree is grown, for the accept
      * callback (the node step recomputes them in the same order). */
     const int *code = g->d->y.code;
-    for (size_t i = 0; i < rs->n && g->compact; i++) /* weights 1, every row goes down */
+    for (size_t i = 0; i < rs->n && g->compact && !by_records; i++) /* weights 1, all go down */
         t->stats[(first + (size_t)g->branch[rs->base[i]]) * g->k + (size_t)code[rs->base[i]]] += 1.0;
     for (size_t i = 0; i < rs->n && !g->compact; i++) {
         uint32_t r = rs->base[i];
@@ -425,7 +436,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
     if (out->n_missing == 0)
-        rc = hand_down_in_place(g, rs, counts, out, err);
+        rc = hand_down_in_place(g, rs, counts, out, by_records, err);
     else
         rc = hand_down_copies(g, rs, counts, out, err);
     free(counts);
