@@ -62,11 +62,10 @@ typedef struct sweep_src {
  * inlined (the criterion declares gini_form), for K classes when K > 0. Returns the least
  * weighted child impurity (INFINITY: no admissible cut), the row position i of its cut
  * (between i and i + 1) and its left counts. */
-static inline double sweep_unit(sweep_src src, size_t n_known, const double *known,
-                                double known_w, double min_leaf,
-                                double (*impurity)(const double *, size_t), int gini, size_t K,
-                                size_t k, double *left, double *right, double *best_left,
-                                size_t *best_i)
+static inline double sweep_unit(sweep_src src, size_t n_known, const double *known, double known_w,
+                                double min_leaf, double (*impurity)(const double *, size_t),
+                                int gini, size_t K, size_t k, double *left, double *right,
+                                double *best_left, size_t *best_i)
 {
     if (K)
         k = K;
@@ -159,19 +158,19 @@ static double sweep_unit_gini2(sweep_src src, size_t n, const double *known, dou
     (void)left;
     (void)right;
     return src.rec ? sweep_rec_gini2(src.rec, n, known, known_w, min_leaf, best_left, best_i)
-                   : sweep_unit((sweep_src){src.xs, src.ys, NULL, 0}, n, known, known_w,
-                                min_leaf, NULL, 1, 2, 2, left, right, best_left, best_i);
+                   : sweep_unit((sweep_src){src.xs, src.ys, NULL, 0}, n, known, known_w, min_leaf,
+                                NULL, 1, 2, 2, left, right, best_left, best_i);
 }
 
 static double sweep_unit_any(sweep_src src, size_t n, const double *known, double known_w,
-                             double min_leaf, double (*impurity)(const double *, size_t),
-                             int gini, size_t k, double *left, double *right, double *best_left,
+                             double min_leaf, double (*impurity)(const double *, size_t), int gini,
+                             size_t k, double *left, double *right, double *best_left,
                              size_t *best_i)
 {
     return src.rec ? sweep_unit((sweep_src){NULL, NULL, src.rec, src.shift}, n, known, known_w,
                                 min_leaf, impurity, gini, 0, k, left, right, best_left, best_i)
-                   : sweep_unit((sweep_src){src.xs, src.ys, NULL, 0}, n, known, known_w,
-                                min_leaf, impurity, gini, 0, k, left, right, best_left, best_i);
+                   : sweep_unit((sweep_src){src.xs, src.ys, NULL, 0}, n, known, known_w, min_leaf,
+                                impurity, gini, 0, k, left, right, best_left, best_i);
 }
 
 /* The unit-weight sweep for the criterion, its threshold into *best_t. */
@@ -229,9 +228,9 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     double best_child = INFINITY, best_t = 0, wl = 0;
     if (node->sorted_rec) { /* rows of weight 1, none unknown, an impurity: the node's counts */
         memcpy(known, node->stats, k * sizeof *known);
-        best_child = sweep_fast(p, x, (sweep_src){NULL, NULL, node->sorted_rec, node->rec_shift},
-                                node->n, known, (double)node->n, min_leaf, k, left, right,
-                                best_left, &best_t);
+        best_child =
+            sweep_fast(p, x, (sweep_src){NULL, NULL, node->sorted_rec, node->rec_shift}, node->n,
+                       known, (double)node->n, min_leaf, k, left, right, best_left, &best_t);
         return found(g, node, attr, children, k, best_child, best_t, 0, out);
     }
     size_t n_known = node->n;

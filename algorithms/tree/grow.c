@@ -84,8 +84,8 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         view->sorted_rec = NULL;
         if (!nominal && g->compact) {
             size_t slot = (size_t)g->num_slot[a];
-            int rc = f->rs.rec ? TL_OK
-                               : tlg_attr_records(g, f->rs.base, f->rs.n, slot, g->tmp, err);
+            int rc =
+                f->rs.rec ? TL_OK : tlg_attr_records(g, f->rs.base, f->rs.n, slot, g->tmp, err);
             if (rc)
                 return rc;
             view->sorted_rec = f->rs.rec ? f->rs.rec[slot] : g->tmp;
@@ -308,8 +308,8 @@ static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, doubl
 }
 
 /* The root's row blocks sorted per numeric attribute (and the packed values), n rows. */
-static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **blocks,
-                         double **xs, int **ys, tl_err *err)
+static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **blocks, double **xs,
+                         int **ys, tl_err *err)
 {
     *blocks = malloc((n * g->n_num > 0 ? n * g->n_num : 1) * sizeof **blocks);
     root->sorted = malloc((g->n_num ? g->n_num : 1) * sizeof *root->sorted);

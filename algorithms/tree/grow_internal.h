@@ -74,13 +74,13 @@ typedef struct tlg_rowset {
 typedef struct tlg_children {
     size_t first, n; /* child nodes first .. first + n - 1 */
     tlg_rowset *kids;
-    uint32_t **ptrs; /* the kids' sorted-block pointers */
-    double **xptrs;  /* the kids' value-block pointers (packed) */
-    int **yptrs;     /* the kids' class-block pointers (packed classification) */
+    uint32_t **ptrs;  /* the kids' sorted-block pointers */
+    double **xptrs;   /* the kids' value-block pointers (packed) */
+    int **yptrs;      /* the kids' class-block pointers (packed classification) */
     uint32_t **rptrs; /* the kids' record-block pointers (compact) */
-    uint32_t *fresh; /* blocks copied for the kids when some rows go down every branch */
-    double *fresh_x; /* ... and their values */
-    int *fresh_y;    /* ... and class codes */
+    uint32_t *fresh;  /* blocks copied for the kids when some rows go down every branch */
+    double *fresh_x;  /* ... and their values */
+    int *fresh_y;     /* ... and class codes */
     size_t n_missing;
     uint32_t *missing_rows;
     double *missing_w; /* their weight at the parent */

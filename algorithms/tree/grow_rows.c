@@ -422,7 +422,8 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
      * callback (the node step recomputes them in the same order). */
     const int *code = g->d->y.code;
     for (size_t i = 0; i < rs->n && g->compact && !by_records; i++) /* weights 1, all go down */
-        t->stats[(first + (size_t)g->branch[rs->base[i]]) * g->k + (size_t)code[rs->base[i]]] += 1.0;
+        t->stats[(first + (size_t)g->branch[rs->base[i]]) * g->k + (size_t)code[rs->base[i]]] +=
+            1.0;
     for (size_t i = 0; i < rs->n && !g->compact; i++) {
         uint32_t r = rs->base[i];
         int b = g->branch[r];
