@@ -384,7 +384,8 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
     out->ptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->ptrs);
-    if (g->compact && rs->rec && !(out->rptrs = calloc(nb * g->n_num, sizeof *out->rptrs))) {
+    if (g->compact && rs->rec &&
+        !(out->rptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->rptrs))) {
         free(counts);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
