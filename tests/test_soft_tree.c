@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../algorithms/models/soft_tree_impl.h"
+#include "../algorithms/models/soft_tree/soft_tree_impl.h"
 #include "tl_test_util.h"
 #include "treelab/tl_model.h"
 
