@@ -606,13 +606,8 @@ static void test_auto_depth(void **state)
         tl_model_free(m);
         tl_dataset_free(d);
     }
-    tl_params p;
-    tl_params_init(&p);
-    tl_params_set(&p, "depth", "deep", NULL);
-    tl_err err;
-    assert_null(tl_model_new("soft_tree", &p, &err));
-    assert_non_null(strstr(err.msg, "expected auto or an integer in [0, 16], got 'deep'"));
-    tl_params_clear(&p);
+    tl_test_refused("soft_tree", "depth", "deep",
+                    "expected auto or an integer in [0, 16], got 'deep'");
 }
 
 int main(void)

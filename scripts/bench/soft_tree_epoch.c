@@ -6,12 +6,13 @@
 
 #include "treelab/tl_model.h"
 
-/* usage: bench_soft_tree DATA.csv N_TRAIN DEPTH BATCH EPOCHS
- * Fits on the first N_TRAIN rows, prints "seconds_per_epoch test_accuracy" (the rest). */
+/* usage: bench_soft_tree DATA.csv N_TRAIN DEPTH BATCH EPOCHS [PRECISION]
+ * Fits on the first N_TRAIN rows, prints "seconds_per_epoch test_accuracy" (the rest).
+ * PRECISION is soft_tree's precision parameter (double, the default, or float). */
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s DATA.csv N_TRAIN DEPTH BATCH EPOCHS\n", argv[0]);
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: %s DATA.csv N_TRAIN DEPTH BATCH EPOCHS [PRECISION]\n", argv[0]);
         return 2;
     }
     gsl_set_error_handler_off();
@@ -25,11 +26,12 @@ int main(int argc, char **argv)
     long epochs = strtol(argv[5], NULL, 10);
     tl_params p;
     tl_params_init(&p);
-    char kv[3][64];
+    char kv[4][64];
     snprintf(kv[0], sizeof kv[0], "depth=%s", argv[3]);
     snprintf(kv[1], sizeof kv[1], "batch_size=%s", argv[4]);
     snprintf(kv[2], sizeof kv[2], "epochs=%s", argv[5]);
-    for (int i = 0; i < 3; i++)
+    snprintf(kv[3], sizeof kv[3], "precision=%s", argc == 7 ? argv[6] : "double");
+    for (int i = 0; i < 4; i++)
         tl_params_set_kv(&p, kv[i], &err);
     size_t *rows = malloc(n * sizeof *rows);
     double *lab = malloc(n * sizeof *lab);

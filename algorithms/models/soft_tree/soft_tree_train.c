@@ -90,11 +90,13 @@ static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
     /* Adam with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8). */
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     double c1 = 1.0 - pow(b1, (double)t), c2 = 1.0 - pow(b2, (double)t);
+    double *restrict m = b->m, *restrict v = b->v, *restrict tr = th;
+    const double *restrict grad = b->grad;
     for (size_t k = 0; k < net->n_theta; k++) {
-        double g = b->grad[k];
-        b->m[k] = b1 * b->m[k] + (1 - b1) * g;
-        b->v[k] = b2 * b->v[k] + (1 - b2) * g * g;
-        th[k] -= lr * (b->m[k] / c1) / (sqrt(b->v[k] / c2) + eps);
+        double g = grad[k];
+        m[k] = b1 * m[k] + (1 - b1) * g;
+        v[k] = b2 * v[k] + (1 - b2) * g * g;
+        tr[k] -= lr * (m[k] / c1) / (sqrt(v[k] / c2) + eps);
     }
 }
 
