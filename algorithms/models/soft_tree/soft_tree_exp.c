@@ -148,15 +148,22 @@ void st_vexp(const double *x, double *y, size_t n)
     }
 }
 
-CLONES void st_vexp_f(const float *x, float *y, size_t n)
+/* The clones are static, each behind an exported function: clang 14 names an exported
+ * clone's dispatcher name.ifunc, which callers in other files do not find. */
+CLONES static void vexp_f(const float *x, float *y, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         y[i] = exp1_f(x[i]);
 }
 
+void st_vexp_f(const float *x, float *y, size_t n)
+{
+    vexp_f(x, y, n);
+}
+
 /* sigmoid(z) from e = exp(-|z|): 1 / (1 + e) for z >= 0, e / (1 + e) below, neither of which
  * overflows or cancels. */
-CLONES void st_vsigmoid(double *z, size_t n)
+CLONES static void vsigmoid(double *z, size_t n)
 {
     double e[EB], x[EB];
     for (size_t at = 0; at < n; at += EB) {
@@ -172,12 +179,22 @@ CLONES void st_vsigmoid(double *z, size_t n)
     }
 }
 
-CLONES void st_vsigmoid_f(float *z, size_t n)
+CLONES static void vsigmoid_f(float *z, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         float e = exp1_f(-fabsf(z[i])), p = 1.0f / (1.0f + e);
         z[i] = z[i] >= 0 ? p : e * p;
     }
+}
+
+void st_vsigmoid(double *z, size_t n)
+{
+    vsigmoid(z, n);
+}
+
+void st_vsigmoid_f(float *z, size_t n)
+{
+    vsigmoid_f(z, n);
 }
 
 /* log sigmoid(z) = min(z, 0) - log1p(exp(-|z|)) with the exponential above: right to the
