@@ -252,6 +252,33 @@ static void test_float_save_load(void **state)
     tl_dataset_free(d);
 }
 
+/* A model file written before the passes changed (tests/fuzz/corpus/model/
+ * soft_tree-weather.model, depth 2, no precision parameter: double) loads and predicts
+ * weather.nominal as that code did: P(yes) per row from `treelab predict --proba` at commit
+ * 9bd75b1; the new exp and summation order move them by a few 1e-17. */
+static void test_old_model_loads(void **state)
+{
+    (void)state;
+    static const double p_yes[14] = {0.33590260862160642, 0.21139363329113312, 0.76919314134662053,
+                                     0.71224619663477684, 0.85025770523422717, 0.50276419864165867,
+                                     0.85729000976808123, 0.64778223777533617, 0.81828010273296736,
+                                     0.90411251183850527, 0.6600317667248019,  0.72863865399029315,
+                                     0.91191772323468012, 0.34594511676127604};
+    tl_err err;
+    tl_model *m =
+        tl_model_load(tl_test_path("tests/fuzz/corpus/model/soft_tree-weather.model"), &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    tl_dataset *d = tl_test_load("experiments/datasets/weather.nominal.arff", NULL);
+    double out[14 * 2];
+    assert_int_equal(d->n_rows, 14);
+    assert_int_equal(tl_model_predict(m, d, NULL, 0, out, &err), TL_OK);
+    for (size_t i = 0; i < 14; i++)
+        assert_close(out[2 * i], p_yes[i], 1e-15);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
 /* A bad precision names the valid ones. */
 static void test_bad_precision(void **state)
 {
@@ -266,7 +293,7 @@ int main(void)
         cmocka_unit_test(test_vexp_grid),       cmocka_unit_test(test_vexp_edges),
         cmocka_unit_test(test_sigmoid_and_log), cmocka_unit_test(test_float_gradient),
         cmocka_unit_test(test_float_accuracy),  cmocka_unit_test(test_float_save_load),
-        cmocka_unit_test(test_bad_precision),
+        cmocka_unit_test(test_old_model_loads), cmocka_unit_test(test_bad_precision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
