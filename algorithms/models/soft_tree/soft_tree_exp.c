@@ -13,7 +13,7 @@
  * from a table and 2^e built in the exponent bits. Float: no table, |r| <= ln2 / 2 and degree
  * 7. No branches: the loops vectorise (soft_tree/CMakeLists.txt gives gcc the flags it needs)
  * and run as AVX2 where the processor has it (target_clones; the same operations, so the same
- * bits, as the SSE2 code: no FMA contraction in ISO C). The vector body and the scalar tail
+ * bits, as the SSE2 code: no FMA contraction, -ffp-contract=off). The vector body and the scalar tail
  * of a loop do the same operations, so an element's result does not depend on where it sits.
  * Within 2 ulp of glibc's exp for double, 1 for float (test_soft_tree_fast checks). */
 
