@@ -1,4 +1,4 @@
-/* Loader plumbing: whole-file reading, positioned parse errors, strict number parsing. */
+/* Loader plumbing: whole-file reading, line counting, positioned parse errors. */
 #include "load_util.h"
 
 #include <errno.h>
@@ -87,6 +87,11 @@ size_t tl_src_count_lines(const char *p, const char *end)
     /* Every line end the parsers accept counts: "\n", "\r\n" and a lone "\r" (old Mac
      * files), so the count is an upper bound on the records whatever the line endings. */
     size_t n = 1;
+    if (!memchr(p, '\r', (size_t)(end - p))) { /* the usual case: memchr runs a word at a time */
+        for (; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+            n++;
+        return n;
+    }
     for (; p < end; p++)
         if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n')))
             n++;
@@ -102,60 +107,6 @@ int tl_parse_err_at(tl_err *err, int code, const char *path, size_t line, size_t
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return tl_err_set_at(err, code, src_file, src_line, "%s:%zu:%zu: %s", path, line, col, msg);
-}
-
-/* Clinger's fast path: a plain decimal with at most 15 significant digits and at most 22
- * after the point is an exact integer divided by an exact power of ten, so one IEEE division
- * gives the correctly rounded value strtod would. Returns 0 on success, -1 to fall back. */
-static int fast_decimal(const char *s, size_t len, double *out)
-{
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = 0;
-    int neg = 0, digits = 0, frac = 0, any = 0, point = 0;
-    uint64_t m = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    for (; i < len; i++) {
-        if (s[i] == '.' && !point) {
-            point = 1;
-            continue;
-        }
-        if (s[i] < '0' || s[i] > '9')
-            return -1; /* exponents, hex, inf, nan: strtod */
-        any = 1;
-        frac += point;
-        if (m == 0 && s[i] == '0')
-            continue; /* a leading zero is no significant digit */
-        if (++digits > 15)
-            return -1;
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (!any || frac > 22)
-        return -1;
-    double v = (double)m / p10[frac];
-    *out = neg ? -v : v;
-    return 0;
-}
-
-int tl_parse_number(const char *s, size_t len, double *out)
-{
-    if (fast_decimal(s, len, out) == 0)
-        return 0;
-    /* strtod skips leading blanks and accepts hex; the caller has trimmed blanks, and a hex
-     * cell is rare enough that accepting it does no harm. */
-    if (len == 0 || s[0] == ' ' || s[0] == '\t')
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end != s + len)
-        return -1;
-    *out = v;
-    if (!isfinite(v))
-        return 1;
-    return 0;
 }
 
 void tl_join_append(char *buf, size_t size, const char *s)
