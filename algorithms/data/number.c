@@ -105,29 +105,31 @@ const char *tl_number_scan(const char *p, const char *end, double *out)
     int neg = 0;
     if (p < end && (*p == '-' || *p == '+'))
         neg = *p++ == '-';
+    /* Digits by pointer differences, so the loops only multiply and add; w may wrap when
+     * there are more than 19 significant digits, and is then not used. */
     uint64_t w = 0;
-    int nd = 0, frac = 0, any = 0;
-    for (; p < end && is_digit(*p); p++) { /* integer part */
-        any = 1;
-        if (w == 0 && *p == '0')
-            continue; /* a leading zero is no significant digit */
-        if (++nd > 19)
-            return NULL;
+    const char *start = p;
+    while (p < end && *p == '0')
+        p++; /* leading zeros are no significant digits */
+    const char *d0 = p;
+    for (; p < end && is_digit(*p); p++)
         w = w * 10 + (uint64_t)(*p - '0');
-    }
+    size_t nd = (size_t)(p - d0), frac = 0;
+    int any = p > start;
     if (p < end && *p == '.') {
-        for (p++; p < end && is_digit(*p); p++) {
-            any = 1;
-            frac++;
-            if (w == 0 && *p == '0')
-                continue;
-            if (++nd > 19)
-                return NULL;
+        const char *f0 = ++p;
+        if (nd == 0)
+            while (p < end && *p == '0')
+                p++;
+        const char *g0 = p;
+        for (; p < end && is_digit(*p); p++)
             w = w * 10 + (uint64_t)(*p - '0');
-        }
+        frac = (size_t)(p - f0);
+        nd += (size_t)(p - g0);
+        any |= p > f0;
     }
-    if (!any || (p < end && (*p == 'x' || *p == 'X')))
-        return NULL; /* no digits, or "0x": hex is strtod's */
+    if (!any || nd > 19 || (p < end && (*p == 'x' || *p == 'X')))
+        return NULL; /* no digits, too many for w, or "0x": hex is strtod's */
     long ex = 0;
     if (p < end && (*p == 'e' || *p == 'E')) {
         const char *e = p + 1;
@@ -144,7 +146,7 @@ const char *tl_number_scan(const char *p, const char *end, double *out)
     }
     if (frac > 100000)
         return NULL;
-    if (decimal_to_double(w, (int)(ex - frac), neg, out))
+    if (decimal_to_double(w, (int)(ex - (long)frac), neg, out))
         return NULL;
     return p;
 }
