@@ -209,7 +209,7 @@ static void test_generated_csv_unchanged(void **state)
         char delim;
         int crlf;
     } cases[] = {{1, 2000, 700, ',', 0}, {2, 3000, 0, ';', 1}, {3, 1500, 1499, '\t', 0},
-                 {4, 2500, 100000, ',', 1}};
+                 {4, 2500, 100000, ',', 1}, {6, 40000, 30000, ',', 0}}; /* the last over 1 MiB */
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char *txt = gen_csv(cases[k].seed, cases[k].rows, cases[k].late, cases[k].delim,
                             cases[k].crlf);
