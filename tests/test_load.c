@@ -196,6 +196,19 @@ static char *gen_csv(uint64_t seed, size_t rows, size_t late, char delim, int cr
     return t.s;
 }
 
+/* Load generated text (freed here) from a temporary file; the test fails if it does not load. */
+static tl_dataset *load_generated(const char *suffix, char *txt)
+{
+    const char *path = tl_test_tmpfile(suffix, txt);
+    free(txt);
+    tl_err err;
+    tl_dataset *d = tl_dataset_load(path, NULL, &err);
+    remove(path);
+    if (!d)
+        fail_msg("generated %s file: %s", suffix, err.msg);
+    return d;
+}
+
 static const recorded generated[] = {
 #include "load_generated.inc"
 };
@@ -213,13 +226,7 @@ static void test_generated_csv_unchanged(void **state)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char *txt = gen_csv(cases[k].seed, cases[k].rows, cases[k].late, cases[k].delim,
                             cases[k].crlf);
-        const char *path = tl_test_tmpfile(".csv", txt);
-        free(txt);
-        tl_err err;
-        tl_dataset *d = tl_dataset_load(path, NULL, &err);
-        remove(path);
-        if (!d)
-            fail_msg("generated csv %zu: %s", k, err.msg);
+        tl_dataset *d = load_generated(".csv", txt);
         char what[32];
         snprintf(what, sizeof what, "csv%zu", k);
         if (k < sizeof generated / sizeof generated[0] || getenv("TL_LOAD_PRINT"))
@@ -289,14 +296,7 @@ static char *gen_arff(uint64_t seed, size_t rows)
 static void test_generated_arff_unchanged(void **state)
 {
     (void)state;
-    char *txt = gen_arff(5, 3000);
-    const char *path = tl_test_tmpfile(".arff", txt);
-    free(txt);
-    tl_err err;
-    tl_dataset *d = tl_dataset_load(path, NULL, &err);
-    remove(path);
-    if (!d)
-        fail_msg("generated arff: %s", err.msg);
+    tl_dataset *d = load_generated(".arff", gen_arff(5, 3000));
     check_hash("arff", d, 0xa182c8693c16325cULL);
     tl_dataset_free(d);
 }
