@@ -8,7 +8,8 @@
  * One pass over the text in memory types the columns and stores numbers and level codes; a
  * cell that is a plain number followed by its delimiter is read in one step by the fast
  * number parser, any other cell through the general field reader. A column that turns
- * nominal after holding numbers gets its codes from a second pass over the records. */#include <math.h>
+ * nominal after holding numbers gets its codes from a second pass over the records. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
