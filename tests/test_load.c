@@ -136,13 +136,37 @@ static void put(text *t, const char *fmt, ...)
 /* A numeric cell in one of many spellings (all finite numbers, or missing). */
 static void numeric_cell(text *t, uint64_t *s, char delim)
 {
-    static const char *const fixed[] = {
-        "0",        "-0",        "+0.0",    ".5",          "-.25",        "1.",
-        "007",      "1e3",       "1E-3",    "-2.5e+07",    "0x1A",        "0x1p-3",
-        "1e-320",   "4.9e-324",  "1e308",   "1.7976931348623157e308",     "9007199254740993",
-        "?",        "NA",        "",        "\"?\"",       "\"NA\"",      "\"3.25\"",
-        "  12.5  ", "\t-3\t",    "1e23",    "2.2250738585072011e-308",    "123456789012345678901234",
-        "0.1",      "100000000000000000000000", "1.00000000000000011102230246251565404236316680908203125"};
+    static const char *const fixed[] = {"0",
+                                        "-0",
+                                        "+0.0",
+                                        ".5",
+                                        "-.25",
+                                        "1.",
+                                        "007",
+                                        "1e3",
+                                        "1E-3",
+                                        "-2.5e+07",
+                                        "0x1A",
+                                        "0x1p-3",
+                                        "1e-320",
+                                        "4.9e-324",
+                                        "1e308",
+                                        "1.7976931348623157e308",
+                                        "9007199254740993",
+                                        "?",
+                                        "NA",
+                                        "",
+                                        "\"?\"",
+                                        "\"NA\"",
+                                        "\"3.25\"",
+                                        "  12.5  ",
+                                        "\t-3\t",
+                                        "1e23",
+                                        "2.2250738585072011e-308",
+                                        "123456789012345678901234",
+                                        "0.1",
+                                        "100000000000000000000000",
+                                        "1.00000000000000011102230246251565404236316680908203125"};
     uint64_t r = rng_next(s) % 8;
     if (r == 0) {
         const char *f = fixed[rng_next(s) % (sizeof fixed / sizeof fixed[0])];
@@ -160,10 +184,18 @@ static void numeric_cell(text *t, uint64_t *s, char delim)
 
 static void nominal_cell(text *t, uint64_t *s)
 {
-    static const char *const fixed[] = {"red",       "\"blue, dark\"", "\"say \"\"hi\"\"\"",
-                                        "inf",       "nan",            " green ",
-                                        "\"two\nl\"", "1.5",           "1.50",
-                                        "?",         "",               "x y"};
+    static const char *const fixed[] = {"red",
+                                        "\"blue, dark\"",
+                                        "\"say \"\"hi\"\"\"",
+                                        "inf",
+                                        "nan",
+                                        " green ",
+                                        "\"two\nl\"",
+                                        "1.5",
+                                        "1.50",
+                                        "?",
+                                        "",
+                                        "x y"};
     put(t, "%s", fixed[rng_next(s) % (sizeof fixed / sizeof fixed[0])]);
 }
 
@@ -221,11 +253,14 @@ static void test_generated_csv_unchanged(void **state)
         size_t rows, late;
         char delim;
         int crlf;
-    } cases[] = {{1, 2000, 700, ',', 0}, {2, 3000, 0, ';', 1}, {3, 1500, 1499, '\t', 0},
-                 {4, 2500, 100000, ',', 1}, {6, 40000, 30000, ',', 0}}; /* the last over 1 MiB */
+    } cases[] = {{1, 2000, 700, ',', 0},
+                 {2, 3000, 0, ';', 1},
+                 {3, 1500, 1499, '\t', 0},
+                 {4, 2500, 100000, ',', 1},
+                 {6, 40000, 30000, ',', 0}}; /* the last over 1 MiB */
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char *txt = gen_csv(cases[k].seed, cases[k].rows, cases[k].late, cases[k].delim,
-                            cases[k].crlf);
+        char *txt =
+            gen_csv(cases[k].seed, cases[k].rows, cases[k].late, cases[k].delim, cases[k].crlf);
         tl_dataset *d = load_generated(".csv", txt);
         char what[32];
         snprintf(what, sizeof what, "csv%zu", k);
@@ -239,8 +274,9 @@ static void test_generated_csv_unchanged(void **state)
 
 static void arff_number(text *t, uint64_t *s)
 {
-    static const char *const fixed[] = {"-0", ".5", "1.", "+7", "1e-3", "2.5E+300", "0x10",
-                                        "4.9e-324", "9007199254740993", "\"12.25\"", "'-3'"};
+    static const char *const fixed[] = {
+        "-0",        ".5",  "1.", "+7", "1e-3", "2.5E+300", "0x10", "4.9e-324", "9007199254740993",
+        "\"12.25\"", "'-3'"};
     if (rng_next(s) % 4 == 0)
         put(t, "%s", fixed[rng_next(s) % (sizeof fixed / sizeof fixed[0])]);
     else
@@ -355,6 +391,25 @@ static const char *const bad_texts[][2] = {
     {".arff", ARFF_HEAD "\"\",x\n"},
 };
 
+/* s as a C string literal, for recording. */
+static void print_c_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        const char *esc = *s == '\n'   ? "\\n"
+                          : *s == '\r' ? "\\r"
+                          : *s == '\t' ? "\\t"
+                          : *s == '"'  ? "\\\""
+                          : *s == '\\' ? "\\\\"
+                                       : NULL;
+        if (esc)
+            fputs(esc, stdout);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
 static void test_malformed_messages_unchanged(void **state)
 {
     (void)state;
@@ -375,13 +430,11 @@ static void test_malformed_messages_unchanged(void **state)
             fail_msg("case %zu: message '%s' does not start with the path", i, err.msg);
         const char *tail = err.msg + plen + 1;
         if (getenv("TL_LOAD_PRINT")) {
-            printf("    {\"%s\", \"", bad_texts[i][0]);
-            for (const char *p = bad_texts[i][1]; *p; p++)
-                printf(*p == '\n' ? "\\n" : *p == '\r' ? "\\r" : *p == '\t' ? "\\t" : *p == '"' ? "\\\"" : "%c", *p);
-            printf("\", \"");
-            for (const char *p = tail; *p; p++)
-                printf(*p == '"' ? "\\\"" : *p == '\\' ? "\\\\" : "%c", *p);
-            printf("\"},\n");
+            printf("    {\"%s\", ", bad_texts[i][0]);
+            print_c_string(bad_texts[i][1]);
+            printf(", ");
+            print_c_string(tail);
+            printf("},\n");
             continue;
         }
         assert_string_equal(bad[i].text, bad_texts[i][1]);
@@ -424,8 +477,8 @@ static void same_as_strtod(const char *s, parse_stats *st)
         char *se;
         double d = strtod(s, &se);
         if (se != e || memcmp(&c, &d, sizeof c) != 0)
-            fail_msg("'%s': scan stops at %td with %a, strtod at %td with %a", s, e - s, c,
-                     se - s, d);
+            fail_msg("'%s': scan stops at %td with %a, strtod at %td with %a", s, e - s, c, se - s,
+                     d);
         st->scanned++;
     }
     st->n++;
@@ -515,24 +568,72 @@ static void test_parser_forms(void **state)
         int rc;
         double v;
     } forms[] = {
-        {"0", 0, 0.0},          {"-0", 0, -0.0},       {"+0.0", 0, 0.0},     {".5", 0, 0.5},
-        {"-.25", 0, -0.25},     {"1.", 0, 1.0},        {"1.e2", 0, 100.0},   {"007", 0, 7.0},
-        {"1E5", 0, 1e5},        {"1e+05", 0, 1e5},     {"2.5e-3", 0, 2.5e-3}, {"0x10", 0, 16.0},
-        {"0X1P-3", 0, 0.125},   {"0x.8p1", 0, 1.0},    {"1e23", 0, 1e23},    {"9007199254740993", 0, 9007199254740992.0},
-        {"4.9e-324", 0, 4.9e-324}, {"1e-400", 0, 0.0}, {"-1e-400", 0, -0.0}, {"0e999999999999", 0, 0.0},
+        {"0", 0, 0.0},
+        {"-0", 0, -0.0},
+        {"+0.0", 0, 0.0},
+        {".5", 0, 0.5},
+        {"-.25", 0, -0.25},
+        {"1.", 0, 1.0},
+        {"1.e2", 0, 100.0},
+        {"007", 0, 7.0},
+        {"1E5", 0, 1e5},
+        {"1e+05", 0, 1e5},
+        {"2.5e-3", 0, 2.5e-3},
+        {"0x10", 0, 16.0},
+        {"0X1P-3", 0, 0.125},
+        {"0x.8p1", 0, 1.0},
+        {"1e23", 0, 1e23},
+        {"9007199254740993", 0, 9007199254740992.0},
+        {"4.9e-324", 0, 4.9e-324},
+        {"1e-400", 0, 0.0},
+        {"-1e-400", 0, -0.0},
+        {"0e999999999999", 0, 0.0},
         {"2.2250738585072011e-308", 0, 2.2250738585072011e-308},
         {"1.7976931348623157e308", 0, 1.7976931348623157e308},
-        {"inf", 1, 0},          {"-INF", 1, 0},        {"Infinity", 1, 0},   {"nan", 1, 0},
-        {"NaN", 1, 0},          {"nan(0x1)", 1, 0},    {"1e999", 1, 0},      {"-1e309", 1, 0},
-        {"1e99999999999", 1, 0}, {"\v1", 0, 1.0},      {"\f-2", 0, -2.0},    {"\n3", 0, 3.0},
-        {"", -1, 0},            {" 1", -1, 0},         {"\t1", -1, 0},       {"1 ", -1, 0},
-        {"+", -1, 0},           {"-", -1, 0},          {".", -1, 0},         {"-.", -1, 0},
-        {".e5", -1, 0},         {"e5", -1, 0},         {"1e", -1, 0},        {"1e+", -1, 0},
-        {"1e-", -1, 0},         {"1e5.5", -1, 0},      {"1..2", -1, 0},      {"1.2.3", -1, 0},
-        {"--1", -1, 0},         {"+-1", -1, 0},        {"1,5", -1, 0},       {"1_000", -1, 0},
-        {"1'000", -1, 0},       {"0x", -1, 0},         {"1d5", -1, 0},       {"1f", -1, 0},
-        {"in", -1, 0},          {"nana", -1, 0},       {"1\v", -1, 0},       {"- 1", -1, 0},
-        {"red", -1, 0},         {"?", -1, 0},          {"NA", -1, 0},        {"1.5.5", -1, 0},
+        {"inf", 1, 0},
+        {"-INF", 1, 0},
+        {"Infinity", 1, 0},
+        {"nan", 1, 0},
+        {"NaN", 1, 0},
+        {"nan(0x1)", 1, 0},
+        {"1e999", 1, 0},
+        {"-1e309", 1, 0},
+        {"1e99999999999", 1, 0},
+        {"\v1", 0, 1.0},
+        {"\f-2", 0, -2.0},
+        {"\n3", 0, 3.0},
+        {"", -1, 0},
+        {" 1", -1, 0},
+        {"\t1", -1, 0},
+        {"1 ", -1, 0},
+        {"+", -1, 0},
+        {"-", -1, 0},
+        {".", -1, 0},
+        {"-.", -1, 0},
+        {".e5", -1, 0},
+        {"e5", -1, 0},
+        {"1e", -1, 0},
+        {"1e+", -1, 0},
+        {"1e-", -1, 0},
+        {"1e5.5", -1, 0},
+        {"1..2", -1, 0},
+        {"1.2.3", -1, 0},
+        {"--1", -1, 0},
+        {"+-1", -1, 0},
+        {"1,5", -1, 0},
+        {"1_000", -1, 0},
+        {"1'000", -1, 0},
+        {"0x", -1, 0},
+        {"1d5", -1, 0},
+        {"1f", -1, 0},
+        {"in", -1, 0},
+        {"nana", -1, 0},
+        {"1\v", -1, 0},
+        {"- 1", -1, 0},
+        {"red", -1, 0},
+        {"?", -1, 0},
+        {"NA", -1, 0},
+        {"1.5.5", -1, 0},
     };
     parse_stats st = {0, 0};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
@@ -567,8 +668,8 @@ static void test_parser_ignores_locale(void **state)
         return;
     }
     double v = 0;
-    int ok = tl_parse_number("1.5e3", 5, &v) == 0 && v == 1500.0 &&       /* fast path */
-             tl_parse_number("0x1p3", 5, &v) == 0 && v == 8.0 &&          /* strtod's */
+    int ok = tl_parse_number("1.5e3", 5, &v) == 0 && v == 1500.0 && /* fast path */
+             tl_parse_number("0x1p3", 5, &v) == 0 && v == 8.0 &&    /* strtod's */
              tl_parse_number("1.00000000000000000000001", 25, &v) == 0 && v == 1.0 &&
              tl_parse_number("1,5", 3, &v) == -1 && tl_parse_number("1,", 2, &v) == -1;
     setlocale(LC_NUMERIC, "C");

@@ -12,8 +12,8 @@
  * a copy, or for a large file a read-only mapping. */
 typedef struct tl_src {
     const char *path;
-    char *buf;        /* owned allocation, or NULL when mapped */
-    char *map;        /* the file's mapping (map_len bytes), or NULL */
+    char *buf; /* owned allocation, or NULL when mapped */
+    char *map; /* the file's mapping (map_len bytes), or NULL */
     size_t map_len;
     const char *text; /* buf, or buf + 3 after a BOM */
     size_t len;       /* bytes from text to the terminating NUL */
