@@ -67,7 +67,8 @@ static uint64_t dataset_hash(const tl_dataset *d, int with_name)
 }
 
 /* TL_LOAD_PRINT=1 prints the hashes instead of checking them (to record them again from a
- * loader known to be right; the values below come from the loader of commit 9bd75b1, with this file's generators). */
+ * loader known to be right; the values below come from the loader of commit 9bd75b1, run
+ * with this file's generators). */
 static void check_hash(const char *what, const tl_dataset *d, uint64_t want)
 {
     uint64_t got = dataset_hash(d, strchr(what, '.') != NULL); /* a file name, not "csv0" */
