@@ -85,7 +85,10 @@ static int decimal_to_double(uint64_t w, int q, int neg, double *out)
      * rounding of the true quotient or product. */
     if (w <= (1ULL << 53) && q >= -22 && q <= 22) {
         double v = q < 0 ? (double)w / p10[-q] : (double)w * p10[q];
-        *out = neg ? -v : v;
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        bits |= (uint64_t)neg << 63; /* v >= 0: setting the sign bit negates it */
+        memcpy(out, &bits, sizeof bits);
         return 0;
     }
 #endif
@@ -100,36 +103,45 @@ static int decimal_to_double(uint64_t w, int q, int neg, double *out)
     return -1;
 }
 
+/* The digits at p appended to *w (which wraps past 19 digits); returns the first non-digit. */
+static const char *digits(const char *p, const char *end, uint64_t *w)
+{
+    for (; p < end && is_digit(*p); p++)
+        *w = *w * 10 + (uint64_t)(*p - '0');
+    return p;
+}
+
+/* Significant digits of the mantissa [p, e): all its digits but the leading zeros. */
+static size_t significant(const char *p, const char *e)
+{
+    while (p < e && (*p == '0' || *p == '.'))
+        p++;
+    size_t n = 0;
+    for (; p < e; p++)
+        n += is_digit(*p);
+    return n;
+}
+
 const char *tl_number_scan(const char *p, const char *end, double *out)
 {
-    int neg = 0;
-    if (p < end && (*p == '-' || *p == '+'))
-        neg = *p++ == '-';
-    /* Digits by pointer differences, so the loops only multiply and add; w may wrap when
-     * there are more than 19 significant digits, and is then not used. */
+    /* Branch-free sign and no loop over leading zeros: on random data those branches are
+     * the ones the processor cannot predict. */
+    int neg = p < end && *p == '-';
+    p += p < end && (*p == '-' || *p == '+');
+    const char *m0 = p;
     uint64_t w = 0;
-    const char *start = p;
-    while (p < end && *p == '0')
-        p++; /* leading zeros are no significant digits */
-    const char *d0 = p;
-    for (; p < end && is_digit(*p); p++)
-        w = w * 10 + (uint64_t)(*p - '0');
-    size_t nd = (size_t)(p - d0), frac = 0;
-    int any = p > start;
+    p = digits(p, end, &w);
+    size_t nd = (size_t)(p - m0), frac = 0;
     if (p < end && *p == '.') {
         const char *f0 = ++p;
-        if (nd == 0)
-            while (p < end && *p == '0')
-                p++;
-        const char *g0 = p;
-        for (; p < end && is_digit(*p); p++)
-            w = w * 10 + (uint64_t)(*p - '0');
+        p = digits(p, end, &w);
         frac = (size_t)(p - f0);
-        nd += (size_t)(p - g0);
-        any |= p > f0;
+        nd += frac;
     }
-    if (!any || nd > 19 || (p < end && (*p == 'x' || *p == 'X')))
-        return NULL; /* no digits, too many for w, or "0x": hex is strtod's */
+    if (nd == 0 || (p < end && (*p == 'x' || *p == 'X')))
+        return NULL; /* no digits, or "0x": hex is strtod's */
+    if (nd > 19 && significant(m0, p) > 19)
+        return NULL; /* w wrapped: strtod's */
     long ex = 0;
     if (p < end && (*p == 'e' || *p == 'E')) {
         const char *e = p + 1;
