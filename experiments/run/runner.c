@@ -1,5 +1,5 @@
 /* Running an experiment: a pool of threads over the cells, durable cell records, reports. */
-#include "run/run_state.h"
+#include "run_state.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,7 +12,7 @@
 #include "treelab/tl_log.h"
 #include "treelab/tl_outfile.h"
 #include "treelab/tl_scale.h"
-#include "report_util.h"
+#include "../report/report_util.h"
 
 int tl_run_stored(tl_run_state *s)
 {
