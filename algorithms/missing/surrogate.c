@@ -96,6 +96,8 @@ static int numeric_surrogate(const tl_grow_ctx *g, const tl_node_rows *rows, siz
 {
     const double *x = tl_grow_data(g)->cols[a].num, *w = rows->w;
     const uint32_t *sorted = tl_grow_sorted_rows(g, rows, a);
+    if (!sorted) /* out of memory sorting for an unsorted splitter: no surrogate here */
+        return 0;
     size_t n = rows->n;
     while (n > 0 && isnan(x[sorted[n - 1]]))
         n--;
