@@ -81,18 +81,19 @@ static void release(const void *state, int kind, void *p)
     free(f);
 }
 
-/* The bin of a known value: how many boundaries lie below it. */
+/* The bin of a known value: how many boundaries lie below it (a binary search whose steps
+ * compile to conditional moves: the values come in row order, so branches would miss). */
 static size_t bin_of(const double *thr, size_t n, double x)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (thr[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (n == 0)
+        return 0;
+    const double *b = thr;
+    while (n > 1) {
+        size_t half = n / 2;
+        b += (size_t)(b[half - 1] < x) * half;
+        n -= half;
     }
-    return lo;
+    return (size_t)(b - thr) + (*b < x);
 }
 
 /* Bins slot s's attribute over the rows grown on; vals: root->n doubles of scratch. */
@@ -196,6 +197,38 @@ static inline size_t bin_at(const fit *f, uint32_t r, size_t s)
     return f->bin16 ? f->bin16[at] : f->bin8[at];
 }
 
+/* Adds the node's rows into the cleared histograms; called with constant wide and
+ * regression, so that each of the four loops is compiled without their tests. */
+static inline __attribute__((always_inline)) void accumulate(fit *f, const tl_dataset *d,
+                                                             const tl_node_rows *node, int wide,
+                                                             int regression)
+{
+    size_t n_num = f->n_num, rec = f->rec;
+    double *hist = f->hist;
+    uint64_t *occ = f->occ;
+    const size_t *hist_at = f->hist_at, *occ_at = f->occ_at;
+    for (size_t i = 0; i < node->n; i++) {
+        uint32_t r = node->rows[i];
+        double w = node->w[r], y = regression ? d->y.num[r] : 0;
+        size_t c = regression ? 0 : (size_t)d->y.code[r];
+        const uint8_t *b8 = wide ? NULL : f->bin8 + (size_t)r * n_num;
+        const uint16_t *b16 = wide ? f->bin16 + (size_t)r * n_num : NULL;
+        for (size_t s = 0; s < n_num; s++) {
+            size_t b = wide ? b16[s] : b8[s];
+            double *h = hist + hist_at[s] + b * rec;
+            occ[occ_at[s] + b / 64] |= 1ull << (b % 64);
+            h[0] += w;
+            if (regression) { /* as tl_grow_add_row sums a row */
+                h[1] += w;
+                h[2] += w * y;
+                h[3] += w * y * y;
+            } else {
+                h[1 + c] += w;
+            }
+        }
+    }
+}
+
 /* The node's histograms for every numeric attribute, from one pass over its rows (each row's
  * bins lie side by side); the previous node's are cleared bin by bin, as its bits say. */
 static void fill(fit *f, const tl_grow_ctx *g, const tl_node_rows *node)
@@ -213,24 +246,14 @@ static void fill(fit *f, const tl_grow_ctx *g, const tl_node_rows *node)
         }
     }
     const tl_dataset *d = tl_grow_data(g);
-    for (size_t i = 0; i < node->n; i++) {
-        uint32_t r = node->rows[i];
-        double w = node->w[r], y = f->regression ? d->y.num[r] : 0;
-        size_t c = f->regression ? 0 : (size_t)d->y.code[r];
-        for (size_t s = 0; s < f->n_num; s++) {
-            size_t b = bin_at(f, r, s);
-            double *h = f->hist + f->hist_at[s] + b * f->rec;
-            f->occ[f->occ_at[s] + b / 64] |= 1ull << (b % 64);
-            h[0] += w;
-            if (f->regression) { /* as tl_grow_add_row sums a row */
-                h[1] += w;
-                h[2] += w * y;
-                h[3] += w * y * y;
-            } else {
-                h[1 + c] += w;
-            }
-        }
-    }
+    if (f->bin16 && f->regression)
+        accumulate(f, d, node, 1, 1);
+    else if (f->bin16)
+        accumulate(f, d, node, 1, 0);
+    else if (f->regression)
+        accumulate(f, d, node, 0, 1);
+    else
+        accumulate(f, d, node, 0, 0);
     f->filled = 1;
     f->node_id = node->id;
     f->node_rows = node->rows;
@@ -280,11 +303,28 @@ static size_t order_by_bin(fit *f, const tl_node_rows *node, size_t s)
 /* What the sweep of one attribute keeps: the criterion's pieces and the best cut so far. */
 typedef struct sweep {
     double (*impurity)(const double *, size_t);
+    int gini;                      /* impurity is tl_gini_impurity: inlined */
     const double *loss_l, *loss_r; /* row form */
     int best_side;
+    int bound;             /* Gini on rows of weight 1: cuts that cannot win are skipped */
+    double sl, sr, margin; /* ... by the sums of squared class counts on each side */
     double *left, *right, *known, *best_left, *u, *tmp;
     double known_w, wu, min_leaf, best_child, best_t;
 } sweep;
+
+/* Moves a bin's statistics h (k, after its weight) into the left side. With the bound, the
+ * sums of squared counts follow: (l + h)^2 = l^2 + 2 l h + h^2 on the left, (r - h)^2 on the
+ * right, whole numbers as numeric_threshold's one row at a time. */
+static inline void move_left(sweep *sw, const double *h, size_t k)
+{
+    for (size_t j = 0; j < k; j++) {
+        if (sw->bound) {
+            sw->sl += 2 * sw->left[j] * h[j] + h[j] * h[j];
+            sw->sr += h[j] * h[j] - 2 * (sw->known[j] - sw->left[j]) * h[j];
+        }
+        sw->left[j] += h[j];
+    }
+}
 
 /* Scores the cut after bin b (left: every bin up to b; last: its last row in f->order). */
 static void score_cut(const tl_grow_ctx *g, sweep *sw, size_t k, double wl, size_t last, double t)
@@ -292,9 +332,16 @@ static void score_cut(const tl_grow_ctx *g, sweep *sw, size_t k, double wl, size
     double wr = sw->known_w - wl;
     if (!tl_cut_weights_ok(wl, wr, sw->min_leaf))
         return;
+    if (sw->bound && sw->best_child < INFINITY) { /* as numeric_threshold's sweep_unit */
+        double prod = wl * wr;
+        if (sw->known_w * prod - (sw->sl * wr + sw->sr * wl) > (sw->best_child + sw->margin) * prod)
+            return;
+    }
     for (size_t j = 0; j < k; j++)
         sw->right[j] = sw->known[j] - sw->left[j];
-    double child = sw->loss_l     ? wl * (sw->loss_l[last] / wl) + wr * (sw->loss_r[last] / wr)
+    double child = sw->loss_l ? wl * (sw->loss_l[last] / wl) + wr * (sw->loss_r[last] / wr)
+                   : sw->gini
+                       ? wl * tl_gini_impurity(sw->left, k) + wr * tl_gini_impurity(sw->right, k)
                    : sw->impurity ? wl * sw->impurity(sw->left, k) + wr * sw->impurity(sw->right, k)
                                   : -tl_grow_partition_gain(g, sw->left, 2);
     if (sw->best_side)
@@ -340,11 +387,17 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     if (sw.known_w <= 0)
         return 0;
     sw.impurity = p->criterion->score ? NULL : p->criterion->impurity;
+    sw.gini = sw.impurity && p->criterion->gini_form;
     if (p->criterion->prefix_loss)
         tl_grow_cut_losses(g, f->order, order_by_bin(f, node, s), &sw.loss_l, &sw.loss_r);
     sw.best_side = sw.impurity && !sw.loss_l && missing_w > 0 && p->missing &&
                    p->missing->scoring == TL_MISSING_SCORE_BEST_BRANCH;
     sw.min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
+    sw.bound =
+        sw.gini && !sw.best_side && node->unit_weights && sw.known_w <= TL_GINI_BOUND_MAX_ROWS;
+    sw.margin = TL_GINI_SKIP * sw.known_w;
+    for (size_t j = 0; j < k && sw.bound; j++)
+        sw.sr += sw.known[j] * sw.known[j];
     /* cuts between bins holding weight (as numeric_threshold skips rows of none); prev: the
      * last such bin, whose statistics are not yet in left */
     double wl = 0;
@@ -354,8 +407,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             continue;
         if (prev != SIZE_MAX) {
             wl += h[prev * R];
-            for (size_t j = 0; j < k; j++)
-                sw.left[j] += h[prev * R + 1 + j];
+            move_left(&sw, h + prev * R + 1, k);
             score_cut(g, &sw, k, wl, sw.loss_l ? f->count[prev] - 1 : 0, thr[prev]);
         }
         prev = b;

@@ -26,10 +26,23 @@ static double from_key(uint64_t k)
     return v;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Below this many values qsort wins (the radix sort clears 64 K counters per pass). */
+#define TL_RADIX_MIN_VALUES 4096
+
 /* Sorts v[0..n) ascending: an LSD radix sort on 16-bit digits of the keys (binning sorts
  * each column of a fit once, as the exact grower's presort does). TL_ENOMEM. */
 static int sort_values(double *v, size_t n)
 {
+    if (n < TL_RADIX_MIN_VALUES) {
+        qsort(v, n, sizeof *v, cmp_double);
+        return TL_OK;
+    }
     uint64_t *a = malloc(2 * (n ? n : 1) * sizeof *a);
     size_t *count = calloc(65536, sizeof *count);
     if (!a || !count) {

@@ -6,12 +6,6 @@
 #include "threshold.h"
 #include "treelab/tl_grow.h"
 
-/* Gini's division-free bound (sweep_unit): nodes of at most this many rows (squared counts
- * stay whole numbers in a double), and the slack, per row, that a skipped cut must exceed
- * the best by: far above the 2^-48 per row that rounding can reach. */
-#define TL_GINI_BOUND_MAX_ROWS 67108864.0 /* 2^26 */
-#define TL_GINI_SKIP 1e-9
-
 /* A cut between adjacent values xi < xn leaving weights wl and wr is admissible. */
 static inline int cut_allowed(double xi, double xn, double wl, double wr, double min_leaf)
 {

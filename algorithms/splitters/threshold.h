@@ -9,6 +9,13 @@
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between. */
 #define TL_VALUE_EPS 1e-7
 
+/* Gini's division-free bound (numeric_threshold's sweep_unit, histogram's sweep): nodes of
+ * at most this many rows (squared counts stay whole numbers in a double), and the slack, per
+ * row, that a skipped cut must exceed the best by: far above the 2^-48 per row that rounding
+ * can reach. */
+#define TL_GINI_BOUND_MAX_ROWS 67108864.0 /* 2^26 */
+#define TL_GINI_SKIP 1e-9
+
 /* Least weighted impurity of the cut with the unknown rows u (weight wu) on the right or
  * on the left (the right first: it keeps ties, as scikit-learn tries it first). */
 static inline double tl_side_impurity(double (*impurity)(const double *, size_t),
