@@ -1,6 +1,8 @@
 /* The histogram splitter: its bins against scikit-learn 1.2.1's _BinMapper (fixture recorded
  * by scripts/peers/sklearn_bins.py), a worked example with max_bins = 4, the exact splitter's
- * tree whenever every attribute has at most max_bins distinct values, and bad parameters. */
+ * tree whenever every attribute has at most max_bins distinct values (parents of 256 rows and
+ * more hand their second child histograms by subtraction there: a wrong one parts the trees),
+ * and bad parameters. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

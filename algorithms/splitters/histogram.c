@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "histogram.h"
 #include "threshold.h"
-#include "treelab/tl_grow.h"
 
 static const tl_param_spec params[] = {
     {"max_bins", TL_PARAM_INT, "255", 2, 65535, NULL,
@@ -37,50 +37,6 @@ static void *init(const tl_params *p, tl_err *err)
     return o;
 }
 
-/* One fit's bins, and the histograms of the node being split. */
-typedef struct fit {
-    size_t n_num, k, rec; /* numeric attributes; statistics per bin; doubles per bin (k + 1:
-                             the weight first) */
-    int regression;
-    long *slot;      /* attribute -> slot, or -1 */
-    size_t *n_bins;  /* per slot: bins of known values; bin n_bins[s] holds the unknown */
-    double *thr;     /* per slot, at s * (max_bins - 1): the bins' upper boundaries */
-    size_t thr_cap;  /* max_bins - 1 */
-    uint8_t *bin8;   /* bin of row r in slot s at r * n_num + s (every n_bins < 255) */
-    uint16_t *bin16; /* ... when some attribute has more bins */
-    double *hist;    /* per slot at hist_at[s]: (n_bins + 1) records */
-    size_t *hist_at;
-    uint64_t *occ; /* per slot at occ_at[s]: a bit per bin some row of the node fills */
-    size_t *occ_at;
-    size_t node_id; /* the node the histograms hold (filled) */
-    const uint32_t *node_rows;
-    size_t node_n;
-    int filled;
-    uint32_t *order; /* row-form criteria: the node's rows bin by bin */
-    size_t *count;   /* ... and each bin's rows */
-} fit;
-
-static void release(const void *state, int kind, void *p)
-{
-    (void)state;
-    (void)kind;
-    fit *f = p;
-    if (!f)
-        return;
-    free(f->slot);
-    free(f->n_bins);
-    free(f->thr);
-    free(f->bin8);
-    free(f->bin16);
-    free(f->hist);
-    free(f->hist_at);
-    free(f->occ);
-    free(f->occ_at);
-    free(f->order);
-    free(f->count);
-    free(f);
-}
-
 /* The bin of a known value: how many boundaries lie below it (a binary search whose steps
  * compile to conditional moves: the values come in row order, so branches would miss). */
 static size_t bin_of(const double *thr, size_t n, double x)
@@ -97,8 +53,8 @@ static size_t bin_of(const double *thr, size_t n, double x)
 }
 
 /* Bins slot s's attribute over the rows grown on; vals: root->n doubles of scratch. */
-static int bin_attr(fit *f, const tl_dataset *d, size_t attr, size_t s, const tl_node_rows *root,
-                    double *vals, size_t max_bins, tl_err *err)
+static int bin_attr(tlh_fit *f, const tl_dataset *d, size_t attr, size_t s,
+                    const tl_node_rows *root, double *vals, size_t max_bins, tl_err *err)
 {
     const double *x = d->cols[attr].num;
     for (size_t i = 0; i < root->n; i++)
@@ -118,7 +74,7 @@ static int prepare(const void *state, const tl_grow_ctx *g, const tl_node_rows *
     size_t n_attrs = d->schema.n_attrs, rows = d->n_rows ? d->n_rows : 1;
     if (kind != TL_ATTR_NUMERIC)
         return TL_OK;
-    fit *f = calloc(1, sizeof *f);
+    tlh_fit *f = calloc(1, sizeof *f);
     if (!f)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     *out = f;
@@ -157,6 +113,8 @@ static int prepare(const void *state, const tl_grow_ctx *g, const tl_node_rows *
         widest = nb > widest ? nb : widest;
     }
     free(vals);
+    f->cells = cells;
+    f->words = words;
     int wide = widest > 256;
     size_t n_cells = rows * ns;
     if (wide)
@@ -191,100 +149,14 @@ static int prepare(const void *state, const tl_grow_ctx *g, const tl_node_rows *
     return TL_OK;
 }
 
-static inline size_t bin_at(const fit *f, uint32_t r, size_t s)
-{
-    size_t at = (size_t)r * f->n_num + s;
-    return f->bin16 ? f->bin16[at] : f->bin8[at];
-}
-
-/* Adds the node's rows into the cleared histograms; called with constant wide and
- * regression, so that each of the four loops is compiled without their tests. */
-static inline __attribute__((always_inline)) void accumulate(fit *f, const tl_dataset *d,
-                                                             const tl_node_rows *node, int wide,
-                                                             int regression)
-{
-    size_t n_num = f->n_num, rec = f->rec;
-    double *hist = f->hist;
-    uint64_t *occ = f->occ;
-    const size_t *hist_at = f->hist_at, *occ_at = f->occ_at;
-    for (size_t i = 0; i < node->n; i++) {
-        uint32_t r = node->rows[i];
-        double w = node->w[r], y = regression ? d->y.num[r] : 0;
-        size_t c = regression ? 0 : (size_t)d->y.code[r];
-        const uint8_t *b8 = wide ? NULL : f->bin8 + (size_t)r * n_num;
-        const uint16_t *b16 = wide ? f->bin16 + (size_t)r * n_num : NULL;
-        for (size_t s = 0; s < n_num; s++) {
-            size_t b = wide ? b16[s] : b8[s];
-            double *h = hist + hist_at[s] + b * rec;
-            occ[occ_at[s] + b / 64] |= 1ull << (b % 64);
-            h[0] += w;
-            if (regression) { /* as tl_grow_add_row sums a row */
-                h[1] += w;
-                h[2] += w * y;
-                h[3] += w * y * y;
-            } else {
-                h[1 + c] += w;
-            }
-        }
-    }
-}
-
-/* The node's histograms for every numeric attribute, from one pass over its rows (each row's
- * bins lie side by side); the previous node's are cleared bin by bin, as its bits say. */
-static void fill(fit *f, const tl_grow_ctx *g, const tl_node_rows *node)
-{
-    if (f->filled && f->node_id == node->id && f->node_rows == node->rows && f->node_n == node->n)
-        return;
-    for (size_t s = 0; s < f->n_num; s++) {
-        uint64_t *occ = f->occ + f->occ_at[s];
-        double *h = f->hist + f->hist_at[s];
-        for (size_t wi = 0; wi < (f->n_bins[s] + 1 + 63) / 64; wi++) {
-            for (uint64_t bits = occ[wi]; bits; bits &= bits - 1)
-                memset(h + (wi * 64 + (size_t)__builtin_ctzll(bits)) * f->rec, 0,
-                       f->rec * sizeof *h);
-            occ[wi] = 0;
-        }
-    }
-    const tl_dataset *d = tl_grow_data(g);
-    if (f->bin16 && f->regression)
-        accumulate(f, d, node, 1, 1);
-    else if (f->bin16)
-        accumulate(f, d, node, 1, 0);
-    else if (f->regression)
-        accumulate(f, d, node, 0, 1);
-    else
-        accumulate(f, d, node, 0, 0);
-    f->filled = 1;
-    f->node_id = node->id;
-    f->node_rows = node->rows;
-    f->node_n = node->n;
-}
-
-/* The first bin at or after from that some row of the node fills, or end (the bits of
- * empty bins are skipped a word at a time: deep nodes fill few of many bins). */
-static inline size_t next_bin(const uint64_t *occ, size_t from, size_t end)
-{
-    if (from >= end)
-        return end;
-    size_t wi = from / 64;
-    uint64_t bits = occ[wi] & (~0ull << (from % 64));
-    while (!bits) {
-        if (++wi * 64 >= end)
-            return end;
-        bits = occ[wi];
-    }
-    size_t b = wi * 64 + (size_t)__builtin_ctzll(bits);
-    return b < end ? b : end;
-}
-
 /* Row-form criteria: the node's known rows of slot s bin by bin into f->order (f->count[b]
  * rows in bin b); returns how many. */
-static size_t order_by_bin(fit *f, const tl_node_rows *node, size_t s)
+static size_t order_by_bin(tlh_fit *f, const tl_node_rows *node, size_t s)
 {
     size_t nb = f->n_bins[s];
     memset(f->count, 0, (nb + 1) * sizeof *f->count);
     for (size_t i = 0; i < node->n; i++)
-        f->count[bin_at(f, node->rows[i], s)]++;
+        f->count[tlh_bin_at(f, node->rows[i], s)]++;
     size_t n_known = 0;
     for (size_t b = 0; b < nb; b++) /* count[b] becomes where bin b starts, for now */
     {
@@ -293,7 +165,7 @@ static size_t order_by_bin(fit *f, const tl_node_rows *node, size_t s)
         n_known += t;
     }
     for (size_t i = 0; i < node->n; i++) {
-        size_t b = bin_at(f, node->rows[i], s);
+        size_t b = tlh_bin_at(f, node->rows[i], s);
         if (b < nb)
             f->order[f->count[b]++] = node->rows[i];
     }
@@ -358,10 +230,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
                 tl_split *out, tl_err *err)
 {
     (void)state;
-    fit *f = tl_grow_prepared(g, attr);
+    tlh_fit *f = tl_grow_prepared(g, attr);
     if (!f || f->slot[attr] < 0)
         return -tl_err_set(err, TL_EINTERNAL, "histogram: attribute %zu was not binned", attr);
-    fill(f, g, node);
+    tlh_fill(f, g, node);
     const tl_grow_params *p = tl_grow_params_of(g);
     size_t s = (size_t)f->slot[attr], nb = f->n_bins[s], k = f->k, R = f->rec;
     const double *h = f->hist + f->hist_at[s], *thr = f->thr + s * f->thr_cap;
@@ -376,7 +248,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
                 .tmp = sc + 5 * k,
                 .best_child = INFINITY};
     memset(sc, 0, 3 * k * sizeof *sc);
-    for (size_t b = next_bin(occ, 0, nb); b < nb; b = next_bin(occ, b + 1, nb)) {
+    for (size_t b = tlh_next_bin(occ, 0, nb); b < nb; b = tlh_next_bin(occ, b + 1, nb)) {
         sw.known_w += h[b * R];
         for (size_t j = 0; j < k; j++)
             sw.known[j] += h[b * R + 1 + j];
@@ -402,7 +274,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
      * last such bin, whose statistics are not yet in left */
     double wl = 0;
     size_t prev = SIZE_MAX;
-    for (size_t b = next_bin(occ, 0, nb); b < nb; b = next_bin(occ, b + 1, nb)) {
+    for (size_t b = tlh_next_bin(occ, 0, nb); b < nb; b = tlh_next_bin(occ, b + 1, nb)) {
         if (!(h[b * R] > 0))
             continue;
         if (prev != SIZE_MAX) {
@@ -421,6 +293,13 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     out->kind = TL_SPLIT_NUMERIC;
     out->threshold = sw.best_t;
     return tl_grow_score(g, node, sc, 2, missing_w, out);
+}
+
+static void release(const void *state, int kind, void *fit)
+{
+    (void)state;
+    (void)kind;
+    tlh_free(fit);
 }
 
 static const tl_splitter_type histogram = {

@@ -198,6 +198,11 @@ const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *no
     return node->by_attr ? node->by_attr[g->num_slot[attr]] : NULL;
 }
 
+size_t tl_grow_parent(const tl_grow_ctx *g, size_t node)
+{
+    return node < g->t->n_nodes ? g->t->parent[node] : SIZE_MAX;
+}
+
 void *tl_grow_prepared(const tl_grow_ctx *g, size_t attr)
 {
     if (attr >= g->d->schema.n_attrs)

@@ -269,6 +269,9 @@ TL_API const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, siz
  * is no memory to sort them: a missing-value method then skips the attribute). */
 TL_API const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node,
                                            size_t attr);
+/* The parent of node in the tree being grown (SIZE_MAX for the root or past the nodes made
+ * so far): node ids grow downwards, children after their parent. */
+TL_API size_t tl_grow_parent(const tl_grow_ctx *g, size_t node);
 /* What the splitter of attr's kind prepared for this fit (tl_splitter_type.prepare), or
  * NULL. */
 TL_API void *tl_grow_prepared(const tl_grow_ctx *g, size_t attr);
