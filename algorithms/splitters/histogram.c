@@ -233,7 +233,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     tlh_fit *f = tl_grow_prepared(g, attr);
     if (!f || f->slot[attr] < 0)
         return -tl_err_set(err, TL_EINTERNAL, "histogram: attribute %zu was not binned", attr);
-    tlh_fill(f, g, node);
+    if (tlh_fill(f, g, node))
+        return -tl_err_set(err, TL_ENOMEM, "out of memory keeping a node's histograms");
     const tl_grow_params *p = tl_grow_params_of(g);
     size_t s = (size_t)f->slot[attr], nb = f->n_bins[s], k = f->k, R = f->rec;
     const double *h = f->hist + f->hist_at[s], *thr = f->thr + s * f->thr_cap;

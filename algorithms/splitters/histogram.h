@@ -48,9 +48,8 @@ typedef struct tlh_fit {
 void tlh_free(tlh_fit *f);
 
 /* The node's histograms into f->hist / f->occ (nothing to do when they hold them already).
- * Where there is no memory to keep a second child's histograms, they are counted from its
- * rows when its turn comes: no error. */
-void tlh_fill(tlh_fit *f, const tl_grow_ctx *g, const tl_node_rows *node);
+ * TL_OK, or TL_ENOMEM when there was no memory to keep a second child's histograms. */
+int tlh_fill(tlh_fit *f, const tl_grow_ctx *g, const tl_node_rows *node);
 
 static inline size_t tlh_bin_at(const tlh_fit *f, uint32_t r, size_t s)
 {

@@ -171,10 +171,10 @@ static void subtract(const tlh_fit *f, tlh_pending *e)
     }
 }
 
-void tlh_fill(tlh_fit *f, const tl_grow_ctx *g, const tl_node_rows *node)
+int tlh_fill(tlh_fit *f, const tl_grow_ctx *g, const tl_node_rows *node)
 {
     if (f->filled && f->node_id == node->id && f->node_rows == node->rows && f->node_n == node->n)
-        return;
+        return TL_OK;
     tlh_pending *w = pop_for(f, g, node);
     if (w) { /* a second child: its histograms are waiting; f's go back zeroed */
         tlh_pending *e = w;
@@ -191,7 +191,9 @@ void tlh_fill(tlh_fit *f, const tl_grow_ctx *g, const tl_node_rows *node)
         tlh_pending *e = NULL;
         if (f->filled && !f->regression && node->unit_weights && node->rows == f->node_rows &&
             node->n < f->node_n && f->node_n >= TLH_SUBTRACT_MIN_ROWS &&
-            tl_grow_parent(g, node->id) == f->node_id && (e = push(f))) {
+            tl_grow_parent(g, node->id) == f->node_id) {
+            if (!(e = push(f)))
+                return TL_ENOMEM;
             memcpy(e->occ, f->occ, f->words * sizeof *e->occ);
             for (size_t s = 0; s < f->n_num; s++) {
                 size_t end = f->n_bins[s] + 1, at = f->hist_at[s];
@@ -214,4 +216,5 @@ void tlh_fill(tlh_fit *f, const tl_grow_ctx *g, const tl_node_rows *node)
     f->node_id = node->id;
     f->node_rows = node->rows;
     f->node_n = node->n;
+    return TL_OK;
 }
