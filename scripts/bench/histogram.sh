@@ -11,14 +11,15 @@
 # differ only at ties); the histogram side grows the exact tree whenever no attribute has
 # more distinct values than max_bins (tests/test_histogram.c).
 # Needs build/libtreelab.a (./scripts/setup.sh) and Debian's python3-sklearn.
-# Usage: REPEATS=3 scripts/bench/histogram.sh [DATA...]   DATA: a bundled ARFF name or a row
-#        count of synthetic training rows (default: the bundled numeric sets, 10000 100000
-#        1000000)
+# Usage: REPEATS=3 [DEPTH=D] scripts/bench/histogram.sh [DATA...]   DATA: a bundled ARFF name
+#        or a row count of synthetic training rows (default: the bundled numeric sets, 10000
+#        100000 1000000); DEPTH: every tree limited to max_depth = D instead of fully grown
 set -eu
 cd "$(dirname "$0")/../.."
 . scripts/bench/common.sh
 HAVE_SK=1
 $PY -c 'import sklearn' 2>/dev/null || { HAVE_SK=0; echo "python3-sklearn missing: treelab only" >&2; }
+depth=${DEPTH:+max_depth=$DEPTH}
 [ $# -gt 0 ] || set -- iris wine glass diabetes ionosphere breast_cancer segment-challenge digits \
     10000 100000 1000000
 printf '%-18s %8s | %8s %8s %8s %8s | %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %6s | %5s %5s\n' \
@@ -34,10 +35,10 @@ for data in "$@"; do
     for side in ex h255 h63 sk; do : > "$TMP/$side"; done
     r=0
     while [ $r -lt "$REPEATS" ]; do
-        "$TMP/bench" "$file" cart holdout=4 >> "$TMP/ex"
-        "$TMP/bench" "$file" cart holdout=4 numeric=histogram >> "$TMP/h255"
-        "$TMP/bench" "$file" cart holdout=4 numeric=histogram numeric.max_bins=63 >> "$TMP/h63"
-        [ "$HAVE_SK" = 0 ] || $PY scripts/peers/sklearn_holdout_bench.py "$file" 4 >> "$TMP/sk"
+        "$TMP/bench" "$file" cart holdout=4 $depth >> "$TMP/ex"
+        "$TMP/bench" "$file" cart holdout=4 $depth numeric=histogram >> "$TMP/h255"
+        "$TMP/bench" "$file" cart holdout=4 $depth numeric=histogram numeric.max_bins=63 >> "$TMP/h63"
+        [ "$HAVE_SK" = 0 ] || $PY scripts/peers/sklearn_holdout_bench.py "$file" 4 ${DEPTH:-} >> "$TMP/sk"
         r=$((r + 1))
     done
     # fit_time.c: train seconds leaves peak_mb before_mb data_mb accuracy; sklearn: s leaves acc
