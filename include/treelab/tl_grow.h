@@ -165,7 +165,8 @@ typedef struct tl_splitter_type {
      * on demand, for a missing-value method that asks (surrogate). */
     int unsorted;
     /* Optional (NULL for the others): per-fit work done once, before the root is split, on
-     * the rows grown on (root), for the slot it fills (kind: TL_ATTR_NUMERIC or _NOMINAL),
+     * the rows grown on (root: rows, n, w and unit_weights; no statistics or sorted orders
+     * yet), for the slot it fills (kind: TL_ATTR_NUMERIC or _NOMINAL),
      * e.g. binning every numeric attribute. *fit (NULL before the call) is then what
      * tl_grow_prepared hands the splitter during that fit, released by release(state, kind,
      * fit) when the fit ends, whatever happened. Returns TL_OK or an error code (err set). */
