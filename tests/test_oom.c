@@ -583,9 +583,9 @@ static void test_composed_tree_fit_out_of_memory(void **state)
     sweep_configs("tree", "diabetes.arff", big, 1);
 }
 
-/* The soft tree with and without a validation share and growing incrementally, on a
- * 14-row dataset. encode_rows freed its buffers on failure and left the pointers for the
- * caller's cleanup to free again. */
+/* The soft tree with and without a validation share, growing incrementally, and in float32
+ * (its own buffers), on a 14-row dataset. encode_rows freed its buffers on failure and left
+ * the pointers for the caller's cleanup to free again. */
 static void test_soft_tree_fit_out_of_memory(void **state)
 {
     (void)state;
@@ -593,6 +593,7 @@ static void test_soft_tree_fit_out_of_memory(void **state)
         {"epochs=2", "depth=2", NULL},
         {"epochs=2", "depth=2", "validation_fraction=0.3", NULL},
         {"epochs=2", "depth=2", "grow=incremental", "validation_fraction=0.3", NULL},
+        {"epochs=2", "depth=2", "validation_fraction=0.3", "precision=float", NULL},
     };
     sweep_configs("soft_tree", "weather.numeric.arff", configs, sizeof configs / sizeof *configs);
 }
