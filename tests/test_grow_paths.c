@@ -63,6 +63,9 @@ static void test_compact_path_where_it_must_be(void **state)
     assert_int_equal(applies(d, &gp, r32), 0);
     gp.numeric = tl_splitter_find("random_subset", NULL);
     assert_int_equal(applies(d, &gp, r32), 0);
+    gp.numeric = tl_splitter_find("histogram", NULL); /* unsorted: neither blocks nor records */
+    assert_non_null(gp.numeric);
+    assert_int_equal(applies(d, &gp, r32), 0);
     cart_params(&gp, "gini");
     /* weights: every weight exactly 1 is unit weight; one other weight turns it off */
     d->weight = malloc(d->n_rows * sizeof *d->weight);

@@ -3,48 +3,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "threshold.h"
 #include "treelab/tl_grow.h"
-
-#define TL_VALUE_EPS TL_REC_GAP
-
-/* Least weighted impurity of the cut with the unknown rows u (weight wu) on the right or
- * on the left (the right first: it keeps ties, as scikit-learn tries it first). */
-static double side_impurity(double (*impurity)(const double *, size_t), const double *left,
-                            const double *right, const double *u, double *tmp, double wl, double wr,
-                            double wu, size_t k)
-{
-    for (size_t j = 0; j < k; j++)
-        tmp[j] = right[j] + u[j];
-    double to_right = wl * impurity(left, k) + (wr + wu) * impurity(tmp, k);
-    for (size_t j = 0; j < k; j++)
-        tmp[j] = left[j] + u[j];
-    double to_left = (wl + wu) * impurity(tmp, k) + wr * impurity(right, k);
-    return to_left < to_right ? to_left : to_right;
-}
-
-/* Gini's division-free bound (sweep_unit): nodes of at most this many rows (squared counts
- * stay whole numbers in a double), and the slack, per row, that a skipped cut must exceed
- * the best by: far above the 2^-48 per row that rounding can reach. */
-#define TL_GINI_BOUND_MAX_ROWS 67108864.0 /* 2^26 */
-#define TL_GINI_SKIP 1e-9
-
-/* Both sides of a cut hold enough weight. */
-static inline int weights_allowed(double wl, double wr, double min_leaf)
-{
-    return !(wl < min_leaf || wr < min_leaf || wl <= 0 || wr <= 0);
-}
 
 /* A cut between adjacent values xi < xn leaving weights wl and wr is admissible. */
 static inline int cut_allowed(double xi, double xn, double wl, double wr, double min_leaf)
 {
-    return !(xn <= xi + TL_VALUE_EPS) && weights_allowed(wl, wr, min_leaf);
-}
-
-/* The threshold between xi and xn (xi itself where the midpoint rounds to xn or overflows). */
-static inline double midpoint(double xi, double xn)
-{
-    double t = xi / 2.0 + xn / 2.0;
-    return (t == xn || isinf(t)) ? xi : t;
+    return !(xn <= xi + TL_VALUE_EPS) && tl_cut_weights_ok(wl, wr, min_leaf);
 }
 
 /* Where a unit-weight sweep reads its rows in sorted order: the packed values xs and class
@@ -89,7 +54,7 @@ static inline double sweep_unit(sweep_src src, size_t n_known, const double *kno
         left[c] += 1.0;
         wl += 1.0;
         double wr = known_w - wl;
-        if (src.rec ? !(src.rec[i + 1] & TL_REC_CUT) || !weights_allowed(wl, wr, min_leaf)
+        if (src.rec ? !(src.rec[i + 1] & TL_REC_CUT) || !tl_cut_weights_ok(wl, wr, min_leaf)
                     : !cut_allowed(src.xs[i], src.xs[i + 1], wl, wr, min_leaf))
             continue;
         if (bound && best_child < INFINITY) {
@@ -122,9 +87,9 @@ static double sweep_rec_gini2(const uint32_t *rec, size_t n, const double *known
     uint64_t l1 = 0;
     /* the cuts whose sides hold enough weight: rows lo .. end - 1 on the left's end */
     size_t lo = 0, end = n > 0 ? n - 1 : 0;
-    while (lo < end && !weights_allowed((double)(lo + 1), known_w - (double)(lo + 1), min_leaf))
+    while (lo < end && !tl_cut_weights_ok((double)(lo + 1), known_w - (double)(lo + 1), min_leaf))
         lo++;
-    while (end > lo && !weights_allowed((double)end, known_w - (double)end, min_leaf))
+    while (end > lo && !tl_cut_weights_ok((double)end, known_w - (double)end, min_leaf))
         end--;
     for (size_t i = 0; i < lo; i++)
         l1 += (rec[i] >> TL_REC_CLASS_SHIFT) & 1u;
@@ -186,8 +151,8 @@ static double sweep_fast(const tl_grow_params *p, const double *x, sweep_src src
         child = sweep_unit_any(src, n, known, known_w, min_leaf, p->criterion->impurity,
                                p->criterion->gini_form, k, left, right, best_left, &i);
     if (child < INFINITY)
-        *best_t = src.rec ? midpoint(x[src.rec[i] >> src.shift], x[src.rec[i + 1] >> src.shift])
-                          : midpoint(src.xs[i], src.xs[i + 1]);
+        *best_t = src.rec ? tl_midpoint(x[src.rec[i] >> src.shift], x[src.rec[i + 1] >> src.shift])
+                          : tl_midpoint(src.xs[i], src.xs[i + 1]);
     return child;
 }
 
@@ -309,11 +274,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
                        : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
                                   : -tl_grow_partition_gain(g, children, 2);
         if (best_side)
-            child = side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
+            child = tl_side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
-            best_t = midpoint(xi, xn);
+            best_t = tl_midpoint(xi, xn);
             memcpy(best_left, left, k * sizeof *left);
         }
     }

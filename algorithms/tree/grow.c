@@ -90,7 +90,8 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
                 return rc;
             view->sorted_rec = f->rs.rec ? f->rs.rec[slot] : g->tmp;
         }
-        view->sorted = nominal || !f->rs.sorted ? NULL : f->rs.sorted[g->num_slot[a]];
+        view->sorted =
+            nominal || !f->rs.sorted || !g->n_blocks ? NULL : f->rs.sorted[g->num_slot[a]];
         view->sorted_x = nominal || !f->rs.xs ? NULL : f->rs.xs[g->num_slot[a]];
         view->sorted_y = nominal || !f->rs.ys ? NULL : f->rs.ys[g->num_slot[a]];
         memset(&g->cand[a], 0, sizeof g->cand[a]);
@@ -307,18 +308,19 @@ static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, doubl
     }
 }
 
-/* The root's row blocks sorted per numeric attribute (and the packed values), n rows. */
+/* The root's row blocks sorted per numeric attribute (and the packed values), n rows; none
+ * for an unsorted splitter (the rows are still put in increasing order). */
 static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **blocks, double **xs,
                          int **ys, tl_err *err)
 {
-    *blocks = malloc((n * g->n_num > 0 ? n * g->n_num : 1) * sizeof **blocks);
-    root->sorted = malloc((g->n_num ? g->n_num : 1) * sizeof *root->sorted);
+    *blocks = malloc((n * g->n_blocks > 0 ? n * g->n_blocks : 1) * sizeof **blocks);
+    root->sorted = malloc((g->n_blocks ? g->n_blocks : 1) * sizeof *root->sorted);
     if (g->packed)
         alloc_packed(g, n, root, xs, ys);
     if (!*blocks || !root->sorted || (g->packed && !root->xs))
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     int rc = tlg_presort(g, root->base, root->n, *blocks, *xs, *ys, err);
-    for (size_t s = 0; !rc && s < g->n_num; s++) {
+    for (size_t s = 0; !rc && s < g->n_blocks; s++) {
         root->sorted[s] = *blocks + s * n;
         if (*xs)
             root->xs[s] = *xs + s * n;
@@ -339,6 +341,31 @@ static int compact_root(tl_grow_ctx *g, tlg_rowset *root, tl_err *err)
     g->tmp_y = NULL;
     tlg_sort_rows(root->base, root->n);
     return tlg_compact_setup(g, g->n_rows, err);
+}
+
+/* The splitters' per-fit work (tl_splitter_type.prepare) on the rows grown on. */
+static int prepare_slots(tl_grow_ctx *g, const tlg_rowset *root, tl_err *err)
+{
+    const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
+    const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
+    tl_node_rows view = {.n = root->n, .rows = root->base, .w = g->w, .unit_weights = root->unit};
+    for (int k = 0; k < 2; k++)
+        if (sp[k] && sp[k]->prepare) {
+            int rc = sp[k]->prepare(st[k], g, &view, k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC,
+                                    &g->prep[k], err);
+            if (rc)
+                return rc;
+        }
+    return TL_OK;
+}
+
+static void release_slots(tl_grow_ctx *g)
+{
+    const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
+    const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
+    for (int k = 0; k < 2; k++)
+        if (g->prep[k] && sp[k]->release)
+            sp[k]->release(st[k], k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC, g->prep[k]);
 }
 
 /* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
@@ -402,7 +429,10 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     if (!rc && tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)
         rc = TL_ENOMEM;
     if (!rc)
+        rc = prepare_slots(&g, &root, err);
+    if (!rc)
         rc = run(&g, &root, cand != NULL, err);
+    release_slots(&g);
     for (size_t j = 0; cand && !rc && j < d->schema.n_attrs; j++) {
         cand[j] = g.cand[j];
         valid[j] = g.has_cand[j];

@@ -11,24 +11,28 @@ struct tl_grow_ctx {
     const tl_grow_params *p;
     tl_choice_rules rules; /* the criterion's, resolved once per fit */
     size_t k;
-    double *w;           /* w[row]: weight of the row in the node being processed */
-    int *branch;         /* branch[row] while partitioning */
-    uint8_t *branch8;    /* the same in a byte, for partitions into at most 255 groups */
-    double *scratch;     /* for splitters */
-    double *branch_w;    /* for tl_grow_score */
-    double *parent_buf;  /* for tl_grow_score: k */
-    double *miss_buf;    /* for tl_grow_score: the children and the unknown rows' statistics */
-    size_t n_num;        /* numeric attributes */
-    size_t *num_attr;    /* their indices */
-    long *num_slot;      /* attribute -> slot in the sorted blocks, or -1 */
-    uint32_t *tmp;       /* partition buffer */
-    int packed;          /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
-    double *tmp_x;       /* partition buffers of the packed values (packed only) */
-    int *tmp_y;          /* ... and class codes (packed classification only) */
-    unsigned char *used; /* nominal attributes used on the current path */
-    const size_t *order; /* order attributes are tried in: p->attr_order or file order */
-    size_t *file_order;  /* 0..n_attrs-1 when attr_order is NULL */
-    tl_split *cand;      /* best test per attribute */
+    double *w;             /* w[row]: weight of the row in the node being processed */
+    int *branch;           /* branch[row] while partitioning */
+    uint8_t *branch8;      /* the same in a byte, for partitions into at most 255 groups */
+    double *scratch;       /* for splitters */
+    double *branch_w;      /* for tl_grow_score */
+    double *parent_buf;    /* for tl_grow_score: k */
+    double *miss_buf;      /* for tl_grow_score: the children and the unknown rows' statistics */
+    size_t n_num;          /* numeric attributes */
+    size_t *num_attr;      /* their indices */
+    long *num_slot;        /* attribute -> slot in the sorted blocks, or -1 */
+    size_t n_blocks;       /* sorted blocks per row set: n_num, or 0 when the numeric splitter
+                            is unsorted (and nothing else needs them) */
+    void *prep[2];         /* what the numeric and the nominal splitter prepared for the fit */
+    struct tlg_lazy *lazy; /* tl_grow_sorted_rows' buffers when there are no blocks */
+    uint32_t *tmp;         /* partition buffer */
+    int packed;            /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
+    double *tmp_x;         /* partition buffers of the packed values (packed only) */
+    int *tmp_y;            /* ... and class codes (packed classification only) */
+    unsigned char *used;   /* nominal attributes used on the current path */
+    const size_t *order;   /* order attributes are tried in: p->attr_order or file order */
+    size_t *file_order;    /* 0..n_attrs-1 when attr_order is NULL */
+    tl_split *cand;        /* best test per attribute */
     unsigned char *has_cand;
     tl_tree *t;
     double root_w;
@@ -56,12 +60,19 @@ struct tl_grow_ctx {
     uint64_t *branch1;   /* a binary split's branch per row, a bit each (compact) */
 };
 
+/* tl_grow_sorted_rows' buffers when the grower keeps no sorted blocks (allocated on first
+ * use, n_rows entries each: (key, row) pairs and the rows in their order). */
+struct tlg_lazy {
+    void *pairs;
+    uint32_t *rows;
+};
+
 /* The rows of one node: `base` in any order, and per numeric attribute a sorted block (with,
  * when g->packed, the rows' values and class codes in the same order). */
 typedef struct tlg_rowset {
     size_t n;
     uint32_t *base;
-    uint32_t **sorted; /* n_num blocks */
+    uint32_t **sorted; /* g->n_blocks blocks, or NULL (compact records instead) */
     double **xs;       /* n_num blocks of values, or NULL */
     int **ys;          /* n_num blocks of class codes, or NULL */
     int unit;          /* every row weighs 1 in this node */
@@ -132,6 +143,10 @@ int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n);
 /* rows[0..n) in increasing order (the root's, before any sort by value). */
 void tlg_sort_rows(uint32_t *rows, size_t n);
 
+/* The node's rows sorted by numeric attribute slot s as a sorted block would hold them, in
+ * g->lazy's buffers (grow_rows.c); NULL when out of memory. */
+const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s);
+void tlg_lazy_free(struct tlg_lazy *lazy);
 /* Sort every numeric attribute's block once per fit (grow_rows.c); with g->packed, fill
  * the value blocks xs (and class blocks ys for classification) in the same order. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,

@@ -2,8 +2,9 @@
 # Byte identity of the grown trees between two treelab builds (a check, not a ctest): fits
 # every bundled dataset, the weighted fixtures and synthetic 10^4 / 10^5 sets with cart (gini,
 # entropy, mse / friedman_mse / mae on numeric targets, prune = cv, min_samples_leaf,
-# max_depth, the missing-value methods), id3 and c45, with both programs, and compares the
-# saved model files byte for byte (and the error text where both refuse a combination).
+# max_depth, the missing-value methods, numeric = histogram), id3 and c45, with both programs,
+# and compares the saved model files byte for byte (and the error text where both refuse a
+# combination).
 # Usage: [BIG=1] scripts/bench/identity.sh OLD_TREELAB NEW_TREELAB [SYNTH_DIR]
 #   SYNTH_DIR: folder with d10000.csv / d100000.csv from
 #   `scripts/peers/sklearn_fit_bench.py data ROWS FILE` (written there when missing)
@@ -57,12 +58,16 @@ for data in experiments/datasets/*.arff experiments/datasets/*.csv tests/fixture
     fit "$data" id3
     fit "$data" c45
     fit "$data" tree --set criterion=gini --set numeric=numeric_threshold --set nominal=nominal_multiway
+    # the histogram splitter: no sorted blocks nor records; surrogate sorts nodes on demand
+    fit "$data" cart --set numeric=histogram
+    fit "$data" cart --set numeric=histogram --set numeric.max_bins=16 --set missing=surrogate
 done
 for r in 10000 100000; do
     fit "$SYN/d$r.csv" cart
     fit "$SYN/d$r.csv" cart --set criterion=entropy
     fit "$SYN/d$r.csv" cart --set min_samples_leaf=3
     fit "$SYN/d$r.csv" c45
+    fit "$SYN/d$r.csv" cart --set numeric=histogram
 done
 fit "$SYN/d10000.csv" cart --set prune=cv
 # 10^6 rows: nodes above the compact records' share build them per attribute (BIG=1)
