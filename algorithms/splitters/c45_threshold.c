@@ -2,6 +2,7 @@
  * information gain with a least branch weight, the gain charged log2(cuts) / |D| for the
  * choice among cuts, the threshold moved down to a value seen in training. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,8 +78,43 @@ static void copy_stats(double *dst, const double *src, size_t k)
     }
 }
 
+/* n log2 n for the whole numbers below this, computed once per process: a node where every
+ * row weighs 1 has whole-number class weights on each side of every cut, and a table entry
+ * is the very double that v * log2(v) gives (tests/test_c45.c checks each one). */
+#define TL_XLOGX_N (1u << 17)
+static double xlogx_table[TL_XLOGX_N];
+static pthread_once_t xlogx_once = PTHREAD_ONCE_INIT;
+
+static void fill_xlogx_table(void)
+{
+    xlogx_table[0] = 0;
+    for (uint32_t i = 1; i < TL_XLOGX_N; i++)
+        xlogx_table[i] = (double)i * log2((double)i);
+}
+
+/* For tests: the table and its length. */
+const double *tl_c45_xlogx_table(size_t *n);
+const double *tl_c45_xlogx_table(size_t *n)
+{
+    pthread_once(&xlogx_once, fill_xlogx_table);
+    *n = TL_XLOGX_N;
+    return xlogx_table;
+}
+
+/* v log2 v, 0 for v <= 0: the term of every entropy sum here, from the table when v is a
+ * whole number in it. */
+static inline double xlogx(double v)
+{
+    if (v >= 0 && v < (double)TL_XLOGX_N) {
+        uint32_t i = (uint32_t)v;
+        if ((double)i == v)
+            return xlogx_table[i];
+    }
+    return v > 0 ? v * log2(v) : 0;
+}
+
 /* c log2 c per class, remembered for the count it was computed at: consecutive cuts move a
- * few rows, so most classes' terms repeat and their log2 is not taken again. */
+ * few rows, so most classes' terms repeat and are not computed again. */
 typedef struct {
     double *count, *term; /* k each */
 } xlogx_cache;
@@ -87,7 +123,7 @@ static double cached_xlogx(xlogx_cache *m, size_t c, double v)
 {
     if (v != m->count[c]) {
         m->count[c] = v;
-        m->term[c] = v > 0 ? v * log2(v) : 0;
+        m->term[c] = xlogx(v);
     }
     return m->term[c];
 }
@@ -99,8 +135,7 @@ static double cached_xlogx(xlogx_cache *m, size_t c, double v)
 static double cut_gain(const double *left, const double *known, size_t k, double lw, double known_w,
                        double total_w, double h_known, xlogx_cache *ml, xlogx_cache *mr)
 {
-    double rw = known_w - lw;
-    double sl = lw > 0 ? lw * log2(lw) : 0, sr = rw > 0 ? rw * log2(rw) : 0;
+    double sl = xlogx(lw), sr = xlogx(known_w - lw);
     for (size_t j = 0; j < k; j++) {
         sl -= cached_xlogx(ml, j, left[j]);
         sr -= cached_xlogx(mr, j, known[j] - left[j]);
@@ -136,7 +171,11 @@ typedef struct {
     double p_lw, s_gain;
     int run_cls; /* the class the inside cuts moved */
     int p_cls;   /* the class moved to reach the pending cut (-1: several, or none) */
-    int rising;  /* the last chunk fed moved the best */
+    int rising;  /* the last block fed moved the best */
+    double *xa, *ra; /* end_terms of the statistics before the next block (6k: with scratch) */
+    int prev_terms;  /* xa and ra hold them */
+    double g_half;   /* g(W / 2) of box_skips */
+    size_t piece;    /* blocks of more cuts are tried in pieces of this many */
     size_t n_in; /* inside cuts: row, left weight, the run class's left weight */
     size_t *in_pos;
     double *in_lw, *in_lc;
@@ -167,19 +206,47 @@ static void close_run(scan_state *st, cut_choice *best)
     copy_stats(st->s_left, st->p_left, st->k);
 }
 
-/* Cuts are buffered in chunks of this many; a chunk none of whose cuts can win is skipped. */
+/* Cuts are buffered in chunks of this many; a chunk none of whose cuts can win is skipped,
+ * and a chunk that cannot be skipped is tried again in pieces of TL_C45_PIECE. */
 #define TL_C45_CHUNK 64
-/* The chunk bound visits 2^k corners: only for this many classes or fewer. */
+#define TL_C45_PIECE 16
+/* The corner bound visits 2^k corners: only for this many classes or fewer. */
 #define TL_C45_CHUNK_MAX_K 4
 
-/* Upper bound of the gain of every cut whose left statistics lie between a and b (a <= b per
- * class): the child entropy is concave in the left statistics, so its least value on that
- * box is at a corner. xa, xb, ra, rb: c log2 c of a, b and of the right sides known - a,
- * known - b, per class. */
-static double box_bound(const scan_state *st, const double *a, const double *b, const double *xa,
-                        const double *xb, const double *ra, const double *rb)
+/* c log2 c at a point of the scan, per class, of the left side (x) and of the right (r). */
+static void end_terms(const scan_state *st, const double *left, double *x, double *r)
+{
+    for (size_t c = 0; c < st->k; c++) {
+        x[c] = xlogx(left[c]);
+        r[c] = xlogx(st->known[c] - left[c]);
+    }
+}
+
+/* 1 when no cut whose left statistics lie between a and b (a <= b per class) can beat the
+ * best by more than 1e-6, from a lower bound of its weighted child entropy
+ * f(l) = g(lw) - sum_c phi_c(l_c), g(v) = v log2 v + (W - v) log2(W - v) and
+ * phi_c(v) = v log2 v + (K_c - v) log2(K_c - v). First the separable bound: g is convex,
+ * least at W / 2, and each -phi_c concave, least at an end of its interval. Then, for few
+ * classes, the exact least value on the box: f is concave (Fayyad & Irani), so it is at a
+ * corner. xa, xb, ra, rb: end_terms of a and b. 1e-12 absorbs rounding. */
+static int box_skips(const scan_state *st, const cut_choice *best, const double *a, const double *b,
+                     const double *xa, const double *xb, const double *ra, const double *rb)
 {
     size_t k = st->k;
+    double w = st->known_w, lwa = 0, lwb = 0, phi = 0;
+    for (size_t c = 0; c < k; c++) {
+        lwa += a[c];
+        lwb += b[c];
+        phi += fmax(xa[c] + ra[c], xb[c] + rb[c]);
+    }
+    double g = lwa <= w / 2 && w / 2 <= lwb
+                   ? st->g_half
+                   : fmin(xlogx(lwa) + xlogx(w - lwa), xlogx(lwb) + xlogx(w - lwb));
+    double bound = (st->h_known - (g - phi) / w) * (w / st->total_w);
+    if (bound - best->gain <= 1e-6 - 1e-12)
+        return 1;
+    if (k > TL_C45_CHUNK_MAX_K)
+        return 0;
     double least = HUGE_VAL;
     for (unsigned v = 0; v < (1u << k); v++) {
         double lw = 0, e = 0;
@@ -188,16 +255,10 @@ static double box_bound(const scan_state *st, const double *a, const double *b, 
             lw += hi ? b[c] : a[c];
             e -= hi ? xb[c] + rb[c] : xa[c] + ra[c];
         }
-        double rw = st->known_w - lw;
-        e += (lw > 0 ? lw * log2(lw) : 0) + (rw > 0 ? rw * log2(rw) : 0);
+        e += xlogx(lw) + xlogx(w - lw);
         least = e < least ? e : least;
     }
-    return (st->h_known - least / st->known_w) * (st->known_w / st->total_w);
-}
-
-static double xlogx(double v)
-{
-    return v > 0 ? v * log2(v) : 0;
+    return (st->h_known - least / w) * (w / st->total_w) - best->gain <= 1e-6 - 1e-12;
 }
 
 /* Feeds one cut (row pos, left weight lw, left statistics left, the class moved to reach it
@@ -220,50 +281,66 @@ static void feed_cut(scan_state *st, cut_choice *best, size_t pos, double lw, co
     (*nc)++;
 }
 
-/* Feeds a chunk of n buffered cuts, or skips it when the box between the statistics before
- * it (prev) and at its last cut bounds every gain in it below what the best needs to be
- * beaten by (so none of them would be taken). A skipped chunk's last cut is fed as a run
- * boundary: any cut may end a run, the bound of a run's inside holds between any two. */
-static void flush_chunk(scan_state *st, cut_choice *best, const size_t *pos, const double *lw,
-                        const double *left, const int *moved, size_t n, const double *prev,
-                        double *corner, int *prev_terms, size_t *nc)
+/* A buffered run of cuts: rows, left weights, left statistics (k each), classes moved. */
+typedef struct {
+    const size_t *pos;
+    const double *lw, *left;
+    const int *moved;
+    size_t n;
+} cut_block;
+
+/* Feeds a block of buffered cuts, or skips it when box_skips says none of them would be
+ * taken, the box running from the statistics before the block (prev) to those at its last
+ * cut; a chunk that cannot be skipped is fed piece by piece, each piece tried the same way.
+ * A skipped block's last cut is fed as a run boundary: any cut may end a run, the bound of a
+ * run's inside holds between any two. st->xa / st->ra hold the end terms of prev when
+ * st->prev_terms. */
+static void flush_block(scan_state *st, cut_choice *best, cut_block cb, const double *prev,
+                        size_t *nc)
 {
-    size_t k = st->k;
+    size_t k = st->k, n = cb.n;
     if (n == 0)
         return;
-    /* after a chunk that moved the best the gains are likely still rising: no bound then */
-    int try_bound = k <= TL_C45_CHUNK_MAX_K && n > 2 && !st->rising;
-    *prev_terms = *prev_terms && try_bound;
-    if (try_bound) {
-        const double *last = left + (n - 1) * k;
-        double *xa = corner, *xb = corner + k, *ra = corner + 2 * k, *rb = corner + 3 * k;
-        for (size_t c = 0; c < k; c++) {
-            if (!*prev_terms) {
-                xa[c] = xlogx(prev[c]);
-                ra[c] = xlogx(st->known[c] - prev[c]);
-            }
-            xb[c] = xlogx(last[c]);
-            rb[c] = xlogx(st->known[c] - last[c]);
+    const double *last = cb.left + (n - 1) * k;
+    /* after a block that moved the best the gains are likely still rising: no bound then */
+    if (n > 2 && !st->rising) {
+        double *xb = st->xa + (n > st->piece ? 2 : 4) * k, *rb = xb + k;
+        if (!st->prev_terms)
+            end_terms(st, prev, st->xa, st->ra);
+        st->prev_terms = 1;
+        end_terms(st, last, xb, rb);
+        int skip = box_skips(st, best, prev, last, st->xa, xb, st->ra, rb);
+        if (skip || n <= st->piece) { /* the next block's box starts at this one's last cut */
+            copy_stats(st->xa, xb, k);
+            copy_stats(st->ra, rb, k);
+            st->prev_terms = 2; /* 2: just computed, still good after the block is fed */
         }
-        int skip = box_bound(st, prev, last, xa, xb, ra, rb) - best->gain <= 1e-6 - 1e-12;
-        copy_stats(xa, xb, k); /* the next chunk's box starts at this one's last cut */
-        copy_stats(ra, rb, k);
-        *prev_terms = 1;
         if (skip) {
             if (*nc) /* the pending cut ends its run here */
                 close_run(st, best);
             st->n_in = 0;
             st->p_cls = -1;
-            st->p_pos = pos[n - 1];
-            st->p_lw = lw[n - 1];
+            st->p_pos = cb.pos[n - 1];
+            st->p_lw = cb.lw[n - 1];
             copy_stats(st->p_left, last, k);
             *nc += n;
             return;
         }
+    } else {
+        st->prev_terms = 0;
     }
+    if (n > st->piece) {
+        for (size_t at = 0; at < n; at += st->piece) {
+            size_t m = n - at < st->piece ? n - at : st->piece;
+            cut_block piece = {cb.pos + at, cb.lw + at, cb.left + at * k, cb.moved + at, m};
+            flush_block(st, best, piece, at ? cb.left + (at - 1) * k : prev, nc);
+        }
+        return;
+    }
+    st->prev_terms = st->prev_terms == 2;
     size_t was = best->i;
     for (size_t i = 0; i < n; i++)
-        feed_cut(st, best, pos[i], lw[i], left + i * k, *nc ? moved[i] : -1, nc);
+        feed_cut(st, best, cb.pos[i], cb.lw[i], cb.left + i * k, *nc ? cb.moved[i] : -1, nc);
     st->rising = best->i != was;
 }
 
@@ -278,7 +355,7 @@ static void flush_chunk(scan_state *st, cut_choice *best, const size_t *pos, con
  * inside cut keeps just that weight; the others are the run start's, bit for bit. */
 static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known,
                      const double *known, double known_w, double total_w, double min_split,
-                     double eps, size_t *cuts, cut_choice *best, tl_err *err)
+                     double eps, int unit, size_t *cuts, cut_choice *best, tl_err *err)
 {
     size_t k = tl_grow_k(g);
     double (*impurity)(const double *, size_t) = tl_grow_params_of(g)->criterion->impurity;
@@ -292,7 +369,7 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     st.in_pos = malloc(m * sizeof *st.in_pos);
     st.in_lw = malloc(m * sizeof *st.in_lw);
     st.in_lc = malloc(m * sizeof *st.in_lc);
-    double *buf = malloc((15 + TL_C45_CHUNK) * k * sizeof *buf);
+    double *buf = malloc((16 + TL_C45_CHUNK) * k * sizeof *buf);
     /* the chunk: rows, left weights, classes moved; left statistics in buf */
     size_t c_pos[TL_C45_CHUNK];
     double c_lw[TL_C45_CHUNK];
@@ -302,7 +379,11 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
     }
-    double *left = buf, *prev = buf + 9 * k, *corner = buf + 10 * k, *c_left = buf + 15 * k;
+    double *left = buf, *prev = buf + 9 * k, *c_left = buf + 16 * k;
+    st.xa = buf + 10 * k;
+    st.ra = buf + 11 * k;
+    st.g_half = 2 * xlogx(known_w / 2);
+    st.piece = unit ? TL_C45_PIECE : TL_C45_CHUNK; /* pieces cost little where xlogx is a table */
     st.p_left = buf + k;
     st.s_left = buf + 2 * k;
     st.tmp = buf + 3 * k;
@@ -311,11 +392,9 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     for (size_t c = 0; c < k; c++)
         st.ml.count[c] = st.mr.count[c] = -1; /* no weight is negative: nothing cached yet */
     size_t nc = 0, n_chunk = 0;
-    int prev_terms = 0; /* corner holds the corner terms of prev */
     double lw = 0;
     int cls = -2; /* -2: no row moved yet, -1: several classes */
     memset(left, 0, k * sizeof *left);
-    memset(prev, 0, k * sizeof *prev);
     for (size_t i = 0; i + 1 < n_known; i++) {
         left[sr->y[i]] += sr->w[i];
         lw += sr->w[i];
@@ -330,13 +409,14 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
         copy_stats(c_left + n_chunk * k, left, k);
         cls = -2;
         if (++n_chunk == TL_C45_CHUNK) {
-            flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &prev_terms,
-                        &nc);
+            cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
+            flush_block(&st, best, cb, nc ? prev : c_left, &nc); /* the first box: from cut 0 */
             copy_stats(prev, c_left + (n_chunk - 1) * k, k);
             n_chunk = 0;
         }
     }
-    flush_chunk(&st, best, c_pos, c_lw, c_left, c_moved, n_chunk, prev, corner, &prev_terms, &nc);
+    cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
+    flush_block(&st, best, cb, nc ? prev : c_left, &nc);
     if (nc) /* the last cut ends the last run */
         close_run(&st, best);
     *cuts = nc;
@@ -381,6 +461,7 @@ static const tl_param_spec params[] = {
 
 static void *init(const tl_params *p, tl_err *err)
 {
+    pthread_once(&xlogx_once, fill_xlogx_table);
     tl_param_reader rd = tl_params_reader(params, p, err);
     double v = tl_params_double(&rd, "slack");
     double *slack = rd.rc ? NULL : malloc(sizeof *slack);
@@ -405,22 +486,35 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     double *known = tl_grow_scratch(g);
     memset(known, 0, k * sizeof *known);
 
+    /* the values and classes packed in sorted order by the grower, read in sequence; the
+     * weights gathered, or none when every row weighs 1 */
+    const double *px = node->sorted_x;
+    const int *py = node->sorted_y;
     size_t n_known = node->n;
-    while (n_known > 0 && isnan(x[node->sorted[n_known - 1]]))
+    while (n_known > 0 && isnan(px ? px[n_known - 1] : x[node->sorted[n_known - 1]]))
         n_known--;
-    double *buf = malloc((n_known ? n_known : 1) * (2 * sizeof(double) + sizeof(int)));
+    size_t cells = n_known ? n_known : 1;
+    double *buf = malloc(cells * (px && py ? sizeof(double) : 2 * sizeof(double) + sizeof(int)));
     if (!buf)
         return -tl_err_set(err, TL_ENOMEM, "out of memory");
-    double *xs = buf, *ws = buf + n_known;
-    int *ys = (int *)(void *)(ws + n_known);
+    double *ws = buf;
+    const double *xs = px;
+    const int *ys = py;
+    if (!(px && py)) { /* gathered here (a wrapper that does not pass them on) */
+        double *gx = buf + n_known;
+        int *gy = (int *)(void *)(gx + n_known);
+        for (size_t i = 0; i < n_known; i++) {
+            gx[i] = x[node->sorted[i]];
+            gy[i] = d->y.code[node->sorted[i]];
+        }
+        xs = gx;
+        ys = gy;
+    }
     double known_w = 0, total_w = 0;
     for (size_t i = n_known; i < node->n; i++) /* the unknown values, sorted last */
         total_w += node->w[node->sorted[i]];
     for (size_t i = 0; i < n_known; i++) {
-        uint32_t r = node->sorted[i];
-        xs[i] = x[r];
-        ws[i] = node->w[r];
-        ys[i] = d->y.code[r];
+        ws[i] = node->unit_weights ? 1.0 : node->w[node->sorted[i]];
         known[ys[i]] += ws[i];
         known_w += ws[i];
     }
@@ -443,8 +537,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     cut_choice choice = {0, 0, SIZE_MAX};
     int rc = TL_OK;
     if (closed_form)
-        rc = scan_cuts(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts, &choice,
-                       err);
+        rc = scan_cuts(g, &sr, n_known, known, known_w, total_w, min_split, eps,
+                       node->unit_weights, &cuts, &choice, err);
     else
         scan_cuts_generic(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts, &choice);
     size_t best_i = choice.i;
@@ -492,6 +586,7 @@ static const tl_splitter_type c45_threshold = {
     .tasks = TL_TASK_CLASSIFICATION,
     .best = best,
     .needs_train_values = 1,
+    .needs_sorted_values = 1,
 };
 
 const tl_splitter_type *const tl_splitter_c45_threshold = &c45_threshold;
