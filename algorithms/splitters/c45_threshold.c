@@ -586,7 +586,9 @@ static const tl_splitter_type c45_threshold = {
     .tasks = TL_TASK_CLASSIFICATION,
     .best = best,
     .needs_train_values = 1,
-    .needs_sorted_values = 1,
+    /* not needs_sorted_values: carrying values and classes through every partition cost more
+     * than the gathers it saves here (measured at 10^5 rows, with and without unknowns); a
+     * wrapper that has them (random_subset) passes them on and best reads them */
 };
 
 const tl_splitter_type *const tl_splitter_c45_threshold = &c45_threshold;

@@ -212,54 +212,37 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     return TL_OK;
 }
 
-/* The copied children's value (and class) blocks, laid out as their row blocks: this path
+/* The copied children's value (and class) blocks, gathered from their row blocks: this path
  * runs only where rows go down every branch. total: the children's rows. TL_ENOMEM. */
-static int alloc_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_err *err)
+static int copy_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_err *err)
 {
-    int classes = g->tmp_y != NULL;
+    const int *code = g->tmp_y ? g->d->y.code : NULL;
     size_t cells = total * g->n_num > 0 ? total * g->n_num : 1;
     c->fresh_x = malloc(cells * sizeof *c->fresh_x);
-    c->fresh_y = classes ? malloc(cells * sizeof *c->fresh_y) : NULL;
-    if (!c->fresh_x || (classes && !c->fresh_y))
+    c->fresh_y = code ? malloc(cells * sizeof *c->fresh_y) : NULL;
+    if (!c->fresh_x || (code && !c->fresh_y))
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     double *cx = c->fresh_x;
     int *cy = c->fresh_y;
     for (size_t b = 0; b < c->n; b++) {
         tlg_rowset *kid = &c->kids[b];
         kid->xs = c->xptrs + b * g->n_num;
-        kid->ys = classes ? c->yptrs + b * g->n_num : NULL;
+        kid->ys = code ? c->yptrs + b * g->n_num : NULL;
         for (size_t s2 = 0; s2 < g->n_num; s2++) {
+            const double *x = g->d->cols[g->num_attr[s2]].num;
             kid->xs[s2] = cx;
+            for (size_t i = 0; i < kid->n; i++)
+                cx[i] = x[kid->sorted[s2][i]];
             cx += kid->n;
-            if (classes) {
+            if (code) {
                 kid->ys[s2] = cy;
+                for (size_t i = 0; i < kid->n; i++)
+                    cy[i] = code[kid->sorted[s2][i]];
                 cy += kid->n;
             }
         }
     }
     return TL_OK;
-}
-
-/* Deals one block src[0..n) (with its values sx and class codes sy, either NULL) to the
- * children's blocks dst (dx, dy): each row to its branch, a row going down every branch to
- * each, a row that stays to none. Reading the parent's packed values in sequence here is
- * what keeps them from being gathered again for every child. */
-static void deal(const tl_grow_ctx *g, size_t nb, const uint32_t *src, const double *sx,
-                 const int *sy, size_t n, uint32_t **dst, double **dx, int **dy)
-{
-    for (size_t i = 0; i < n; i++) {
-        int br = g->branch[src[i]];
-        if (br >= (int)nb)
-            continue;
-        size_t b = br < 0 ? 0 : (size_t)br, last = br < 0 ? nb : b + 1;
-        for (; b < last; b++) {
-            *dst[b]++ = src[i];
-            if (sx)
-                *dx[b]++ = sx[i];
-            if (sy)
-                *dy[b]++ = sy[i];
-        }
-    }
 }
 
 /* Some rows go to every child: fresh blocks, one pass per block dealing each row to its
@@ -274,12 +257,8 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
     c->missing_w = malloc(n_missing * sizeof *c->missing_w);
     c->fresh = malloc(total * (g->n_num + 1) * sizeof *c->fresh);
     uint32_t **dst = calloc(nb, sizeof *dst);
-    double **dx = calloc(nb, sizeof *dx);
-    int **dy = calloc(nb, sizeof *dy);
-    if (!c->missing_rows || !c->missing_w || !c->fresh || !dst || !dx || !dy) {
+    if (!c->missing_rows || !c->missing_w || !c->fresh || !dst) {
         free(dst);
-        free(dx);
-        free(dy);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
     for (size_t i = 0, m = 0; i < rs->n; i++) {
@@ -299,22 +278,21 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
             c->kids[b].sorted[s2] = cur + (s2 + 1) * c->kids[b].n;
         cur += (g->n_num + 1) * c->kids[b].n;
     }
-    int rc = g->packed ? alloc_values(g, c, total, err) : TL_OK;
-    for (size_t s2 = 0; s2 <= g->n_num && !rc; s2++) {
+    for (size_t s2 = 0; s2 <= g->n_num; s2++) {
         const uint32_t *src = s2 == 0 ? rs->base : rs->sorted[s2 - 1];
-        const double *sx = s2 && rs->xs ? rs->xs[s2 - 1] : NULL;
-        const int *sy = s2 && rs->ys ? rs->ys[s2 - 1] : NULL;
-        for (size_t b = 0; b < nb; b++) {
+        for (size_t b = 0; b < nb; b++)
             dst[b] = s2 == 0 ? c->kids[b].base : c->kids[b].sorted[s2 - 1];
-            dx[b] = sx ? c->kids[b].xs[s2 - 1] : NULL;
-            dy[b] = sy ? c->kids[b].ys[s2 - 1] : NULL;
+        for (size_t i = 0; i < rs->n; i++) {
+            int br = g->branch[src[i]];
+            if (br >= 0 && (size_t)br < nb)
+                *dst[br]++ = src[i];
+            else if (br < 0)
+                for (size_t b = 0; b < nb; b++)
+                    *dst[b]++ = src[i];
         }
-        deal(g, nb, src, sx, sy, rs->n, dst, dx, dy);
     }
     free(dst);
-    free(dx);
-    free(dy);
-    return rc;
+    return g->packed ? copy_values(g, c, total, err) : TL_OK;
 }
 
 /* Where each row of the node goes: the test's branch, and for a row whose value is unknown
@@ -402,10 +380,10 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
         uint32_t r = rs->base[i];
         int b = g->branch[r];
         if (b >= 0 && (size_t)b < nb)
-            tl_grow_add_row(g, t->stats + (first + (size_t)b) * g->k, r, g->w[r]);
+            tlg_add_row(g, t->stats + (first + (size_t)b) * g->k, r, g->w[r]);
         else if (b < 0)
             for (size_t c = 0; c < nb && known_total > 0; c++)
-                tl_grow_add_row(g, t->stats + (first + c) * g->k, r,
+                tlg_add_row(g, t->stats + (first + c) * g->k, r,
                                 g->w[r] * (out->share[c] / known_total));
     }
     for (size_t b = 0; b < nb; b++)
