@@ -8,6 +8,8 @@
 
 #include "treelab/tl_grow.h"
 
+/* Rows this far ahead are fetched while the node's rows are gathered. */
+#define TL_C45_AHEAD 16
 /* J48 treats values closer than this as equal (no cut between them). */
 #define TL_C45_VALUE_EPS 1e-5
 /* The least branch weight is capped here (C4.5's MINOBJS bound). */
@@ -133,14 +135,14 @@ static double cached_xlogx(xlogx_cache *m, size_t c, double v)
  * computes, with no division per class). Both children in one loop, each summed in class
  * order as on its own. */
 static double cut_gain(const double *left, const double *known, size_t k, double lw, double known_w,
-                       double total_w, double h_known, xlogx_cache *ml, xlogx_cache *mr)
+                       double share, double h_known, xlogx_cache *ml, xlogx_cache *mr)
 {
     double sl = xlogx(lw), sr = xlogx(known_w - lw);
     for (size_t j = 0; j < k; j++) {
         sl -= cached_xlogx(ml, j, left[j]);
         sr -= cached_xlogx(mr, j, known[j] - left[j]);
     }
-    return (h_known - (sl + sr) / known_w) * (known_w / total_w);
+    return (h_known - (sl + sr) / known_w) * share; /* share: known_w / total_w */
 }
 
 /* J48's rule over the cuts, fed in order: a cut wins when it beats the best so far by more
@@ -164,26 +166,26 @@ static void consider(cut_choice *c, double gain, size_t i, double left_w)
 typedef struct {
     size_t k;
     const double *known;
-    double known_w, total_w, h_known;
-    double *p_left, *s_left, *tmp; /* k each */
+    double known_w, share, h_known; /* share: known_w / total_w, divided once */
+    double *p_left, *s_left, *tmp;  /* k each */
     xlogx_cache ml, mr;
     size_t p_pos;
     double p_lw, s_gain;
-    int run_cls; /* the class the inside cuts moved */
-    int p_cls;   /* the class moved to reach the pending cut (-1: several, or none) */
-    int rising;  /* the last block fed moved the best */
+    int run_cls;     /* the class the inside cuts moved */
+    int p_cls;       /* the class moved to reach the pending cut (-1: several, or none) */
+    int rising;      /* the last block fed moved the best */
     double *xa, *ra; /* end_terms of the statistics before the next block (6k: with scratch) */
     int prev_terms;  /* xa and ra hold them */
     double g_half;   /* g(W / 2) of box_skips */
     size_t piece;    /* blocks of more cuts are tried in pieces of this many */
-    size_t n_in; /* inside cuts: row, left weight, the run class's left weight */
+    size_t n_in;     /* inside cuts: row, left weight, the run class's left weight */
     size_t *in_pos;
     double *in_lw, *in_lc;
 } scan_state;
 
 static double state_gain(scan_state *st, const double *left, double lw)
 {
-    return cut_gain(left, st->known, st->k, lw, st->known_w, st->total_w, st->h_known, &st->ml,
+    return cut_gain(left, st->known, st->k, lw, st->known_w, st->share, st->h_known, &st->ml,
                     &st->mr);
 }
 
@@ -242,7 +244,7 @@ static int box_skips(const scan_state *st, const cut_choice *best, const double 
     double g = lwa <= w / 2 && w / 2 <= lwb
                    ? st->g_half
                    : fmin(xlogx(lwa) + xlogx(w - lwa), xlogx(lwb) + xlogx(w - lwb));
-    double bound = (st->h_known - (g - phi) / w) * (w / st->total_w);
+    double bound = (st->h_known - (g - phi) / w) * st->share;
     if (bound - best->gain <= 1e-6 - 1e-12)
         return 1;
     if (k > TL_C45_CHUNK_MAX_K)
@@ -258,7 +260,7 @@ static int box_skips(const scan_state *st, const cut_choice *best, const double 
         e += xlogx(lw) + xlogx(w - lw);
         least = e < least ? e : least;
     }
-    return (st->h_known - least / w) * (w / st->total_w) - best->gain <= 1e-6 - 1e-12;
+    return (st->h_known - least / w) * st->share - best->gain <= 1e-6 - 1e-12;
 }
 
 /* Feeds one cut (row pos, left weight lw, left statistics left, the class moved to reach it
@@ -363,7 +365,7 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     scan_state st = {.k = k,
                      .known = known,
                      .known_w = known_w,
-                     .total_w = total_w,
+                     .share = known_w / total_w,
                      .h_known = impurity(known, k),
                      .p_cls = -1};
     st.in_pos = malloc(m * sizeof *st.in_pos);
@@ -500,21 +502,34 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     double *ws = buf;
     const double *xs = px;
     const int *ys = py;
-    if (!(px && py)) { /* gathered here (a wrapper that does not pass them on) */
+    const uint32_t *rows = node->sorted;
+    const double *w = node->w;
+    const int *code = d->y.code;
+    double known_w = 0, total_w = 0;
+    for (size_t i = n_known; i < node->n; i++) /* the unknown values, sorted last */
+        total_w += w[rows[i]];
+    if (!(px && py)) { /* gathered here in one pass, the rows some way ahead fetched meanwhile */
         double *gx = buf + n_known;
         int *gy = (int *)(void *)(gx + n_known);
         for (size_t i = 0; i < n_known; i++) {
-            gx[i] = x[node->sorted[i]];
-            gy[i] = d->y.code[node->sorted[i]];
+            if (i + TL_C45_AHEAD < n_known) {
+                uint32_t ahead = rows[i + TL_C45_AHEAD];
+                __builtin_prefetch(&x[ahead]);
+                __builtin_prefetch(&code[ahead]);
+                __builtin_prefetch(&w[ahead]);
+            }
+            uint32_t r = rows[i];
+            gx[i] = x[r];
+            gy[i] = code[r];
+            ws[i] = node->unit_weights ? 1.0 : w[r];
         }
         xs = gx;
         ys = gy;
+    } else {
+        for (size_t i = 0; i < n_known; i++)
+            ws[i] = node->unit_weights ? 1.0 : w[rows[i]];
     }
-    double known_w = 0, total_w = 0;
-    for (size_t i = n_known; i < node->n; i++) /* the unknown values, sorted last */
-        total_w += node->w[node->sorted[i]];
     for (size_t i = 0; i < n_known; i++) {
-        ws[i] = node->unit_weights ? 1.0 : node->w[node->sorted[i]];
         known[ys[i]] += ws[i];
         known_w += ws[i];
     }
@@ -537,8 +552,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     cut_choice choice = {0, 0, SIZE_MAX};
     int rc = TL_OK;
     if (closed_form)
-        rc = scan_cuts(g, &sr, n_known, known, known_w, total_w, min_split, eps,
-                       node->unit_weights, &cuts, &choice, err);
+        rc = scan_cuts(g, &sr, n_known, known, known_w, total_w, min_split, eps, node->unit_weights,
+                       &cuts, &choice, err);
     else
         scan_cuts_generic(g, &sr, n_known, known, known_w, total_w, min_split, eps, &cuts, &choice);
     size_t best_i = choice.i;

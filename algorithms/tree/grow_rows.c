@@ -384,7 +384,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
         else if (b < 0)
             for (size_t c = 0; c < nb && known_total > 0; c++)
                 tlg_add_row(g, t->stats + (first + c) * g->k, r,
-                                g->w[r] * (out->share[c] / known_total));
+                            g->w[r] * (out->share[c] / known_total));
     }
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
