@@ -8,261 +8,8 @@
 #include <unistd.h>
 
 #include "tl_test_util.h"
+#include "tl_test_markup.h"
 #include "treelab/tl_text.h"
-
-static size_t count(const char *s, const char *what)
-{
-    size_t n = 0;
-    for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
-        n++;
-    return n;
-}
-
-/* ---- a strict JSON checker (RFC 8259): values, and the decoded strings kept ---- */
-
-typedef struct json {
-    const char *p;
-    char **strings; /* every string decoded */
-    size_t n;
-} json;
-
-static void ws(json *j)
-{
-    while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')
-        j->p++;
-}
-
-static int value(json *j);
-
-static int string(json *j)
-{
-    if (*j->p != '"')
-        return 0;
-    char *out = malloc(strlen(j->p) + 1), *w = out;
-    for (j->p++; *j->p != '"'; j->p++) {
-        unsigned char c = (unsigned char)*j->p;
-        if (c < 0x20) { /* raw control characters are not JSON */
-            free(out);
-            return 0;
-        }
-        if (c != '\\') {
-            *w++ = (char)c;
-            continue;
-        }
-        j->p++;
-        const char *esc = strchr("\"\\/bfnrt", *j->p);
-        if (esc && *j->p) {
-            *w++ = "\"\\/\b\f\n\r\t"[esc - "\"\\/bfnrt"];
-        } else if (*j->p == 'u') {
-            unsigned v = 0;
-            for (int i = 1; i <= 4; i++) {
-                char h = j->p[i];
-                if (!strchr("0123456789abcdefABCDEF", h) || !h) {
-                    free(out);
-                    return 0;
-                }
-                v = v * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
-            }
-            *w++ = (char)v; /* the writer only escapes control characters this way */
-            j->p += 4;
-        } else {
-            free(out);
-            return 0;
-        }
-    }
-    j->p++;
-    *w = '\0';
-    j->strings = realloc(j->strings, (j->n + 1) * sizeof *j->strings);
-    j->strings[j->n++] = out;
-    return 1;
-}
-
-static int number(json *j)
-{
-    const char *s = j->p;
-    if (*s == '-')
-        s++;
-    if (*s == '0')
-        s++;
-    else if (*s >= '1' && *s <= '9')
-        while (*s >= '0' && *s <= '9')
-            s++;
-    else
-        return 0;
-    if (*s == '.') {
-        if (!(*++s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    j->p = s;
-    return 1;
-}
-
-static int members(json *j, char open, char close, int keyed)
-{
-    j->p++;
-    ws(j);
-    if (*j->p == close) {
-        j->p++;
-        return 1;
-    }
-    for (;;) {
-        ws(j);
-        if (keyed) {
-            if (!string(j))
-                return 0;
-            ws(j);
-            if (*j->p++ != ':')
-                return 0;
-        }
-        if (!value(j))
-            return 0;
-        ws(j);
-        if (*j->p == close) {
-            j->p++;
-            return 1;
-        }
-        if (*j->p++ != ',')
-            return 0;
-    }
-    (void)open;
-}
-
-static int value(json *j)
-{
-    ws(j);
-    switch (*j->p) {
-    case '{': return members(j, '{', '}', 1);
-    case '[': return members(j, '[', ']', 0);
-    case '"': return string(j);
-    case 't': return !strncmp(j->p, "true", 4) ? (j->p += 4, 1) : 0;
-    case 'f': return !strncmp(j->p, "false", 5) ? (j->p += 5, 1) : 0;
-    case 'n': return !strncmp(j->p, "null", 4) ? (j->p += 4, 1) : 0;
-    default: return number(j);
-    }
-}
-
-/* Parse text strictly (one value, nothing after it); fails the test with the offset. */
-static json json_check(const char *text)
-{
-    json j = {text, NULL, 0};
-    int ok = value(&j);
-    ws(&j);
-    if (!ok || *j.p)
-        fail_msg("metrics.json is not valid JSON at byte %ld: '%.40s'", (long)(j.p - text), j.p);
-    return j;
-}
-
-static int json_has(const json *j, const char *s)
-{
-    for (size_t i = 0; i < j->n; i++)
-        if (!strcmp(j->strings[i], s))
-            return 1;
-    return 0;
-}
-
-static void json_free(json *j)
-{
-    for (size_t i = 0; i < j->n; i++)
-        free(j->strings[i]);
-    free(j->strings);
-}
-
-/* ---- an XML-ish checker of report.html: balanced tags, entities, no external URL ---- */
-
-static const char *const void_tags[] = {"meta", "br", "hr", "img", "link", "input", NULL};
-
-static void html_check(const char *text)
-{
-    char stack[512][32];
-    size_t depth = 0;
-    for (const char *p = text; *p;) {
-        if (*p == '&') {
-            size_t n =
-                strspn(p + 1, "#abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
-            if (!n || p[1 + n] != ';')
-                fail_msg("bare '&' at byte %ld: '%.30s'", (long)(p - text), p);
-            p += n + 2;
-            continue;
-        }
-        if (*p != '<') {
-            p++;
-            continue;
-        }
-        if (!strncmp(p, "<!--", 4)) {
-            const char *e = strstr(p, "-->");
-            assert_non_null(e);
-            p = e + 3;
-            continue;
-        }
-        if (!strncmp(p, "<!", 2) || !strncmp(p, "<?", 2)) {
-            p = strchr(p, '>') + 1;
-            continue;
-        }
-        int closing = p[1] == '/';
-        const char *name = p + 1 + closing;
-        size_t nl =
-            strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_");
-        if (!nl || nl >= 32)
-            fail_msg("bad tag at byte %ld: '%.30s'", (long)(p - text), p);
-        /* attributes: quoted values only, none pointing outside the page */
-        const char *q = name + nl;
-        while (*q && *q != '>') {
-            if (*q == '"' || *q == '\'') {
-                const char *e = strchr(q + 1, *q);
-                assert_non_null(e);
-                char val[256];
-                snprintf(val, sizeof val, "%.*s", (int)(e - q - 1), q + 1);
-                if (strstr(val, "http://") || strstr(val, "https://") || strstr(val, "url("))
-                    fail_msg("external reference in an attribute: %s", val);
-                q = e + 1;
-            } else if (*q == '<') {
-                fail_msg("'<' inside a tag at byte %ld", (long)(q - text));
-            } else {
-                q++;
-            }
-        }
-        assert_int_equal(*q, '>');
-        int self = q[-1] == '/';
-        char tag[32];
-        snprintf(tag, sizeof tag, "%.*s", (int)nl, name);
-        int is_void = 0;
-        for (int i = 0; void_tags[i]; i++)
-            is_void |= !strcmp(tag, void_tags[i]);
-        if (closing) {
-            if (!depth || strcmp(stack[depth - 1], tag))
-                fail_msg("</%s> at byte %ld closes <%s>", tag, (long)(p - text),
-                         depth ? stack[depth - 1] : "(nothing)");
-            depth--;
-        } else if (!self && !is_void) {
-            assert_true(depth < 512);
-            strcpy(stack[depth++], tag);
-        }
-        p = q + 1;
-        /* style text is CSS: no url() to fetch */
-        if (!closing && !strcmp(tag, "style")) {
-            const char *e = strstr(p, "</style>");
-            assert_non_null(e);
-            char css[4096];
-            snprintf(css, sizeof css, "%.*s", (int)(e - p), p);
-            assert_null(strstr(css, "url("));
-            assert_null(strstr(css, "@import"));
-            p = e;
-        }
-    }
-    if (depth)
-        fail_msg("<%s> is never closed", stack[depth - 1]);
-}
 
 /* ---- running experiments ---- */
 
@@ -356,21 +103,22 @@ static void test_metrics_json(void **state)
     (void)state;
     const char *dir = paper();
     char *text = tl_test_slurp_in(dir, "metrics.json");
-    json j = json_check(text);
+    tl_test_json j = tl_test_json_check(text);
     /* names come back exactly, through the escapes */
-    assert_true(json_has(&j, HOSTILE_DATASET));
-    assert_true(json_has(&j, HOSTILE_MODEL));
-    assert_true(json_has(&j, "treelab metrics 1"));
+    assert_true(tl_test_json_has(&j, HOSTILE_DATASET));
+    assert_true(tl_test_json_has(&j, HOSTILE_MODEL));
+    assert_true(tl_test_json_has(&j, "treelab metrics 1"));
     /* provenance: the config, its checksum and the data's, the seed, version and commit */
     char *cfg = tl_test_slurp_in(tmpdir(), "paper.cfg");
-    assert_true(json_has(&j, cfg));
+    assert_true(tl_test_json_has(&j, cfg));
     assert_non_null(strstr(text, "\"seed\": 7,"));
     assert_non_null(strstr(text, "\"treelab_version\": \"0.1.0\""));
     assert_non_null(strstr(text, "\"commit\": \""));
     /* iris.arff's SHA-256 */
-    assert_true(json_has(&j, "7d34ba556497e9dc28335ea6628a37d1dbcba090a1ae20dc2de9c7032d199153"));
+    assert_true(
+        tl_test_json_has(&j, "7d34ba556497e9dc28335ea6628a37d1dbcba090a1ae20dc2de9c7032d199153"));
     /* every cell: 3 datasets x 5 models (2 grid cells) x 2 repeats x 3 folds */
-    assert_int_equal(count(text, "\"repeat\": "), 90);
+    assert_int_equal(tl_test_count(text, "\"repeat\": "), 90);
     /* the first cell's accuracy is metrics.csv's */
     const char *first = strstr(text, "\"cells\": [");
     assert_non_null(first);
@@ -378,7 +126,7 @@ static void test_metrics_json(void **state)
     assert_close(strtod(acc + 12, NULL), csv_first(dir, "accuracy"), 1e-12);
     assert_close(strtod(strstr(first, "\"log_loss\": ") + 12, NULL), csv_first(dir, "log_loss"),
                  1e-12);
-    json_free(&j);
+    tl_test_json_free(&j);
     free(cfg);
     free(text);
 }
@@ -423,12 +171,13 @@ static void test_tables_tex(void **state)
     const char *dir = paper();
     char *tex = tl_test_slurp_in(dir, "tables.tex");
     /* one booktabs table per metric (12 of them: 10 scores, leaves and depth), each closed */
-    size_t tables = count(tex, "\\begin{table}");
+    size_t tables = tl_test_count(tex, "\\begin{table}");
     assert_int_equal(tables, 12);
-    assert_int_equal(count(tex, "\\end{table}"), tables);
-    assert_int_equal(count(tex, "\\toprule"), tables);
-    assert_int_equal(count(tex, "\\bottomrule"), tables);
-    assert_int_equal(count(tex, "\\begin{tabular}{lccc}"), tables); /* grid cells left out */
+    assert_int_equal(tl_test_count(tex, "\\end{table}"), tables);
+    assert_int_equal(tl_test_count(tex, "\\toprule"), tables);
+    assert_int_equal(tl_test_count(tex, "\\bottomrule"), tables);
+    assert_int_equal(tl_test_count(tex, "\\begin{tabular}{lccc}"),
+                     tables); /* grid cells left out */
     /* the hostile names escaped: no bare special character survives */
     assert_non_null(strstr(tex, "ir\"is\\textbackslash{} 50\\% \\& \\_\\{x\\}\\#\\$"
                                 "\\textasciitilde{}\\textasciicircum{}<b>"));
@@ -446,7 +195,7 @@ static void test_tables_tex(void **state)
             rows++;
             char row[2048];
             snprintf(row, sizeof row, "%.*s", (int)len, line);
-            bold += count(row, "\\mathbf{") > 0;
+            bold += tl_test_count(row, "\\mathbf{") > 0;
         }
         line += len + 1;
     }
@@ -477,7 +226,7 @@ static void test_report_html(void **state)
     (void)state;
     const char *dir = paper();
     char *html = tl_test_slurp_in(dir, "report.html");
-    html_check(html);
+    tl_test_html_check(html);
     assert_null(strstr(html, "http://"));
     assert_null(strstr(html, "https://"));
     assert_non_null(strstr(html, "ir&quot;is\\ 50% &amp; _{x}#$~^&lt;b&gt;"));
@@ -511,7 +260,7 @@ static void test_report_html(void **state)
     /* accuracy, critical difference, 3 x 3 confusion matrices, cart's pruning curve on 3 */
     assert_int_equal(svgs, 1 + 1 + 9 + 3);
     assert_true(pruning);
-    assert_int_equal(count(html, "<svg"), svgs);
+    assert_int_equal(tl_test_count(html, "<svg"), svgs);
     /* the config as given and the provenance */
     assert_non_null(strstr(html, "protocol = { kind = &quot;cv&quot;; folds = 3;"));
     assert_non_null(strstr(html, "<th>seed</th><td>7</td>"));
