@@ -103,15 +103,13 @@ const double *tl_c45_xlogx_table(size_t *n)
     return xlogx_table;
 }
 
-/* v log2 v, 0 for v <= 0: the term of every entropy sum here, from the table when v is a
- * whole number in it. */
-static inline double xlogx(double v)
+/* v log2 v, 0 for v <= 0: the term of every entropy sum here. whole: the caller knows v is a
+ * whole number below TL_XLOGX_N (every weight and count of a node of fewer rows that all
+ * weigh 1), so it comes from the table, with no test per call. */
+static inline double xlogx_as(int whole, double v)
 {
-    if (v >= 0 && v < (double)TL_XLOGX_N) {
-        uint32_t i = (uint32_t)v;
-        if ((double)i == v)
-            return xlogx_table[i];
-    }
+    if (whole)
+        return xlogx_table[(uint32_t)v];
     return v > 0 ? v * log2(v) : 0;
 }
 
@@ -119,13 +117,14 @@ static inline double xlogx(double v)
  * few rows, so most classes' terms repeat and are not computed again. */
 typedef struct {
     double *count, *term; /* k each */
+    int whole;            /* the counts are whole numbers in the table */
 } xlogx_cache;
 
 static double cached_xlogx(xlogx_cache *m, size_t c, double v)
 {
     if (v != m->count[c]) {
         m->count[c] = v;
-        m->term[c] = xlogx(v);
+        m->term[c] = xlogx_as(m->whole, v);
     }
     return m->term[c];
 }
@@ -137,7 +136,7 @@ static double cached_xlogx(xlogx_cache *m, size_t c, double v)
 static double cut_gain(const double *left, const double *known, size_t k, double lw, double known_w,
                        double share, double h_known, xlogx_cache *ml, xlogx_cache *mr)
 {
-    double sl = xlogx(lw), sr = xlogx(known_w - lw);
+    double sl = xlogx_as(ml->whole, lw), sr = xlogx_as(ml->whole, known_w - lw);
     for (size_t j = 0; j < k; j++) {
         sl -= cached_xlogx(ml, j, left[j]);
         sr -= cached_xlogx(mr, j, known[j] - left[j]);
@@ -178,6 +177,7 @@ typedef struct {
     int prev_terms;  /* xa and ra hold them */
     double g_half;   /* g(W / 2) of box_skips */
     size_t piece;    /* blocks of more cuts are tried in pieces of this many */
+    int whole;       /* every weight and count is a whole number in the n log2 n table */
     size_t n_in;     /* inside cuts: row, left weight, the run class's left weight */
     size_t *in_pos;
     double *in_lw, *in_lc;
@@ -219,8 +219,8 @@ static void close_run(scan_state *st, cut_choice *best)
 static void end_terms(const scan_state *st, const double *left, double *x, double *r)
 {
     for (size_t c = 0; c < st->k; c++) {
-        x[c] = xlogx(left[c]);
-        r[c] = xlogx(st->known[c] - left[c]);
+        x[c] = xlogx_as(st->whole, left[c]);
+        r[c] = xlogx_as(st->whole, st->known[c] - left[c]);
     }
 }
 
@@ -235,20 +235,24 @@ static int box_skips(const scan_state *st, const cut_choice *best, const double 
                      const double *xa, const double *xb, const double *ra, const double *rb)
 {
     size_t k = st->k;
-    double w = st->known_w, lwa = 0, lwb = 0, phi = 0;
-    for (size_t c = 0; c < k; c++) {
-        lwa += a[c];
-        lwb += b[c];
-        phi += fmax(xa[c] + ra[c], xb[c] + rb[c]);
+    double w = st->known_w;
+    /* the separable bound where it is cheap (no log2 in a unit-weight node) or the only one */
+    if (st->piece < TL_C45_CHUNK || k > TL_C45_CHUNK_MAX_K) {
+        double lwa = 0, lwb = 0, phi = 0;
+        for (size_t c = 0; c < k; c++) {
+            lwa += a[c];
+            lwb += b[c];
+            phi += fmax(xa[c] + ra[c], xb[c] + rb[c]);
+        }
+        double g = lwa <= w / 2 && w / 2 <= lwb
+                       ? st->g_half
+                       : fmin(xlogx_as(st->whole, lwa) + xlogx_as(st->whole, w - lwa),
+                              xlogx_as(st->whole, lwb) + xlogx_as(st->whole, w - lwb));
+        if ((st->h_known - (g - phi) / w) * st->share - best->gain <= 1e-6 - 1e-12)
+            return 1;
+        if (k > TL_C45_CHUNK_MAX_K)
+            return 0;
     }
-    double g = lwa <= w / 2 && w / 2 <= lwb
-                   ? st->g_half
-                   : fmin(xlogx(lwa) + xlogx(w - lwa), xlogx(lwb) + xlogx(w - lwb));
-    double bound = (st->h_known - (g - phi) / w) * st->share;
-    if (bound - best->gain <= 1e-6 - 1e-12)
-        return 1;
-    if (k > TL_C45_CHUNK_MAX_K)
-        return 0;
     double least = HUGE_VAL;
     for (unsigned v = 0; v < (1u << k); v++) {
         double lw = 0, e = 0;
@@ -257,7 +261,7 @@ static int box_skips(const scan_state *st, const cut_choice *best, const double 
             lw += hi ? b[c] : a[c];
             e -= hi ? xb[c] + rb[c] : xa[c] + ra[c];
         }
-        e += xlogx(lw) + xlogx(w - lw);
+        e += xlogx_as(st->whole, lw) + xlogx_as(st->whole, w - lw);
         least = e < least ? e : least;
     }
     return (st->h_known - least / w) * st->share - best->gain <= 1e-6 - 1e-12;
@@ -384,13 +388,14 @@ static int scan_cuts(const tl_grow_ctx *g, const sorted_rows *sr, size_t n_known
     double *left = buf, *prev = buf + 9 * k, *c_left = buf + 16 * k;
     st.xa = buf + 10 * k;
     st.ra = buf + 11 * k;
-    st.g_half = 2 * xlogx(known_w / 2);
-    st.piece = unit ? TL_C45_PIECE : TL_C45_CHUNK; /* pieces cost little where xlogx is a table */
+    st.g_half = 2 * xlogx_as(0, known_w / 2);
+    st.whole = unit && n_known < TL_XLOGX_N; /* counts of rows weighing 1: whole numbers */
+    st.piece = st.whole ? TL_C45_PIECE : TL_C45_CHUNK; /* pieces cost little with the table */
     st.p_left = buf + k;
     st.s_left = buf + 2 * k;
     st.tmp = buf + 3 * k;
-    st.ml = (xlogx_cache){buf + 5 * k, buf + 6 * k};
-    st.mr = (xlogx_cache){buf + 7 * k, buf + 8 * k};
+    st.ml = (xlogx_cache){buf + 5 * k, buf + 6 * k, st.whole};
+    st.mr = (xlogx_cache){buf + 7 * k, buf + 8 * k, st.whole};
     for (size_t c = 0; c < k; c++)
         st.ml.count[c] = st.mr.count[c] = -1; /* no weight is negative: nothing cached yet */
     size_t nc = 0, n_chunk = 0;
