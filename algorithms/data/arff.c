@@ -60,17 +60,38 @@ static int at_end(const arff_cur *c)
     return c->q >= c->le || *c->q == '%';
 }
 
+/* Room for n more characters after the token's, and its NUL. */
+static int tok_reserve(arff_cur *c, size_t n)
+{
+    if (c->tok_len + n < c->tok_cap)
+        return 0;
+    size_t cap = c->tok_cap ? 2 * c->tok_cap : 64;
+    while (c->tok_len + n >= cap)
+        cap *= 2;
+    char *t = realloc(c->tok, cap);
+    if (!t)
+        return -1;
+    c->tok = t;
+    c->tok_cap = cap;
+    return 0;
+}
+
 static int tok_push(arff_cur *c, char ch)
 {
-    if (c->tok_len + 1 >= c->tok_cap) {
-        size_t cap = c->tok_cap ? 2 * c->tok_cap : 64;
-        char *t = realloc(c->tok, cap);
-        if (!t)
-            return -1;
-        c->tok = t;
-        c->tok_cap = cap;
-    }
+    if (tok_reserve(c, 1))
+        return -1;
     c->tok[c->tok_len++] = ch;
+    return 0;
+}
+
+/* ch ends a bare token: '%', a character of stops (at most a few), or a blank when asked. */
+static int is_stop(char ch, const char *stops, int stop_at_blank)
+{
+    if (ch == '%' || (stop_at_blank && (ch == ' ' || ch == '\t')))
+        return 1;
+    for (; *stops; stops++)
+        if (*stops == ch)
+            return 1;
     return 0;
 }
 
@@ -103,12 +124,17 @@ static int read_token(arff_cur *c, const char *stops, int stop_at_blank, tl_err 
                 return oom(c, err);
         }
     } else {
-        while (c->q < c->le && *c->q != '%' && !strchr(stops, *c->q) &&
-               !(stop_at_blank && (*c->q == ' ' || *c->q == '\t')))
-            if (tok_push(c, *c->q++))
-                return oom(c, err);
-        while (c->tok_len && (c->tok[c->tok_len - 1] == ' ' || c->tok[c->tok_len - 1] == '\t'))
-            c->tok_len--;
+        const char *s = c->q;
+        while (c->q < c->le && !is_stop(*c->q, stops, stop_at_blank))
+            c->q++;
+        const char *e = c->q;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        size_t n = (size_t)(e - s);
+        if (tok_reserve(c, n + 1))
+            return oom(c, err);
+        memcpy(c->tok, s, n);
+        c->tok_len = n;
     }
     if (tok_push(c, '\0'))
         return oom(c, err);
@@ -336,6 +362,20 @@ static int read_row_end(arff_cur *c, tl_build *b, tl_err *err)
     return TL_OK;
 }
 
+/* A numeric cell read in place, without the token copy, when it is a plain number followed
+ * directly by `next` or the end of the line: what read_token and store_value would make of
+ * it. Returns 1 when taken (c->q then after the number), 0 to read the token instead. */
+static int fast_number(arff_cur *c, tl_colbuild *col, size_t row, char next)
+{
+    double v;
+    const char *q = col->kind == TL_ATTR_NUMERIC ? tl_number_scan(c->q, c->le, &v) : NULL;
+    if (!q || (q < c->le && *q != next && *q != ','))
+        return 0;
+    col->num[row] = v;
+    c->q = q;
+    return 1;
+}
+
 /* One data line of b->n_cols comma-separated values. */
 static int read_dense(arff_cur *c, tl_build *b, tl_err *err)
 {
@@ -359,6 +399,8 @@ static int read_dense(arff_cur *c, tl_build *b, tl_err *err)
         if (at_end(c) || *c->q == ',')
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                                 "expected a value for attribute '%s'", b->cols[j].name);
+        if (fast_number(c, &b->cols[j], row, ','))
+            continue;
         /* the last value may be followed by " {w}" without a comma, as Weka allows */
         int rc = read_token(c, j + 1 == b->n_cols ? ",{" : ",", 0, err);
         if (rc || (rc = store_value(c, &b->cols[j], row, err)))
@@ -409,7 +451,8 @@ static int read_sparse(arff_cur *c, tl_build *b, tl_err *err)
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->q),
                                 "expected a value for attribute '%s' after index %lu",
                                 b->cols[j].name, j);
-        if ((rc = read_token(c, ",}", 0, err)) || (rc = store_value(c, &b->cols[j], row, err)))
+        if (!fast_number(c, &b->cols[j], row, '}') &&
+            ((rc = read_token(c, ",}", 0, err)) || (rc = store_value(c, &b->cols[j], row, err))))
             return rc;
         skip_ws(c);
         if (c->q < c->le && *c->q == ',') {

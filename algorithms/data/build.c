@@ -158,7 +158,9 @@ static int find_target(tl_build *b, const char *target, size_t *t, tl_err *err)
 static size_t drop_missing_target(tl_build *b, size_t t)
 {
     size_t kept = 0;
-    for (size_t i = 0; i < b->n_rows; i++) {
+    while (kept < b->n_rows && !is_missing(&b->cols[t], kept))
+        kept++; /* rows before the first dropped one stay where they are */
+    for (size_t i = kept; i < b->n_rows; i++) {
         if (is_missing(&b->cols[t], i))
             continue;
         for (size_t j = 0; j < b->n_cols; j++) {

@@ -5,322 +5,185 @@
  * levels are numbered in order of first appearance. An empty cell, "?" and "NA" (quoted or
  * not) are missing. Blank lines are skipped. A cell such as "nan" or "inf" in a column that is
  * otherwise numeric is an error rather than a reason to make the column nominal.
- * Two passes over the text in memory: the first checks the shape, types the columns and
- * stores the numbers; the second, only when some column is nominal, fills the level codes. */
+ * One pass over the text in memory types the columns and stores numbers and level codes; a
+ * cell that is a plain number followed by its delimiter is read in one step by the fast
+ * number parser, any other cell through the general field reader. A column that turns
+ * nominal after holding numbers gets its codes from a second pass over the records. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_field.h"
 #include "load_util.h"
-
-typedef struct {
-    const char *path;
-    const char *p, *end, *line_start;
-    size_t line;
-    char delim;
-} csv_cur;
-
-typedef struct {
-    const char *s;
-    size_t len;
-    int escaped; /* a quoted field holding "" pairs */
-    size_t line, col;
-} csv_field;
 
 /* Per-column result of the first pass. */
 typedef struct {
     int nominal;
-    int has_bad; /* a non-finite number was seen */
+    int seen_number; /* a cell read as a number, finite or not */
+    int late;        /* turned nominal after a number: codes from the second pass */
+    int has_bad;     /* a non-finite number was seen */
     size_t bad_line, bad_col;
     char bad_text[32];
 } csv_colstate;
 
-static size_t col_of(const csv_cur *c, const char *p)
+/* Level codes from now on for column j, which held only missing cells so far. */
+static int make_nominal(tl_build *b, size_t j, size_t row)
 {
-    return (size_t)(p - c->line_start) + 1;
-}
-
-static int is_blank(char ch, char delim)
-{
-    return ch == ' ' || (ch == '\t' && delim != '\t');
-}
-
-static int at_eol(const csv_cur *c)
-{
-    return c->p >= c->end || *c->p == '\n' || *c->p == '\r';
-}
-
-static void skip_blanks(csv_cur *c)
-{
-    while (c->p < c->end && is_blank(*c->p, c->delim))
-        c->p++;
-}
-
-static void next_line(csv_cur *c)
-{
-    if (c->p < c->end && *c->p == '\r')
-        c->p++;
-    if (c->p < c->end && *c->p == '\n')
-        c->p++;
-    c->line++;
-    c->line_start = c->p;
-}
-
-/* Skip lines holding only blanks. Returns 1 when a record starts at c->p, 0 at the end. */
-static int skip_blank_lines(csv_cur *c)
-{
-    while (c->p < c->end) {
-        const char *save = c->p;
-        skip_blanks(c);
-        if (!at_eol(c)) {
-            c->p = save;
-            return 1;
-        }
-        if (c->p >= c->end)
-            return 0;
-        next_line(c);
-    }
+    tl_colbuild *col = &b->cols[j];
+    free(col->num);
+    col->num = NULL;
+    col->kind = TL_ATTR_NOMINAL;
+    if (!(col->code = malloc(b->cap_rows * sizeof *col->code)))
+        return -1;
+    for (size_t i = 0; i < row; i++)
+        col->code[i] = TL_MISSING_CODE;
     return 0;
 }
 
-static int read_quoted(csv_cur *c, csv_field *f, tl_err *err)
+/* Scratch for unescaping "" pairs. */
+typedef struct {
+    char *s;
+    size_t cap;
+} csv_scratch;
+
+/* A cell the fast path did not take: missing, a number (possibly not finite), or a level. */
+static int slow_cell(tl_build *b, size_t j, size_t row, const csv_field *f, csv_colstate *st,
+                     csv_scratch *sc)
 {
-    const char *q = ++c->p;
-    for (;;) {
-        if (c->p >= c->end)
-            return tl_parse_err(err, TL_EPARSE, c->path, f->line, f->col,
-                                "unterminated quoted field: expected a closing '\"'");
-        if (*c->p == '"') {
-            if (c->p + 1 < c->end && c->p[1] == '"') {
-                f->escaped = 1;
-                c->p += 2;
+    tl_colbuild *col = &b->cols[j];
+    if (tl_csv_is_missing(f)) {
+        if (col->num)
+            col->num[row] = NAN;
+        else if (col->code)
+            col->code[row] = TL_MISSING_CODE;
+        return 0;
+    }
+    if (!st->nominal) {
+        double v;
+        int r = tl_parse_number(f->s, f->len, &v);
+        if (r >= 0) {
+            col->num[row] = r == 0 ? v : NAN;
+            st->seen_number = 1;
+            if (r > 0 && !st->has_bad) {
+                st->has_bad = 1;
+                st->bad_line = f->line;
+                st->bad_col = f->col;
+                size_t n = f->len < sizeof st->bad_text - 1 ? f->len : sizeof st->bad_text - 1;
+                memcpy(st->bad_text, f->s, n);
+                st->bad_text[n] = '\0';
+            }
+            return 0;
+        }
+        st->nominal = 1;
+        if (st->seen_number) { /* the numbers' texts are needed as levels: second pass */
+            st->late = 1;
+            free(col->num);
+            col->num = NULL;
+            col->kind = TL_ATTR_NOMINAL;
+        } else if (make_nominal(b, j, row)) {
+            return -1;
+        }
+    }
+    if (st->late)
+        return 0;
+    size_t len;
+    int added;
+    const char *s = tl_csv_field_text(f, &sc->s, &sc->cap, &len);
+    int code = s ? tl_levels_add(&col->lv, s, len, &added) : -1;
+    if (code < 0)
+        return -1;
+    col->code[row] = code;
+    return 0;
+}
+
+/* One record into row b->n_rows: each cell that is a plain number followed by its field's
+ * end in one step, the others through read_field. Field-count errors as read_record. */
+static int read_row(csv_cur *c, tl_build *b, csv_colstate *st, csv_scratch *sc, tl_err *err)
+{
+    size_t n = b->n_cols, row = b->n_rows;
+    const char *p = c->p;
+    for (size_t j = 0; j < n; j++) {
+        tl_colbuild *col = &b->cols[j];
+        if (col->num) {
+            double v;
+            const char *q = tl_number_scan(p, c->end, &v);
+            if (q && (j + 1 < n ? *q == c->delim : q == c->end || *q == '\n' || *q == '\r')) {
+                col->num[row] = v;
+                st[j].seen_number = 1;
+                p = j + 1 < n ? q + 1 : q;
                 continue;
             }
-            break;
         }
-        if (*c->p == '\n') { /* a quoted field may span lines */
-            c->line++;
-            c->line_start = c->p + 1;
-        }
-        c->p++;
-    }
-    f->s = q;
-    f->len = (size_t)(c->p - q);
-    c->p++;
-    skip_blanks(c);
-    if (!at_eol(c) && *c->p != c->delim)
-        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->p),
-                            "expected a delimiter or the end of the line after a closing quote, "
-                            "found '%c'",
-                            *c->p);
-    return TL_OK;
-}
-
-/* Read one field; leaves c->p on the delimiter, a line end or the end of the text. */
-static int read_field(csv_cur *c, csv_field *f, tl_err *err)
-{
-    skip_blanks(c);
-    f->line = c->line;
-    f->col = col_of(c, c->p);
-    f->escaped = 0;
-    if (c->p < c->end && *c->p == '"')
-        return read_quoted(c, f, err);
-    const char *q = c->p;
-    while (c->p < c->end && *c->p != c->delim && *c->p != '\n' && *c->p != '\r')
-        c->p++;
-    const char *e = c->p;
-    while (e > q && is_blank(e[-1], c->delim))
-        e--;
-    f->s = q;
-    f->len = (size_t)(e - q);
-    return TL_OK;
-}
-
-/* Read a record of exactly n fields into fields[] and step to the next line. */
-static int read_record(csv_cur *c, csv_field *fields, size_t n, tl_err *err)
-{
-    size_t k = 0;
-    for (;;) {
+        c->p = p;
         csv_field f;
-        int rc = read_field(c, &f, err);
+        int rc = tl_csv_read_field(c, &f, err);
         if (rc)
             return rc;
-        if (k == n)
+        if (slow_cell(b, j, row, &f, &st[j], sc))
+            return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
+        int more = c->p < c->end && *c->p == c->delim;
+        if (more && j + 1 == n) {
+            c->p++;
+            if ((rc = tl_csv_read_field(c, &f, err)))
+                return rc;
             return tl_parse_err(err, TL_EPARSE, c->path, f.line, f.col,
                                 "expected %zu fields as in the header, found more", n);
-        fields[k++] = f;
-        if (c->p < c->end && *c->p == c->delim) {
-            c->p++;
-            continue;
         }
-        break;
+        if (!more && j + 1 < n)
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, tl_csv_col_of(c, c->p),
+                                "expected %zu fields as in the header, found %zu", n, j + 1);
+        p = more ? c->p + 1 : c->p;
     }
-    if (k < n)
-        return tl_parse_err(err, TL_EPARSE, c->path, c->line, col_of(c, c->p),
-                            "expected %zu fields as in the header, found %zu", n, k);
-    next_line(c);
+    c->p = p;
+    tl_csv_next_line(c);
     return TL_OK;
 }
 
-/* The delimiter used most often in the first line outside quotes; ',' on a tie or none. */
-static char detect_delim(const char *p, const char *end)
+/* Type each column and fill it, but for the late nominal ones. */
+static int first_pass(csv_cur *c, tl_build *b, csv_colstate *st, tl_err *err)
 {
-    size_t n[3] = {0, 0, 0};
-    const char cand[3] = {',', ';', '\t'};
-    int quoted = 0;
-    for (; p < end && (quoted || (*p != '\n' && *p != '\r')); p++) {
-        if (*p == '"')
-            quoted = !quoted;
-        for (int k = 0; k < 3 && !quoted; k++)
-            n[k] += *p == cand[k];
-    }
-    int best = 0;
-    for (int k = 1; k < 3; k++)
-        if (n[k] > n[best])
-            best = k;
-    return cand[best];
-}
-
-static int is_missing(const csv_field *f)
-{
-    return f->len == 0 || (f->len == 1 && f->s[0] == '?') ||
-           (f->len == 2 && f->s[0] == 'N' && f->s[1] == 'A');
-}
-
-/* The field's text with "" turned into ", in scratch when that is needed. */
-static const char *field_text(const csv_field *f, char **scratch, size_t *cap, size_t *len)
-{
-    if (!f->escaped) {
-        *len = f->len;
-        return f->s;
-    }
-    if (*cap < f->len + 1) {
-        char *nb = realloc(*scratch, f->len + 1);
-        if (!nb)
-            return NULL;
-        *scratch = nb;
-        *cap = f->len + 1;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < f->len; i++) {
-        (*scratch)[n++] = f->s[i];
-        if (f->s[i] == '"')
-            i++; /* skip the second quote of a pair */
-    }
-    *len = n;
-    return *scratch;
-}
-
-/* Header fields into a growing array; *n_out fields. */
-static int read_header(csv_cur *c, csv_field **out, size_t *n_out, tl_err *err)
-{
-    size_t n = 0, cap = 16;
-    csv_field *fs = malloc(cap * sizeof *fs);
-    if (!fs)
-        return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
-    for (;;) {
-        if (n == cap) {
-            csv_field *nf = realloc(fs, 2 * cap * sizeof *nf);
-            if (!nf) {
-                free(fs);
-                return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
-            }
-            fs = nf;
-            cap *= 2;
-        }
-        int rc = read_field(c, &fs[n], err);
-        if (rc) {
-            free(fs);
-            return rc;
-        }
-        n++;
-        if (c->p < c->end && *c->p == c->delim) {
-            c->p++;
-            continue;
-        }
-        break;
-    }
-    next_line(c);
-    *out = fs;
-    *n_out = n;
-    return TL_OK;
-}
-
-static void first_pass_cell(const csv_field *f, csv_colstate *st, double *num)
-{
-    if (is_missing(f)) {
-        *num = NAN;
-        return;
-    }
-    if (st->nominal)
-        return;
-    double v;
-    int r = tl_parse_number(f->s, f->len, &v);
-    if (r < 0) {
-        st->nominal = 1;
-        return;
-    }
-    *num = r == 0 ? v : NAN;
-    if (r > 0 && !st->has_bad) {
-        st->has_bad = 1;
-        st->bad_line = f->line;
-        st->bad_col = f->col;
-        size_t n = f->len < sizeof st->bad_text - 1 ? f->len : sizeof st->bad_text - 1;
-        memcpy(st->bad_text, f->s, n);
-        st->bad_text[n] = '\0';
-    }
-}
-
-/* Type each column; numeric ones are complete afterwards. */
-static int first_pass(csv_cur *c, tl_build *b, csv_colstate *st, csv_field *fields, tl_err *err)
-{
-    while (skip_blank_lines(c)) {
-        int rc = read_record(c, fields, b->n_cols, err);
-        if (rc)
-            return rc;
+    csv_scratch sc = {NULL, 0};
+    int rc = TL_OK;
+    while (rc == TL_OK && tl_csv_skip_blank_lines(c)) {
         if (b->n_rows == b->cap_rows) /* the line count bounds the records; never write past it */
-            return tl_err_set(err, TL_EINTERNAL, "%s: more records than lines", c->path);
-        for (size_t j = 0; j < b->n_cols; j++)
-            first_pass_cell(&fields[j], &st[j], &b->cols[j].num[b->n_rows]);
-        b->n_rows++;
+            rc = tl_err_set(err, TL_EINTERNAL, "%s: more records than lines", c->path);
+        else if ((rc = read_row(c, b, st, &sc, err)) == TL_OK)
+            b->n_rows++;
     }
-    for (size_t j = 0; j < b->n_cols; j++) {
+    free(sc.s);
+    for (size_t j = 0; rc == TL_OK && j < b->n_cols; j++) {
         tl_colbuild *col = &b->cols[j];
         if (!st[j].nominal && st[j].has_bad)
             return tl_parse_err(err, TL_EPARSE, c->path, st[j].bad_line, st[j].bad_col,
                                 "expected a finite number in numeric column '%s', found '%s'",
                                 col->name, st[j].bad_text);
-        if (st[j].nominal) {
-            free(col->num);
-            col->num = NULL;
-            col->kind = TL_ATTR_NOMINAL;
-            if (!(col->code = malloc((b->n_rows ? b->n_rows : 1) * sizeof *col->code)))
-                return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
-        }
+        if (st[j].late && !(col->code = malloc((b->n_rows ? b->n_rows : 1) * sizeof *col->code)))
+            return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
     }
-    return TL_OK;
+    return rc;
 }
 
-/* Fill the nominal columns' codes, numbering levels by first appearance. */
-static int second_pass(csv_cur *c, tl_build *b, csv_field *fields, tl_err *err)
+/* Fill the late nominal columns' codes, numbering levels by first appearance. */
+static int second_pass(csv_cur *c, tl_build *b, const csv_colstate *st, csv_field *fields,
+                       tl_err *err)
 {
     char *scratch = NULL;
     size_t scap = 0, row = 0;
     int rc = TL_OK;
-    while (rc == TL_OK && skip_blank_lines(c)) {
-        if ((rc = read_record(c, fields, b->n_cols, err)))
+    while (rc == TL_OK && tl_csv_skip_blank_lines(c)) {
+        if ((rc = tl_csv_read_record(c, fields, b->n_cols, err)))
             break;
         for (size_t j = 0; j < b->n_cols; j++) {
             tl_colbuild *col = &b->cols[j];
-            if (col->kind != TL_ATTR_NOMINAL)
+            if (!st[j].late)
                 continue;
-            if (is_missing(&fields[j])) {
+            if (tl_csv_is_missing(&fields[j])) {
                 col->code[row] = TL_MISSING_CODE;
                 continue;
             }
             size_t len;
             int added;
-            const char *s = field_text(&fields[j], &scratch, &scap, &len);
+            const char *s = tl_csv_field_text(&fields[j], &scratch, &scap, &len);
             int code = s ? tl_levels_add(&col->lv, s, len, &added) : -1;
             if (code < 0) {
                 rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
@@ -337,13 +200,13 @@ static int second_pass(csv_cur *c, tl_build *b, csv_field *fields, tl_err *err)
 static int load(tl_build *b, const tl_src *src, tl_err *err)
 {
     csv_cur c = {src->path, src->text, src->text + src->len, src->text, 1, ','};
-    if (!skip_blank_lines(&c))
+    if (!tl_csv_skip_blank_lines(&c))
         return tl_parse_err(err, TL_EPARSE, src->path, c.line, 1,
                             "expected a header row, found an empty file");
-    c.delim = detect_delim(c.p, c.end);
+    c.delim = tl_csv_detect_delim(c.p, c.end);
     csv_field *fields = NULL;
     size_t n_cols = 0;
-    int rc = read_header(&c, &fields, &n_cols, err);
+    int rc = tl_csv_read_header(&c, &fields, &n_cols, err);
     if (rc)
         return rc;
     char *scratch = NULL;
@@ -351,7 +214,7 @@ static int load(tl_build *b, const tl_src *src, tl_err *err)
     rc = tl_build_init(b, src->path, n_cols, err);
     for (size_t j = 0; rc == TL_OK && j < n_cols; j++) {
         size_t len;
-        const char *s = field_text(&fields[j], &scratch, &scap, &len);
+        const char *s = tl_csv_field_text(&fields[j], &scratch, &scap, &len);
         rc = s ? tl_build_name(b, j, s, len, fields[j].line, fields[j].col, err)
                : tl_err_set(err, TL_ENOMEM, "%s: out of memory", src->path);
     }
@@ -363,14 +226,14 @@ static int load(tl_build *b, const tl_src *src, tl_err *err)
     if (rc == TL_OK)
         rc = tl_build_alloc_rows(b, tl_src_count_lines(c.p, c.end), err);
     if (rc == TL_OK)
-        rc = first_pass(&c, b, st, fields, err);
+        rc = first_pass(&c, b, st, err);
     b->eof_line = c.line;
     b->eof_col = 1;
-    int any_nominal = 0;
+    int any_late = 0;
     for (size_t j = 0; rc == TL_OK && j < n_cols; j++)
-        any_nominal |= st[j].nominal;
-    if (rc == TL_OK && any_nominal)
-        rc = second_pass(&data, b, fields, err);
+        any_late |= st[j].late;
+    if (rc == TL_OK && any_late)
+        rc = second_pass(&data, b, st, fields, err);
     free(st);
     free(fields);
     return rc;

@@ -8,10 +8,13 @@
 
 #include "treelab/tl_dataset.h"
 
-/* A whole file in memory, NUL-terminated, a leading UTF-8 BOM skipped (text points past it). */
+/* A whole file in memory, NUL-terminated, a leading UTF-8 BOM skipped (text points past it):
+ * a copy, or for a large file a read-only mapping. */
 typedef struct tl_src {
     const char *path;
-    char *buf;        /* owned allocation */
+    char *buf; /* owned allocation, or NULL when mapped */
+    char *map; /* the file's mapping (map_len bytes), or NULL */
+    size_t map_len;
     const char *text; /* buf, or buf + 3 after a BOM */
     size_t len;       /* bytes from text to the terminating NUL */
 } tl_src;
@@ -30,10 +33,16 @@ int tl_parse_err_at(tl_err *err, int code, const char *path, size_t line, size_t
 #define tl_parse_err(err, code, path, line, col, ...)                                              \
     tl_parse_err_at((err), (code), (path), (line), (col), __FILE__, __LINE__, __VA_ARGS__)
 
-/* Parse [s, s + len) as a number. Returns 0 for a finite number (in *out), 1 for a number
- * that is not finite (nan, inf, overflow), -1 for anything else. s must be followed by a
- * character that cannot continue a number (a delimiter, quote, space, newline or NUL). */
+/* Parse [s, s + len) as a number, as strtod does in the C locale (number.c). Returns 0 for a
+ * finite number (in *out), 1 for a number that is not finite (nan, inf, overflow), -1 for
+ * anything else. s must be followed by a character that cannot continue a number (a
+ * delimiter, quote, space, newline or NUL). */
 int tl_parse_number(const char *s, size_t len, double *out);
+/* The plain decimal at p ([+-]digits[.digits][(e|E)[+-]digits], at most 19 significant
+ * digits) read from [p, end): its end, with *out bit-identical to strtod's value, or NULL
+ * when p starts no such number or its value needs strtod (subnormal, overflow, too close to
+ * a rounding boundary). The end is where strtod would stop. */
+const char *tl_number_scan(const char *p, const char *end, double *out);
 
 /* A dictionary of level names: code i is names[i]; lookups by hash. */
 typedef struct tl_levels {

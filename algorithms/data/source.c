@@ -1,4 +1,4 @@
-/* Loader plumbing: whole-file reading, positioned parse errors, strict number parsing. */
+/* Loader plumbing: whole-file reading, line counting, positioned parse errors. */
 #include "load_util.h"
 
 #include <errno.h>
@@ -7,23 +7,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-int tl_src_read(tl_src *s, const char *path, tl_err *err)
+/* Map a large regular file instead of copying it: the pages come from the page cache as
+ * they are, with no buffer to clear and fill. The text must end in a NUL, which the bytes
+ * past the end of a file in its last page are; a file that fills its last page is read. A
+ * file truncated by another process while it is being loaded would fault: only files of
+ * TL_SRC_MAP_MIN bytes or more, whose copy costs more than the risk, are mapped. */
+#define TL_SRC_MAP_MIN ((off_t)1 << 20)
+static char *map_file(FILE *f, const struct stat *st)
 {
-    memset(s, 0, sizeof *s);
-    s->path = path;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return tl_err_set(err, TL_EIO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    struct stat st;
-    /* Size the buffer from fstat when we can (one allocation for big files); the loop below
-     * still grows it for pipes and files that grow meanwhile. */
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 2;
+    long page = sysconf(_SC_PAGESIZE);
+    if (!S_ISREG(st->st_mode) || st->st_size < TL_SRC_MAP_MIN || page <= 0 ||
+        st->st_size % page == 0 || (uintmax_t)st->st_size >= SIZE_MAX / 2)
+        return NULL;
+    char *m = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (m[st->st_size] != '\0') { /* the file grew since fstat: read it instead */
+        munmap(m, (size_t)st->st_size);
+        return NULL;
+    }
+    posix_madvise(m, (size_t)st->st_size, POSIX_MADV_SEQUENTIAL);
+    return m;
+}
+
+/* The whole stream into a new buffer (NUL-terminated); cap is the first capacity. */
+static int read_whole(FILE *f, const char *path, size_t cap, char **out, size_t *out_len,
+                      tl_err *err)
+{
+    size_t len = 0;
     char *buf = malloc(cap);
-    int rc = TL_OK;
     while (buf) {
         if (cap - len < 2) {
             char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
@@ -41,16 +57,43 @@ int tl_src_read(tl_src *s, const char *path, tl_err *err)
             break;
     }
     if (!buf)
-        rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory reading the file", path);
-    else if (ferror(f))
-        rc = tl_err_set(err, TL_EIO, "%s: cannot read: %s", path, strerror(errno));
-    fclose(f);
-    if (rc) {
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory reading the file", path);
+    if (ferror(f)) {
         free(buf);
-        return rc;
+        return tl_err_set(err, TL_EIO, "%s: cannot read: %s", path, strerror(errno));
     }
     buf[len] = '\0';
-    s->buf = buf;
+    *out = buf;
+    *out_len = len;
+    return TL_OK;
+}
+
+int tl_src_read(tl_src *s, const char *path, tl_err *err)
+{
+    memset(s, 0, sizeof *s);
+    s->path = path;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return tl_err_set(err, TL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    struct stat st;
+    char *buf = NULL;
+    int rc = TL_OK;
+    /* Size the buffer from fstat when we can (one allocation for big files); read_whole
+     * still grows it for pipes and files that grow meanwhile. */
+    int have_st = fstat(fileno(f), &st) == 0;
+    if (have_st && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 2;
+    if (have_st && (s->map = map_file(f, &st)) != NULL) {
+        buf = s->map;
+        len = s->map_len = (size_t)st.st_size;
+    } else {
+        rc = read_whole(f, path, cap, &buf, &len, err);
+        s->buf = buf;
+    }
+    fclose(f);
+    if (rc)
+        return rc;
     s->text = buf;
     s->len = len;
     if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
@@ -78,6 +121,8 @@ void tl_src_free(tl_src *s)
 {
     if (!s)
         return;
+    if (s->map)
+        munmap(s->map, s->map_len);
     free(s->buf);
     memset(s, 0, sizeof *s);
 }
@@ -87,6 +132,11 @@ size_t tl_src_count_lines(const char *p, const char *end)
     /* Every line end the parsers accept counts: "\n", "\r\n" and a lone "\r" (old Mac
      * files), so the count is an upper bound on the records whatever the line endings. */
     size_t n = 1;
+    if (!memchr(p, '\r', (size_t)(end - p))) { /* the usual case: memchr runs a word at a time */
+        for (; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+            n++;
+        return n;
+    }
     for (; p < end; p++)
         if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] != '\n')))
             n++;
@@ -102,60 +152,6 @@ int tl_parse_err_at(tl_err *err, int code, const char *path, size_t line, size_t
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return tl_err_set_at(err, code, src_file, src_line, "%s:%zu:%zu: %s", path, line, col, msg);
-}
-
-/* Clinger's fast path: a plain decimal with at most 15 significant digits and at most 22
- * after the point is an exact integer divided by an exact power of ten, so one IEEE division
- * gives the correctly rounded value strtod would. Returns 0 on success, -1 to fall back. */
-static int fast_decimal(const char *s, size_t len, double *out)
-{
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = 0;
-    int neg = 0, digits = 0, frac = 0, any = 0, point = 0;
-    uint64_t m = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    for (; i < len; i++) {
-        if (s[i] == '.' && !point) {
-            point = 1;
-            continue;
-        }
-        if (s[i] < '0' || s[i] > '9')
-            return -1; /* exponents, hex, inf, nan: strtod */
-        any = 1;
-        frac += point;
-        if (m == 0 && s[i] == '0')
-            continue; /* a leading zero is no significant digit */
-        if (++digits > 15)
-            return -1;
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (!any || frac > 22)
-        return -1;
-    double v = (double)m / p10[frac];
-    *out = neg ? -v : v;
-    return 0;
-}
-
-int tl_parse_number(const char *s, size_t len, double *out)
-{
-    if (fast_decimal(s, len, out) == 0)
-        return 0;
-    /* strtod skips leading blanks and accepts hex; the caller has trimmed blanks, and a hex
-     * cell is rare enough that accepting it does no harm. */
-    if (len == 0 || s[0] == ' ' || s[0] == '\t')
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end != s + len)
-        return -1;
-    *out = v;
-    if (!isfinite(v))
-        return 1;
-    return 0;
 }
 
 void tl_join_append(char *buf, size_t size, const char *s)
