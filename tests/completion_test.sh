@@ -27,7 +27,7 @@ complete_words plugins -- "$prog" pl
 complete_words c45 cart id3 tree soft_tree gaussian_nb -- "$prog" cv data.arff --algo ""
 complete_words criterion=gini criterion=gain_ratio criterion=hellinger -- "$prog" fit d.arff --set criterion=
 complete_words pruner=error_based pruner=cost_complexity -- "$prog" cv d.arff --set pruner=
-complete_words numeric=c45_threshold -- "$prog" cv d.arff --set numeric=
+complete_words numeric=c45_threshold numeric=histogram -- "$prog" cv d.arff --set numeric=
 complete_words missing=surrogate missing=fractional -- "$prog" cv d.arff --set missing=
 complete_words merge -- "$prog" me
 complete_words --shard --plan -- "$prog" run x.cfg --

@@ -567,6 +567,8 @@ static void test_composed_tree_fit_out_of_memory(void **state)
         {"criterion=gain_ratio", "numeric=c45_threshold", "nominal=nominal_multiway",
          "pruner=error_based", NULL},
         {"numeric=random_subset", "pruner=minimum_error", NULL},
+        {"numeric=histogram", "missing=surrogate", NULL},
+        {"numeric=histogram", "missing=learned", NULL},
         {"pruner=reduced_error", NULL},
         {"pruner=pessimistic", NULL},
         {"pruner=pre_validation", NULL},
@@ -575,11 +577,15 @@ static void test_composed_tree_fit_out_of_memory(void **state)
         {"pruner=cost_complexity", "pruner.alpha=path", NULL},
     };
     sweep_configs("tree", "labor.arff", configs, sizeof configs / sizeof *configs);
+    /* the histogram keeps a second child's histograms (subtraction) below parents of 256 rows
+     * and more */
+    static const char *const big[][6] = {{"numeric=histogram", NULL}};
+    sweep_configs("tree", "diabetes.arff", big, 1);
 }
 
-/* The soft tree with and without a validation share and growing incrementally, on a
- * 14-row dataset. encode_rows freed its buffers on failure and left the pointers for the
- * caller's cleanup to free again. */
+/* The soft tree with and without a validation share, growing incrementally, and in float32
+ * (its own buffers), on a 14-row dataset. encode_rows freed its buffers on failure and left
+ * the pointers for the caller's cleanup to free again. */
 static void test_soft_tree_fit_out_of_memory(void **state)
 {
     (void)state;
@@ -587,6 +593,7 @@ static void test_soft_tree_fit_out_of_memory(void **state)
         {"epochs=2", "depth=2", NULL},
         {"epochs=2", "depth=2", "validation_fraction=0.3", NULL},
         {"epochs=2", "depth=2", "grow=incremental", "validation_fraction=0.3", NULL},
+        {"epochs=2", "depth=2", "validation_fraction=0.3", "precision=float", NULL},
     };
     sweep_configs("soft_tree", "weather.numeric.arff", configs, sizeof configs / sizeof *configs);
 }

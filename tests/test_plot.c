@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../experiments/plot/plot_batch.h"
 #include "tl_test_util.h"
 #include "treelab/tl_log.h"
 #include "treelab/tl_plot.h"
@@ -346,6 +348,19 @@ static void test_tree_dot(void **state)
     tl_plot_set_dot(NULL);
 }
 
+/* Figures are drawn from now on by a script NAME.sh that prints complaint and exits with 3. */
+static void use_failing_gnuplot(const char *name, const char *complaint)
+{
+    static char fake[300]; /* tl_plot_set_gnuplot keeps the pointer */
+    snprintf(fake, sizeof fake, "%s", file(name, ".sh"));
+    FILE *f = fopen(fake, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\necho \"%s\" >&2\nexit 3\n", complaint);
+    fclose(f);
+    chmod(fake, 0755);
+    tl_plot_set_gnuplot(fake);
+}
+
 static void test_missing_and_failing_gnuplot(void **state)
 {
     (void)state;
@@ -364,13 +379,7 @@ static void test_missing_and_failing_gnuplot(void **state)
     assert_int_equal(access(file("nognuplot", ".png"), F_OK), -1);
 
     /* a gnuplot that complains and fails: its stderr ends up in the message */
-    const char *fake = file("fake_gnuplot", ".sh");
-    FILE *f = fopen(fake, "w");
-    assert_non_null(f);
-    fputs("#!/bin/sh\necho \"line 7: invalid command\" >&2\nexit 3\n", f);
-    fclose(f);
-    chmod(fake, 0755);
-    tl_plot_set_gnuplot(fake);
+    use_failing_gnuplot("fake_gnuplot", "line 7: invalid command");
     assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, stem("failing"), &err), TL_EINTERNAL);
     assert_non_null(strstr(err.msg, "exit status 3"));
     assert_non_null(strstr(err.msg, "line 7: invalid command"));
@@ -378,6 +387,56 @@ static void test_missing_and_failing_gnuplot(void **state)
 
     assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, "/nonexistent/dir/x", &err), TL_EIO);
     assert_int_equal(tl_plot_learning_curve(&s, 0, NULL, stem("x"), &err), TL_EINVAL);
+}
+
+/* Hidden temporaries (".NAME.tmp") left in the figures' folder. */
+static int temporaries(void)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        n += e->d_name[0] == '.' && len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A batch of 2 (the runner's figures with --jobs 2): each figure's gnuplot runs while the
+ * next is written, the batch's end puts every figure in place; a failing gnuplot is reported
+ * at the next figure that has to wait for it, naming its figure, and nothing is left behind. */
+static void test_batch(void **state)
+{
+    (void)state;
+    tl_err err;
+    double fr[] = {0.1, 0.5, 1.0}, m1[] = {0.7, 0.85, 0.9}, s1[] = {0.05, 0.03, 0.01};
+    tl_plot_series s = {"m", 0, 3, fr, m1, s1, 0, 0};
+    const char *names[] = {"batch0", "batch1", "batch2"};
+    n_warnings = 0;
+    assert_int_equal(tlp_batch_begin(2, &err), TL_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, stem(names[i]), &err), TL_OK);
+    /* the third figure waited for the first, which is then in place */
+    assert_png("batch0");
+    assert_int_equal(tlp_batch_end(TL_OK, &err), TL_OK);
+    for (int i = 0; i < 3; i++)
+        assert_rendered(names[i]);
+    assert_int_equal(temporaries(), 0);
+
+    use_failing_gnuplot("fake_gnuplot_batch", "line 3: undefined variable");
+    assert_int_equal(tlp_batch_begin(2, &err), TL_OK);
+    assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, stem("bfail0"), &err), TL_OK);
+    assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, stem("bfail1"), &err), TL_OK);
+    assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, stem("bfail2"), &err), TL_EINTERNAL);
+    assert_non_null(strstr(err.msg, "bfail0: "));
+    assert_non_null(strstr(err.msg, "(exit status 3): line 3: undefined variable"));
+    /* the first failure is kept; bfail1 is waited for */
+    assert_int_equal(tlp_batch_end(TL_EINTERNAL, &err), TL_EINTERNAL);
+    assert_non_null(strstr(err.msg, "bfail0: "));
+    tl_plot_set_gnuplot(NULL);
+    assert_int_equal(access(file("bfail1", ".png"), F_OK), -1);
+    assert_int_equal(temporaries(), 0);
 }
 
 /* `treelab plot KIND FILE -o STEM` from CSV files, one row per value. */
@@ -550,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_boundaries),
         cmocka_unit_test(test_tree_dot),
         cmocka_unit_test(test_missing_and_failing_gnuplot),
+        cmocka_unit_test(test_batch),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_rfc4180_records),
         cmocka_unit_test(test_no_command_from_labels),

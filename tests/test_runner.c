@@ -213,6 +213,41 @@ static void test_jobs_and_reruns_identical(void **state)
     tl_experiment_free(x);
 }
 
+/* With threads the cells start largest first by estimated cost (ties in the canonical order
+ * dataset, model, repeat, fold), so that the threads finish together: with room for 2 cells,
+ * the majority learner's on iris (costed as a tree) are taken before naive Bayes's, which
+ * come first in the canonical order. */
+static void test_largest_first(void **state)
+{
+    (void)state;
+    tl_err err;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_largest";
+    rm(dir);
+    assert_int_equal(run(x, dir, 2, 0, 2), TL_EINTERRUPTED);
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, TL_CELLS_FILE);
+    tl_cells_meta meta;
+    tl_cell *cells = NULL;
+    size_t n = 0;
+    long good = 0;
+    assert_int_equal(tl_cells_read(path, &meta, &cells, &n, &good, &err), TL_OK);
+    assert_int_equal(n, 2);
+    unsigned folds = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(cells[i].dataset, 0);
+        assert_int_equal(cells[i].model, 1);
+        assert_int_equal(cells[i].repeat, 0);
+        folds |= 1u << cells[i].fold;
+        tl_cell_clear(&cells[i]);
+    }
+    assert_int_equal(folds, 3); /* folds 0 and 1, in whichever order they finished */
+    free(cells);
+    tl_cells_meta_clear(&meta);
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 static void test_resume(void **state)
 {
     (void)state;
@@ -673,6 +708,7 @@ int main(void)
     probe.show = probe_show;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_and_reruns_identical),
+        cmocka_unit_test(test_largest_first),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_resume_config_identity),
         cmocka_unit_test(test_control_character_in_class),

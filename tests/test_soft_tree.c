@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../algorithms/models/soft_tree_impl.h"
+#include "../algorithms/models/soft_tree/soft_tree_impl.h"
 #include "tl_test_util.h"
 #include "treelab/tl_model.h"
 
@@ -182,7 +182,7 @@ static void test_forward_by_hand(void **state)
     /* left leaf (1/5, 4/5) with 1/4, right leaf (4/5, 1/5) with 3/4: Y0 = 0.05 + 0.6 = 0.65 */
     st_objective mix = {ST_LOSS_MIXTURE, 0, 0}, exp_ = {ST_LOSS_EXPECTED, 0, 0};
     assert_close(st_objective_grad(&net, &mix, &w, &x, &y, NULL, 1, NULL, NULL), -log(0.65), 1e-14);
-    assert_close(w.Y[0], 0.65, 1e-14);
+    assert_close(w.d.Y[0], 0.65, 1e-14);
     assert_close(st_objective_grad(&net, &exp_, &w, &x, &y, NULL, 1, NULL, NULL),
                  -(0.25 * log(0.2) + 0.75 * log(0.8)), 1e-14);
     /* one row: a = p = 3/4, penalty = -lambda (ln 3/4 + ln 1/4) / 2 */
@@ -606,13 +606,8 @@ static void test_auto_depth(void **state)
         tl_model_free(m);
         tl_dataset_free(d);
     }
-    tl_params p;
-    tl_params_init(&p);
-    tl_params_set(&p, "depth", "deep", NULL);
-    tl_err err;
-    assert_null(tl_model_new("soft_tree", &p, &err));
-    assert_non_null(strstr(err.msg, "expected auto or an integer in [0, 16], got 'deep'"));
-    tl_params_clear(&p);
+    tl_test_refused("soft_tree", "depth", "deep",
+                    "expected auto or an integer in [0, 16], got 'deep'");
 }
 
 int main(void)

@@ -171,6 +171,22 @@ void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size
     s->repeats = 1;
 }
 
+void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg)
+{
+    tl_params p;
+    tl_params_init(&p);
+    tl_params_set(&p, key, value, NULL);
+    tl_err err;
+    tl_model *m = tl_model_new(algo, &p, &err);
+    tl_params_clear(&p);
+    if (m) {
+        tl_model_free(m);
+        fail_msg("%s accepted %s = %s", algo, key, value);
+    }
+    if (!strstr(err.msg, msg))
+        fail_msg("%s = %s: '%s' does not say '%s'", key, value, err.msg, msg);
+}
+
 tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
                       unsigned long seed, tl_err *err)
 {

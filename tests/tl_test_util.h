@@ -24,6 +24,9 @@ tl_dataset *tl_test_load(const char *rel, const char *target);
 tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
                       unsigned long seed, tl_err *err);
 
+/* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
+void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);
+
 /* Run the treelab CLI with a shell command line fragment; stdout and stderr captured into
  * the given buffers (may be NULL). Returns the exit status. */
 int tl_test_cli(const char *args, char *out, size_t out_size, char *errbuf, size_t err_size);

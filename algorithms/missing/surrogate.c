@@ -90,12 +90,15 @@ static unsigned char branch_of(const primary *pr, int dir)
 }
 
 /* The best cut on numeric attribute a (rpart's choose_surg): the agreement in *agree, the
- * surrogate in *s; 0 when no cut sends two rows each way and beats the majority. */
+ * surrogate in *s; 0 when no cut sends two rows each way and beats the majority, -1 when
+ * there was no memory to sort the node's rows. */
 static int numeric_surrogate(const tl_grow_ctx *g, const tl_node_rows *rows, size_t a,
                              const primary *pr, tl_surrogate *s, double *agree)
 {
     const double *x = tl_grow_data(g)->cols[a].num, *w = rows->w;
     const uint32_t *sorted = tl_grow_sorted_rows(g, rows, a);
+    if (!sorted) /* out of memory sorting the rows for an unsorted splitter */
+        return -1;
     size_t n = rows->n;
     while (n > 0 && isnan(x[sorted[n - 1]]))
         n--;
@@ -223,7 +226,8 @@ static void insert(tl_surrogate *list, size_t *n, size_t max, const tl_surrogate
     *n = keep + 1;
 }
 
-/* The node's surrogates, best first, into list (room for o->max). */
+/* The node's surrogates, best first, into list (room for o->max); SIZE_MAX when out of
+ * memory. */
 static size_t find_surrogates(const tl_grow_ctx *g, const tl_node_rows *rows, const tl_split *sp,
                               const options *o, const primary *pr, double *scratch,
                               tl_surrogate *list)
@@ -241,6 +245,8 @@ static size_t find_surrogates(const tl_grow_ctx *g, const tl_node_rows *rows, co
                      ? numeric_surrogate(g, rows, a, pr, &s, &agree)
                      : ai->n_levels <= TL_SUBSET_MAX_LEVELS &&
                            nominal_surrogate(g, rows, a, pr, scratch, &s, &agree);
+        if (ok < 0)
+            return SIZE_MAX;
         if (!ok)
             continue;
         s.agree = agree / total;
@@ -293,6 +299,10 @@ static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t nod
     if (sp->kind == TL_SPLIT_SUBSET) /* a level no row here had is unknown (rpart) */
         t->seen[node] = seen_levels(d, rows, sp->attr);
     size_t n = o->max > 0 ? find_surrogates(g, rows, sp, o, &pr, scratch, list) : 0;
+    if (n == SIZE_MAX) {
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory sorting a node's rows for its surrogates");
+        goto done;
+    }
     if (use > 0 && n && (rc = tl_tree_set_surrogates(t, node, list, n, err)))
         goto done;
     /* rpart's default direction: where the test sends more weight; none on a tie */

@@ -3,43 +3,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "threshold.h"
 #include "treelab/tl_grow.h"
-
-/* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between. */
-#define TL_VALUE_EPS 1e-7
-
-/* Least weighted impurity of the cut with the unknown rows u (weight wu) on the right or
- * on the left (the right first: it keeps ties, as scikit-learn tries it first). */
-static double side_impurity(double (*impurity)(const double *, size_t), const double *left,
-                            const double *right, const double *u, double *tmp, double wl, double wr,
-                            double wu, size_t k)
-{
-    for (size_t j = 0; j < k; j++)
-        tmp[j] = right[j] + u[j];
-    double to_right = wl * impurity(left, k) + (wr + wu) * impurity(tmp, k);
-    for (size_t j = 0; j < k; j++)
-        tmp[j] = left[j] + u[j];
-    double to_left = (wl + wu) * impurity(tmp, k) + wr * impurity(right, k);
-    return to_left < to_right ? to_left : to_right;
-}
-
-/* Gini's division-free bound (sweep_unit): nodes of at most this many rows (squared counts
- * stay whole numbers in a double), and the slack, per row, that a skipped cut must exceed
- * the best by: far above the 2^-48 per row that rounding can reach. */
-#define TL_GINI_BOUND_MAX_ROWS 67108864.0 /* 2^26 */
-#define TL_GINI_SKIP 1e-9
 
 /* A cut between adjacent values xi < xn leaving weights wl and wr is admissible. */
 static inline int cut_allowed(double xi, double xn, double wl, double wr, double min_leaf)
 {
-    return !(xn <= xi + TL_VALUE_EPS || wl < min_leaf || wr < min_leaf || wl <= 0 || wr <= 0);
-}
-
-/* The threshold between xi and xn (xi itself where the midpoint rounds to xn or overflows). */
-static inline double midpoint(double xi, double xn)
-{
-    double t = xi / 2.0 + xn / 2.0;
-    return (t == xn || isinf(t)) ? xi : t;
+    return !(xn <= xi + TL_VALUE_EPS) && tl_cut_weights_ok(wl, wr, min_leaf);
 }
 
 /* The best cut of a node whose rows all weigh 1 and whose unknown values do not take part,
@@ -89,7 +59,7 @@ static inline double sweep_unit(const double *xs, const int *ys, size_t n_known,
                             : wl * impurity(left, k) + wr * impurity(right, k);
         if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
             best_child = child;
-            *best_t = midpoint(xi, xn);
+            *best_t = tl_midpoint(xi, xn);
             memcpy(best_left, left, k * sizeof *left);
         }
     }
@@ -214,11 +184,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
                        : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
                                   : -tl_grow_partition_gain(g, children, 2);
         if (best_side)
-            child = side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
+            child = tl_side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
-            best_t = midpoint(xi, xn);
+            best_t = tl_midpoint(xi, xn);
             memcpy(best_left, left, k * sizeof *left);
         }
     }

@@ -113,6 +113,22 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     return s->inner[k]->best(s->state[k], g, node, attr, out, err);
 }
 
+/* An inner splitter's per-fit work (the histogram's bins), for the slot it stands in. */
+static int prepare(const void *state, const tl_grow_ctx *g, const tl_node_rows *root, int kind,
+                   void **fit, tl_err *err)
+{
+    const subset *s = state;
+    const tl_splitter_type *in = s->inner[kind];
+    return in->prepare ? in->prepare(s->state[kind], g, root, kind, fit, err) : TL_OK;
+}
+
+static void release(const void *state, int kind, void *fit)
+{
+    const subset *s = state;
+    if (s->inner[kind]->release)
+        s->inner[kind]->release(s->state[kind], kind, fit);
+}
+
 static const tl_splitter_type random_subset = {
     .name = "random_subset",
     .summary = "only mtry attributes drawn per node compete (the random-forest split)",
@@ -124,6 +140,8 @@ static const tl_splitter_type random_subset = {
     .best = best,
     .needs_train_values = 1,  /* in case the inner numeric splitter is c45_threshold */
     .needs_sorted_values = 1, /* ... or numeric_threshold */
+    .prepare = prepare,       /* ... or histogram */
+    .release = release,
 };
 
 const tl_splitter_type *const tl_splitter_random_subset = &random_subset;

@@ -6,6 +6,7 @@
 #define SPLITTERS(X)                                                                               \
     X(numeric_threshold)                                                                           \
     X(c45_threshold)                                                                               \
+    X(histogram)                                                                                   \
     X(nominal_multiway)                                                                            \
     X(nominal_subset)                                                                              \
     X(random_subset)                                                                               \

@@ -77,7 +77,7 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         const tl_splitter_type *sp = nominal ? p->nominal : p->numeric;
         if (!sp || (nominal && !p->reuse_nominal && g->used[a]))
             continue;
-        view->sorted = nominal ? NULL : f->rs.sorted[g->num_slot[a]];
+        view->sorted = nominal || !g->n_blocks ? NULL : f->rs.sorted[g->num_slot[a]];
         view->sorted_x = nominal || !f->rs.xs ? NULL : f->rs.xs[g->num_slot[a]];
         view->sorted_y = nominal || !f->rs.ys ? NULL : f->rs.ys[g->num_slot[a]];
         memset(&g->cand[a], 0, sizeof g->cand[a]);
@@ -277,6 +277,31 @@ static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, doubl
     }
 }
 
+/* The splitters' per-fit work (tl_splitter_type.prepare) on the rows grown on. */
+static int prepare_slots(tl_grow_ctx *g, const tlg_rowset *root, tl_err *err)
+{
+    const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
+    const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
+    tl_node_rows view = {root->n, root->base, NULL, g->w, NULL, 0, 0, NULL, NULL, NULL, root->unit};
+    for (int k = 0; k < 2; k++)
+        if (sp[k] && sp[k]->prepare) {
+            int rc = sp[k]->prepare(st[k], g, &view, k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC,
+                                    &g->prep[k], err);
+            if (rc)
+                return rc;
+        }
+    return TL_OK;
+}
+
+static void release_slots(tl_grow_ctx *g)
+{
+    const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
+    const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
+    for (int k = 0; k < 2; k++)
+        if (g->prep[k] && sp[k]->release)
+            sp[k]->release(st[k], k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC, g->prep[k]);
+}
+
 /* Grows the tree, or with cand != NULL only evaluates the root's candidates. */
 static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl_grow_params *p,
                      tl_split *cand, int *valid, tl_err *err)
@@ -304,15 +329,15 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     if (!rc && p->criterion->prefix_loss)
         rc = tl_tree_keep_values(g.t, err);
     if (!rc) {
-        blocks = malloc(n * (g.n_num + 1) * sizeof *blocks);
-        root.sorted = malloc((g.n_num ? g.n_num : 1) * sizeof *root.sorted);
+        blocks = malloc(n * (g.n_blocks + 1) * sizeof *blocks);
+        root.sorted = malloc((g.n_blocks ? g.n_blocks : 1) * sizeof *root.sorted);
         if (g.packed)
             alloc_packed(&g, n, &root, &xs, &ys);
         if (!blocks || !root.sorted || (g.packed && !root.xs))
             rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     if (!rc) {
-        root.base = blocks + n * g.n_num;
+        root.base = blocks + n * g.n_blocks;
         root.n = 0;
         for (size_t i = 0; i < n && !rc; i++) {
             if (rows[i] >= d->n_rows) {
@@ -338,7 +363,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
             root.n = n;
     }
     if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, xs, ys, err))) {
-        for (size_t s = 0; s < g.n_num; s++) {
+        for (size_t s = 0; s < g.n_blocks; s++) {
             root.sorted[s] = blocks + s * n;
             if (xs)
                 root.xs[s] = xs + s * n;
@@ -349,7 +374,10 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
             rc = TL_ENOMEM;
     }
     if (!rc)
+        rc = prepare_slots(&g, &root, err);
+    if (!rc)
         rc = run(&g, &root, cand != NULL, err);
+    release_slots(&g);
     for (size_t j = 0; cand && !rc && j < d->schema.n_attrs; j++) {
         cand[j] = g.cand[j];
         valid[j] = g.has_cand[j];

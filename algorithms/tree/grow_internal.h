@@ -9,24 +9,28 @@ struct tl_grow_ctx {
     const tl_grow_params *p;
     tl_choice_rules rules; /* the criterion's, resolved once per fit */
     size_t k;
-    double *w;           /* w[row]: weight of the row in the node being processed */
-    int *branch;         /* branch[row] while partitioning */
-    uint8_t *branch8;    /* the same in a byte, for partitions into at most 255 groups */
-    double *scratch;     /* for splitters */
-    double *branch_w;    /* for tl_grow_score */
-    double *parent_buf;  /* for tl_grow_score: k */
-    double *miss_buf;    /* for tl_grow_score: the children and the unknown rows' statistics */
-    size_t n_num;        /* numeric attributes */
-    size_t *num_attr;    /* their indices */
-    long *num_slot;      /* attribute -> slot in the sorted blocks, or -1 */
-    uint32_t *tmp;       /* partition buffer */
-    int packed;          /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
-    double *tmp_x;       /* partition buffers of the packed values (packed only) */
-    int *tmp_y;          /* ... and class codes (packed classification only) */
-    unsigned char *used; /* nominal attributes used on the current path */
-    const size_t *order; /* order attributes are tried in: p->attr_order or file order */
-    size_t *file_order;  /* 0..n_attrs-1 when attr_order is NULL */
-    tl_split *cand;      /* best test per attribute */
+    double *w;             /* w[row]: weight of the row in the node being processed */
+    int *branch;           /* branch[row] while partitioning */
+    uint8_t *branch8;      /* the same in a byte, for partitions into at most 255 groups */
+    double *scratch;       /* for splitters */
+    double *branch_w;      /* for tl_grow_score */
+    double *parent_buf;    /* for tl_grow_score: k */
+    double *miss_buf;      /* for tl_grow_score: the children and the unknown rows' statistics */
+    size_t n_num;          /* numeric attributes */
+    size_t *num_attr;      /* their indices */
+    long *num_slot;        /* attribute -> slot in the sorted blocks, or -1 */
+    size_t n_blocks;       /* sorted blocks per row set: n_num, or 0 when the numeric splitter
+                            is unsorted (and nothing else needs them) */
+    void *prep[2];         /* what the numeric and the nominal splitter prepared for the fit */
+    struct tlg_lazy *lazy; /* tl_grow_sorted_rows' buffers when there are no blocks */
+    uint32_t *tmp;         /* partition buffer */
+    int packed;            /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
+    double *tmp_x;         /* partition buffers of the packed values (packed only) */
+    int *tmp_y;            /* ... and class codes (packed classification only) */
+    unsigned char *used;   /* nominal attributes used on the current path */
+    const size_t *order;   /* order attributes are tried in: p->attr_order or file order */
+    size_t *file_order;    /* 0..n_attrs-1 when attr_order is NULL */
+    tl_split *cand;        /* best test per attribute */
     unsigned char *has_cand;
     tl_tree *t;
     double root_w;
@@ -41,6 +45,13 @@ struct tl_grow_ctx {
      * cut losses; and the loss of the node being grown */
     double *ry, *rw, *rloss, *rvalue, *rwork, *cut_left, *cut_right;
     double node_loss;
+};
+
+/* tl_grow_sorted_rows' buffers when the grower keeps no sorted blocks (allocated on first
+ * use, n_rows entries each: (key, row) pairs and the rows in their order). */
+struct tlg_lazy {
+    void *pairs;
+    uint32_t *rows;
 };
 
 /* The rows of one node: `base` in any order, and per numeric attribute a sorted block (with,
@@ -97,6 +108,10 @@ void tlg_ctx_free(tl_grow_ctx *g);
  * *value (grow_score.c). */
 double tlg_rows_loss(const tl_grow_ctx *g, const uint32_t *rows, size_t n, double *value);
 
+/* The node's rows sorted by numeric attribute slot s as a sorted block would hold them, in
+ * g->lazy's buffers (grow_rows.c); NULL when out of memory. */
+const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s);
+void tlg_lazy_free(struct tlg_lazy *lazy);
 /* Sort every numeric attribute's block once per fit (grow_rows.c); with g->packed, fill
  * the value blocks xs (and class blocks ys for classification) in the same order. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,

@@ -77,7 +77,7 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     qsort(rows, n, sizeof *rows, cmp_u32);
-    for (size_t s = 0; s < g->n_num; s++) {
+    for (size_t s = 0; s < g->n_blocks; s++) {
         const double *x = g->d->cols[g->num_attr[s]].num;
         for (size_t i = 0; i < n; i++) {
             pairs[i].key = sort_key(x[rows[i]]);
@@ -107,6 +107,44 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
     }
     free(pairs);
     return TL_OK;
+}
+
+void tlg_lazy_free(struct tlg_lazy *lazy)
+{
+    if (!lazy)
+        return;
+    free(lazy->pairs);
+    free(lazy->rows);
+    free(lazy);
+}
+
+/* The order of a sorted block (value, then row: the presort's, kept by stable partitions),
+ * for a missing-value method that asks while the splitter needs none. */
+const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s)
+{
+    struct tlg_lazy *z = g->lazy;
+    keyed_row *pairs = z->pairs;
+    if (!pairs) {
+        z->pairs = malloc((g->n_rows ? g->n_rows : 1) * sizeof *pairs);
+        z->rows = malloc((g->n_rows ? g->n_rows : 1) * sizeof *z->rows);
+        if (!z->pairs || !z->rows) {
+            free(z->pairs);
+            free(z->rows);
+            z->pairs = NULL;
+            z->rows = NULL;
+            return NULL;
+        }
+        pairs = z->pairs;
+    }
+    const double *x = g->d->cols[g->num_attr[s]].num;
+    for (size_t i = 0; i < node->n; i++) {
+        pairs[i].key = sort_key(x[node->rows[i]]);
+        pairs[i].row = node->rows[i];
+    }
+    qsort(pairs, node->n, sizeof *pairs, cmp_keyed);
+    for (size_t i = 0; i < node->n; i++)
+        z->rows[i] = pairs[i].row;
+    return z->rows;
 }
 
 /* Where each of nb groups of the given sizes starts, into off (nb entries). */
@@ -185,7 +223,7 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     for (size_t i = 0; i < rs->n && narrow; i++)
         g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
     partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
-    for (size_t s2 = 0; s2 < g->n_num; s2++)
+    for (size_t s2 = 0; s2 < g->n_blocks; s2++)
         partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL, rs->n,
                   groups, counts, off, narrow);
     free(off);
@@ -193,18 +231,18 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     for (size_t b = 0; b < nb; b++) {
         c->kids[b].n = counts[b];
         c->kids[b].base = rs->base + at;
-        c->kids[b].sorted = c->ptrs + b * g->n_num;
+        c->kids[b].sorted = c->ptrs + b * g->n_blocks;
         c->kids[b].unit = rs->unit;
-        for (size_t s2 = 0; s2 < g->n_num; s2++)
+        for (size_t s2 = 0; s2 < g->n_blocks; s2++)
             c->kids[b].sorted[s2] = rs->sorted[s2] + at;
         if (rs->xs) {
-            c->kids[b].xs = c->xptrs + b * g->n_num;
-            for (size_t s2 = 0; s2 < g->n_num; s2++)
+            c->kids[b].xs = c->xptrs + b * g->n_blocks;
+            for (size_t s2 = 0; s2 < g->n_blocks; s2++)
                 c->kids[b].xs[s2] = rs->xs[s2] + at;
         }
         if (rs->ys) {
-            c->kids[b].ys = c->yptrs + b * g->n_num;
-            for (size_t s2 = 0; s2 < g->n_num; s2++)
+            c->kids[b].ys = c->yptrs + b * g->n_blocks;
+            for (size_t s2 = 0; s2 < g->n_blocks; s2++)
                 c->kids[b].ys[s2] = rs->ys[s2] + at;
         }
         at += counts[b];
@@ -217,7 +255,7 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
 static int copy_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_err *err)
 {
     const int *code = g->tmp_y ? g->d->y.code : NULL;
-    size_t cells = total * g->n_num > 0 ? total * g->n_num : 1;
+    size_t cells = total * g->n_blocks > 0 ? total * g->n_blocks : 1;
     c->fresh_x = malloc(cells * sizeof *c->fresh_x);
     c->fresh_y = code ? malloc(cells * sizeof *c->fresh_y) : NULL;
     if (!c->fresh_x || (code && !c->fresh_y))
@@ -226,9 +264,9 @@ static int copy_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_e
     int *cy = c->fresh_y;
     for (size_t b = 0; b < c->n; b++) {
         tlg_rowset *kid = &c->kids[b];
-        kid->xs = c->xptrs + b * g->n_num;
-        kid->ys = code ? c->yptrs + b * g->n_num : NULL;
-        for (size_t s2 = 0; s2 < g->n_num; s2++) {
+        kid->xs = c->xptrs + b * g->n_blocks;
+        kid->ys = code ? c->yptrs + b * g->n_blocks : NULL;
+        for (size_t s2 = 0; s2 < g->n_blocks; s2++) {
             const double *x = g->d->cols[g->num_attr[s2]].num;
             kid->xs[s2] = cx;
             for (size_t i = 0; i < kid->n; i++)
@@ -255,7 +293,7 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
         total += counts[b] + n_missing;
     c->missing_rows = malloc(n_missing * sizeof *c->missing_rows);
     c->missing_w = malloc(n_missing * sizeof *c->missing_w);
-    c->fresh = malloc(total * (g->n_num + 1) * sizeof *c->fresh);
+    c->fresh = malloc(total * (g->n_blocks + 1) * sizeof *c->fresh);
     uint32_t **dst = calloc(nb, sizeof *dst);
     if (!c->missing_rows || !c->missing_w || !c->fresh || !dst) {
         free(dst);
@@ -272,13 +310,13 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
     uint32_t *cur = c->fresh;
     for (size_t b = 0; b < nb; b++) {
         c->kids[b].n = counts[b] + n_missing;
-        c->kids[b].sorted = c->ptrs + b * g->n_num;
+        c->kids[b].sorted = c->ptrs + b * g->n_blocks;
         c->kids[b].base = cur;
-        for (size_t s2 = 0; s2 < g->n_num; s2++)
+        for (size_t s2 = 0; s2 < g->n_blocks; s2++)
             c->kids[b].sorted[s2] = cur + (s2 + 1) * c->kids[b].n;
-        cur += (g->n_num + 1) * c->kids[b].n;
+        cur += (g->n_blocks + 1) * c->kids[b].n;
     }
-    for (size_t s2 = 0; s2 <= g->n_num; s2++) {
+    for (size_t s2 = 0; s2 <= g->n_blocks; s2++) {
         const uint32_t *src = s2 == 0 ? rs->base : rs->sorted[s2 - 1];
         for (size_t b = 0; b < nb; b++)
             dst[b] = s2 == 0 ? c->kids[b].base : c->kids[b].sorted[s2 - 1];
@@ -350,10 +388,10 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     size_t *counts = calloc(nb + 1, sizeof *counts);
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
-    out->ptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->ptrs);
+    out->ptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->ptrs);
     if (g->packed) {
-        out->xptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->xptrs);
-        out->yptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->yptrs);
+        out->xptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->xptrs);
+        out->yptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->yptrs);
     }
     if (!counts || !out->share || !out->kids || !out->ptrs ||
         (g->packed && (!out->xptrs || !out->yptrs))) {

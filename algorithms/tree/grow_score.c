@@ -184,9 +184,23 @@ double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children, size
 
 const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr)
 {
-    if (!node->by_attr || attr >= g->d->schema.n_attrs || g->num_slot[attr] < 0)
+    if (attr >= g->d->schema.n_attrs || g->num_slot[attr] < 0)
         return NULL;
-    return node->by_attr[g->num_slot[attr]];
+    if (!g->n_blocks) /* an unsorted splitter: sorted here, for the caller alone */
+        return tlg_sort_node(g, node, (size_t)g->num_slot[attr]);
+    return node->by_attr ? node->by_attr[g->num_slot[attr]] : NULL;
+}
+
+size_t tl_grow_parent(const tl_grow_ctx *g, size_t node)
+{
+    return node < g->t->n_nodes ? g->t->parent[node] : SIZE_MAX;
+}
+
+void *tl_grow_prepared(const tl_grow_ctx *g, size_t attr)
+{
+    if (attr >= g->d->schema.n_attrs)
+        return NULL;
+    return g->prep[g->d->schema.attrs[attr].kind == TL_ATTR_NOMINAL];
 }
 
 int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node, const int *branch,

@@ -32,6 +32,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->rwork);
     free(g->cut_left);
     free(g->cut_right);
+    tlg_lazy_free(g->lazy);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */
@@ -74,6 +75,10 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     }
     int need_vals = (g->p->numeric && g->p->numeric->needs_train_values) ||
                     (g->p->nominal && g->p->nominal->needs_train_values);
+    int unsorted = g->p->numeric && g->p->numeric->unsorted && !need_vals && !g->packed;
+    g->n_blocks = unsorted ? 0 : g->n_num;
+    if (unsorted && !(g->lazy = calloc(1, sizeof *g->lazy)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     if (need_vals && g->n_num) {
         g->train_vals = malloc(n * g->n_num * sizeof *g->train_vals);
         g->train_n = malloc(g->n_num * sizeof *g->train_n);

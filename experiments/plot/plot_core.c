@@ -242,6 +242,27 @@ void tlp_abort(tlp_fig *f)
     f->dat = f->gp = NULL;
 }
 
+int tlp_drawn(const char *stem, int rc, int missing, tl_err *err)
+{
+    char out[2][TLP_PATH_MAX + 8], tmp[2][TLP_PATH_MAX + 16];
+    for (int i = 0; i < 2; i++) {
+        snprintf(out[i], sizeof out[i], "%s.%s", stem, i ? "svg" : "png");
+        tl_out_tmp_name(out[i], tmp[i], sizeof tmp[i]);
+    }
+    for (int i = 0; !rc && !missing && i < 2; i++)
+        rc = tl_out_rename(out[i], err);
+    if (rc) {
+        unlink(tmp[0]);
+        unlink(tmp[1]);
+        tl_err_prefix(err, "plotting %s: ", stem);
+        return rc; /* not tl_err_prefix's result: that is TL_OK when err is NULL */
+    }
+    if (missing)
+        tl_warn("%s not found: plotting skipped; data and script written to %s.dat and %s.gp",
+                tlp_gnuplot_program, stem, stem);
+    return TL_OK;
+}
+
 int tlp_finish(tlp_fig *f, tl_err *err)
 {
     fputs("\n# The same figure as SVG\n", f->gp);
@@ -256,7 +277,7 @@ int tlp_finish(tlp_fig *f, tl_err *err)
         return rc;
     /* the figures go to temporary names (the base is free of control characters and quoted
      * as a gnuplot string), renamed once gnuplot has finished both */
-    char script[TLP_PATH_MAX + 4], tmp[2][TLP_PATH_MAX + 16], out[2][TLP_PATH_MAX + 8];
+    char script[TLP_PATH_MAX + 4], out[TLP_PATH_MAX + 8], tmp[TLP_PATH_MAX + 16];
     char *vars = NULL;
     size_t vars_len = 0;
     FILE *e = open_memstream(&vars, &vars_len);
@@ -264,30 +285,24 @@ int tlp_finish(tlp_fig *f, tl_err *err)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     for (int i = 0; i < 2; i++) {
         const char *kind = i ? "svg" : "png";
-        snprintf(out[i], sizeof out[i], "%s.%s", f->stem, kind);
-        tl_out_tmp_name(out[i], tmp[i], sizeof tmp[i]);
+        snprintf(out, sizeof out, "%s.%s", f->stem, kind);
+        tl_out_tmp_name(out, tmp, sizeof tmp);
         fprintf(e, "tl_%s = ", kind);
-        tlp_str(e, strrchr(tmp[i], '/') ? strrchr(tmp[i], '/') + 1 : tmp[i]);
+        tlp_str(e, strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp);
         fputs("; ", e);
     }
     fclose(e);
     snprintf(script, sizeof script, "%s.gp", f->base);
     char *argv[] = {(char *)tlp_gnuplot_program, "-e", vars, script, NULL};
     int missing = 0;
-    rc = tlp_run(f->dir, argv, &missing, err);
-    free(vars);
-    for (int i = 0; !rc && !missing && i < 2; i++)
-        rc = tl_out_rename(out[i], err);
-    if (rc) {
-        unlink(tmp[0]);
-        unlink(tmp[1]);
-        tl_err_prefix(err, "plotting %s: ", f->stem);
-        return rc; /* not tl_err_prefix's result: that is TL_OK when err is NULL */
+    if (tlp_batch_on()) {
+        rc = tlp_batch_draw(f->dir, argv, f->stem, err);
+    } else {
+        rc = tlp_run(f->dir, argv, &missing, err);
+        rc = tlp_drawn(f->stem, rc, missing, err);
     }
-    if (missing)
-        tl_warn("%s not found: plotting skipped; data and script written to %s.dat and %s.gp",
-                tlp_gnuplot_program, f->stem, f->stem);
-    return TL_OK;
+    free(vars);
+    return rc;
 }
 
 void tlp_tics(FILE *gp, const char *axis, const char *const *labels, size_t n)

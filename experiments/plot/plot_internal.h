@@ -3,6 +3,7 @@
 #define TL_PLOT_INTERNAL_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "treelab/tl_plot.h"
 
@@ -23,8 +24,16 @@ int tlp_open(tlp_fig *f, const char *stem, const char *what, tl_err *err);
 /* Open an extra data file STEM<suffix> (e.g. "_points.dat") for writing; NULL + TL_EIO. */
 FILE *tlp_open_extra(const tlp_fig *f, const char *suffix, tl_err *err);
 /* Write the SVG trailer, close both files (checking write errors) and run gnuplot in the
- * stem's directory. A missing gnuplot is a warning and TL_OK. */
+ * stem's directory. A missing gnuplot is a warning and TL_OK. In a batch (plot_batch.h)
+ * gnuplot is only started: the batch puts the figure in place (or reports its failure). */
 int tlp_finish(tlp_fig *f, tl_err *err);
+/* After gnuplot drew stem (rc and missing as tlp_run gave them): the PNG and SVG renamed into
+ * place, or their temporaries removed and the error prefixed with the stem. */
+int tlp_drawn(const char *stem, int rc, int missing, tl_err *err);
+/* 1 while a batch is open on this thread; tlp_batch_draw then starts argv in dir to draw
+ * stem (once fewer than the batch's limit are running) and returns without waiting. */
+int tlp_batch_on(void);
+int tlp_batch_draw(const char *dir, char *const argv[], const char *stem, tl_err *err);
 /* Close whatever is open after an error. */
 void tlp_abort(tlp_fig *f);
 /* Close an extra file, TL_EIO naming it when a write failed. */
@@ -54,6 +63,16 @@ const char *tlp_tint(size_t color, double white, char buf[8]);
  * *missing = 1 (and TL_OK) when the program cannot be found or executed. A non-zero exit is
  * TL_EINTERNAL with the tail of stderr; on success, stderr text is passed to tl_warn. */
 int tlp_run(const char *dir, char *const argv[], int *missing, tl_err *err);
+/* tlp_run in two halves, so that a figure's program can run while the caller goes on:
+ * tlp_start returns once the program has started (c->pid) or could not (c->pid 0: *missing,
+ * or an error); tlp_wait waits for it and says how it ended, as tlp_run. */
+typedef struct tlp_child {
+    pid_t pid;  /* 0: nothing to wait for */
+    FILE *errf; /* its stderr */
+    const char *program;
+} tlp_child;
+int tlp_start(const char *dir, char *const argv[], tlp_child *c, int *missing, tl_err *err);
+int tlp_wait(tlp_child *c, tl_err *err);
 
 extern const char *tlp_gnuplot_program;
 extern const char *tlp_dot_program;

@@ -96,16 +96,17 @@ static void read_tail(FILE *f, char *buf, size_t size)
         buf[--n] = '\0';
 }
 
-int tlp_run(const char *dir, char *const argv[], int *missing, tl_err *err)
+int tlp_start(const char *dir, char *const argv[], tlp_child *c, int *missing, tl_err *err)
 {
     *missing = 0;
-    FILE *errf = tmpfile();
-    if (!errf)
+    c->pid = 0;
+    c->program = argv[0];
+    if (!(c->errf = tmpfile()))
         return tl_err_set(err, TL_EIO, "cannot create a temporary file for %s's messages: %s",
                           argv[0], strerror(errno));
     int fds[2];
     if (pipe(fds) != 0) {
-        fclose(errf);
+        fclose(c->errf);
         return tl_err_set(err, TL_EINTERNAL, "pipe: %s", strerror(errno));
     }
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
@@ -114,39 +115,60 @@ int tlp_run(const char *dir, char *const argv[], int *missing, tl_err *err)
         int e = errno;
         close(fds[0]);
         close(fds[1]);
-        fclose(errf);
+        fclose(c->errf);
         return tl_err_set(err, TL_EINTERNAL, "cannot start %s: %s", argv[0], strerror(e));
     }
     if (pid == 0)
-        child(dir, argv, fileno(errf), fds[1]);
+        child(dir, argv, fileno(c->errf), fds[1]);
     close(fds[1]);
+    /* the pipe closes at a successful exec, or carries exec's errno */
     int exec_errno = 0;
     ssize_t got;
     do
         got = read(fds[0], &exec_errno, sizeof exec_errno);
     while (got < 0 && errno == EINTR);
     close(fds[0]);
-    int status = 0;
+    c->pid = pid;
+    if (got != (ssize_t)sizeof exec_errno)
+        return TL_OK;
+    int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    char tail[700];
-    read_tail(errf, tail, sizeof tail);
-    fclose(errf);
-    if (got == (ssize_t)sizeof exec_errno) {
-        if (exec_errno == ENOENT || exec_errno == EACCES || exec_errno == ENOTDIR) {
-            *missing = 1;
-            return TL_OK;
-        }
-        return tl_err_set(err, TL_EINTERNAL, "cannot run %s in %s: %s", argv[0], dir,
-                          strerror(exec_errno));
+    fclose(c->errf);
+    c->pid = 0;
+    if (exec_errno == ENOENT || exec_errno == EACCES || exec_errno == ENOTDIR) {
+        *missing = 1;
+        return TL_OK;
     }
+    return tl_err_set(err, TL_EINTERNAL, "cannot run %s in %s: %s", argv[0], dir,
+                      strerror(exec_errno));
+}
+
+int tlp_wait(tlp_child *c, tl_err *err)
+{
+    if (!c->pid)
+        return TL_OK;
+    int status = 0;
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    c->pid = 0;
+    char tail[700];
+    read_tail(c->errf, tail, sizeof tail);
+    fclose(c->errf);
     if (WIFSIGNALED(status))
-        return tl_err_set(err, TL_EINTERNAL, "%s was killed by signal %d%s%s", argv[0],
+        return tl_err_set(err, TL_EINTERNAL, "%s was killed by signal %d%s%s", c->program,
                           WTERMSIG(status), tail[0] ? ": " : "", tail);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return tl_err_set(err, TL_EINTERNAL, "%s failed (exit status %d)%s%s", argv[0],
+        return tl_err_set(err, TL_EINTERNAL, "%s failed (exit status %d)%s%s", c->program,
                           WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail[0] ? ": " : "", tail);
     if (tail[0])
-        tl_warn("%s: %s", argv[0], tail);
+        tl_warn("%s: %s", c->program, tail);
     return TL_OK;
+}
+
+int tlp_run(const char *dir, char *const argv[], int *missing, tl_err *err)
+{
+    tlp_child c;
+    int rc = tlp_start(dir, argv, &c, missing, err);
+    return rc ? rc : tlp_wait(&c, err);
 }

@@ -201,7 +201,7 @@ static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experim
     if (!rc)
         rc = write_cells(&g, o->out_dir, header, err);
     if (!rc)
-        rc = tl_run_reports(o->out_dir, x, data, start, 0, o->cancel, err);
+        rc = tl_run_reports(o->out_dir, x, data, start, 0, o->jobs, o->cancel, err);
     tl_results_unlock(lock);
     for (size_t i = 0; g.cells && i < g.l.n; i++)
         tl_cell_clear(&g.cells[i]);

@@ -218,7 +218,7 @@ static int master_serve(master *m, int from, int tag, const char *msg, tl_err *e
             s->stop = 1;
         } else { /* a finished cell is kept even after another one failed, as threads do */
             fputs(msg + 1, s->cells);
-            tl_run_stored(s);
+            tl_run_stored(s, NULL);
         }
     }
     char next[128];

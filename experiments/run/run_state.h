@@ -42,9 +42,10 @@ size_t tl_run_max_rows(const tl_run_state *s);
 /* Fit, predict and score cell c (its indices set) with the buffer buf. */
 int tl_run_compute(tl_run_state *s, tl_cell *c, size_t *buf, tl_err *err);
 
-/* After a cell line was written to s->cells (lock held): flush it, fsync at most once a
- * second, count it and report progress. TL_EIO (and s->stop) when the write failed. */
-int tl_run_stored(tl_run_state *s);
+/* After a cell line was written to s->cells (lock held): flush it, count it and report
+ * progress; fsync at most once a second, here, or, given sync, by the caller after it let go
+ * of the lock when *sync is 1. TL_EIO (and s->stop) when the write failed. */
+int tl_run_stored(tl_run_state *s, int *sync);
 
 /* s's result once its cells stopped: the first error, TL_EINTERRUPTED when some are left
  * (cancelled, or max_cells reached), else TL_OK. */
@@ -80,9 +81,10 @@ void tl_run_free_data(const tl_experiment *x, tl_dataset **data);
 /* Create and lock the results folder (see runner.c). */
 int tl_run_prepare_dir(const char *dir, int resume, int *lock, tl_err *err);
 
-/* Whole-data models, reports, figures and manifest of a folder whose cells are complete. */
+/* Whole-data models, reports, figures (up to jobs drawn at once) and manifest of a folder
+ * whose cells are complete. */
 int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data, time_t start,
-                   int resumed, volatile sig_atomic_t *cancel, tl_err *err);
+                   int resumed, size_t jobs, volatile sig_atomic_t *cancel, tl_err *err);
 
 /* Which cells shard sc->shard (1-based) of sc->n_shards holds: *mask gets one byte per cell
  * in the canonical order (dataset, model, repeat, fold), 1 for the shard's; NULL without

@@ -159,6 +159,20 @@ typedef struct tl_splitter_type {
     /* Non-zero: the grower keeps each numeric attribute's values (and class codes) packed in
      * the nodes' sorted order and hands them over as tl_node_rows.sorted_x / sorted_y. */
     int needs_sorted_values;
+    /* Non-zero: best() reads neither tl_node_rows.sorted nor sorted_x / sorted_y (and the
+     * splitter sets neither needs flag), so the grower does not sort the numeric attributes
+     * nor carry sorted blocks down the tree; tl_grow_sorted_rows then sorts the node's rows
+     * on demand, for a missing-value method that asks (surrogate). */
+    int unsorted;
+    /* Optional (NULL for the others): per-fit work done once, before the root is split, on
+     * the rows grown on (root: rows, n, w and unit_weights; no statistics or sorted orders
+     * yet), for the slot it fills (kind: TL_ATTR_NUMERIC or _NOMINAL),
+     * e.g. binning every numeric attribute. *fit (NULL before the call) is then what
+     * tl_grow_prepared hands the splitter during that fit, released by release(state, kind,
+     * fit) when the fit ends, whatever happened. Returns TL_OK or an error code (err set). */
+    int (*prepare)(const void *state, const tl_grow_ctx *g, const tl_node_rows *root, int kind,
+                   void **fit, tl_err *err);
+    void (*release)(const void *state, int kind, void *fit);
 } tl_splitter_type;
 
 #define TL_KIND_BIT(kind) (1u << (unsigned)(kind))
@@ -251,10 +265,26 @@ TL_API double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node
  * the row of each value (equal values in row order). */
 TL_API const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
                                           const uint32_t **rows);
-/* The node's rows sorted by numeric attribute attr (unknown values last), or NULL for a
- * nominal attribute. */
+/* The node's rows sorted by numeric attribute attr (unknown values last, equal values in row
+ * order), or NULL for a nominal attribute (or, with an unsorted numeric splitter, when there
+ * is no memory to sort them: a missing-value method then skips the attribute). */
 TL_API const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node,
                                            size_t attr);
+/* The parent of node in the tree being grown (SIZE_MAX for the root or past the nodes made
+ * so far): node ids grow downwards, children after their parent. */
+TL_API size_t tl_grow_parent(const tl_grow_ctx *g, size_t node);
+/* What the splitter of attr's kind prepared for this fit (tl_splitter_type.prepare), or
+ * NULL. */
+TL_API void *tl_grow_prepared(const tl_grow_ctx *g, size_t attr);
+/* The bin boundaries of the histogram splitter for the known values among x[0..n) (NaN:
+ * unknown), as LightGBM and scikit-learn's HistGradientBoosting bin a feature: with at most
+ * max_bins distinct values, one bin per value (values closer than 1e-7 share one), cut at
+ * the midpoints; otherwise the (i / max_bins)-quantiles, i = 1 .. max_bins - 1, by numpy's
+ * "midpoint" method, duplicates dropped. thr gets the increasing upper boundaries of every
+ * bin but the last (at most max_bins - 1); *n_thr how many. A value x falls in the bin of
+ * the first boundary >= x. max_bins in [2, 65535]; TL_EINVAL, TL_ENOMEM. */
+TL_API int tl_histogram_thresholds(const double *x, size_t n, size_t max_bins, double *thr,
+                                   size_t *n_thr, tl_err *err);
 /* The branch holding the most weight of the node's rows whose branch[] is known (< nb), the
  * lowest on ties; 0 when none is. For the missing-value methods. */
 TL_API int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node,

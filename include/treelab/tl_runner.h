@@ -86,7 +86,7 @@ typedef void (*tl_progress_fn)(size_t done, size_t total, double elapsed, void *
 
 typedef struct tl_run_opts {
     const char *out_dir;           /* results folder (created; must not exist unless resume) */
-    size_t jobs;                   /* threads (0 or 1: one) */
+    size_t jobs;                   /* threads, and figures drawn at once (0 or 1: one) */
     int resume;                    /* continue the cells found in out_dir */
     size_t max_cells;              /* stop after computing this many new cells (0: no limit) */
     volatile sig_atomic_t *cancel; /* set (e.g. by SIGINT) to stop after the running cells */

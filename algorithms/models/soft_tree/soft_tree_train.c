@@ -79,16 +79,6 @@ static int bufs_alloc(train_bufs *b, const st_net *net, size_t cap, size_t n, tl
     return TL_OK;
 }
 
-/* Copy the rows of one mini-batch into contiguous buffers (one matrix for the products). */
-static void gather(st_work *w, const st_data *d, const size_t *idx, size_t B, size_t D)
-{
-    for (size_t r = 0; r < B; r++) {
-        memcpy(w->Xb + r * D, d->X + idx[r] * D, D * sizeof(double));
-        w->yb[r] = d->y[idx[r]];
-        w->wb[r] = d->wt ? d->wt[idx[r]] : 1.0;
-    }
-}
-
 static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
 {
     double *th = net->theta, lr = o->learning_rate;
@@ -100,11 +90,13 @@ static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
     /* Adam with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8). */
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
     double c1 = 1.0 - pow(b1, (double)t), c2 = 1.0 - pow(b2, (double)t);
+    double *restrict m = b->m, *restrict v = b->v, *restrict tr = th;
+    const double *restrict grad = b->grad;
     for (size_t k = 0; k < net->n_theta; k++) {
-        double g = b->grad[k];
-        b->m[k] = b1 * b->m[k] + (1 - b1) * g;
-        b->v[k] = b2 * b->v[k] + (1 - b2) * g * g;
-        th[k] -= lr * (b->m[k] / c1) / (sqrt(b->v[k] / c2) + eps);
+        double g = grad[k];
+        m[k] = b1 * m[k] + (1 - b1) * g;
+        v[k] = b2 * v[k] + (1 - b2) * g * g;
+        tr[k] -= lr * (m[k] / c1) / (sqrt(v[k] / c2) + eps);
     }
 }
 
@@ -112,16 +104,16 @@ static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
 static double epoch_pass(st_net *net, const st_train_opts *o, train_bufs *b, const st_data *tr,
                          size_t *t, gsl_rng *rng)
 {
-    size_t n = tr->n, cap = b->w.cap, D = net->n_in;
+    size_t n = tr->n, cap = b->w.cap;
     gsl_ran_shuffle(rng, b->order, n, sizeof *b->order);
     double sum = 0, ws = 0;
     for (size_t at = 0; at < n; at += cap) {
         size_t B = n - at < cap ? n - at : cap;
-        gather(&b->w, tr, b->order + at, B, D);
+        st_gather(net, &b->w, tr, b->order + at, B);
         double dl, bw = 0;
-        st_objective_grad(net, &o->obj, &b->w, b->w.Xb, b->w.yb, b->w.wb, B, b->grad, &dl);
+        st_batch_grad(net, &o->obj, &b->w, B, b->grad, &dl);
         for (size_t r = 0; r < B; r++)
-            bw += b->w.wb[r];
+            bw += tr->wt ? tr->wt[b->order[at + r]] : 1.0;
         sum += bw * dl;
         ws += bw;
         step(net, o, b, ++*t);

@@ -1,5 +1,5 @@
 /* Running an experiment: a pool of threads over the cells, durable cell records, reports. */
-#include "run/run_state.h"
+#include "run_state.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,18 +12,20 @@
 #include "treelab/tl_log.h"
 #include "treelab/tl_outfile.h"
 #include "treelab/tl_scale.h"
-#include "report_util.h"
+#include "../report/report_util.h"
 
-int tl_run_stored(tl_run_state *s)
+int tl_run_stored(tl_run_state *s, int *sync)
 {
     /* In the kernel before it counts, so killing the process loses nothing; on the disk at
      * least once a second (and at the end), which bounds what a power cut loses without
      * paying an fsync per cell. */
     double t = tl_run_now();
-    int sync = t - s->last_sync >= 1.0;
-    if (sync)
+    int due = t - s->last_sync >= 1.0;
+    if (due)
         s->last_sync = t;
-    if (fflush(s->cells) || (sync && fsync(fileno(s->cells)))) {
+    if (sync)
+        *sync = due, due = 0;
+    if (fflush(s->cells) || (due && fsync(fileno(s->cells)))) {
         if (!s->rc)
             s->rc = tl_err_set(&s->err, TL_EIO, "writing cells: %s", strerror(errno));
         s->stop = 1;
@@ -33,6 +35,51 @@ int tl_run_stored(tl_run_state *s)
     if (s->o->progress)
         s->o->progress(s->done, s->total, tl_run_now() - s->t0, s->o->progress_user);
     return TL_OK;
+}
+
+/* Cell c's line as a new string (NULL when out of memory). */
+static char *cell_line(const tl_cell *c)
+{
+    char *line = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&line, &len);
+    if (!m)
+        return NULL;
+    tl_cells_write(m, c);
+    if (fclose(m) != 0) {
+        free(line);
+        return NULL;
+    }
+    return line;
+}
+
+/* Store computed cell c (its line formatted by the caller) or record failure rc. The lock is
+ * held for the write alone: the formatting comes before it and the once-a-second fsync after
+ * it, so a thread finishing a cell never waits for another's formatting or for the disk. */
+static void store(tl_run_state *s, int rc, const tl_err *err, const char *line)
+{
+    int sync = 0;
+    pthread_mutex_lock(&s->lock);
+    if (rc || !line) {
+        if (!s->rc && rc)
+            s->rc = rc, s->err = *err;
+        else if (!s->rc)
+            s->rc = tl_err_set(&s->err, TL_ENOMEM, "out of memory");
+        s->stop = 1;
+    } else {
+        fputs(line, s->cells);
+        tl_run_stored(s, &sync);
+    }
+    int fd = fileno(s->cells);
+    pthread_mutex_unlock(&s->lock);
+    if (sync && fsync(fd) != 0) {
+        int e = errno;
+        pthread_mutex_lock(&s->lock);
+        if (!s->rc)
+            s->rc = tl_err_set(&s->err, TL_EIO, "writing cells: %s", strerror(e));
+        s->stop = 1;
+        pthread_mutex_unlock(&s->lock);
+    }
 }
 
 static void *worker(void *arg)
@@ -54,16 +101,9 @@ static void *worker(void *arg)
         if (!c)
             break;
         int rc = tl_run_compute(s, c, buf, &err);
-        pthread_mutex_lock(&s->lock);
-        if (rc) {
-            if (!s->rc)
-                s->rc = rc, s->err = err;
-            s->stop = 1;
-        } else {
-            tl_cells_write(s->cells, c);
-            tl_run_stored(s);
-        }
-        pthread_mutex_unlock(&s->lock);
+        char *line = rc ? NULL : cell_line(c);
+        store(s, rc, &err, line);
+        free(line);
     }
     free(buf);
     return NULL;
@@ -218,9 +258,12 @@ static int check_tasks(const tl_experiment *x, tl_dataset *const *data, tl_err *
 static int run_cells(tl_run_state *s, tl_err *err)
 {
     size_t jobs = s->o->jobs ? s->o->jobs : 1;
-    pthread_t *th = calloc(jobs, sizeof *th);
-    if (!th)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    /* largest first, so that the threads finish together: the last cells are the cheapest
+     * (the results do not depend on the order) */
+    int rc = jobs > 1 ? tl_run_largest_first(s, err) : TL_OK;
+    pthread_t *th = rc ? NULL : calloc(jobs, sizeof *th);
+    if (rc || !th)
+        return rc ? rc : tl_err_set(err, TL_ENOMEM, "out of memory");
     size_t started = 0;
     for (; started < jobs; started++)
         if (pthread_create(&th[started], NULL, worker, s))
@@ -261,7 +304,7 @@ static void free_state(tl_run_state *s)
 }
 
 int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data, time_t start,
-                   int resumed, volatile sig_atomic_t *cancel, tl_err *err)
+                   int resumed, size_t jobs, volatile sig_atomic_t *cancel, tl_err *err)
 {
     /* whole-data models, reports and manifest are rebuilt from scratch on every finish; the
      * cancel flag stops them before the next file (each one is written whole or not at all) */
@@ -270,7 +313,7 @@ int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *d
     if (!rc)
         rc = tl_rep_render(dir, err);
     if (!rc)
-        rc = tl_report_plots(dir, x, data, err);
+        rc = tl_rep_figures(dir, x, data, jobs, err);
     if (!rc)
         rc = tl_report_manifest(dir, x, data, start, time(NULL), resumed, err);
     if (!rc) /* last: they hold the figures and the manifest's provenance */
@@ -323,7 +366,7 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     free_state(&s);
     /* a shard's reports would describe part of the experiment: `treelab merge` writes them */
     if (!rc && !sc->n_shards)
-        rc = tl_run_reports(o->out_dir, x, data, start, n_done > 0, o->cancel, err);
+        rc = tl_run_reports(o->out_dir, x, data, start, n_done > 0, o->jobs, o->cancel, err);
     tl_results_unlock(lock);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* Figures of models fitted on whole datasets: pruning curves, decision boundaries and step
  * functions, tree pictures; and the entry point that draws every figure of a results folder. */
 #include "report_util.h"
+#include "../plot/plot_batch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -327,6 +328,12 @@ static int fit_figures(const char *dir, const tl_experiment *x, tl_dataset *cons
 
 int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *data, tl_err *err)
 {
+    return tl_rep_figures(dir, x, data, 1, err);
+}
+
+int tl_rep_figures(const char *dir, const tl_experiment *x, tl_dataset *const *data, size_t jobs,
+                   tl_err *err)
+{
     tl_err local;
     if (!err)
         err = &local; /* failed fits and grids leave their code only in err */
@@ -347,16 +354,20 @@ int tl_report_plots(const char *dir, const tl_experiment *x, tl_dataset *const *
                 tl_plot_dot(), dir);
         trees = 0;
     }
+    /* gnuplot runs beside the thread writing the next figure: up to jobs at once */
+    int rc = tlp_batch_begin(jobs, err);
+    if (rc)
+        return rc;
     tl_plot_set_render(render);
     tl_rep r;
-    int rc = tl_rep_load(dir, &r, err);
-    if (!rc)
+    if (!(rc = tl_rep_load(dir, &r, err)))
         rc = tl_rep_plots(&r, x, err);
     tl_rep_free(&r);
     if (!rc)
         rc = fit_figures(dir, x, data, tl_experiment_wants_plot(x, "pruning"),
                          tl_experiment_wants_plot(x, "boundary"), trees,
                          tl_experiment_wants_plot(x, "validation"), err);
+    rc = tlp_batch_end(rc, err);
     tl_plot_set_render(1);
     return rc;
 }

@@ -54,6 +54,7 @@ typedef struct st_net {
     size_t n_in, n_out;
     int regression;
     double beta;
+    int single; /* float32 passes (the parameters stay double) */
     double *theta;
     size_t n_theta;
 } st_net;
@@ -82,35 +83,39 @@ static inline double *st_phi(const st_net *n)
     return st_b(n) + n->tree.n_inner;
 }
 
-/* Scratch buffers for batches of up to cap rows. Inner-node arrays are indexed by inner
- * slot, leaf arrays by leaf slot, so the leaves' path probabilities form one matrix. */
+/* Scratch of one precision for batches of up to cap rows. Node arrays are node-major: the B
+ * rows of a batch lie together, row r of inner slot (or node position) s at [s * B + r], so
+ * every step of a pass runs over contiguous rows, which the compiler vectorises, and the
+ * leaves' path probabilities form one L x B matrix for the products. */
+#define ST_BUFS(T)                                                                                 \
+    struct {                                                                                       \
+        T *p;             /* n_inner x B: routing probabilities p_s(x) */                          \
+        T *P, *gP;        /* n_nodes x B: path probabilities (inner, then leaf slots), gradient */ \
+        T *gz;            /* n_inner x B: gradient of the pre-beta logits */                       \
+        T *Y, *dY;        /* n_out x B: the mixture output and its gradient */                     \
+        T *Q, *logQ, *gQ; /* n_leaves x n_out: softmax(phi) (regression: phi), log, gradient */    \
+        T *X, *wt;        /* the batch: B x n_in inputs (row-major), row weights */                \
+        T *theta, *grad;  /* float only: the parameters rounded to float, their gradient */        \
+    }
+typedef ST_BUFS(double) st_bufs_d;
+typedef ST_BUFS(float) st_bufs_f;
+
 typedef struct st_work {
     size_t cap;
-    double *p;  /* cap x n_inner: routing probabilities p_i(x) */
-    double *P;  /* cap x n_nodes: path probabilities, inner slots then leaf slots (the
-                   * leaves' block is the matrix PL, leading dimension n_nodes) */
-    double *gP; /* its gradient */
-    double *gz; /* cap x n_inner: gradient of the pre-beta logits */
-    double *Y;  /* cap x n_out: mixture output */
-    double *dY; /* cap x n_out */
-    double *Q;  /* n_leaves x n_out: softmax(phi), or phi itself for regression */
-    double *logQ;
-    double *gQ;           /* n_leaves x n_out */
-    double *a;            /* 2 x n_inner: balance statistics */
-    double *Xb, *yb, *wb; /* a gathered batch: cap x n_in, cap, cap */
+    int single; /* float32: the f buffers are in use, else the d ones */
+    st_bufs_d d;
+    st_bufs_f f;
+    double *a;  /* 3 x n_inner: balance statistics */
+    double *yb; /* the batch's targets */
 } st_work;
 
 int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err);
 void st_work_clear(st_work *w);
 
-/* Forward pass of rows X (B x n_in, row-major), B <= w->cap: routing and path
- * probabilities and the mixture output Y. */
-void st_forward(const st_net *net, st_work *w, const double *X, size_t B);
-
 /* Objective on a batch: weighted-mean data loss + balance penalty + L2. y holds class codes
  * (as doubles) or standardised targets; wt are row weights or NULL. When grad is non-NULL
  * it receives the gradient (n_theta values, overwritten). *data_loss (may be NULL) gets the
- * data loss alone. Returns the objective. */
+ * data loss alone. Returns the objective. B <= w->cap. */
 double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w, const double *X,
                          const double *y, const double *wt, size_t B, double *grad,
                          double *data_loss);
@@ -123,6 +128,27 @@ double st_data_loss(const st_net *net, st_loss_kind loss, st_work *w, const doub
 void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t n,
                      double *out);
 
+/* Training data already encoded: X (n x n_in), y, optional weights. */
+typedef struct st_data {
+    const double *X, *y, *wt;
+    size_t n;
+} st_data;
+
+/* Rows idx[0..B) of d into the batch buffers (in the net's precision), then the objective of
+ * that batch as st_objective_grad computes it. */
+void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *idx, size_t B);
+double st_batch_grad(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
+                     double *data_loss);
+
+/* In place sigmoid, exp and log-sigmoid over arrays (soft_tree_exp.c): within 1 ulp of libm's
+ * exp, vectorised; out must not overlap z. */
+void st_vexp(const double *x, double *y, size_t n);
+void st_vexp_f(const float *x, float *y, size_t n);
+void st_vsigmoid(double *z, size_t n);
+void st_vsigmoid_f(float *z, size_t n);
+void st_vlog_sigmoid(const double *z, double *out, size_t n);
+void st_vlog_sigmoid_f(const float *z, float *out, size_t n);
+
 /* Training options. */
 typedef struct st_train_opts {
     st_objective obj;
@@ -131,12 +157,6 @@ typedef struct st_train_opts {
     size_t batch_size, epochs, patience;
     double init_scale; /* spread of the initial leaf parameters */
 } st_train_opts;
-
-/* Training data already encoded: X (n x n_in), y, optional weights. */
-typedef struct st_data {
-    const double *X, *y, *wt;
-    size_t n;
-} st_data;
 
 /* Per-epoch trace: rows of (epoch, train_loss, valid_loss). Grows as training runs. */
 typedef struct st_trace {
@@ -191,6 +211,7 @@ typedef struct soft_tree {
     double beta, valid_fraction;
     int incremental;
     st_predict_kind predict;
+    int single; /* precision = "float" */
     st_train_opts opts;
     /* fitted */
     st_net net;

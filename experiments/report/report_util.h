@@ -84,6 +84,9 @@ int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double 
 int tl_rep_md_baseline_tests(FILE *f, const tl_rep *r, const double *ranks, double alpha,
                              tl_err *err);
 
+/* tl_report_plots drawing up to jobs figures at once (the runner's threads). */
+int tl_rep_figures(const char *dir, const tl_experiment *x, tl_dataset *const *data, size_t jobs,
+                   tl_err *err);
 /* Figures drawn from the cells into dir/plots (report_plots.c), as x->plots asks. */
 int tl_rep_plots(const tl_rep *r, const tl_experiment *x, tl_err *err);
 /* The missing_rate figures (report_missing.c): per dataset, each listed model's score against

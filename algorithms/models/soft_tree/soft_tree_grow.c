@@ -30,6 +30,7 @@ static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng
     out->n_out = src->n_out;
     out->regression = src->regression;
     out->beta = src->beta;
+    out->single = src->single;
     int rc = st_tree_from_children(&out->tree, left, right, n + 2, err);
     free(left);
     free(right);

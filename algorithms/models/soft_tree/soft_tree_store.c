@@ -123,6 +123,7 @@ int st_load(void *state, const tl_store *s, tl_err *err)
     net->regression = regression != 0;
     net->n_out = (size_t)n_out;
     net->beta = m->beta;
+    net->single = m->single;
     rc = read_encoder(&m->enc, s, err);
     net->n_in = m->enc.n_in;
     if (!rc)

@@ -134,40 +134,53 @@ void st_net_clear(st_net *net)
     net->n_theta = 0;
 }
 
+/* Every buffer of one precision's set, in the order st_work_alloc sizes them. */
+#define BUF_LIST(b)                                                                                \
+    {                                                                                              \
+        &(b).p, &(b).P, &(b).gP, &(b).gz, &(b).Y, &(b).dY, &(b).Q, &(b).logQ, &(b).gQ, &(b).X,     \
+            &(b).wt, &(b).theta, &(b).grad                                                         \
+    }
+enum { N_BUFS = 13 };
+
 void st_work_clear(st_work *w)
 {
     if (!w)
         return;
-    double **bufs[] = {&w->p,    &w->P,  &w->gP, &w->gz, &w->Y,  &w->dY, &w->Q,
-                       &w->logQ, &w->gQ, &w->a,  &w->Xb, &w->yb, &w->wb};
-    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) {
-        free(*bufs[i]);
-        *bufs[i] = NULL;
+    double **d[N_BUFS] = BUF_LIST(w->d);
+    float **f[N_BUFS] = BUF_LIST(w->f);
+    for (size_t i = 0; i < N_BUFS; i++) {
+        free(*d[i]);
+        free(*f[i]);
     }
-    w->cap = 0;
+    free(w->a);
+    free(w->yb);
+    memset(w, 0, sizeof *w);
 }
 
 int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
 {
     memset(w, 0, sizeof *w);
     size_t M = net->tree.n_inner ? net->tree.n_inner : 1, L = net->tree.n_leaves;
-    size_t K = net->n_out, D = net->n_in ? net->n_in : 1;
+    size_t N = net->tree.n_nodes, K = net->n_out, D = net->n_in ? net->n_in : 1;
+    size_t T = net->single ? net->n_theta + 1 : 0; /* float: theta and its gradient */
+    size_t n[N_BUFS] = {cap * M, cap * N, cap * N, cap * M, cap * K, cap * K, L * K,
+                        L * K,   L * K,   cap * D, cap,     T,       T};
+    double **d[N_BUFS] = BUF_LIST(w->d);
+    float **f[N_BUFS] = BUF_LIST(w->f);
+    int ok = 1;
     w->cap = cap;
-    w->p = malloc(cap * M * sizeof(double));
-    w->gz = malloc(cap * M * sizeof(double));
-    w->P = malloc(cap * net->tree.n_nodes * sizeof(double));
-    w->gP = malloc(cap * net->tree.n_nodes * sizeof(double));
-    w->Y = malloc(cap * K * sizeof(double));
-    w->dY = malloc(cap * K * sizeof(double));
-    w->Q = malloc(L * K * sizeof(double));
-    w->logQ = malloc(L * K * sizeof(double));
-    w->gQ = malloc(L * K * sizeof(double));
+    w->single = net->single;
+    for (size_t i = 0; i < N_BUFS; i++) {
+        if (!n[i])
+            continue;
+        if (w->single)
+            ok = ok && (*f[i] = malloc(n[i] * sizeof(float)));
+        else
+            ok = ok && (*d[i] = malloc(n[i] * sizeof(double)));
+    }
     w->a = malloc(M * 3 * sizeof(double));
-    w->Xb = malloc(cap * D * sizeof(double));
     w->yb = malloc(cap * sizeof(double));
-    w->wb = malloc(cap * sizeof(double));
-    if (!w->p || !w->P || !w->gP || !w->gz || !w->Y || !w->dY || !w->Q || !w->logQ || !w->gQ ||
-        !w->a || !w->Xb || !w->yb || !w->wb) {
+    if (!ok || !w->a || !w->yb) {
         st_work_clear(w);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }

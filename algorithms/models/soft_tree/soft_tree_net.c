@@ -1,0 +1,146 @@
+/* Soft tree passes over a batch in double or float (float32: sgemm and float kernels). */
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "soft_tree_impl.h"
+
+/* Keeps log(a) finite when a split routes a whole batch one way (large beta). */
+#define ST_A_EPS 1e-12
+
+#define REAL double
+#define FN(name) name##_d
+#define BUF d
+#define BUFT st_bufs_d
+#define GEMM cblas_dgemm
+#define SIGMOID st_vsigmoid
+#define LOG_SIGMOID st_vlog_sigmoid
+#define TINY DBL_MIN
+#include "soft_tree_net_body.h"
+#undef REAL
+#undef FN
+#undef BUF
+#undef BUFT
+#undef GEMM
+#undef SIGMOID
+#undef LOG_SIGMOID
+#undef TINY
+
+#define REAL float
+#define FN(name) name##_f
+#define BUF f
+#define BUFT st_bufs_f
+#define GEMM cblas_sgemm
+#define SIGMOID st_vsigmoid_f
+#define LOG_SIGMOID st_vlog_sigmoid_f
+#define TINY FLT_MIN
+#include "soft_tree_net_body.h"
+
+/* float: the parameters rounded once per pass (training keeps and updates them in double). */
+static void load_theta(const st_net *net, st_work *w)
+{
+    if (w->single)
+        for (size_t k = 0; k < net->n_theta; k++)
+            w->f.theta[k] = (float)net->theta[k];
+}
+
+/* Inputs, targets and weights (1 when wt is NULL) of B rows into the batch buffers. */
+static void put_rows(const st_net *net, st_work *w, const double *X, const double *y,
+                     const double *wt, size_t B)
+{
+    size_t D = net->n_in;
+    if (w->single)
+        for (size_t k = 0; k < B * D; k++)
+            w->f.X[k] = (float)X[k];
+    else
+        memcpy(w->d.X, X, B * D * sizeof *X);
+    for (size_t r = 0; r < B; r++) {
+        if (y)
+            w->yb[r] = y[r];
+        if (w->single)
+            w->f.wt[r] = wt ? (float)wt[r] : 1.0f;
+        else
+            w->d.wt[r] = wt ? wt[r] : 1.0;
+    }
+}
+
+void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *idx, size_t B)
+{
+    size_t D = net->n_in;
+    for (size_t r = 0; r < B; r++) {
+        const double *x = d->X + idx[r] * D;
+        double wr = d->wt ? d->wt[idx[r]] : 1.0;
+        if (w->single) {
+            for (size_t j = 0; j < D; j++)
+                w->f.X[r * D + j] = (float)x[j];
+            w->f.wt[r] = (float)wr;
+        } else {
+            memcpy(w->d.X + r * D, x, D * sizeof *x);
+            w->d.wt[r] = wr;
+        }
+        w->yb[r] = d->y[idx[r]];
+    }
+}
+
+/* The objective of the batch in the buffers, parameters already loaded. */
+static double pass(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
+                   double *data_loss)
+{
+    if (!w->single)
+        return objective_d(net, obj, w, net->theta, w->d.X, w->yb, B, grad, data_loss);
+    double total =
+        objective_f(net, obj, w, w->f.theta, w->f.X, w->yb, B, grad ? w->f.grad : NULL, data_loss);
+    for (size_t k = 0; grad && k < net->n_theta; k++)
+        grad[k] = w->f.grad[k];
+    return total;
+}
+
+double st_batch_grad(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
+                     double *data_loss)
+{
+    load_theta(net, w);
+    return pass(net, obj, w, B, grad, data_loss);
+}
+
+double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w, const double *X,
+                         const double *y, const double *wt, size_t B, double *grad,
+                         double *data_loss)
+{
+    put_rows(net, w, X, y, wt, B);
+    return st_batch_grad(net, obj, w, B, grad, data_loss);
+}
+
+double st_data_loss(const st_net *net, st_loss_kind loss, st_work *w, const double *X,
+                    const double *y, const double *wt, size_t n)
+{
+    st_objective obj = {loss, 0, 0};
+    double total = 0, ws = 0;
+    load_theta(net, w);
+    for (size_t at = 0; at < n; at += w->cap) {
+        size_t B = n - at < w->cap ? n - at : w->cap;
+        double bw = 0;
+        for (size_t r = 0; r < B; r++)
+            bw += wt ? wt[at + r] : 1.0;
+        put_rows(net, w, X + at * net->n_in, y + at, wt ? wt + at : NULL, B);
+        total += bw * pass(net, &obj, w, B, NULL, NULL);
+        ws += bw;
+    }
+    return ws > 0 ? total / ws : 0;
+}
+
+void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t n,
+                     double *out)
+{
+    size_t K = net->n_out, D = net->n_in;
+    load_theta(net, w);
+    for (size_t at = 0; at < n; at += w->cap) {
+        size_t B = n - at < w->cap ? n - at : w->cap;
+        if (!w->single) {
+            predict_d(net, mode, &w->d, net->theta, X + at * D, B, out + at * K);
+            continue;
+        }
+        put_rows(net, w, X + at * D, NULL, NULL, B);
+        predict_f(net, mode, &w->f, w->f.theta, w->f.X, B, out + at * K);
+    }
+}

@@ -1,0 +1,321 @@
+/* The soft tree's passes in one precision; soft_tree_net.c includes it for double and float. */
+/* Expects REAL (double or float), FN(name) (name with the precision's suffix), BUF (the
+ * member of st_work with REAL buffers), BUFT (its type), GEMM (cblas_dgemm or cblas_sgemm),
+ * SIGMOID (st_vsigmoid or st_vsigmoid_f), LOG_SIGMOID and TINY (the smallest normal REAL).
+ * Sums of losses and the balance statistics are kept in double in both precisions. */
+
+/* Leaf outputs: softmax(phi) and log softmax(phi) per leaf, or phi itself for regression. */
+static void FN(leaf_outputs)(const st_net *net, const REAL *phi, BUFT *b)
+{
+    size_t L = net->tree.n_leaves, K = net->n_out;
+    if (net->regression) {
+        memcpy(b->Q, phi, L * K * sizeof *phi);
+        return;
+    }
+    for (size_t l = 0; l < L; l++) {
+        const REAL *f = phi + l * K;
+        double mx = f[0], s = 0;
+        for (size_t c = 1; c < K; c++)
+            mx = f[c] > mx ? f[c] : mx;
+        for (size_t c = 0; c < K; c++)
+            s += exp(f[c] - mx);
+        double ls = mx + log(s);
+        for (size_t c = 0; c < K; c++) {
+            b->logQ[l * K + c] = (REAL)(f[c] - ls);
+            b->Q[l * K + c] = (REAL)exp(f[c] - ls);
+        }
+    }
+}
+
+/* The routing logits z = beta (W x + b) of the batch into b->p, in one product. */
+static void FN(logits)(const st_net *net, const REAL *th, BUFT *b, const REAL *X, size_t B)
+{
+    size_t M = net->tree.n_inner, D = net->n_in;
+    const REAL *bias = th + M * D;
+    REAL beta = (REAL)net->beta;
+    GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)B, (int)D, beta, th, (int)D, X,
+         (int)D, 0, b->p, (int)B);
+    for (size_t s = 0; s < M; s++) {
+        REAL *restrict z = b->p + s * B, c = beta * bias[s];
+        for (size_t r = 0; r < B; r++)
+            z[r] += c;
+    }
+}
+
+/* Routing and path probabilities and the mixture output Y of B rows X. */
+static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, const REAL *X, size_t B)
+{
+    const st_tree *t = &net->tree;
+    size_t M = t->n_inner, L = t->n_leaves, K = net->n_out;
+    FN(leaf_outputs)(net, th + M * (net->n_in + 1), b);
+    if (M) {
+        FN(logits)(net, th, b, X, B);
+        SIGMOID(b->p, M * B);
+    }
+    for (size_t r = 0; r < B; r++)
+        b->P[r] = 1; /* the root, inner or (alone) a leaf, sits at position 0 */
+    for (size_t s = 0; s < M; s++) {
+        const REAL *restrict Ps = b->P + s * B, *restrict ps = b->p + s * B;
+        REAL *restrict Pl = b->P + (size_t)t->kid[2 * s] * B;
+        REAL *restrict Pr = b->P + (size_t)t->kid[2 * s + 1] * B;
+        for (size_t r = 0; r < B; r++) {
+            Pl[r] = Ps[r] * (1 - ps[r]);
+            Pr[r] = Ps[r] * ps[r];
+        }
+    }
+    /* The mixture: Y = Q^T PL, PL the leaves' block of P. */
+    GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)K, (int)B, (int)L, 1, b->Q, (int)K,
+         b->P + M * B, (int)B, 0, b->Y, (int)B);
+}
+
+/* sum_r a[r] (and sum_r a[r] c[r] when sac is not NULL) in double, in four fixed lanes: the
+ * same order every time, in a loop the compiler can vectorise without reassociating. */
+static void FN(sums)(const REAL *a, const REAL *c, size_t n, double *sa, double *sac)
+{
+    double u[4] = {0, 0, 0, 0}, v[4] = {0, 0, 0, 0};
+    size_t r = 0;
+    if (sac)
+        for (; r + 4 <= n; r += 4)
+            for (int j = 0; j < 4; j++) {
+                u[j] += a[r + j];
+                v[j] += (double)a[r + j] * c[r + j];
+            }
+    else
+        for (; r + 4 <= n; r += 4)
+            for (int j = 0; j < 4; j++)
+                u[j] += a[r + j];
+    for (; r < n; r++) {
+        u[r % 4] += a[r];
+        if (sac)
+            v[r % 4] += (double)a[r] * c[r];
+    }
+    *sa = (u[0] + u[1]) + (u[2] + u[3]);
+    if (sac)
+        *sac = (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+/* Data loss of the forward pass in b, rows weighted b->wt / ws; with want, fills gPL (d loss /
+ * d PL) and gQ (d loss / d leaf outputs, or d loss / d logQ for the expected classification
+ * loss). */
+static double FN(data_loss_grad)(const st_net *net, st_loss_kind loss, BUFT *b, const double *y,
+                                 size_t B, double ws, int want)
+{
+    size_t L = net->tree.n_leaves, K = net->n_out, M = net->tree.n_inner;
+    const REAL *PL = b->P + M * B, *wt = b->wt;
+    REAL *gPL = b->gP + M * B, *dY = b->dY;
+    double total = 0;
+    if (ws <= 0)
+        return 0;
+    if (want)
+        memset(dY, 0, B * K * sizeof *dY);
+    if (net->regression && loss == ST_LOSS_MIXTURE) {
+        for (size_t r = 0; r < B; r++) {
+            double wr = wt[r] / ws, e = b->Y[r] - y[r];
+            total += wr * e * e;
+            dY[r] = (REAL)(2.0 * wr * e);
+        }
+    } else if (net->regression) {
+        for (size_t l = 0; l < L; l++)
+            for (size_t r = 0; r < B; r++) {
+                double wr = wt[r] / ws, e = b->Q[l] - y[r];
+                total += wr * PL[l * B + r] * e * e;
+                if (want)
+                    gPL[l * B + r] = (REAL)(wr * e * e);
+            }
+    } else if (loss == ST_LOSS_MIXTURE) {
+        for (size_t r = 0; r < B; r++) {
+            size_t c = (size_t)y[r];
+            double wr = wt[r] / ws, yc = b->Y[c * B + r] > TINY ? b->Y[c * B + r] : TINY;
+            total -= wr * log(yc);
+            dY[c * B + r] = (REAL)(-wr / yc);
+        }
+    } else {
+        for (size_t l = 0; l < L; l++)
+            for (size_t r = 0; r < B; r++) {
+                double wr = wt[r] / ws, lq = b->logQ[l * K + (size_t)y[r]];
+                total -= wr * PL[l * B + r] * lq;
+                if (want)
+                    gPL[l * B + r] = (REAL)(-wr * lq);
+            }
+        if (want) /* d loss / d logQ = PL dY^T */
+            for (size_t r = 0; r < B; r++)
+                dY[(size_t)y[r] * B + r] = (REAL)(-wt[r] / ws);
+    }
+    if (!want)
+        return total;
+    if (net->regression && loss == ST_LOSS_EXPECTED) {
+        /* d loss / d v_l = sum_r w_r PL_lr 2 (v_l - y_r) */
+        for (size_t l = 0; l < L; l++) {
+            double g = 0;
+            for (size_t r = 0; r < B; r++)
+                g += 2.0 * wt[r] / ws * PL[l * B + r] * (b->Q[l] - y[r]);
+            b->gQ[l] = (REAL)g;
+        }
+        return total;
+    }
+    if (loss == ST_LOSS_MIXTURE)
+        GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)L, (int)B, (int)K, 1, b->Q, (int)K, dY,
+             (int)B, 0, gPL, (int)B);
+    GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)L, (int)K, (int)B, 1, PL, (int)B, dY, (int)B,
+         0, b->gQ, (int)K);
+    return total;
+}
+
+/* Gradient of the leaf parameters from gQ. */
+static void FN(leaf_grad)(const st_net *net, st_loss_kind loss, const BUFT *b, REAL *gphi)
+{
+    size_t L = net->tree.n_leaves, K = net->n_out;
+    if (net->regression) {
+        memcpy(gphi, b->gQ, L * K * sizeof *gphi);
+        return;
+    }
+    for (size_t l = 0; l < L; l++) {
+        const REAL *g = b->gQ + l * K, *q = b->Q + l * K;
+        double dot = 0;
+        for (size_t c = 0; c < K; c++)
+            dot += loss == ST_LOSS_MIXTURE ? (double)g[c] * q[c] : g[c];
+        for (size_t c = 0; c < K; c++)
+            gphi[l * K + c] =
+                (REAL)(loss == ST_LOSS_MIXTURE ? q[c] * (g[c] - dot) : g[c] - q[c] * dot);
+    }
+}
+
+/* Balance penalty lambda * sum_i 2^-depth(i) * -(log a_i + log(1 - a_i)) / 2, a_i the
+ * path-weighted mean routing probability of inner node i over the batch. Leaves in w->a, per
+ * inner slot, d penalty / d a_i, then sum_r w_r Pin_ri, then a_i. The products w_r Pin_ri are
+ * formed in gz, free until route_backward. */
+static double FN(penalty)(const st_net *net, double lambda, st_work *w, BUFT *b, size_t B)
+{
+    const st_tree *t = &net->tree;
+    size_t M = t->n_inner;
+    double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M, total = 0;
+    for (size_t s = 0; s < M; s++) {
+        REAL *restrict q = b->gz + s * B;
+        const REAL *restrict Ps = b->P + s * B, *restrict wt = b->wt;
+        for (size_t r = 0; r < B; r++)
+            q[r] = wt[r] * Ps[r];
+        FN(sums)(q, b->p + s * B, B, &den[s], &coef[s]);
+    }
+    for (size_t s = 0; s < M; s++) {
+        double nu = coef[s], de = den[s];
+        coef[s] = 0;
+        if (de <= 0)
+            continue;
+        double a = nu / de, c = lambda * ldexp(1.0, -t->slot_depth[s]);
+        a = a < ST_A_EPS ? ST_A_EPS : a > 1 - ST_A_EPS ? 1 - ST_A_EPS : a;
+        av[s] = a;
+        total -= c * 0.5 * (log(a) + log(1.0 - a));
+        coef[s] = -c * 0.5 * (1.0 / a - 1.0 / (1.0 - a));
+    }
+    return total;
+}
+
+/* Backward through the routing, from gPL (and the penalty's terms when pen) to gz, the
+ * gradient of the pre-beta logits w.x + b. Children come after parents, so a reverse sweep
+ * over the inner slots sees each node's gradient whole. */
+static void FN(route_backward)(const st_net *net, const st_work *w, BUFT *b, size_t B, int pen)
+{
+    const st_tree *t = &net->tree;
+    size_t M = t->n_inner;
+    const double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M;
+    REAL beta = (REAL)net->beta;
+    for (size_t s = M; s-- > 0;) {
+        const REAL *restrict gl = b->gP + (size_t)t->kid[2 * s] * B;
+        const REAL *restrict gr = b->gP + (size_t)t->kid[2 * s + 1] * B;
+        const REAL *restrict Ps = b->P + s * B, *restrict ps = b->p + s * B, *restrict wt = b->wt;
+        REAL *restrict gPs = b->gP + s * B, *restrict gz = b->gz + s * B;
+        /* d a / d(p, P) of a row is k w_r: the penalty's share, zero without it */
+        int on = pen && den[s] > 0;
+        REAL k = (REAL)(on ? coef[s] / den[s] : 0), a = (REAL)(on ? av[s] : 0);
+        for (size_t r = 0; r < B; r++) {
+            REAL pr = ps[r], kr = k * wt[r];
+            REAL gp = Ps[r] * (gr[r] - gl[r]) + kr * Ps[r];
+            gPs[r] = gl[r] * (1 - pr) + gr[r] * pr + kr * (pr - a);
+            gz[r] = beta * gp * pr * (1 - pr);
+        }
+    }
+}
+
+/* Objective of B rows X (targets y, weights in b->wt) for parameters th; grad (may be NULL)
+ * gets its gradient. */
+static double FN(objective)(const st_net *net, const st_objective *obj, st_work *w, const REAL *th,
+                            const REAL *X, const double *y, size_t B, REAL *grad, double *data_loss)
+{
+    BUFT *b = &w->BUF;
+    size_t M = net->tree.n_inner, D = net->n_in;
+    FN(forward)(net, th, b, X, B);
+    double ws;
+    FN(sums)(b->wt, NULL, B, &ws, NULL);
+    int want = grad != NULL, pen = obj->lambda > 0 && M > 0;
+    double dl = FN(data_loss_grad)(net, obj->loss, b, y, B, ws, want);
+    double total = dl;
+    if (data_loss)
+        *data_loss = dl;
+    if (pen)
+        total += FN(penalty)(net, obj->lambda, w, b, B);
+    if (obj->l2 > 0)
+        for (size_t k = 0; k < M * D; k++)
+            total += 0.5 * obj->l2 * th[k] * th[k];
+    if (!want)
+        return total;
+    REAL *gW = grad, *gb = grad + M * D;
+    FN(leaf_grad)(net, obj->loss, b, gb + M);
+    if (M == 0)
+        return total;
+    FN(route_backward)(net, w, b, B, pen);
+    /* The weight gradient in one product: gW = gz X. */
+    GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)D, (int)B, 1, b->gz, (int)B, X,
+         (int)D, 0, gW, (int)D);
+    for (size_t s = 0; s < M; s++) {
+        double g;
+        FN(sums)(b->gz + s * B, NULL, B, &g, NULL);
+        gb[s] = (REAL)g;
+    }
+    if (obj->l2 > 0)
+        for (size_t k = 0; k < M * D; k++)
+            gW[k] += (REAL)obj->l2 * th[k];
+    return total;
+}
+
+/* Predictions of B rows into out (B x n_out, row-major). max_path picks the leaf of the
+ * largest log path probability, a sum of log-sigmoids: products of probabilities underflow
+ * to 0 in deep trees with a large beta, and every leaf would tie. */
+static void FN(predict)(const st_net *net, st_predict_kind mode, BUFT *b, const REAL *th,
+                        const REAL *X, size_t B, double *out)
+{
+    const st_tree *t = &net->tree;
+    size_t K = net->n_out, M = t->n_inner, L = t->n_leaves;
+    if (mode == ST_PREDICT_MIXTURE) {
+        FN(forward)(net, th, b, X, B);
+        for (size_t c = 0; c < K; c++)
+            for (size_t r = 0; r < B; r++)
+                out[r * K + c] = b->Y[c * B + r];
+        return;
+    }
+    FN(leaf_outputs)(net, th + M * (net->n_in + 1), b);
+    if (M) {
+        FN(logits)(net, th, b, X, B);
+        LOG_SIGMOID(b->p, b->gz, M * B); /* log p; log(1 - p) = log p - z */
+    }
+    REAL *LP = b->P;
+    for (size_t r = 0; r < B; r++)
+        LP[r] = 0;
+    for (size_t s = 0; s < M; s++) {
+        const REAL *restrict Ls = LP + s * B, *restrict lp = b->gz + s * B,
+                             *restrict z = b->p + s * B;
+        REAL *restrict Ll = LP + (size_t)t->kid[2 * s] * B;
+        REAL *restrict Lr = LP + (size_t)t->kid[2 * s + 1] * B;
+        for (size_t r = 0; r < B; r++) {
+            Ll[r] = Ls[r] + (lp[r] - z[r]);
+            Lr[r] = Ls[r] + lp[r];
+        }
+    }
+    for (size_t r = 0; r < B; r++) {
+        size_t best = 0;
+        for (size_t l = 1; l < L; l++)
+            if (LP[(M + l) * B + r] > LP[(M + best) * B + r])
+                best = l;
+        for (size_t c = 0; c < K; c++)
+            out[r * K + c] = b->Q[best * K + c];
+    }
+}
