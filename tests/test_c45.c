@@ -371,7 +371,7 @@ static void test_j48_cv_accuracy(void **state)
     assert_int_equal(failed, 0);
 }
 
-/* The cut scan's table of n log2 n (algorithms/splitters/c45_threshold.c): every entry must
+/* The cut scan's table of n log2 n (algorithms/splitters/c45_scan.c): every entry must
  * be the very double the scan computed before it had one, v > 0 ? v * log2(v) : 0, or a
  * J48 choice could move. */
 const double *tl_c45_xlogx_table(size_t *n);
