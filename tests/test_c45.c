@@ -371,9 +371,32 @@ static void test_j48_cv_accuracy(void **state)
     assert_int_equal(failed, 0);
 }
 
+/* The cut scan's table of n log2 n (algorithms/splitters/c45_scan.c): every entry must
+ * be the very double the scan computed before it had one, v > 0 ? v * log2(v) : 0, or a
+ * J48 choice could move. */
+const double *tl_c45_xlogx_table(size_t *n);
+
+static void test_xlogx_table(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    const double *t = tl_c45_xlogx_table(&n);
+    assert_int_equal(n, 1u << 17);
+    size_t differ = 0;
+    for (size_t i = 0; i < n; i++) {
+        volatile double v = (double)i; /* computed at run time, as the scan does */
+        double expect = v > 0 ? v * log2(v) : 0;
+        differ += memcmp(&t[i], &expect, sizeof expect) != 0;
+    }
+    assert_int_equal(differ, 0);
+    assert_true(t[0] == 0 && t[1] == 0 && t[2] == 2 && t[8] == 24 && t[1024] == 10240);
+    assert_true(fabs(t[3] - 4.754887502163468) < 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_xlogx_table),
         cmocka_unit_test(test_missing_gains),
         cmocka_unit_test(test_missing_branch_weights),
         cmocka_unit_test(test_watermelon3_thresholds),

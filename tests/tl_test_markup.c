@@ -16,7 +16,6 @@ size_t tl_test_count(const char *s, const char *what)
 
 /* ---- a strict JSON checker (RFC 8259): values, and the decoded strings kept ---- */
 
-
 static void ws(tl_test_json *j)
 {
     while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')

@@ -33,7 +33,7 @@ static double node_stats(tl_grow_ctx *g, const frame *f, double *stats)
         return tl_tree_node_weight(g->t, f->node);
     memset(stats, 0, g->k * sizeof *stats);
     for (size_t i = 0; i < f->rs.n; i++)
-        tl_grow_add_row(g, stats, f->rs.base[i], g->w[f->rs.base[i]]);
+        tlg_add_row(g, stats, f->rs.base[i], g->w[f->rs.base[i]]);
     return tl_tree_node_weight(g->t, f->node);
 }
 

@@ -98,6 +98,19 @@ typedef struct tlg_children {
     double *share;     /* per child: its share of the known weight */
 } tlg_children;
 
+/* tl_grow_add_row, inline for the grower's per-row loops (the same arithmetic). */
+static inline void tlg_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w)
+{
+    if (g->t->regression) {
+        double y = g->d->y.num[row];
+        stats[0] += w;
+        stats[1] += w * y;
+        stats[2] += w * y * y;
+    } else {
+        stats[g->d->y.code[row]] += w;
+    }
+}
+
 /* The combination must make sense before any work: a criterion and splitters for the task
  * and for each attribute kind (grow_setup.c). TL_EINVAL naming the reason. */
 int tlg_check_params(const tl_grow_params *p, int regression, tl_err *err);

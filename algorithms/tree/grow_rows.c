@@ -466,11 +466,11 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
         uint32_t r = rs->base[i];
         int b = g->branch[r];
         if (b >= 0 && (size_t)b < nb)
-            tl_grow_add_row(g, t->stats + (first + (size_t)b) * g->k, r, g->w[r]);
+            tlg_add_row(g, t->stats + (first + (size_t)b) * g->k, r, g->w[r]);
         else if (b < 0)
             for (size_t c = 0; c < nb && known_total > 0; c++)
-                tl_grow_add_row(g, t->stats + (first + c) * g->k, r,
-                                g->w[r] * (out->share[c] / known_total));
+                tlg_add_row(g, t->stats + (first + c) * g->k, r,
+                            g->w[r] * (out->share[c] / known_total));
     }
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;

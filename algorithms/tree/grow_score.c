@@ -48,14 +48,7 @@ const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
 
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w)
 {
-    if (g->t->regression) {
-        double y = g->d->y.num[row];
-        stats[0] += w;
-        stats[1] += w * y;
-        stats[2] += w * y * y;
-    } else {
-        stats[g->d->y.code[row]] += w;
-    }
+    tlg_add_row(g, stats, row, w);
 }
 
 double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, double *out)
@@ -68,7 +61,7 @@ double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_
         if (code[r] < 0)
             missing_w += node->w[r];
         else
-            tl_grow_add_row(g, out + (size_t)code[r] * g->k, r, node->w[r]);
+            tlg_add_row(g, out + (size_t)code[r] * g->k, r, node->w[r]);
     }
     return missing_w;
 }
