@@ -12,21 +12,30 @@ static inline int cut_allowed(double xi, double xn, double wl, double wr, double
     return !(xn <= xi + TL_VALUE_EPS) && tl_cut_weights_ok(wl, wr, min_leaf);
 }
 
+/* Where a unit-weight sweep reads its rows in sorted order: the packed values xs and class
+ * codes ys, or the compact records rec (row above shift, class code, cut bit). */
+typedef struct sweep_src {
+    const double *xs;
+    const int *ys;
+    const uint32_t *rec;
+    unsigned shift;
+} sweep_src;
+
 /* The best cut of a node whose rows all weigh 1 and whose unknown values do not take part,
- * from the packed values and class codes (sequential reads only): the same sums, in the
- * same order, as the general sweep of best() with w = 1, so the same cut. With gini set the
- * impurity is tl_gini_impurity inlined (the criterion declares gini_form), for K classes
- * when K > 0. Returns the least weighted child impurity (INFINITY: no admissible cut), its
- * threshold and left counts. */
-static inline double sweep_unit(const double *xs, const int *ys, size_t n_known,
-                                const double *known, double known_w, double min_leaf,
-                                double (*impurity)(const double *, size_t), int gini, size_t K,
-                                size_t k, double *left, double *right, double *best_left,
-                                double *best_t)
+ * from src (sequential reads only): the same sums, in the same order, as the general sweep
+ * of best() with w = 1, so the same cut. With gini set the impurity is tl_gini_impurity
+ * inlined (the criterion declares gini_form), for K classes when K > 0. Returns the least
+ * weighted child impurity (INFINITY: no admissible cut), the row position i of its cut
+ * (between i and i + 1) and its left counts. */
+static inline double sweep_unit(sweep_src src, size_t n_known, const double *known, double known_w,
+                                double min_leaf, double (*impurity)(const double *, size_t),
+                                int gini, size_t K, size_t k, double *left, double *right,
+                                double *best_left, size_t *best_i)
 {
     if (K)
         k = K;
     double best_child = INFINITY, wl = 0;
+    uint32_t cmask = src.rec ? (1u << (src.shift - TL_REC_CLASS_SHIFT)) - 1 : 0;
     /* Gini: the sums of squared class counts on each side, kept up to date per row, bound
      * each cut's weighted impurity v = wl - sl / wl + wr - sr / wr without a division:
      * whole numbers below 2^52, so the bound's rounding is below 2^-48 n, as is that of the
@@ -37,16 +46,16 @@ static inline double sweep_unit(const double *xs, const int *ys, size_t n_known,
     for (size_t j = 0; j < k && bound; j++)
         sr += known[j] * known[j];
     for (size_t i = 0; i + 1 < n_known; i++) {
-        int c = ys[i];
+        int c = src.rec ? (int)((src.rec[i] >> TL_REC_CLASS_SHIFT) & cmask) : src.ys[i];
         if (bound) {
             sl += 2 * left[c] + 1;
             sr -= 2 * (known[c] - left[c]) - 1;
         }
         left[c] += 1.0;
         wl += 1.0;
-        double xi = xs[i], xn = xs[i + 1];
         double wr = known_w - wl;
-        if (!cut_allowed(xi, xn, wl, wr, min_leaf))
+        if (src.rec ? !(src.rec[i + 1] & TL_REC_CUT) || !tl_cut_weights_ok(wl, wr, min_leaf)
+                    : !cut_allowed(src.xs[i], src.xs[i + 1], wl, wr, min_leaf))
             continue;
         if (bound && best_child < INFINITY) {
             double prod = wl * wr; /* v * prod against (best + margin) * prod */
@@ -59,28 +68,109 @@ static inline double sweep_unit(const double *xs, const int *ys, size_t n_known,
                             : wl * impurity(left, k) + wr * impurity(right, k);
         if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
             best_child = child;
-            *best_t = tl_midpoint(xi, xn);
+            *best_i = i;
             memcpy(best_left, left, k * sizeof *left);
         }
     }
     return best_child;
 }
 
-/* sweep_unit specialised: Gini on two classes, Gini on any number, any impurity. */
-static double sweep_unit_gini2(const double *xs, const int *ys, size_t n, const double *known,
-                               double known_w, double min_leaf, double *left, double *right,
-                               double *best_left, double *best_t)
+/* sweep_unit for two-class Gini on records: the class-1 count kept in an integer, the bound
+ * tested at every row so that the one branch taken per row is rarely taken (ties make the cut
+ * bit unpredictable). The counts, sums of squares and impurities are the same whole numbers
+ * and the same bits as sweep_unit's, so the same cuts are skipped and chosen. */
+static double sweep_rec_gini2(const uint32_t *rec, size_t n, const double *known, double known_w,
+                              double min_leaf, double *best_left, size_t *best_i)
 {
-    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 2, 2, left, right, best_left,
-                      best_t);
+    double best_child = INFINITY, margin = TL_GINI_SKIP * known_w;
+    int bound = known_w <= TL_GINI_BOUND_MAX_ROWS;
+    uint64_t l1 = 0;
+    /* the cuts whose sides hold enough weight: rows lo .. end - 1 on the left's end */
+    size_t lo = 0, end = n > 0 ? n - 1 : 0;
+    while (lo < end && !tl_cut_weights_ok((double)(lo + 1), known_w - (double)(lo + 1), min_leaf))
+        lo++;
+    while (end > lo && !tl_cut_weights_ok((double)end, known_w - (double)end, min_leaf))
+        end--;
+    for (size_t i = 0; i < lo; i++)
+        l1 += (rec[i] >> TL_REC_CLASS_SHIFT) & 1u;
+    for (size_t i = lo; i < end; i++) {
+        l1 += (rec[i] >> TL_REC_CLASS_SHIFT) & 1u;
+        double wl = (double)(i + 1), wr = known_w - wl;
+        double left[2] = {wl - (double)l1, (double)l1};
+        double right[2] = {known[0] - left[0], known[1] - left[1]};
+        double sl = left[0] * left[0] + left[1] * left[1];
+        double sr = right[0] * right[0] + right[1] * right[1];
+        double prod = wl * wr; /* v * prod against (best + margin) * prod; INFINITY: none yet */
+        int skip = bound & (known_w * prod - (sl * wr + sr * wl) > (best_child + margin) * prod);
+        if (!((rec[i + 1] & TL_REC_CUT) & (uint32_t)!skip))
+            continue;
+        double child = wl * tl_gini_impurity(left, 2) + wr * tl_gini_impurity(right, 2);
+        if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
+            best_child = child;
+            *best_i = i;
+            memcpy(best_left, left, sizeof left);
+        }
+    }
+    return best_child;
 }
 
-static double sweep_unit_gini(const double *xs, const int *ys, size_t n, const double *known,
-                              double known_w, double min_leaf, size_t k, double *left,
-                              double *right, double *best_left, double *best_t)
+/* sweep_unit specialised: Gini on two classes or any number, any impurity; each from the
+ * packed values or the records. */
+static double sweep_unit_gini2(sweep_src src, size_t n, const double *known, double known_w,
+                               double min_leaf, double *left, double *right, double *best_left,
+                               size_t *best_i)
 {
-    return sweep_unit(xs, ys, n, known, known_w, min_leaf, NULL, 1, 0, k, left, right, best_left,
-                      best_t);
+    (void)left;
+    (void)right;
+    return src.rec ? sweep_rec_gini2(src.rec, n, known, known_w, min_leaf, best_left, best_i)
+                   : sweep_unit((sweep_src){src.xs, src.ys, NULL, 0}, n, known, known_w, min_leaf,
+                                NULL, 1, 2, 2, left, right, best_left, best_i);
+}
+
+static double sweep_unit_any(sweep_src src, size_t n, const double *known, double known_w,
+                             double min_leaf, double (*impurity)(const double *, size_t), int gini,
+                             size_t k, double *left, double *right, double *best_left,
+                             size_t *best_i)
+{
+    return src.rec ? sweep_unit((sweep_src){NULL, NULL, src.rec, src.shift}, n, known, known_w,
+                                min_leaf, impurity, gini, 0, k, left, right, best_left, best_i)
+                   : sweep_unit((sweep_src){src.xs, src.ys, NULL, 0}, n, known, known_w, min_leaf,
+                                impurity, gini, 0, k, left, right, best_left, best_i);
+}
+
+/* The unit-weight sweep for the criterion, its threshold into *best_t. */
+static double sweep_fast(const tl_grow_params *p, const double *x, sweep_src src, size_t n,
+                         const double *known, double known_w, double min_leaf, size_t k,
+                         double *left, double *right, double *best_left, double *best_t)
+{
+    size_t i = 0;
+    double child;
+    if (p->criterion->gini_form && k == 2)
+        child = sweep_unit_gini2(src, n, known, known_w, min_leaf, left, right, best_left, &i);
+    else
+        child = sweep_unit_any(src, n, known, known_w, min_leaf, p->criterion->impurity,
+                               p->criterion->gini_form, k, left, right, best_left, &i);
+    if (child < INFINITY)
+        *best_t = src.rec ? tl_midpoint(x[src.rec[i] >> src.shift], x[src.rec[i + 1] >> src.shift])
+                          : tl_midpoint(src.xs[i], src.xs[i + 1]);
+    return child;
+}
+
+/* The split of the best cut (children: left, right, known, best left), scored; 0 when none
+ * was admissible. */
+static int found(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, double *children,
+                 size_t k, double best_child, double best_t, double missing_w, tl_split *out)
+{
+    double *left = children, *right = children + k, *known = children + 2 * k;
+    if (best_child == INFINITY)
+        return 0;
+    memcpy(left, children + 3 * k, k * sizeof *left);
+    for (size_t j = 0; j < k; j++)
+        right[j] = known[j] - left[j];
+    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
+    out->kind = TL_SPLIT_NUMERIC;
+    out->threshold = best_t;
+    return tl_grow_score(g, node, children, 2, missing_w, out);
 }
 
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
@@ -99,6 +189,15 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     double *left = children, *right = children + k, *known = children + 2 * k;
     double *best_left = children + 3 * k;
     memset(children, 0, 3 * k * sizeof *children);
+    double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
+    double best_child = INFINITY, best_t = 0, wl = 0;
+    if (node->sorted_rec) { /* rows of weight 1, none unknown, an impurity: the node's counts */
+        memcpy(known, node->stats, k * sizeof *known);
+        best_child =
+            sweep_fast(p, x, (sweep_src){NULL, NULL, node->sorted_rec, node->rec_shift}, node->n,
+                       known, (double)node->n, min_leaf, k, left, right, best_left, &best_t);
+        return found(g, node, attr, children, k, best_child, best_t, 0, out);
+    }
     size_t n_known = node->n;
     while (n_known > 0 && isnan(xs ? xs[n_known - 1] : x[node->sorted[n_known - 1]]))
         n_known--;
@@ -138,21 +237,12 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         for (size_t i = n_known; i < node->n; i++)
             tl_grow_add_row(g, u, node->sorted[i], w[node->sorted[i]]);
     }
-    double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
-    double best_child = INFINITY, best_t = 0, wl = 0;
     /* the fast sweep: rows of weight 1 (ys), a cut scored by the impurity of the known rows'
      * class counts alone (no score of the criterion's own, no row form, no unknown rows
      * placed per cut) */
     if (xs && ys && impurity && !rows_form && !best_side) {
-        if (p->criterion->gini_form && k == 2)
-            best_child = sweep_unit_gini2(xs, ys, n_known, known, known_w, min_leaf, left, right,
-                                          best_left, &best_t);
-        else if (p->criterion->gini_form)
-            best_child = sweep_unit_gini(xs, ys, n_known, known, known_w, min_leaf, k, left, right,
-                                         best_left, &best_t);
-        else
-            best_child = sweep_unit(xs, ys, n_known, known, known_w, min_leaf, impurity, 0, 0, k,
-                                    left, right, best_left, &best_t);
+        best_child = sweep_fast(p, x, (sweep_src){xs, ys, NULL, 0}, n_known, known, known_w,
+                                min_leaf, k, left, right, best_left, &best_t);
         n_known = 0; /* done: skip the general sweep */
     }
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
@@ -192,15 +282,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             memcpy(best_left, left, k * sizeof *left);
         }
     }
-    if (best_child == INFINITY)
-        return 0;
-    memcpy(left, best_left, k * sizeof *left);
-    for (size_t j = 0; j < k; j++)
-        right[j] = known[j] - left[j];
-    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
-    out->kind = TL_SPLIT_NUMERIC;
-    out->threshold = best_t;
-    return tl_grow_score(g, node, children, 2, missing_w, out);
+    return found(g, node, attr, children, k, best_child, best_t, missing_w, out);
 }
 
 static const tl_splitter_type numeric_threshold = {
@@ -210,6 +292,7 @@ static const tl_splitter_type numeric_threshold = {
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .best = best,
     .needs_sorted_values = 1,
+    .reads_records = 1,
 };
 
 const tl_splitter_type *const tl_splitter_numeric_threshold = &numeric_threshold;

@@ -6,8 +6,11 @@
 #include <math.h>
 #include <stddef.h>
 
-/* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between. */
-#define TL_VALUE_EPS 1e-7
+#include "treelab/tl_grow.h"
+
+/* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between (the gap the
+ * grower's compact records mark their cut bits by, so that both forms admit the same cuts). */
+#define TL_VALUE_EPS TL_REC_GAP
 
 /* Gini's division-free bound (numeric_threshold's sweep_unit, histogram's sweep): nodes of
  * at most this many rows (squared counts stay whole numbers in a double), and the slack, per

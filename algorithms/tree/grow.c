@@ -21,12 +21,16 @@ typedef struct frame {
     size_t next;       /* next child to push */
     int marked_attr;   /* multiway attribute this node marked used, or -1 */
     unsigned char was_used;
+    int materialised; /* this node built the compact records its subtree uses */
 } frame;
 
 /* Step 1: the node's statistics from its rows (in row-block order, so sums are exact
  * repeats of what the children's statistics were when the parent was split). */
 static double node_stats(tl_grow_ctx *g, const frame *f, double *stats)
 {
+    /* compact: whole-number counts, the same sums in any order, set by the partition */
+    if (g->compact && f->node > 0)
+        return tl_tree_node_weight(g->t, f->node);
     memset(stats, 0, g->k * sizeof *stats);
     for (size_t i = 0; i < f->rs.n; i++)
         tlg_add_row(g, stats, f->rs.base[i], g->w[f->rs.base[i]]);
@@ -77,7 +81,17 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         const tl_splitter_type *sp = nominal ? p->nominal : p->numeric;
         if (!sp || (nominal && !p->reuse_nominal && g->used[a]))
             continue;
-        view->sorted = nominal || !g->n_blocks ? NULL : f->rs.sorted[g->num_slot[a]];
+        view->sorted_rec = NULL;
+        if (!nominal && g->compact) {
+            size_t slot = (size_t)g->num_slot[a];
+            int rc =
+                f->rs.rec ? TL_OK : tlg_attr_records(g, f->rs.base, f->rs.n, slot, g->tmp, err);
+            if (rc)
+                return rc;
+            view->sorted_rec = f->rs.rec ? f->rs.rec[slot] : g->tmp;
+        }
+        view->sorted =
+            nominal || !f->rs.sorted || !g->n_blocks ? NULL : f->rs.sorted[g->num_slot[a]];
         view->sorted_x = nominal || !f->rs.xs ? NULL : f->rs.xs[g->num_slot[a]];
         view->sorted_y = nominal || !f->rs.ys ? NULL : f->rs.ys[g->num_slot[a]];
         memset(&g->cand[a], 0, sizeof g->cand[a]);
@@ -156,10 +170,22 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         g->node_loss = tlg_rows_loss(g, f->rs.base, f->rs.n, &g->t->value[f->node]);
     if (must_stop(g, f, stats, w))
         return TL_OK;
-    tl_node_rows view = {f->rs.n, f->rs.base, NULL,      g->w,
-                         stats,   f->depth,   f->node,   (const uint32_t *const *)f->rs.sorted,
-                         NULL,    NULL,       f->rs.unit};
-    int rc = find_best_splits(g, f, &view, err);
+    int rc = TL_OK;
+    if (g->compact && !f->rs.rec && f->rs.n <= g->rec_cap) { /* the subtree's records */
+        if ((rc = tlg_materialise(g, &f->rs, err)))
+            return rc;
+        f->materialised = 1;
+    }
+    tl_node_rows view = {.n = f->rs.n,
+                         .rows = f->rs.base,
+                         .w = g->w,
+                         .stats = stats,
+                         .depth = f->depth,
+                         .id = f->node,
+                         .by_attr = (const uint32_t *const *)f->rs.sorted,
+                         .unit_weights = f->rs.unit,
+                         .rec_shift = g->rec_shift};
+    rc = find_best_splits(g, f, &view, err);
     if (rc || root_only)
         return rc;
     const tl_split *best = choose(g);
@@ -187,6 +213,7 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     view.sorted = NULL;
     view.sorted_x = NULL;
     view.sorted_y = NULL;
+    view.sorted_rec = NULL;
     return tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err); /* step 6 */
 }
 
@@ -195,6 +222,10 @@ static void release(tl_grow_ctx *g, frame *f)
     if (f->marked_attr >= 0)
         g->used[f->marked_attr] = f->was_used;
     tlg_children_free(&f->kids);
+    if (f->materialised && g->rec_cap < g->n_rows) { /* the next subtree builds its own */
+        free(g->rec_buf);
+        g->rec_buf = NULL;
+    }
 }
 
 /* Grow depth first from the root frame. With root_only, stop once the root's candidates
@@ -277,12 +308,47 @@ static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, doubl
     }
 }
 
+/* The root's row blocks sorted per numeric attribute (and the packed values), n rows; none
+ * for an unsorted splitter (the rows are still put in increasing order). */
+static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **blocks, double **xs,
+                         int **ys, tl_err *err)
+{
+    *blocks = malloc((n * g->n_blocks > 0 ? n * g->n_blocks : 1) * sizeof **blocks);
+    root->sorted = malloc((g->n_blocks ? g->n_blocks : 1) * sizeof *root->sorted);
+    if (g->packed)
+        alloc_packed(g, n, root, xs, ys);
+    if (!*blocks || !root->sorted || (g->packed && !root->xs))
+        return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
+    int rc = tlg_presort(g, root->base, root->n, *blocks, *xs, *ys, err);
+    for (size_t s = 0; !rc && s < g->n_blocks; s++) {
+        root->sorted[s] = *blocks + s * n;
+        if (*xs)
+            root->xs[s] = *xs + s * n;
+        if (*ys)
+            root->ys[s] = *ys + s * n;
+    }
+    return rc;
+}
+
+/* The compact records instead (tlg_compact_applies): the root's rows in increasing order, as
+ * tlg_presort leaves them, so the node statistics are summed in the same order. */
+static int compact_root(tl_grow_ctx *g, tlg_rowset *root, tl_err *err)
+{
+    g->packed = 0;
+    free(g->tmp_x);
+    free(g->tmp_y);
+    g->tmp_x = NULL;
+    g->tmp_y = NULL;
+    tlg_sort_rows(root->base, root->n);
+    return tlg_compact_setup(g, g->n_rows, err);
+}
+
 /* The splitters' per-fit work (tl_splitter_type.prepare) on the rows grown on. */
 static int prepare_slots(tl_grow_ctx *g, const tlg_rowset *root, tl_err *err)
 {
     const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
     const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
-    tl_node_rows view = {root->n, root->base, NULL, g->w, NULL, 0, 0, NULL, NULL, NULL, root->unit};
+    tl_node_rows view = {.n = root->n, .rows = root->base, .w = g->w, .unit_weights = root->unit};
     for (int k = 0; k < 2; k++)
         if (sp[k] && sp[k]->prepare) {
             int rc = sp[k]->prepare(st[k], g, &view, k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC,
@@ -320,7 +386,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
         tl_err_set(err, TL_EINVAL, "cannot grow a tree on %zu rows", n);
         return NULL;
     }
-    tlg_rowset root = {n, NULL, NULL, NULL, NULL, 1};
+    tlg_rowset root = {n, NULL, NULL, NULL, NULL, 1, NULL};
     uint32_t *blocks = NULL;
     double *xs = NULL; /* the packed values and class codes (g.packed) */
     int *ys = NULL;
@@ -328,16 +394,9 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     int rc = g.t ? tlg_ctx_alloc(&g, n, err) : TL_ENOMEM;
     if (!rc && p->criterion->prefix_loss)
         rc = tl_tree_keep_values(g.t, err);
+    if (!rc && !(root.base = malloc(n * sizeof *root.base)))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     if (!rc) {
-        blocks = malloc(n * (g.n_blocks + 1) * sizeof *blocks);
-        root.sorted = malloc((g.n_blocks ? g.n_blocks : 1) * sizeof *root.sorted);
-        if (g.packed)
-            alloc_packed(&g, n, &root, &xs, &ys);
-        if (!blocks || !root.sorted || (g.packed && !root.xs))
-            rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
-    }
-    if (!rc) {
-        root.base = blocks + n * g.n_blocks;
         root.n = 0;
         for (size_t i = 0; i < n && !rc; i++) {
             if (rows[i] >= d->n_rows) {
@@ -362,17 +421,13 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
         if (g.leaf_only)
             root.n = n;
     }
-    if (!rc && !(rc = tlg_presort(&g, root.base, root.n, blocks, xs, ys, err))) {
-        for (size_t s = 0; s < g.n_blocks; s++) {
-            root.sorted[s] = blocks + s * n;
-            if (xs)
-                root.xs[s] = xs + s * n;
-            if (ys)
-                root.ys[s] = ys + s * n;
-        }
-        if (tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)
-            rc = TL_ENOMEM;
+    if (!rc) {
+        g.compact = !g.leaf_only && tlg_compact_applies(d, p, root.base, root.n);
+        rc = g.compact ? compact_root(&g, &root, err)
+                       : sorted_blocks(&g, n, &root, &blocks, &xs, &ys, err);
     }
+    if (!rc && tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)
+        rc = TL_ENOMEM;
     if (!rc)
         rc = prepare_slots(&g, &root, err);
     if (!rc)
@@ -384,6 +439,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     }
     tlg_ctx_free(&g);
     free(blocks);
+    free(root.base);
     free(root.sorted);
     free(xs);
     free(ys);

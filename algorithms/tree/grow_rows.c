@@ -7,56 +7,57 @@
 
 #include "grow_internal.h"
 
-/* A double's bits as an unsigned key with the same order; NaN last. */
-static uint64_t sort_key(double v)
-{
-    if (isnan(v))
-        return UINT64_MAX;
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return (b >> 63) ? ~b : b | 0x8000000000000000ull;
-}
-
-typedef struct {
-    uint64_t key;
-    uint32_t row;
-} keyed_row;
-
-/* Below this many rows qsort wins; above, a stable LSD radix sort on 16-bit digits (the
- * presort is the one sort of a fit, and on 10^6 rows it dominated qsort's comparisons). */
-#define TL_RADIX_MIN_ROWS 4096
-
 static int cmp_keyed(const void *a, const void *b)
 {
-    const keyed_row *x = a, *y = b;
+    const tlg_keyed_row *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
     return (x->row > y->row) - (x->row < y->row);
 }
 
-/* Sorts a[0..n) by key, ties in input order; tmp holds n entries. */
-static int radix_sort(keyed_row *a, keyed_row *tmp, size_t n)
+/* Below this many rows qsort wins; above, a stable LSD radix sort (the presort is the one
+ * sort of a fit, and on 10^6 rows it dominated qsort's comparisons). */
+#define TL_RADIX_MIN_ROWS 4096
+
+/* Radix digits of 11 bits (6 passes over a 64-bit key): 2048 buckets keep the scatter's
+ * write streams in cache, where 16-bit digits (65536 buckets) missed on nearly every write. */
+#define TL_RADIX_BITS 11
+#define TL_RADIX_PASSES 6
+#define TL_RADIX_BUCKETS (1u << TL_RADIX_BITS)
+
+int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n)
 {
-    size_t *count = calloc(4 * 65536, sizeof *count);
+    if (n < TL_RADIX_MIN_ROWS) {
+        qsort(a, n, sizeof *a, cmp_keyed);
+        return 0;
+    }
+    size_t *count = calloc(TL_RADIX_PASSES * TL_RADIX_BUCKETS, sizeof *count);
     if (!count)
         return -1;
+    const uint64_t mask = TL_RADIX_BUCKETS - 1;
     for (size_t i = 0; i < n; i++)
-        for (int d = 0; d < 4; d++)
-            count[d * 65536 + ((a[i].key >> (16 * d)) & 0xffff)]++;
-    for (int d = 0; d < 4; d++) {
-        size_t *c = count + d * 65536;
-        if (c[(a[0].key >> (16 * d)) & 0xffff] == n)
+        for (int d = 0; d < TL_RADIX_PASSES; d++)
+            count[d * TL_RADIX_BUCKETS + ((a[i].key >> (TL_RADIX_BITS * d)) & mask)]++;
+    tlg_keyed_row *src = a, *dst = tmp;
+    for (int d = 0; d < TL_RADIX_PASSES; d++) {
+        size_t *c = count + d * TL_RADIX_BUCKETS;
+        unsigned shift = TL_RADIX_BITS * (unsigned)d;
+        if (c[(src[0].key >> shift) & mask] == n)
             continue; /* every key has this digit: the pass would change nothing */
         size_t sum = 0;
-        for (size_t v = 0; v < 65536; v++) {
+        for (size_t v = 0; v < TL_RADIX_BUCKETS; v++) {
             size_t t = c[v];
             c[v] = sum;
             sum += t;
         }
         for (size_t i = 0; i < n; i++)
-            tmp[c[(a[i].key >> (16 * d)) & 0xffff]++] = a[i];
-        memcpy(a, tmp, n * sizeof *a);
+            dst[c[(src[i].key >> shift) & mask]++] = src[i];
+        tlg_keyed_row *t = src;
+        src = dst;
+        dst = t;
     }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
     free(count);
     return 0;
 }
@@ -67,25 +68,28 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void tlg_sort_rows(uint32_t *rows, size_t n)
+{
+    qsort(rows, n, sizeof *rows, cmp_u32);
+}
+
 /* Sort the rows by each numeric attribute once; equal values keep row order, so trees are
  * deterministic whatever order the rows were given in. Block s starts at s * g->n_rows. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
                 tl_err *err)
 {
     size_t stride = g->n_rows; /* blocks are laid out for every row given, n may be fewer */
-    keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
+    tlg_keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
-    qsort(rows, n, sizeof *rows, cmp_u32);
+    tlg_sort_rows(rows, n);
     for (size_t s = 0; s < g->n_blocks; s++) {
         const double *x = g->d->cols[g->num_attr[s]].num;
         for (size_t i = 0; i < n; i++) {
-            pairs[i].key = sort_key(x[rows[i]]);
+            pairs[i].key = tlg_sort_key(x[rows[i]]);
             pairs[i].row = rows[i];
         }
-        if (n < TL_RADIX_MIN_ROWS)
-            qsort(pairs, n, sizeof *pairs, cmp_keyed);
-        else if (radix_sort(pairs, pairs + n, n)) {
+        if (tlg_sort_keyed(pairs, pairs + n, n)) {
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory");
         }
@@ -123,7 +127,7 @@ void tlg_lazy_free(struct tlg_lazy *lazy)
 const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s)
 {
     struct tlg_lazy *z = g->lazy;
-    keyed_row *pairs = z->pairs;
+    tlg_keyed_row *pairs = z->pairs;
     if (!pairs) {
         z->pairs = malloc((g->n_rows ? g->n_rows : 1) * sizeof *pairs);
         z->rows = malloc((g->n_rows ? g->n_rows : 1) * sizeof *z->rows);
@@ -138,7 +142,7 @@ const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, si
     }
     const double *x = g->d->cols[g->num_attr[s]].num;
     for (size_t i = 0; i < node->n; i++) {
-        pairs[i].key = sort_key(x[node->rows[i]]);
+        pairs[i].key = tlg_sort_key(x[node->rows[i]]);
         pairs[i].row = node->rows[i];
     }
     qsort(pairs, node->n, sizeof *pairs, cmp_keyed);
@@ -201,6 +205,7 @@ void tlg_children_free(tlg_children *c)
     free(c->ptrs);
     free(c->xptrs);
     free(c->yptrs);
+    free(c->rptrs);
     free(c->fresh);
     free(c->fresh_x);
     free(c->fresh_y);
@@ -211,30 +216,48 @@ void tlg_children_free(tlg_children *c)
 }
 
 /* Every row goes to one branch or stays: the children's blocks are sub-ranges of the
- * parent's. TL_ENOMEM. */
+ * parent's. routed: the rows' groups are in branch8 and branch1 already. TL_ENOMEM. */
 static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
-                              tlg_children *c, tl_err *err)
+                              tlg_children *c, int routed, tl_err *err)
 {
     size_t nb = c->n, groups = counts[nb] ? nb + 1 : nb; /* group nb: rows that stay */
     size_t *off = malloc(groups * sizeof *off);
     if (!off)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     int narrow = groups <= UINT8_MAX;
-    for (size_t i = 0; i < rs->n && narrow; i++)
+    /* routed: tlg_route_records has set branch8 and branch1 */
+    for (size_t i = 0; i < rs->n && narrow && !routed; i++)
         g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
+    for (size_t i = 0; i < rs->n && g->branch1 && groups == 2 && !routed; i++) {
+        uint32_t r = rs->base[i];
+        uint64_t bit = (uint64_t)1 << (r & 63);
+        g->branch1[r >> 6] = g->branch[r] ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;
+    }
     partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
-    for (size_t s2 = 0; s2 < g->n_blocks; s2++)
+    for (size_t s2 = 0; rs->sorted && s2 < g->n_blocks; s2++)
         partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL, rs->n,
                   groups, counts, off, narrow);
+    for (size_t s2 = 0; rs->rec && s2 < g->n_num; s2++) {
+        group_offsets(off, groups, counts);
+        tlg_partition_records(g, rs->rec[s2], rs->n, off, groups, narrow,
+                              g->d->cols[g->num_attr[s2]].num);
+    }
     free(off);
     size_t at = 0;
     for (size_t b = 0; b < nb; b++) {
         c->kids[b].n = counts[b];
         c->kids[b].base = rs->base + at;
-        c->kids[b].sorted = c->ptrs + b * g->n_blocks;
         c->kids[b].unit = rs->unit;
-        for (size_t s2 = 0; s2 < g->n_blocks; s2++)
-            c->kids[b].sorted[s2] = rs->sorted[s2] + at;
+        if (rs->sorted) {
+            c->kids[b].sorted = c->ptrs + b * g->n_blocks;
+            for (size_t s2 = 0; s2 < g->n_blocks; s2++)
+                c->kids[b].sorted[s2] = rs->sorted[s2] + at;
+        }
+        if (rs->rec) {
+            c->kids[b].rec = c->rptrs + b * g->n_num;
+            for (size_t s2 = 0; s2 < g->n_num; s2++)
+                c->kids[b].rec[s2] = rs->rec[s2] + at;
+        }
         if (rs->xs) {
             c->kids[b].xs = c->xptrs + b * g->n_blocks;
             for (size_t s2 = 0; s2 < g->n_blocks; s2++)
@@ -342,7 +365,13 @@ static int route_rows(tl_grow_ctx *g, const tl_node_rows *view, const tl_split *
     tl_tree *t = g->t;
     size_t node = view->id;
     int unknown = 0;
-    for (size_t i = 0; i < view->n; i++) {
+    const double *x = s->kind == TL_SPLIT_NUMERIC ? g->d->cols[s->attr].num : NULL;
+    for (size_t i = 0; i < view->n && x; i++) { /* tl_split_branch's, inline */
+        uint32_t r = view->rows[i];
+        g->branch[r] = isnan(x[r]) ? -1 : (x[r] <= s->threshold ? 0 : 1);
+        unknown |= g->branch[r] < 0;
+    }
+    for (size_t i = 0; i < view->n && !x; i++) {
         uint32_t r = view->rows[i];
         /* from the split record: the node's children do not exist yet */
         g->branch[r] = tl_split_branch(s, g->d, r);
@@ -382,13 +411,21 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     t->n_children[node] = nb; /* before tl_tree_branch, which checks codes against it */
     out->first = first;
     out->n = nb;
-    int rc = route_rows(g, view, s, nb, err);
+    /* a binary numeric test on a node with records: its attribute's records in order are
+     * the rows that go left, then those that go right */
+    int by_records = g->compact && rs->rec && s->kind == TL_SPLIT_NUMERIC && nb == 2;
+    int rc = by_records ? TL_OK : route_rows(g, view, s, nb, err);
     if (rc)
         return rc;
     size_t *counts = calloc(nb + 1, sizeof *counts);
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
     out->ptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->ptrs);
+    if (g->compact && rs->rec &&
+        !(out->rptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->rptrs))) {
+        free(counts);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
     if (g->packed) {
         out->xptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->xptrs);
         out->yptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->yptrs);
@@ -399,7 +436,14 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
     double known_total = 0;
-    for (size_t i = 0; i < rs->n; i++) {
+    if (by_records) {
+        t->unknown[node] = TL_UNKNOWN_SHARE;
+        tlg_route_records(g, rs, s, counts, t->stats + first * g->k);
+        for (size_t b = 0; b < 2; b++)
+            out->share[b] = (double)counts[b];
+        known_total = (double)rs->n;
+    }
+    for (size_t i = 0; i < rs->n && !by_records; i++) {
         uint32_t r = rs->base[i];
         int b = g->branch[r];
         if (b < 0) {
@@ -414,7 +458,11 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     }
     /* Every child's statistics are there before any subtree is grown, for the accept
      * callback (the node step recomputes them in the same order). */
-    for (size_t i = 0; i < rs->n; i++) {
+    const int *code = g->d->y.code;
+    for (size_t i = 0; i < rs->n && g->compact && !by_records; i++) /* weights 1, all go down */
+        t->stats[(first + (size_t)g->branch[rs->base[i]]) * g->k + (size_t)code[rs->base[i]]] +=
+            1.0;
+    for (size_t i = 0; i < rs->n && !g->compact; i++) {
         uint32_t r = rs->base[i];
         int b = g->branch[r];
         if (b >= 0 && (size_t)b < nb)
@@ -427,7 +475,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
     if (out->n_missing == 0)
-        rc = hand_down_in_place(g, rs, counts, out, err);
+        rc = hand_down_in_place(g, rs, counts, out, by_records, err);
     else
         rc = hand_down_copies(g, rs, counts, out, err);
     free(counts);

@@ -32,6 +32,10 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->rwork);
     free(g->cut_left);
     free(g->cut_right);
+    free(g->rec_buf);
+    free(g->rec_ptrs);
+    free(g->last_kept);
+    free(g->branch1);
     tlg_lazy_free(g->lazy);
 }
 

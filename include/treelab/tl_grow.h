@@ -142,7 +142,21 @@ typedef struct tl_node_rows {
     const double *sorted_x;
     const int *sorted_y;
     int unit_weights; /* every row of the node weighs exactly 1 (w[row] == 1) */
+    /* The compact form, for splitters that set reads_records, where every row weighs 1, the
+     * target is nominal and no value is unknown (else NULL, and sorted is then NULL): one word
+     * per row in sorted order (TL_REC_* below), so a sweep reads 4 bytes a row and no value. */
+    const uint32_t *sorted_rec;
+    unsigned rec_shift; /* the row is word >> rec_shift; the class code sits in bits 2 .. */
 } tl_node_rows;
+
+/* A compact record's bits: the cut between the previous record and this one is allowed (this
+ * value exceeds the previous one by more than TL_REC_GAP), and this value differs from the
+ * previous one; the first record of a node carries neither meaningfully. */
+#define TL_REC_CUT 1u
+#define TL_REC_DIFFERS 2u
+#define TL_REC_CLASS_SHIFT 2u
+/* Values closer than this are not cut between (scikit-learn's FEATURE_THRESHOLD). */
+#define TL_REC_GAP 1e-7
 
 /* ---- splitter: the best test on one attribute at a node ---- */
 typedef struct tl_splitter_type {
@@ -159,6 +173,9 @@ typedef struct tl_splitter_type {
     /* Non-zero: the grower keeps each numeric attribute's values (and class codes) packed in
      * the nodes' sorted order and hands them over as tl_node_rows.sorted_x / sorted_y. */
     int needs_sorted_values;
+    /* Non-zero: the splitter also reads tl_node_rows.sorted_rec when the grower gives it (and
+     * then neither sorted nor sorted_x); the grower falls back to the forms above elsewhere. */
+    int reads_records;
     /* Non-zero: best() reads neither tl_node_rows.sorted nor sorted_x / sorted_y (and the
      * splitter sets neither needs flag), so the grower does not sort the numeric attributes
      * nor carry sorted blocks down the tree; tl_grow_sorted_rows then sorts the node's rows

@@ -41,7 +41,8 @@ for data in "$@"; do
         [ "$HAVE_SK" = 0 ] || $PY scripts/peers/sklearn_holdout_bench.py "$file" 4 ${DEPTH:-} >> "$TMP/sk"
         r=$((r + 1))
     done
-    # fit_time.c: train seconds leaves peak_mb before_mb data_mb accuracy; sklearn: s leaves acc
+    # fit_time.c: train seconds leaves peak_mb before_mb data_mb cpu_s load_peak_mb accuracy;
+    # sklearn: s leaves acc
     med() { awk -v c="$2" '{ print $c }' "$TMP/$1" | median; }
     last() { tail -n 1 "$TMP/$1" | awk -v c="$2" '{ print $c }'; }
     ex=$(med ex 2) h255=$(med h255 2) h63=$(med h63 2)
@@ -51,6 +52,6 @@ for data in "$@"; do
     mem() { awk -v p="$(last "$1" 4)" -v d="$(last "$1" 6)" 'BEGIN { printf "%.2f", (d > 1 ? p / d : 0) }'; }
     printf '%-18s %8s | %8s %8s %8s %8s | %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %6s | %5s %5s\n' \
         "$data" "$(last ex 1)" "$ex" "$h255" "$h63" "$sk" "$x255" "$x63" \
-        "$(last ex 7)" "$(last h255 7)" "$(last h63 7)" "$acc_sk" \
+        "$(last ex 9)" "$(last h255 9)" "$(last h63 9)" "$acc_sk" \
         "$(last ex 3)" "$(last h255 3)" "$(last h63 3)" "$lv_sk" "$(mem ex)" "$(mem h255)"
 done

@@ -4,9 +4,9 @@
 # (scripts/peers/sklearn_fit_bench.py data), treelab's fit alone (scripts/bench/fit_time.c).
 # "Data" is the dataset in memory as treelab holds it: rows x (20 doubles + a 4-byte class
 # code), i.e. rows x 164 bytes (156 MiB at 10^6), not the CSV file; sizes in MiB. "Peak" is the process's
-# high-water mark (VmHWM) after the fit: libraries, the loaded dataset and everything the fit
-# allocated (loading included, whose transient stays below the fit's); "before fit" is the
-# resident size once the data is loaded, so peak - before is
+# high-water mark (VmHWM) during the fit: libraries, the loaded dataset and everything the fit
+# allocated (fit_time.c resets the mark once the data is loaded; the loader's own peak is its
+# last column); "before fit" is the resident size once the data is loaded, so peak - before is
 # what the fit added. At 10^4 the libraries (~7 MB) dominate both.
 # Needs build/libtreelab.a and python3-numpy (for the data).
 # Usage: scripts/bench/rss.sh [ROWS...]   (default: 10000 100000 1000000); ALGO=cart and

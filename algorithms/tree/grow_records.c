@@ -1,0 +1,226 @@
+/* The grower's compact records: one 32-bit word per row and numeric attribute in sorted order
+ * (row id, class code, "cut allowed" and "differs" bits), for unit-weight classification
+ * without unknown values; a third of the packed values' bytes, and no value is read while
+ * sweeping. Nodes above rec_cap rows build one attribute's records at a time instead of keeping
+ * them all, which bounds the memory of a fit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow_internal.h"
+
+/* Every row's class code and row id fit beside the two bits. */
+static int fits(const tl_dataset *d, unsigned *shift)
+{
+    size_t k = tl_dataset_n_classes(d);
+    unsigned bits = 0;
+    while (bits < 16 && ((size_t)1 << bits) < k)
+        bits++;
+    *shift = TL_REC_CLASS_SHIFT + bits;
+    return ((size_t)1 << bits) >= k && (uint64_t)d->n_rows <= (UINT64_C(1) << (32 - *shift));
+}
+
+int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint32_t *rows,
+                        size_t n)
+{
+    unsigned shift;
+    const tl_criterion_type *c = p->criterion;
+    if (!p->numeric || !p->numeric->reads_records || !tl_dataset_is_classification(d) ||
+        !d->y.code || !fits(d, &shift) || (p->missing && p->missing->route) || !c->impurity ||
+        c->score || c->prefix_loss || (p->nominal && p->nominal->needs_train_values))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (tl_dataset_weight(d, rows[i]) != 1.0)
+            return 0;
+    for (size_t a = 0; a < d->schema.n_attrs; a++)
+        for (size_t i = 0; i < n; i++)
+            if (tl_dataset_is_missing(d, a, rows[i]))
+                return 0;
+    return 1;
+}
+
+/* Nodes of up to this share of the rows keep their records (on large data: the records of
+ * every attribute for every row would cost 4 bytes a cell, as much as half the data). */
+#define TL_REC_SHARE 0.2
+/* Below this many cells the root keeps them all. */
+#define TL_REC_ALL_CELLS ((size_t)1 << 22)
+
+int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
+{
+    fits(g->d, &g->rec_shift);
+    g->rec_cap = n * g->n_num <= TL_REC_ALL_CELLS ? n : (size_t)(TL_REC_SHARE * (double)n);
+    g->rec_ptrs = malloc((g->n_num ? g->n_num : 1) * sizeof *g->rec_ptrs);
+    size_t groups = 3; /* a partition's: the branches and the rows that stay */
+    for (size_t a = 0; a < g->d->schema.n_attrs; a++)
+        if (g->d->schema.attrs[a].n_levels + 1 > groups)
+            groups = g->d->schema.attrs[a].n_levels + 1;
+    g->last_kept = malloc(groups * sizeof *g->last_kept);
+    g->branch1 = calloc(g->d->n_rows / 64 + 1, sizeof *g->branch1);
+    if (!g->rec_ptrs || !g->last_kept || !g->branch1)
+        return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
+    return TL_OK;
+}
+
+/* The records of sorted pairs[0..n) (their row fields hold the records but the two bits)
+ * into out. */
+static void encode(const tlg_keyed_row *pairs, size_t n, uint32_t *out)
+{
+    double prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits = 0;
+        double v = tlg_key_value(pairs[i].key);
+        if (i > 0 && v != prev)
+            bits = TL_REC_DIFFERS | (v > prev + TL_REC_GAP ? TL_REC_CUT : 0);
+        out[i] = pairs[i].row | bits;
+        prev = v;
+    }
+}
+
+/* Sort rows[0..n) (increasing) by slot's values into pairs (2n entries), each carrying its
+ * record but the bits: the row ids keep their order in the high bits, so ties stay in row
+ * order, and the class codes are read in row order rather than gathered in value order. */
+static int sort_slot(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_t slot,
+                     tlg_keyed_row *pairs)
+{
+    const double *x = g->d->cols[g->num_attr[slot]].num;
+    const int *code = g->d->y.code;
+    unsigned shift = g->rec_shift;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = rows[i];
+        pairs[i].key = tlg_sort_key(x[r]);
+        pairs[i].row = r << shift | (uint32_t)code[r] << TL_REC_CLASS_SHIFT;
+    }
+    return tlg_sort_keyed(pairs, pairs + n, n);
+}
+
+int tlg_attr_records(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_t slot,
+                     uint32_t *out, tl_err *err)
+{
+    tlg_keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
+    if (!pairs || sort_slot(g, rows, n, slot, pairs)) {
+        free(pairs);
+        return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
+    }
+    encode(pairs, n, out);
+    free(pairs);
+    return TL_OK;
+}
+
+int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
+{
+    size_t n = rs->n;
+    size_t cells = g->rec_cap * g->n_num > 0 ? g->rec_cap * g->n_num : 1;
+    if (!g->rec_buf && !(g->rec_buf = malloc(cells * sizeof *g->rec_buf)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
+    tlg_keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
+    if (!pairs)
+        return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
+    for (size_t s = 0; s < g->n_num; s++) {
+        g->rec_ptrs[s] = g->rec_buf + s * n;
+        if (sort_slot(g, rs->base, n, s, pairs)) {
+            free(pairs);
+            return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
+        }
+        encode(pairs, n, g->rec_ptrs[s]);
+    }
+    free(pairs);
+    rs->rec = g->rec_ptrs;
+    return TL_OK;
+}
+
+/* The bits of a kept record whose group's previous record sat at last - 1 (last > 0), when no
+ * step between them allowed a cut but some differed: steps each too small to cut between may
+ * add up to more than TL_REC_GAP, so the two values decide. */
+static uint32_t joined_close(const tl_grow_ctx *g, const uint32_t *rec, size_t last, uint32_t v,
+                             const double *x)
+{
+    double prev = x[rec[last - 1] >> g->rec_shift], cur = x[v >> g->rec_shift];
+    return TL_REC_DIFFERS | (cur > prev + TL_REC_GAP ? TL_REC_CUT : 0);
+}
+
+/* tlg_partition_records into two groups (a binary split, every row going down): the group
+ * read from g->branch1 (a bit per row: an eighth of the bytes, so the lookups stay in cache),
+ * the groups' positions kept in registers. */
+static void partition_two(const tl_grow_ctx *g, uint32_t *rec, size_t n, const size_t *off,
+                          const double *x)
+{
+    size_t o[2] = {off[0], off[1]}, last[2] = {0, 0}, last_cut = 0, last_differs = 0;
+    const uint32_t bits = TL_REC_CUT | TL_REC_DIFFERS;
+    unsigned shift = g->rec_shift;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = rec[i];
+        uint32_t r = v >> shift;
+        size_t b = (size_t)(g->branch1[r >> 6] >> (r & 63)) & 1u;
+        last_cut = (v & TL_REC_CUT) ? i + 1 : last_cut;
+        if ((v & bits) == TL_REC_DIFFERS)
+            last_differs = i + 1;
+        size_t lb = b ? last[1] : last[0];
+        uint32_t nb = last_cut > lb ? bits : 0;
+        if (nb == 0 && last_differs > lb && lb > 0)
+            nb = joined_close(g, rec, lb, v, x);
+        size_t at = b ? o[1] : o[0];
+        g->tmp[at] = (v & ~bits) | nb;
+        o[0] += 1 - b;
+        o[1] += b;
+        last[0] = b ? last[0] : i + 1;
+        last[1] = b ? i + 1 : last[1];
+    }
+    memcpy(rec, g->tmp, n * sizeof *rec);
+}
+
+void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t *off,
+                           size_t groups, int narrow, const double *x)
+{
+    if (groups == 2 && narrow && g->branch1) {
+        partition_two(g, rec, n, off, x);
+        return;
+    }
+    size_t *last = g->last_kept; /* 1 + the position of the group's last record, 0: none */
+    memset(last, 0, groups * sizeof *last);
+    size_t last_cut = 0, last_differs = 0; /* 1 + the position of the last such step */
+    const uint32_t bits = TL_REC_CUT | TL_REC_DIFFERS;
+    unsigned shift = g->rec_shift;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = rec[i], r = v >> shift;
+        /* a step that allowed a cut also differed; one that differed without allowing a cut
+         * (values within TL_REC_GAP) is rare */
+        last_cut = (v & TL_REC_CUT) ? i + 1 : last_cut;
+        if ((v & bits) == TL_REC_DIFFERS)
+            last_differs = i + 1;
+        size_t b = narrow ? g->branch8[r] : (size_t)g->branch[r];
+        size_t lb = last[b];
+        /* the cut is allowed when a step between allowed one (the values only grow), the
+         * values are equal when every step was equal; a group's first record: no matter */
+        uint32_t nb = last_cut > lb ? bits : 0;
+        if (nb == 0 && last_differs > lb && lb > 0)
+            nb = joined_close(g, rec, lb, v, x);
+        g->tmp[off[b]++] = (v & ~bits) | nb;
+        last[b] = i + 1;
+    }
+    memcpy(rec, g->tmp, n * sizeof *rec);
+}
+
+void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_split *s,
+                       size_t *counts, double *stats)
+{
+    const uint32_t *rec = rs->rec[g->num_slot[s->attr]];
+    const double *x = g->d->cols[s->attr].num;
+    unsigned shift = g->rec_shift;
+    uint32_t cmask = (1u << (shift - TL_REC_CLASS_SHIFT)) - 1;
+    size_t lo = 0, hi = rs->n, k = g->k;
+    while (lo < hi) { /* the first record whose value exceeds the threshold */
+        size_t mid = lo + (hi - lo) / 2;
+        if (x[rec[mid] >> shift] <= s->threshold)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    counts[0] = lo;
+    counts[1] = rs->n - lo;
+    for (size_t i = 0; i < rs->n; i++) {
+        uint32_t r = rec[i] >> shift, b = i >= lo;
+        uint64_t bit = (uint64_t)1 << (r & 63);
+        g->branch8[r] = (uint8_t)b;
+        g->branch1[r >> 6] = b ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;
+        stats[b * k + ((rec[i] >> TL_REC_CLASS_SHIFT) & cmask)] += 1.0;
+    }
+}

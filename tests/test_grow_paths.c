@@ -1,0 +1,206 @@
+/* The grower's compact records: taken exactly where they apply (unit weights, classes, an
+ * impurity, no unknown value, a splitter that reads them) and growing the very tree of the
+ * packed path, including nodes too large to keep records and values closer than the gap. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algorithms/tree/grow_internal.h"
+#include "tl_test_util.h"
+#include "treelab/tl_grow.h"
+
+static size_t *all_rows(const tl_dataset *d, uint32_t **rows32)
+{
+    size_t *rows = malloc(d->n_rows * sizeof *rows);
+    *rows32 = malloc(d->n_rows * sizeof **rows32);
+    assert_non_null(rows);
+    assert_non_null(*rows32);
+    for (size_t i = 0; i < d->n_rows; i++) {
+        rows[i] = i;
+        (*rows32)[i] = (uint32_t)i;
+    }
+    return rows;
+}
+
+static void cart_params(tl_grow_params *gp, const char *criterion)
+{
+    tl_grow_params_init(gp);
+    gp->numeric = tl_splitter_find("numeric_threshold", NULL);
+    gp->nominal = tl_splitter_find("nominal_subset", NULL);
+    gp->criterion = tl_criterion_find(criterion, NULL);
+    assert_non_null(gp->criterion);
+}
+
+static int applies(const tl_dataset *d, const tl_grow_params *gp, const uint32_t *rows)
+{
+    return tlg_compact_applies(d, gp, rows, d->n_rows);
+}
+
+static void test_compact_path_where_it_must_be(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/digits.arff", NULL);
+    uint32_t *r32;
+    size_t *rows = all_rows(d, &r32);
+    tl_grow_params gp;
+    cart_params(&gp, "gini");
+    assert_int_equal(applies(d, &gp, r32), 1);
+    cart_params(&gp, "entropy");
+    assert_int_equal(applies(d, &gp, r32), 1);
+    cart_params(&gp, "hellinger"); /* a score of its own, no impurity for the cuts */
+    assert_int_equal(applies(d, &gp, r32), 0);
+    cart_params(&gp, "gini");
+    const char *routing[] = {"learned", "surrogate", "majority"};
+    for (int i = 0; i < 3; i++) {
+        gp.missing = tl_missing_find(routing[i], NULL);
+        assert_non_null(gp.missing);
+        assert_int_equal(applies(d, &gp, r32), 0);
+    }
+    gp.missing = tl_missing_find("fractional", NULL);
+    assert_int_equal(applies(d, &gp, r32), 1);
+    gp.numeric = tl_splitter_find("c45_threshold", NULL);
+    assert_int_equal(applies(d, &gp, r32), 0);
+    gp.numeric = tl_splitter_find("random_subset", NULL);
+    assert_int_equal(applies(d, &gp, r32), 0);
+    gp.numeric = tl_splitter_find("histogram", NULL); /* unsorted: neither blocks nor records */
+    assert_non_null(gp.numeric);
+    assert_int_equal(applies(d, &gp, r32), 0);
+    cart_params(&gp, "gini");
+    /* weights: every weight exactly 1 is unit weight; one other weight turns it off */
+    d->weight = malloc(d->n_rows * sizeof *d->weight);
+    for (size_t i = 0; i < d->n_rows; i++)
+        d->weight[i] = 1.0;
+    assert_int_equal(applies(d, &gp, r32), 1);
+    d->weight[d->n_rows / 2] = 2.0;
+    assert_int_equal(applies(d, &gp, r32), 0);
+    d->weight[d->n_rows / 2] = 0.5;
+    assert_int_equal(applies(d, &gp, r32), 0);
+    free(d->weight);
+    d->weight = NULL;
+    /* one unknown value among the rows grown on */
+    double kept = d->cols[3].num[7];
+    d->cols[3].num[7] = NAN;
+    assert_int_equal(applies(d, &gp, r32), 0);
+    assert_int_equal(tlg_compact_applies(d, &gp, r32, 7), 1); /* not among rows 0..6 */
+    d->cols[3].num[7] = kept;
+    free(rows);
+    free(r32);
+    tl_dataset_free(d);
+
+    d = tl_test_load("experiments/datasets/engagement-regression.csv", NULL);
+    rows = all_rows(d, &r32);
+    const char *reg[] = {"mse", "friedman_mse", "mae"};
+    for (int i = 0; i < 3; i++) {
+        cart_params(&gp, reg[i]);
+        assert_int_equal(applies(d, &gp, r32), 0);
+    }
+    free(rows);
+    free(r32);
+    tl_dataset_free(d);
+}
+
+/* Trees a and b have the same tests everywhere. */
+static void assert_same_tree(const tl_tree *a, const tl_tree *b)
+{
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(a->n_nodes, b->n_nodes);
+    for (size_t n = 0; n < a->n_nodes; n++) {
+        assert_int_equal(a->attr[n], b->attr[n]);
+        assert_true(a->threshold[n] == b->threshold[n]);
+        assert_int_equal(a->n_children[n], b->n_children[n]);
+        for (size_t c = 0; c < a->k; c++)
+            assert_true(a->stats[n * a->k + c] == b->stats[n * b->k + c]);
+    }
+}
+
+/* The records' tree against the packed path's: missing = majority routes unknown values
+ * itself, so the grower keeps packed values, though no value is unknown here. */
+static void compare_paths(const tl_dataset *d, const char *criterion, double min_leaf,
+                          size_t min_nodes)
+{
+    uint32_t *r32;
+    size_t *rows = all_rows(d, &r32);
+    tl_grow_params gp;
+    cart_params(&gp, criterion);
+    gp.min_samples_leaf = min_leaf;
+    assert_int_equal(applies(d, &gp, r32), 1);
+    tl_tree *compact = tl_grow(d, rows, d->n_rows, &gp, NULL);
+    gp.missing = tl_missing_find("majority", NULL);
+    assert_int_equal(applies(d, &gp, r32), 0);
+    tl_tree *packed = tl_grow(d, rows, d->n_rows, &gp, NULL);
+    assert_true(compact->n_nodes >= min_nodes);
+    assert_same_tree(compact, packed);
+    tl_tree_free(compact);
+    tl_tree_free(packed);
+    free(rows);
+    free(r32);
+}
+
+static void test_compact_path_grows_the_packed_tree(void **state)
+{
+    (void)state;
+    const char *files[] = {"experiments/datasets/digits.arff",
+                           "experiments/datasets/segment-challenge.arff",
+                           "experiments/datasets/breast_cancer.arff", /* two classes */
+                           "experiments/datasets/glass.arff"};
+    for (int f = 0; f < 4; f++) {
+        tl_dataset *d = tl_test_load(files[f], NULL);
+        compare_paths(d, "gini", 1, 20);
+        compare_paths(d, "entropy", 1, 20);
+        compare_paths(d, "gini", 3, 10);
+        tl_dataset_free(d);
+    }
+}
+
+/* More cells than the root keeps records for (2^22), values on a grid of 1/40 shifted by
+ * 0, 6e-8 or 1.2e-7 (each step closer than the 1e-7 gap, two steps farther: a child that lacks
+ * the middle value may be cut between its neighbours), two and three classes. */
+static void test_compact_path_on_large_nodes_and_close_values(void **state)
+{
+    (void)state;
+    const size_t n = 220000, p = 20;
+    for (int classes = 2; classes <= 3; classes++) {
+        size_t cap = n * (p * 16 + 8) + 1024, at = 0;
+        char *csv = malloc(cap);
+        assert_non_null(csv);
+        for (size_t j = 0; j < p; j++)
+            at += (size_t)snprintf(csv + at, cap - at, "x%zu,", j);
+        at += (size_t)snprintf(csv + at, cap - at, "y\n");
+        uint64_t s = 88172645463325252ull;
+        for (size_t i = 0; i < n; i++) {
+            double v[20];
+            for (size_t j = 0; j < p; j++) {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                v[j] = (double)(s % 40) / 40.0 + (double)((s >> 20) % 3) * 6e-8;
+                at += (size_t)snprintf(csv + at, cap - at, "%.10f,", v[j]);
+            }
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            int y = (v[0] + v[1] * v[2] > 0.6) ^ (s % 10 == 0); /* 10% noise */
+            if (classes == 3 && v[3] > 0.8)
+                y = 2;
+            at += (size_t)snprintf(csv + at, cap - at, "c%d\n", y);
+        }
+        tl_err err;
+        tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", csv), NULL, &err);
+        free(csv);
+        assert_non_null(d);
+        compare_paths(d, "gini", 1, 1000);
+        tl_dataset_free(d);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compact_path_where_it_must_be),
+        cmocka_unit_test(test_compact_path_grows_the_packed_tree),
+        cmocka_unit_test(test_compact_path_on_large_nodes_and_close_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
