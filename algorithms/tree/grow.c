@@ -364,7 +364,7 @@ static void release_slots(tl_grow_ctx *g)
     const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
     const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
     for (int k = 0; k < 2; k++)
-        if (g->prep[k] && sp[k]->release)
+        if (g->prep[k] && sp[k] && sp[k]->release)
             sp[k]->release(st[k], k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC, g->prep[k]);
 }
 
