@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../algorithms/splitters/c45_scan.h"
 #include "tl_test_util.h"
 #include "treelab/tl_model.h"
 #include "treelab/tl_grow.h"
@@ -374,7 +375,6 @@ static void test_j48_cv_accuracy(void **state)
 /* The cut scan's table of n log2 n (algorithms/splitters/c45_scan.c): every entry must
  * be the very double the scan computed before it had one, v > 0 ? v * log2(v) : 0, or a
  * J48 choice could move. */
-const double *tl_c45_xlogx_table(size_t *n);
 
 static void test_xlogx_table(void **state)
 {

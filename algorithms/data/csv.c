@@ -40,6 +40,23 @@ static int make_nominal(tl_build *b, size_t j, size_t row)
     return 0;
 }
 
+/* Cell f's level code (or TL_MISSING_CODE) into row of a nominal column; -1: out of memory. */
+static int store_code(tl_colbuild *col, size_t row, const csv_field *f, char **scratch, size_t *cap)
+{
+    if (tl_csv_is_missing(f)) {
+        col->code[row] = TL_MISSING_CODE;
+        return 0;
+    }
+    size_t len;
+    int added;
+    const char *s = tl_csv_field_text(f, scratch, cap, &len);
+    int code = s ? tl_levels_add(&col->lv, s, len, &added) : -1;
+    if (code < 0)
+        return -1;
+    col->code[row] = code;
+    return 0;
+}
+
 /* Scratch for unescaping "" pairs. */
 typedef struct {
     char *s;
@@ -75,25 +92,14 @@ static int slow_cell(tl_build *b, size_t j, size_t row, const csv_field *f, csv_
             return 0;
         }
         st->nominal = 1;
-        if (st->seen_number) { /* the numbers' texts are needed as levels: second pass */
-            st->late = 1;
-            free(col->num);
-            col->num = NULL;
-            col->kind = TL_ATTR_NOMINAL;
-        } else if (make_nominal(b, j, row)) {
+        /* after numbers, their texts are needed as levels: second_pass fills every row */
+        st->late = st->seen_number;
+        if (make_nominal(b, j, row))
             return -1;
-        }
     }
     if (st->late)
         return 0;
-    size_t len;
-    int added;
-    const char *s = tl_csv_field_text(f, &sc->s, &sc->cap, &len);
-    int code = s ? tl_levels_add(&col->lv, s, len, &added) : -1;
-    if (code < 0)
-        return -1;
-    col->code[row] = code;
-    return 0;
+    return store_code(col, row, f, &sc->s, &sc->cap);
 }
 
 /* One record into row b->n_rows: each cell that is a plain number followed by its field's
@@ -157,8 +163,6 @@ static int first_pass(csv_cur *c, tl_build *b, csv_colstate *st, tl_err *err)
             return tl_parse_err(err, TL_EPARSE, c->path, st[j].bad_line, st[j].bad_col,
                                 "expected a finite number in numeric column '%s', found '%s'",
                                 col->name, st[j].bad_text);
-        if (st[j].late && !(col->code = malloc((b->n_rows ? b->n_rows : 1) * sizeof *col->code)))
-            return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
     }
     return rc;
 }
@@ -174,22 +178,10 @@ static int second_pass(csv_cur *c, tl_build *b, const csv_colstate *st, csv_fiel
         if ((rc = tl_csv_read_record(c, fields, b->n_cols, err)))
             break;
         for (size_t j = 0; j < b->n_cols; j++) {
-            tl_colbuild *col = &b->cols[j];
-            if (!st[j].late)
-                continue;
-            if (tl_csv_is_missing(&fields[j])) {
-                col->code[row] = TL_MISSING_CODE;
-                continue;
-            }
-            size_t len;
-            int added;
-            const char *s = tl_csv_field_text(&fields[j], &scratch, &scap, &len);
-            int code = s ? tl_levels_add(&col->lv, s, len, &added) : -1;
-            if (code < 0) {
+            if (st[j].late && store_code(&b->cols[j], row, &fields[j], &scratch, &scap)) {
                 rc = tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
                 break;
             }
-            col->code[row] = code;
         }
         row++;
     }

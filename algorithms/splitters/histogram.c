@@ -211,14 +211,13 @@ static void score_cut(const tl_grow_ctx *g, sweep *sw, size_t k, double wl, size
     }
     for (size_t j = 0; j < k; j++)
         sw->right[j] = sw->known[j] - sw->left[j];
-    double child = sw->loss_l ? wl * (sw->loss_l[last] / wl) + wr * (sw->loss_r[last] / wr)
-                   : sw->gini
-                       ? wl * tl_gini_impurity(sw->left, k) + wr * tl_gini_impurity(sw->right, k)
-                   : sw->impurity ? wl * sw->impurity(sw->left, k) + wr * sw->impurity(sw->right, k)
-                                  : -tl_grow_partition_gain(g, sw->left, 2);
-    if (sw->best_side)
-        child =
-            tl_side_impurity(sw->impurity, sw->left, sw->right, sw->u, sw->tmp, wl, wr, sw->wu, k);
+    double child =
+        sw->best_side
+            ? tl_side_impurity(sw->impurity, sw->left, sw->right, sw->u, sw->tmp, wl, wr, sw->wu, k)
+        : sw->loss_l   ? wl * (sw->loss_l[last] / wl) + wr * (sw->loss_r[last] / wr)
+        : sw->gini     ? wl * tl_gini_impurity(sw->left, k) + wr * tl_gini_impurity(sw->right, k)
+        : sw->impurity ? wl * sw->impurity(sw->left, k) + wr * sw->impurity(sw->right, k)
+                       : -tl_grow_partition_gain(g, sw->left, 2);
     if (child < sw->best_child) { /* strict: among equal cuts the lowest threshold wins */
         sw->best_child = child;
         sw->best_t = t;
@@ -285,15 +284,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         }
         prev = b;
     }
-    if (sw.best_child == INFINITY)
-        return 0;
-    memcpy(sw.left, sw.best_left, k * sizeof *sw.left);
-    for (size_t j = 0; j < k; j++)
-        sw.right[j] = sw.known[j] - sw.left[j];
-    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
-    out->kind = TL_SPLIT_NUMERIC;
-    out->threshold = sw.best_t;
-    return tl_grow_score(g, node, sc, 2, missing_w, out);
+    return tl_threshold_found(g, node, attr, sc, k, sw.best_child, sw.best_t, missing_w, out);
 }
 
 static void release(const void *state, int kind, void *fit)

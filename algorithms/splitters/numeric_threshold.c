@@ -156,23 +156,6 @@ static double sweep_fast(const tl_grow_params *p, const double *x, sweep_src src
     return child;
 }
 
-/* The split of the best cut (children: left, right, known, best left), scored; 0 when none
- * was admissible. */
-static int found(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, double *children,
-                 size_t k, double best_child, double best_t, double missing_w, tl_split *out)
-{
-    double *left = children, *right = children + k, *known = children + 2 * k;
-    if (best_child == INFINITY)
-        return 0;
-    memcpy(left, children + 3 * k, k * sizeof *left);
-    for (size_t j = 0; j < k; j++)
-        right[j] = known[j] - left[j];
-    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
-    out->kind = TL_SPLIT_NUMERIC;
-    out->threshold = best_t;
-    return tl_grow_score(g, node, children, 2, missing_w, out);
-}
-
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -196,7 +179,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         best_child =
             sweep_fast(p, x, (sweep_src){NULL, NULL, node->sorted_rec, node->rec_shift}, node->n,
                        known, (double)node->n, min_leaf, k, left, right, best_left, &best_t);
-        return found(g, node, attr, children, k, best_child, best_t, 0, out);
+        return tl_threshold_found(g, node, attr, children, k, best_child, best_t, 0, out);
     }
     size_t n_known = node->n;
     while (n_known > 0 && isnan(xs ? xs[n_known - 1] : x[node->sorted[n_known - 1]]))
@@ -270,11 +253,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             right[j] = known[j] - left[j];
         /* impurity criteria: least weighted child impurity (row form: as scikit-learn writes
          * it, so equal cuts round alike); partition criteria: the greatest score, negated */
-        double child = rows_form  ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
-                       : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
-                                  : -tl_grow_partition_gain(g, children, 2);
-        if (best_side)
-            child = tl_side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k);
+        double child = best_side ? tl_side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k)
+                       : rows_form ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
+                       : impurity  ? wl * impurity(left, k) + wr * impurity(right, k)
+                                   : -tl_grow_partition_gain(g, children, 2);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
@@ -282,7 +264,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             memcpy(best_left, left, k * sizeof *left);
         }
     }
-    return found(g, node, attr, children, k, best_child, best_t, missing_w, out);
+    return tl_threshold_found(g, node, attr, children, k, best_child, best_t, missing_w, out);
 }
 
 static const tl_splitter_type numeric_threshold = {

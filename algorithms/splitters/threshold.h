@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "treelab/tl_grow.h"
 
@@ -45,6 +46,24 @@ static inline double tl_midpoint(double xi, double xn)
 {
     double t = xi / 2.0 + xn / 2.0;
     return (t == xn || isinf(t)) ? xi : t;
+}
+
+/* The split of the best cut (children: left, right, known, best left, k values each: the
+ * scratch layout of both threshold splitters), scored; 0 when none was admissible. */
+static inline int tl_threshold_found(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                                     double *children, size_t k, double best_child, double best_t,
+                                     double missing_w, tl_split *out)
+{
+    double *left = children, *right = children + k, *known = children + 2 * k;
+    if (best_child == INFINITY)
+        return 0;
+    memcpy(left, children + 3 * k, k * sizeof *left);
+    for (size_t j = 0; j < k; j++)
+        right[j] = known[j] - left[j];
+    out->attr = attr; /* the test first: a row-form criterion scores it from the rows */
+    out->kind = TL_SPLIT_NUMERIC;
+    out->threshold = best_t;
+    return tl_grow_score(g, node, children, 2, missing_w, out);
 }
 
 #endif

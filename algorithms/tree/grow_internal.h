@@ -164,10 +164,6 @@ void tlg_lazy_free(struct tlg_lazy *lazy);
  * the value blocks xs (and class blocks ys for classification) in the same order. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
                 tl_err *err);
-/* Route the node's rows by the chosen test (rows with an unknown value where the missing-
- * value method says) and hand each child its row set (grow_rows.c): the parent's blocks
- * partitioned in place when each row goes to one branch or none, fresh blocks when some go
- * down every branch. Sets every child's training statistics. */
 /* 1 when the compact records serve this fit: the numeric splitter reads them, the target is
  * nominal with codes that fit beside the row ids, the missing-value method routes nothing
  * itself, the criterion scores cuts by an impurity, and rows[0..n) all weigh 1 and have no
@@ -193,6 +189,10 @@ void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t
  * zero) follow, the same whole numbers as from the rows. */
 void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_split *s,
                        size_t *counts, double *stats);
+/* Route the node's rows by the chosen test (rows with an unknown value where the missing-
+ * value method says) and hand each child its row set (grow_rows.c): the parent's blocks
+ * partitioned in place when each row goes to one branch or none, fresh blocks when some go
+ * down every branch. Sets every child's training statistics. */
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
                   tlg_children *out, tl_err *err);
 void tlg_children_free(tlg_children *c);

@@ -228,7 +228,8 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     /* routed: tlg_route_records has set branch8 and branch1 */
     for (size_t i = 0; i < rs->n && narrow && !routed; i++)
         g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
-    for (size_t i = 0; i < rs->n && g->branch1 && groups == 2 && !routed; i++) {
+    /* branch1 serves only the partition of kept compact records (partition_two) */
+    for (size_t i = 0; i < rs->n && rs->rec && g->branch1 && groups == 2 && !routed; i++) {
         uint32_t r = rs->base[i];
         uint64_t bit = (uint64_t)1 << (r & 63);
         g->branch1[r >> 6] = g->branch[r] ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;

@@ -305,19 +305,6 @@ static int parse_next(const tl_run_state *s, const char *msg, tl_cell *c)
                : -1;
 }
 
-/* One cell's line as tl_cells_write writes it, prefixed by "C". */
-static char *cell_message(const tl_cell *c, size_t *len)
-{
-    char *text = NULL;
-    FILE *f = open_memstream(&text, len);
-    if (!f)
-        return NULL;
-    fputc('C', f);
-    tl_cells_write(f, c);
-    fclose(f);
-    return text;
-}
-
 static void *slot_main(void *arg)
 {
     slot *sl = arg;
@@ -348,7 +335,7 @@ static void *slot_main(void *arg)
             rc = tl_run_compute(s, &c, buf, &err);
         free(msg);
         msg = NULL;
-        if (!rc && !(out = cell_message(&c, &len)))
+        if (!rc && !(out = tl_run_cell_line(&c, "C", &len)))
             rc = tl_err_set(&err, TL_ENOMEM, "out of memory");
         if (!rc)
             tl_cell_clear(&c);

@@ -95,4 +95,8 @@ int tl_run_shard_mask(const tl_run_state *s, unsigned char **mask, tl_err *err);
 /* Order s->todo largest estimated cost first (ties in the canonical order). */
 int tl_run_largest_first(tl_run_state *s, tl_err *err);
 
+/* Cell c's line as tl_cells_write writes it, after prefix, as a new string of *len bytes
+ * (runner.c); NULL when out of memory. The runner stores it, MPI workers send it ("C"). */
+char *tl_run_cell_line(const tl_cell *c, const char *prefix, size_t *len);
+
 #endif

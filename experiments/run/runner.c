@@ -37,14 +37,13 @@ int tl_run_stored(tl_run_state *s, int *sync)
     return TL_OK;
 }
 
-/* Cell c's line as a new string (NULL when out of memory). */
-static char *cell_line(const tl_cell *c)
+char *tl_run_cell_line(const tl_cell *c, const char *prefix, size_t *len)
 {
     char *line = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&line, &len);
+    FILE *m = open_memstream(&line, len);
     if (!m)
         return NULL;
+    fputs(prefix, m);
     tl_cells_write(m, c);
     if (fclose(m) != 0) {
         free(line);
@@ -101,7 +100,8 @@ static void *worker(void *arg)
         if (!c)
             break;
         int rc = tl_run_compute(s, c, buf, &err);
-        char *line = rc ? NULL : cell_line(c);
+        size_t len;
+        char *line = rc ? NULL : tl_run_cell_line(c, "", &len);
         store(s, rc, &err, line);
         free(line);
     }

@@ -19,11 +19,7 @@ cd "$(dirname "$0")/../.."
 CONFIG=${1:-configs/default.cfg}
 REPEATS=${REPEATS:-5}
 TREELAB=${TREELAB:-build/treelab}
-PY=/usr/bin/python3
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. scripts/bench/common.sh # PY, TMP, one BLAS thread, median
 load() { cut -d' ' -f1 /proc/loadavg; }
 # one run: "wall cpu estimate" (GNU time's %e, and %U + %S, which count the waited-for
 # gnuplots; the estimate with PERF=1, else -)

@@ -8,15 +8,17 @@
 
 /* One fit on rows [0, n_train) and a prediction of the rest, with `epochs` epochs: wall and
  * CPU seconds into t[0], t[1], test accuracy into *acc. Returns non-zero on error. */
-static int timed_fit(const tl_dataset *d, size_t n_train, char kv[4][64], long epochs, double t[2],
+static int timed_fit(const tl_dataset *d, size_t n_train, char kv[3][64], long epochs, double t[2],
                      double *acc)
 {
     tl_err err;
     tl_params p;
     tl_params_init(&p);
-    snprintf(kv[2], 64, "epochs=%ld", epochs);
-    for (int i = 0; i < 4; i++)
+    char ep[32];
+    snprintf(ep, sizeof ep, "epochs=%ld", epochs);
+    for (int i = 0; i < 3; i++)
         tl_params_set_kv(&p, kv[i], &err);
+    tl_params_set_kv(&p, ep, &err);
     size_t n = d->n_rows;
     size_t *rows = malloc(n * sizeof *rows);
     double *lab = malloc(n * sizeof *lab);
@@ -75,10 +77,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "EPOCHS must be at least 2\n");
         return 2;
     }
-    char kv[4][64];
+    char kv[3][64]; /* depth, batch size, precision */
     snprintf(kv[0], sizeof kv[0], "depth=%s", argv[3]);
     snprintf(kv[1], sizeof kv[1], "batch_size=%s", argv[4]);
-    snprintf(kv[3], sizeof kv[3], "precision=%s", argc == 7 ? argv[6] : "double");
+    snprintf(kv[2], sizeof kv[2], "precision=%s", argc == 7 ? argv[6] : "double");
     double one[2], all[2], acc, acc1;
     if (timed_fit(d, n_train, kv, 1, one, &acc1) || timed_fit(d, n_train, kv, epochs, all, &acc))
         return 1;

@@ -134,14 +134,16 @@ typedef struct st_data {
     size_t n;
 } st_data;
 
-/* Rows idx[0..B) of d into the batch buffers (in the net's precision), then the objective of
- * that batch as st_objective_grad computes it. */
+/* Rows idx[0..B) of d (its first B rows when idx is NULL) into the batch buffers in the net's
+ * precision (soft_tree_net.c); then st_batch_grad: the objective of that batch as
+ * st_objective_grad computes it. */
 void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *idx, size_t B);
 double st_batch_grad(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
                      double *data_loss);
 
-/* In place sigmoid, exp and log-sigmoid over arrays (soft_tree_exp.c): within 1 ulp of libm's
- * exp, vectorised; out must not overlap z. */
+/* Exp, sigmoid and log-sigmoid over arrays (soft_tree_exp.c), vectorised: within 2 ulp of
+ * libm's exp in double, 1 in float; the sigmoids work in place; log-sigmoid's out must not
+ * overlap z. */
 void st_vexp(const double *x, double *y, size_t n);
 void st_vexp_f(const float *x, float *y, size_t n);
 void st_vsigmoid(double *z, size_t n);

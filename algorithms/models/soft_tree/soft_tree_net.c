@@ -45,32 +45,15 @@ static void load_theta(const st_net *net, st_work *w)
             w->f.theta[k] = (float)net->theta[k];
 }
 
-/* Inputs, targets and weights (1 when wt is NULL) of B rows into the batch buffers. */
-static void put_rows(const st_net *net, st_work *w, const double *X, const double *y,
-                     const double *wt, size_t B)
-{
-    size_t D = net->n_in;
-    if (w->single)
-        for (size_t k = 0; k < B * D; k++)
-            w->f.X[k] = (float)X[k];
-    else
-        memcpy(w->d.X, X, B * D * sizeof *X);
-    for (size_t r = 0; r < B; r++) {
-        if (y)
-            w->yb[r] = y[r];
-        if (w->single)
-            w->f.wt[r] = wt ? (float)wt[r] : 1.0f;
-        else
-            w->d.wt[r] = wt ? wt[r] : 1.0;
-    }
-}
-
+/* Inputs, targets (when d has them) and weights (1 when d has none) of rows idx[0..B) of d,
+ * or of its first B rows when idx is NULL, into the batch buffers in the net's precision. */
 void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *idx, size_t B)
 {
     size_t D = net->n_in;
     for (size_t r = 0; r < B; r++) {
-        const double *x = d->X + idx[r] * D;
-        double wr = d->wt ? d->wt[idx[r]] : 1.0;
+        size_t i = idx ? idx[r] : r;
+        const double *x = d->X + i * D;
+        double wr = d->wt ? d->wt[i] : 1.0;
         if (w->single) {
             for (size_t j = 0; j < D; j++)
                 w->f.X[r * D + j] = (float)x[j];
@@ -79,8 +62,16 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
             memcpy(w->d.X + r * D, x, D * sizeof *x);
             w->d.wt[r] = wr;
         }
-        w->yb[r] = d->y[idx[r]];
+        if (d->y)
+            w->yb[r] = d->y[i];
     }
+}
+
+static void put_rows(const st_net *net, st_work *w, const double *X, const double *y,
+                     const double *wt, size_t B)
+{
+    st_data d = {X, y, wt, B};
+    st_gather(net, w, &d, NULL, B);
 }
 
 /* The objective of the batch in the buffers, parameters already loaded. */
