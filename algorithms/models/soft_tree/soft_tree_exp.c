@@ -12,19 +12,9 @@
  * Taylor polynomial of degree 5 (the first term left out is below 2^-54 relative), 2^(j/64)
  * from a table and 2^e built in the exponent bits. Float: no table, |r| <= ln2 / 2 and degree
  * 7. No branches: the loops vectorise (soft_tree/CMakeLists.txt gives gcc the flags it needs)
- * and run as AVX2 where the processor has it (target_clones; the same operations, so the same
- * bits, as the SSE2 code: no FMA contraction, -ffp-contract=off). The vector body and the scalar tail
+ * and run as AVX2 where the processor has it (ST_CLONES). The vector body and the scalar tail
  * of a loop do the same operations, so an element's result does not depend on where it sits.
  * Within 2 ulp of glibc's exp for double, 1 for float (test_soft_tree_fast checks). */
-
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef CLONES
-#define CLONES
-#endif
 
 static const double LOG2E = 1.4426950408889634, LN2_HI = 6.93147180369123816490e-01,
                     LN2_LO = 1.90821492927058770002e-10;
@@ -90,7 +80,7 @@ static inline uint32_t to_bits_f(float f)
  * each factor a normal number, so results down in the subnormal range and up to the overflow
  * are rounded once. The table's factor has a loop of its own: a gather, which gcc does not
  * vectorise for SSE2, would keep the arithmetic from vectorising too. */
-CLONES static void exp_block(const double *restrict x, double *restrict y, size_t n)
+ST_CLONES static void exp_block(const double *restrict x, double *restrict y, size_t n)
 {
     double p[EB], t[EB], s1[EB];
     for (size_t i = 0; i < n; i++) {
@@ -148,9 +138,7 @@ void st_vexp(const double *x, double *y, size_t n)
     }
 }
 
-/* The clones are static, each behind an exported function: clang 14 names an exported
- * clone's dispatcher name.ifunc, which callers in other files do not find. */
-CLONES static void vexp_f(const float *x, float *y, size_t n)
+ST_CLONES static void vexp_f(const float *x, float *y, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         y[i] = exp1_f(x[i]);
@@ -163,7 +151,7 @@ void st_vexp_f(const float *x, float *y, size_t n)
 
 /* sigmoid(z) from e = exp(-|z|): 1 / (1 + e) for z >= 0, e / (1 + e) below, neither of which
  * overflows or cancels. */
-CLONES static void vsigmoid(double *z, size_t n)
+ST_CLONES static void vsigmoid(double *z, size_t n)
 {
     double e[EB], x[EB];
     for (size_t at = 0; at < n; at += EB) {
@@ -179,7 +167,7 @@ CLONES static void vsigmoid(double *z, size_t n)
     }
 }
 
-CLONES static void vsigmoid_f(float *z, size_t n)
+ST_CLONES static void vsigmoid_f(float *z, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         float e = exp1_f(-fabsf(z[i])), p = 1.0f / (1.0f + e);

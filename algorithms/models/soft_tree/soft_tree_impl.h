@@ -12,6 +12,20 @@
 #include "treelab/tl_model.h"
 #include "treelab/tl_store.h"
 
+/* The vectorised loops (exp, the passes, Adam) run as AVX2 where the processor has it: each
+ * such function is compiled twice and picked at load time. Without FMA contraction
+ * (-ffp-contract=off) both give the same bits. The clones must be static, each behind an
+ * exported function: clang 14 names an exported clone's dispatcher name.ifunc, which callers
+ * in other files do not find. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define ST_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef ST_CLONES
+#define ST_CLONES
+#endif
+
 typedef enum { ST_LOSS_MIXTURE = 0, ST_LOSS_EXPECTED = 1 } st_loss_kind;
 typedef enum { ST_PREDICT_MIXTURE = 0, ST_PREDICT_MAX_PATH = 1 } st_predict_kind;
 typedef enum { ST_OPT_ADAM = 0, ST_OPT_SGD = 1 } st_optimizer;

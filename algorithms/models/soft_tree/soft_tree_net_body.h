@@ -42,8 +42,44 @@ static void FN(logits)(const st_net *net, const REAL *th, BUFT *b, const REAL *X
     }
 }
 
-/* Routing and path probabilities and the mixture output Y of B rows X. */
-static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, const REAL *X, size_t B)
+/* Inner slot s's children's path probabilities from its own, Ps, and its routing
+ * probabilities ps. */
+static inline void FN(split_rows)(const REAL *restrict Ps, const REAL *restrict ps,
+                                  REAL *restrict Pl, REAL *restrict Pr, size_t B)
+{
+    for (size_t r = 0; r < B; r++) {
+        Pl[r] = Ps[r] * (1 - ps[r]);
+        Pr[r] = Ps[r] * ps[r];
+    }
+}
+
+/* The balance penalty's sums of inner slot s in double, in four fixed lanes (as FN(sums)
+ * adds): *den = sum_r q_r and *num = sum_r q_r p_r, q_r = w_r P_r rounded to REAL. */
+static inline void FN(balance_sums)(const REAL *restrict Ps, const REAL *restrict ps,
+                                    const REAL *restrict wt, size_t B, double *den, double *num)
+{
+    double u[4] = {0, 0, 0, 0}, v[4] = {0, 0, 0, 0};
+    size_t r = 0;
+    for (; r + 4 <= B; r += 4)
+        for (int j = 0; j < 4; j++) {
+            REAL q = wt[r + j] * Ps[r + j];
+            u[j] += q;
+            v[j] += (double)q * ps[r + j];
+        }
+    for (; r < B; r++) {
+        REAL q = wt[r] * Ps[r];
+        u[r % 4] += q;
+        v[r % 4] += (double)q * ps[r];
+    }
+    *den = (u[0] + u[1]) + (u[2] + u[3]);
+    *num = (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+/* Routing and path probabilities and the mixture output Y of B rows X. With bal (the balance
+ * penalty wanted), each inner slot's sums while its rows are at hand: sum_r w_r P_r into
+ * bal[M + s], sum_r w_r P_r p_r into bal[s]. */
+ST_CLONES static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, const REAL *X,
+                                  size_t B, double *bal)
 {
     const st_tree *t = &net->tree;
     size_t M = t->n_inner, L = t->n_leaves, K = net->n_out;
@@ -55,13 +91,11 @@ static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, const REAL *
     for (size_t r = 0; r < B; r++)
         b->P[r] = 1; /* the root, inner or (alone) a leaf, sits at position 0 */
     for (size_t s = 0; s < M; s++) {
-        const REAL *restrict Ps = b->P + s * B, *restrict ps = b->p + s * B;
-        REAL *restrict Pl = b->P + (size_t)t->kid[2 * s] * B;
-        REAL *restrict Pr = b->P + (size_t)t->kid[2 * s + 1] * B;
-        for (size_t r = 0; r < B; r++) {
-            Pl[r] = Ps[r] * (1 - ps[r]);
-            Pr[r] = Ps[r] * ps[r];
-        }
+        const REAL *Ps = b->P + s * B, *ps = b->p + s * B;
+        FN(split_rows)(Ps, ps, b->P + (size_t)t->kid[2 * s] * B,
+                       b->P + (size_t)t->kid[2 * s + 1] * B, B);
+        if (bal)
+            FN(balance_sums)(Ps, ps, b->wt, B, &bal[M + s], &bal[s]);
     }
     /* The mixture: Y = Q^T PL, PL the leaves' block of P. */
     GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)K, (int)B, (int)L, 1, b->Q, (int)K,
@@ -181,21 +215,14 @@ static void FN(leaf_grad)(const st_net *net, st_loss_kind loss, const BUFT *b, R
 }
 
 /* Balance penalty lambda * sum_i 2^-depth(i) * -(log a_i + log(1 - a_i)) / 2, a_i the
- * path-weighted mean routing probability of inner node i over the batch. Leaves in w->a, per
- * inner slot, d penalty / d a_i, then sum_r w_r Pin_ri, then a_i. The products w_r Pin_ri are
- * formed in gz, free until route_backward. */
-static double FN(penalty)(const st_net *net, double lambda, st_work *w, BUFT *b, size_t B)
+ * path-weighted mean routing probability of inner node i over the batch, from the sums the
+ * forward pass left in w->a (sum_r w_r Pin_ri p_ri, then sum_r w_r Pin_ri). Leaves in w->a, per
+ * inner slot, d penalty / d a_i, then sum_r w_r Pin_ri, then a_i. */
+static double FN(penalty)(const st_net *net, double lambda, st_work *w)
 {
     const st_tree *t = &net->tree;
     size_t M = t->n_inner;
     double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M, total = 0;
-    for (size_t s = 0; s < M; s++) {
-        REAL *restrict q = b->gz + s * B;
-        const REAL *restrict Ps = b->P + s * B, *restrict wt = b->wt;
-        for (size_t r = 0; r < B; r++)
-            q[r] = wt[r] * Ps[r];
-        FN(sums)(q, b->p + s * B, B, &den[s], &coef[s]);
-    }
     for (size_t s = 0; s < M; s++) {
         double nu = coef[s], de = den[s];
         coef[s] = 0;
@@ -210,29 +237,54 @@ static double FN(penalty)(const st_net *net, double lambda, st_work *w, BUFT *b,
     return total;
 }
 
-/* Backward through the routing, from gPL (and the penalty's terms when pen) to gz, the
- * gradient of the pre-beta logits w.x + b. Children come after parents, so a reverse sweep
- * over the inner slots sees each node's gradient whole. */
-static void FN(route_backward)(const st_net *net, const st_work *w, BUFT *b, size_t B, int pen)
+/* One inner slot's rows backward: from its children's gradients gl, gr (and the penalty's
+ * share k w_r, a its mean) to its own path probability's gradient gPs and gz, the gradient of
+ * the pre-beta logits; returns sum_r gz_r, the bias gradient, in four fixed lanes (as
+ * FN(sums) adds). */
+static inline double FN(route_rows)(const REAL *restrict gl, const REAL *restrict gr,
+                                    const REAL *restrict Ps, const REAL *restrict ps,
+                                    const REAL *restrict wt, REAL *restrict gPs,
+                                    REAL *restrict gz, size_t B, REAL k, REAL a, REAL beta)
+{
+    double u[4] = {0, 0, 0, 0};
+    size_t r = 0;
+    for (; r + 4 <= B; r += 4)
+        for (int j = 0; j < 4; j++) {
+            size_t i = r + (size_t)j;
+            REAL pr = ps[i], kr = k * wt[i];
+            REAL gp = Ps[i] * (gr[i] - gl[i]) + kr * Ps[i];
+            gPs[i] = gl[i] * (1 - pr) + gr[i] * pr + kr * (pr - a);
+            gz[i] = beta * gp * pr * (1 - pr);
+            u[j] += gz[i];
+        }
+    for (; r < B; r++) {
+        REAL pr = ps[r], kr = k * wt[r];
+        REAL gp = Ps[r] * (gr[r] - gl[r]) + kr * Ps[r];
+        gPs[r] = gl[r] * (1 - pr) + gr[r] * pr + kr * (pr - a);
+        gz[r] = beta * gp * pr * (1 - pr);
+        u[r % 4] += gz[r];
+    }
+    return (u[0] + u[1]) + (u[2] + u[3]);
+}
+
+/* Backward through the routing, from gPL (and the penalty's terms when pen) to gz, and the
+ * bias gradient gb. Children come after parents, so a reverse sweep over the inner slots sees
+ * each node's gradient whole. */
+ST_CLONES static void FN(route_backward)(const st_net *net, const st_work *w, BUFT *b, size_t B,
+                                         int pen, REAL *gb)
 {
     const st_tree *t = &net->tree;
     size_t M = t->n_inner;
     const double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M;
     REAL beta = (REAL)net->beta;
     for (size_t s = M; s-- > 0;) {
-        const REAL *restrict gl = b->gP + (size_t)t->kid[2 * s] * B;
-        const REAL *restrict gr = b->gP + (size_t)t->kid[2 * s + 1] * B;
-        const REAL *restrict Ps = b->P + s * B, *restrict ps = b->p + s * B, *restrict wt = b->wt;
-        REAL *restrict gPs = b->gP + s * B, *restrict gz = b->gz + s * B;
         /* d a / d(p, P) of a row is k w_r: the penalty's share, zero without it */
         int on = pen && den[s] > 0;
         REAL k = (REAL)(on ? coef[s] / den[s] : 0), a = (REAL)(on ? av[s] : 0);
-        for (size_t r = 0; r < B; r++) {
-            REAL pr = ps[r], kr = k * wt[r];
-            REAL gp = Ps[r] * (gr[r] - gl[r]) + kr * Ps[r];
-            gPs[r] = gl[r] * (1 - pr) + gr[r] * pr + kr * (pr - a);
-            gz[r] = beta * gp * pr * (1 - pr);
-        }
+        gb[s] = (REAL)FN(route_rows)(b->gP + (size_t)t->kid[2 * s] * B,
+                                     b->gP + (size_t)t->kid[2 * s + 1] * B, b->P + s * B,
+                                     b->p + s * B, b->wt, b->gP + s * B, b->gz + s * B, B, k,
+                                     a, beta);
     }
 }
 
@@ -243,16 +295,16 @@ static double FN(objective)(const st_net *net, const st_objective *obj, st_work 
 {
     BUFT *b = &w->BUF;
     size_t M = net->tree.n_inner, D = net->n_in;
-    FN(forward)(net, th, b, X, B);
+    int want = grad != NULL, pen = obj->lambda > 0 && M > 0;
+    FN(forward)(net, th, b, X, B, pen ? w->a : NULL);
     double ws;
     FN(sums)(b->wt, NULL, B, &ws, NULL);
-    int want = grad != NULL, pen = obj->lambda > 0 && M > 0;
     double dl = FN(data_loss_grad)(net, obj->loss, b, y, B, ws, want);
     double total = dl;
     if (data_loss)
         *data_loss = dl;
     if (pen)
-        total += FN(penalty)(net, obj->lambda, w, b, B);
+        total += FN(penalty)(net, obj->lambda, w);
     if (obj->l2 > 0)
         for (size_t k = 0; k < M * D; k++)
             total += 0.5 * obj->l2 * th[k] * th[k];
@@ -262,15 +314,10 @@ static double FN(objective)(const st_net *net, const st_objective *obj, st_work 
     FN(leaf_grad)(net, obj->loss, b, gb + M);
     if (M == 0)
         return total;
-    FN(route_backward)(net, w, b, B, pen);
+    FN(route_backward)(net, w, b, B, pen, gb);
     /* The weight gradient in one product: gW = gz X. */
     GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)D, (int)B, 1, b->gz, (int)B, X,
          (int)D, 0, gW, (int)D);
-    for (size_t s = 0; s < M; s++) {
-        double g;
-        FN(sums)(b->gz + s * B, NULL, B, &g, NULL);
-        gb[s] = (REAL)g;
-    }
     if (obj->l2 > 0)
         for (size_t k = 0; k < M * D; k++)
             gW[k] += (REAL)obj->l2 * th[k];
@@ -286,7 +333,7 @@ static void FN(predict)(const st_net *net, st_predict_kind mode, BUFT *b, const 
     const st_tree *t = &net->tree;
     size_t K = net->n_out, M = t->n_inner, L = t->n_leaves;
     if (mode == ST_PREDICT_MIXTURE) {
-        FN(forward)(net, th, b, X, B);
+        FN(forward)(net, th, b, X, B, NULL);
         for (size_t c = 0; c < K; c++)
             for (size_t r = 0; r < B; r++)
                 out[r * K + c] = b->Y[c * B + r];
