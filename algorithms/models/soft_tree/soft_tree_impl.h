@@ -19,7 +19,7 @@
  * in other files do not find. */
 #if defined(__x86_64__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
-#define ST_CLONES __attribute__((target_clones("avx2", "default")))
+#define ST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #endif
 #ifndef ST_CLONES
@@ -108,7 +108,7 @@ static inline double *st_phi(const st_net *n)
         T *gz;            /* n_inner x B: gradient of the pre-beta logits */                       \
         T *Y, *dY;        /* n_out x B: the mixture output and its gradient */                     \
         T *Q, *logQ, *gQ; /* n_leaves x n_out: softmax(phi) (regression: phi), log, gradient */    \
-        T *X, *wt;        /* the batch: B x n_in inputs (row-major), row weights */                \
+        T *X, *wt;        /* the batch: n_in x B inputs (feature-major), row weights */            \
         T *theta, *grad;  /* float only: the parameters rounded to float, their gradient */        \
     }
 typedef ST_BUFS(double) st_bufs_d;
@@ -154,6 +154,15 @@ typedef struct st_data {
 void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *idx, size_t B);
 double st_batch_grad(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
                      double *data_loss);
+
+/* The routing logits Z = beta (W XT + b) (M x B) of a feature-major batch XT (D x B), and the
+ * weight gradient gW = gz XT^T (M x D) from gz (M x B), all row-major (soft_tree_gemm.c). */
+void st_logits_d(size_t M, size_t B, size_t D, double beta, const double *W, const double *bias,
+                 const double *XT, double *Z);
+void st_logits_f(size_t M, size_t B, size_t D, float beta, const float *W, const float *bias,
+                 const float *XT, float *Z);
+void st_wgrad_d(size_t M, size_t D, size_t B, const double *gz, const double *XT, double *gW);
+void st_wgrad_f(size_t M, size_t D, size_t B, const float *gz, const float *XT, float *gW);
 
 /* Exp, sigmoid and log-sigmoid over arrays (soft_tree_exp.c), vectorised: within 2 ulp of
  * libm's exp in double, 1 in float; the sigmoids work in place; log-sigmoid's out must not

@@ -14,6 +14,8 @@
 #define BUF d
 #define BUFT st_bufs_d
 #define GEMM cblas_dgemm
+#define LOGITS st_logits_d
+#define WGRAD st_wgrad_d
 #define SIGMOID st_vsigmoid
 #define LOG_SIGMOID st_vlog_sigmoid
 #define TINY DBL_MIN
@@ -23,6 +25,8 @@
 #undef BUF
 #undef BUFT
 #undef GEMM
+#undef LOGITS
+#undef WGRAD
 #undef SIGMOID
 #undef LOG_SIGMOID
 #undef TINY
@@ -32,6 +36,8 @@
 #define BUF f
 #define BUFT st_bufs_f
 #define GEMM cblas_sgemm
+#define LOGITS st_logits_f
+#define WGRAD st_wgrad_f
 #define SIGMOID st_vsigmoid_f
 #define LOG_SIGMOID st_vlog_sigmoid_f
 #define TINY FLT_MIN
@@ -46,7 +52,9 @@ static void load_theta(const st_net *net, st_work *w)
 }
 
 /* Inputs, targets (when d has them) and weights (1 when d has none) of rows idx[0..B) of d,
- * or of its first B rows when idx is NULL, into the batch buffers in the net's precision. */
+ * or of its first B rows when idx is NULL, into the batch buffers in the net's precision, the
+ * inputs feature-major (input j of the batch's row r at [j * B + r]), as the products read
+ * them. */
 void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *idx, size_t B)
 {
     size_t D = net->n_in;
@@ -56,10 +64,11 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
         double wr = d->wt ? d->wt[i] : 1.0;
         if (w->single) {
             for (size_t j = 0; j < D; j++)
-                w->f.X[r * D + j] = (float)x[j];
+                w->f.X[j * B + r] = (float)x[j];
             w->f.wt[r] = (float)wr;
         } else {
-            memcpy(w->d.X + r * D, x, D * sizeof *x);
+            for (size_t j = 0; j < D; j++)
+                w->d.X[j * B + r] = x[j];
             w->d.wt[r] = wr;
         }
         if (d->y)
@@ -127,11 +136,10 @@ void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const 
     load_theta(net, w);
     for (size_t at = 0; at < n; at += w->cap) {
         size_t B = n - at < w->cap ? n - at : w->cap;
-        if (!w->single) {
-            predict_d(net, mode, &w->d, net->theta, X + at * D, B, out + at * K);
-            continue;
-        }
         put_rows(net, w, X + at * D, NULL, NULL, B);
-        predict_f(net, mode, &w->f, w->f.theta, w->f.X, B, out + at * K);
+        if (w->single)
+            predict_f(net, mode, &w->f, w->f.theta, w->f.X, B, out + at * K);
+        else
+            predict_d(net, mode, &w->d, net->theta, w->d.X, B, out + at * K);
     }
 }

@@ -1,7 +1,7 @@
 /* The soft tree's passes in one precision; soft_tree_net.c includes it for double and float. */
 /* Expects REAL (double or float), FN(name) (name with the precision's suffix), BUF (the
  * member of st_work with REAL buffers), BUFT (its type), GEMM (cblas_dgemm or cblas_sgemm),
- * SIGMOID (st_vsigmoid or st_vsigmoid_f), LOG_SIGMOID and TINY (the smallest normal REAL).
+ * LOGITS and WGRAD (st_logits_d, st_wgrad_d or the float ones), SIGMOID (st_vsigmoid or st_vsigmoid_f), LOG_SIGMOID and TINY (the smallest normal REAL).
  * Sums of losses and the balance statistics are kept in double in both precisions. */
 
 /* Leaf outputs: softmax(phi) and log softmax(phi) per leaf, or phi itself for regression. */
@@ -27,19 +27,11 @@ static void FN(leaf_outputs)(const st_net *net, const REAL *phi, BUFT *b)
     }
 }
 
-/* The routing logits z = beta (W x + b) of the batch into b->p, in one product. */
-static void FN(logits)(const st_net *net, const REAL *th, BUFT *b, const REAL *X, size_t B)
+/* The routing logits z = beta (W x + b) of the batch XT into b->p, in one product. */
+static void FN(logits)(const st_net *net, const REAL *th, BUFT *b, const REAL *XT, size_t B)
 {
     size_t M = net->tree.n_inner, D = net->n_in;
-    const REAL *bias = th + M * D;
-    REAL beta = (REAL)net->beta;
-    GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)B, (int)D, beta, th, (int)D, X,
-         (int)D, 0, b->p, (int)B);
-    for (size_t s = 0; s < M; s++) {
-        REAL *restrict z = b->p + s * B, c = beta * bias[s];
-        for (size_t r = 0; r < B; r++)
-            z[r] += c;
-    }
+    LOGITS(M, B, D, (REAL)net->beta, th, th + M * D, XT, b->p);
 }
 
 /* Inner slot s's children's path probabilities from its own, Ps, and its routing
@@ -75,17 +67,17 @@ static inline void FN(balance_sums)(const REAL *restrict Ps, const REAL *restric
     *num = (v[0] + v[1]) + (v[2] + v[3]);
 }
 
-/* Routing and path probabilities and the mixture output Y of B rows X. With bal (the balance
+/* Routing and path probabilities and the mixture output Y of B rows XT (feature-major). With bal (the balance
  * penalty wanted), each inner slot's sums while its rows are at hand: sum_r w_r P_r into
  * bal[M + s], sum_r w_r P_r p_r into bal[s]. */
-ST_CLONES static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, const REAL *X,
+ST_CLONES static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, const REAL *XT,
                                   size_t B, double *bal)
 {
     const st_tree *t = &net->tree;
     size_t M = t->n_inner, L = t->n_leaves, K = net->n_out;
     FN(leaf_outputs)(net, th + M * (net->n_in + 1), b);
     if (M) {
-        FN(logits)(net, th, b, X, B);
+        FN(logits)(net, th, b, XT, B);
         SIGMOID(b->p, M * B);
     }
     for (size_t r = 0; r < B; r++)
@@ -288,15 +280,15 @@ ST_CLONES static void FN(route_backward)(const st_net *net, const st_work *w, BU
     }
 }
 
-/* Objective of B rows X (targets y, weights in b->wt) for parameters th; grad (may be NULL)
+/* Objective of B rows XT (feature-major; targets y, weights in b->wt) for parameters th; grad (may be NULL)
  * gets its gradient. */
 static double FN(objective)(const st_net *net, const st_objective *obj, st_work *w, const REAL *th,
-                            const REAL *X, const double *y, size_t B, REAL *grad, double *data_loss)
+                            const REAL *XT, const double *y, size_t B, REAL *grad, double *data_loss)
 {
     BUFT *b = &w->BUF;
     size_t M = net->tree.n_inner, D = net->n_in;
     int want = grad != NULL, pen = obj->lambda > 0 && M > 0;
-    FN(forward)(net, th, b, X, B, pen ? w->a : NULL);
+    FN(forward)(net, th, b, XT, B, pen ? w->a : NULL);
     double ws;
     FN(sums)(b->wt, NULL, B, &ws, NULL);
     double dl = FN(data_loss_grad)(net, obj->loss, b, y, B, ws, want);
@@ -315,9 +307,7 @@ static double FN(objective)(const st_net *net, const st_objective *obj, st_work 
     if (M == 0)
         return total;
     FN(route_backward)(net, w, b, B, pen, gb);
-    /* The weight gradient in one product: gW = gz X. */
-    GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)D, (int)B, 1, b->gz, (int)B, X,
-         (int)D, 0, gW, (int)D);
+    WGRAD(M, D, B, b->gz, XT, gW); /* gW = gz X in one product */
     if (obj->l2 > 0)
         for (size_t k = 0; k < M * D; k++)
             gW[k] += (REAL)obj->l2 * th[k];
@@ -328,12 +318,12 @@ static double FN(objective)(const st_net *net, const st_objective *obj, st_work 
  * largest log path probability, a sum of log-sigmoids: products of probabilities underflow
  * to 0 in deep trees with a large beta, and every leaf would tie. */
 static void FN(predict)(const st_net *net, st_predict_kind mode, BUFT *b, const REAL *th,
-                        const REAL *X, size_t B, double *out)
+                        const REAL *XT, size_t B, double *out)
 {
     const st_tree *t = &net->tree;
     size_t K = net->n_out, M = t->n_inner, L = t->n_leaves;
     if (mode == ST_PREDICT_MIXTURE) {
-        FN(forward)(net, th, b, X, B, NULL);
+        FN(forward)(net, th, b, XT, B, NULL);
         for (size_t c = 0; c < K; c++)
             for (size_t r = 0; r < B; r++)
                 out[r * K + c] = b->Y[c * B + r];
@@ -341,7 +331,7 @@ static void FN(predict)(const st_net *net, st_predict_kind mode, BUFT *b, const 
     }
     FN(leaf_outputs)(net, th + M * (net->n_in + 1), b);
     if (M) {
-        FN(logits)(net, th, b, X, B);
+        FN(logits)(net, th, b, XT, B);
         LOG_SIGMOID(b->p, b->gz, M * B); /* log p; log(1 - p) = log p - z */
     }
     REAL *LP = b->P;
