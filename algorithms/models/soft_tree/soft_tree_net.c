@@ -1,5 +1,4 @@
-/* Soft tree passes over a batch in double or float (float32: sgemm and float kernels). */
-#include <cblas.h>
+/* Soft tree passes over a batch in double or float (float32: float kernels and products). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -13,7 +12,6 @@
 #define FN(name) name##_d
 #define BUF d
 #define BUFT st_bufs_d
-#define GEMM cblas_dgemm
 #define LOGITS st_logits_d
 #define WGRAD st_wgrad_d
 #define SIGMOID st_vsigmoid
@@ -24,7 +22,6 @@
 #undef FN
 #undef BUF
 #undef BUFT
-#undef GEMM
 #undef LOGITS
 #undef WGRAD
 #undef SIGMOID
@@ -35,7 +32,6 @@
 #define FN(name) name##_f
 #define BUF f
 #define BUFT st_bufs_f
-#define GEMM cblas_sgemm
 #define LOGITS st_logits_f
 #define WGRAD st_wgrad_f
 #define SIGMOID st_vsigmoid_f

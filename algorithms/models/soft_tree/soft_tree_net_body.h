@@ -1,7 +1,6 @@
 /* The soft tree's passes in one precision; soft_tree_net.c includes it for double and float. */
 /* Expects REAL (double or float), FN(name) (name with the precision's suffix), BUF (the
- * member of st_work with REAL buffers), BUFT (its type), GEMM (cblas_dgemm or cblas_sgemm),
- * LOGITS and WGRAD (st_logits_d, st_wgrad_d or the float ones), SIGMOID (st_vsigmoid or st_vsigmoid_f), LOG_SIGMOID and TINY (the smallest normal REAL).
+ * member of st_work with REAL buffers), BUFT (its type), LOGITS and WGRAD (st_logits_d, st_wgrad_d or the float ones), SIGMOID (st_vsigmoid or st_vsigmoid_f), LOG_SIGMOID and TINY (the smallest normal REAL).
  * Sums of losses and the balance statistics are kept in double in both precisions. */
 
 /* Leaf outputs: softmax(phi) and log softmax(phi) per leaf, or phi itself for regression. */
@@ -32,6 +31,46 @@ static void FN(logits)(const st_net *net, const REAL *th, BUFT *b, const REAL *X
 {
     size_t M = net->tree.n_inner, D = net->n_in;
     LOGITS(M, B, D, (REAL)net->beta, th, th + M * D, XT, b->p);
+}
+
+/* The mixture Y = Q^T PL (K x B) from the leaves' path probabilities PL (L x B): each row's
+ * sum over the leaves in order, 32 rows at a time in registers. These products are too small
+ * for BLAS to pay (OpenBLAS packed them on every call, as long as their arithmetic). */
+static inline void FN(mixture)(const REAL *restrict Q, const REAL *restrict PL, REAL *restrict Y,
+                               size_t L, size_t K, size_t B)
+{
+    for (size_t c = 0; c < K; c++) {
+        size_t r0 = 0;
+        for (; r0 + 32 <= B; r0 += 32) {
+            REAL acc[32] = {0};
+            for (size_t l = 0; l < L; l++) {
+                REAL q = Q[l * K + c];
+                const REAL *restrict pl = PL + l * B + r0;
+                for (int i = 0; i < 32; i++)
+                    acc[i] += q * pl[i];
+            }
+            memcpy(Y + c * B + r0, acc, sizeof acc);
+        }
+        for (size_t r = r0; r < B; r++) {
+            REAL a = 0;
+            for (size_t l = 0; l < L; l++)
+                a += Q[l * K + c] * PL[l * B + r];
+            Y[c * B + r] = a;
+        }
+    }
+}
+
+/* sum_r a[r] c[r] in double, in four fixed lanes (as FN(sums) adds). */
+static inline double FN(dot)(const REAL *restrict a, const REAL *restrict c, size_t n)
+{
+    double v[4] = {0, 0, 0, 0};
+    size_t r = 0;
+    for (; r + 4 <= n; r += 4)
+        for (int j = 0; j < 4; j++)
+            v[j] += (double)a[r + j] * c[r + j];
+    for (; r < n; r++)
+        v[r % 4] += (double)a[r] * c[r];
+    return (v[0] + v[1]) + (v[2] + v[3]);
 }
 
 /* Inner slot s's children's path probabilities from its own, Ps, and its routing
@@ -89,9 +128,7 @@ ST_CLONES static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, co
         if (bal)
             FN(balance_sums)(Ps, ps, b->wt, B, &bal[M + s], &bal[s]);
     }
-    /* The mixture: Y = Q^T PL, PL the leaves' block of P. */
-    GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)K, (int)B, (int)L, 1, b->Q, (int)K,
-         b->P + M * B, (int)B, 0, b->Y, (int)B);
+    FN(mixture)(b->Q, b->P + M * B, b->Y, L, K, B); /* PL: the leaves' block of P */
 }
 
 /* sum_r a[r] (and sum_r a[r] c[r] when sac is not NULL) in double, in four fixed lanes: the
@@ -123,7 +160,7 @@ static void FN(sums)(const REAL *a, const REAL *c, size_t n, double *sa, double 
 /* Data loss of the forward pass in b, rows weighted b->wt / ws; with want, fills gPL (d loss /
  * d PL) and gQ (d loss / d leaf outputs, or d loss / d logQ for the expected classification
  * loss). */
-static double FN(data_loss_grad)(const st_net *net, st_loss_kind loss, BUFT *b, const double *y,
+ST_CLONES static double FN(data_loss_grad)(const st_net *net, st_loss_kind loss, BUFT *b, const double *y,
                                  size_t B, double ws, int want)
 {
     size_t L = net->tree.n_leaves, K = net->n_out, M = net->tree.n_inner;
@@ -179,11 +216,20 @@ static double FN(data_loss_grad)(const st_net *net, st_loss_kind loss, BUFT *b, 
         }
         return total;
     }
-    if (loss == ST_LOSS_MIXTURE)
-        GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)L, (int)B, (int)K, 1, b->Q, (int)K, dY,
-             (int)B, 0, gPL, (int)B);
-    GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)L, (int)K, (int)B, 1, PL, (int)B, dY, (int)B,
-         0, b->gQ, (int)K);
+    for (size_t l = 0; loss == ST_LOSS_MIXTURE && l < L; l++) { /* gPL = Q dY */
+        REAL *restrict g = gPL + l * B;
+        const REAL *q = b->Q + l * K;
+        for (size_t r = 0; r < B; r++)
+            g[r] = q[0] * dY[r];
+        for (size_t c = 1; c < K; c++) {
+            const REAL *restrict d = dY + c * B;
+            for (size_t r = 0; r < B; r++)
+                g[r] += q[c] * d[r];
+        }
+    }
+    for (size_t l = 0; l < L; l++) /* gQ = PL dY^T */
+        for (size_t c = 0; c < K; c++)
+            b->gQ[l * K + c] = (REAL)FN(dot)(PL + l * B, dY + c * B, B);
     return total;
 }
 
