@@ -56,19 +56,26 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
     size_t D = net->n_in;
     for (size_t r = 0; r < B; r++) {
         size_t i = idx ? idx[r] : r;
-        const double *x = d->X + i * D;
         double wr = d->wt ? d->wt[i] : 1.0;
-        if (w->single) {
-            for (size_t j = 0; j < D; j++)
-                w->f.X[j * B + r] = (float)x[j];
+        if (w->single)
             w->f.wt[r] = (float)wr;
-        } else {
-            for (size_t j = 0; j < D; j++)
-                w->d.X[j * B + r] = x[j];
+        else
             w->d.wt[r] = wr;
-        }
         if (d->y)
             w->yb[r] = d->y[i];
+    }
+    /* input by input: the batch's rows stay in L1 while each input's row fills in order */
+    for (size_t j = 0; j < D; j++) {
+        const double *x = d->X + j;
+        if (w->single) {
+            float *restrict xt = w->f.X + j * B;
+            for (size_t r = 0; r < B; r++)
+                xt[r] = (float)x[(idx ? idx[r] : r) * D];
+        } else {
+            double *restrict xt = w->d.X + j * B;
+            for (size_t r = 0; r < B; r++)
+                xt[r] = x[(idx ? idx[r] : r) * D];
+        }
     }
 }
 

@@ -79,6 +79,20 @@ static int bufs_alloc(train_bufs *b, const st_net *net, size_t cap, size_t n, tl
     return TL_OK;
 }
 
+/* Adam with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8) over n parameters; c1 and c2
+ * the bias corrections. Cloned: sqrt and division are correctly rounded in every width. */
+ST_CLONES static void adam(double *restrict th, double *restrict m, double *restrict v,
+                           const double *restrict grad, size_t n, double lr, double c1, double c2)
+{
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    for (size_t k = 0; k < n; k++) {
+        double g = grad[k];
+        m[k] = b1 * m[k] + (1 - b1) * g;
+        v[k] = b2 * v[k] + (1 - b2) * g * g;
+        th[k] -= lr * (m[k] / c1) / (sqrt(v[k] / c2) + eps);
+    }
+}
+
 static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
 {
     double *th = net->theta, lr = o->learning_rate;
@@ -87,17 +101,8 @@ static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
             th[k] -= lr * b->grad[k];
         return;
     }
-    /* Adam with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8). */
-    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
-    double c1 = 1.0 - pow(b1, (double)t), c2 = 1.0 - pow(b2, (double)t);
-    double *restrict m = b->m, *restrict v = b->v, *restrict tr = th;
-    const double *restrict grad = b->grad;
-    for (size_t k = 0; k < net->n_theta; k++) {
-        double g = grad[k];
-        m[k] = b1 * m[k] + (1 - b1) * g;
-        v[k] = b2 * v[k] + (1 - b2) * g * g;
-        tr[k] -= lr * (m[k] / c1) / (sqrt(v[k] / c2) + eps);
-    }
+    double c1 = 1.0 - pow(0.9, (double)t), c2 = 1.0 - pow(0.999, (double)t);
+    adam(th, b->m, b->v, b->grad, net->n_theta, lr, c1, c2);
 }
 
 /* One pass over the shuffled training rows; returns the weighted mean data loss. */
