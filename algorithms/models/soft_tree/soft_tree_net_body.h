@@ -60,17 +60,17 @@ static inline void FN(mixture)(const REAL *restrict Q, const REAL *restrict PL, 
     }
 }
 
-/* sum_r a[r] c[r] in double, in four fixed lanes (as FN(sums) adds). */
+/* sum_r a[r] c[r] in double, in ST_LANES fixed lanes (see st_fold). */
 static inline double FN(dot)(const REAL *restrict a, const REAL *restrict c, size_t n)
 {
-    double v[4] = {0, 0, 0, 0};
+    double v[ST_LANES] = {0};
     size_t r = 0;
-    for (; r + 4 <= n; r += 4)
-        for (int j = 0; j < 4; j++)
+    for (; r + ST_LANES <= n; r += ST_LANES)
+        for (int j = 0; j < ST_LANES; j++)
             v[j] += (double)a[r + j] * c[r + j];
     for (; r < n; r++)
-        v[r % 4] += (double)a[r] * c[r];
-    return (v[0] + v[1]) + (v[2] + v[3]);
+        v[r % ST_LANES] += (double)a[r] * c[r];
+    return st_fold(v);
 }
 
 /* Inner slot s's children's path probabilities from its own, Ps, and its routing
@@ -84,26 +84,25 @@ static inline void FN(split_rows)(const REAL *restrict Ps, const REAL *restrict 
     }
 }
 
-/* The balance penalty's sums of inner slot s in double, in four fixed lanes (as FN(sums)
- * adds): *den = sum_r q_r and *num = sum_r q_r p_r, q_r = w_r P_r rounded to REAL. */
+/* The balance penalty's sums of inner slot s in double, in ST_LANES fixed lanes (see st_fold): *den = sum_r q_r and *num = sum_r q_r p_r, q_r = w_r P_r rounded to REAL. */
 static inline void FN(balance_sums)(const REAL *restrict Ps, const REAL *restrict ps,
                                     const REAL *restrict wt, size_t B, double *den, double *num)
 {
-    double u[4] = {0, 0, 0, 0}, v[4] = {0, 0, 0, 0};
+    double u[ST_LANES] = {0}, v[ST_LANES] = {0};
     size_t r = 0;
-    for (; r + 4 <= B; r += 4)
-        for (int j = 0; j < 4; j++) {
+    for (; r + ST_LANES <= B; r += ST_LANES)
+        for (int j = 0; j < ST_LANES; j++) {
             REAL q = wt[r + j] * Ps[r + j];
             u[j] += q;
             v[j] += (double)q * ps[r + j];
         }
     for (; r < B; r++) {
         REAL q = wt[r] * Ps[r];
-        u[r % 4] += q;
-        v[r % 4] += (double)q * ps[r];
+        u[r % ST_LANES] += q;
+        v[r % ST_LANES] += (double)q * ps[r];
     }
-    *den = (u[0] + u[1]) + (u[2] + u[3]);
-    *num = (v[0] + v[1]) + (v[2] + v[3]);
+    *den = st_fold(u);
+    *num = st_fold(v);
 }
 
 /* Routing and path probabilities and the mixture output Y of B rows XT (feature-major). With bal (the balance
@@ -131,30 +130,17 @@ ST_CLONES static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, co
     FN(mixture)(b->Q, b->P + M * B, b->Y, L, K, B); /* PL: the leaves' block of P */
 }
 
-/* sum_r a[r] (and sum_r a[r] c[r] when sac is not NULL) in double, in four fixed lanes: the
- * same order every time, in a loop the compiler can vectorise without reassociating. */
-static void FN(sums)(const REAL *a, const REAL *c, size_t n, double *sa, double *sac)
+/* sum_r a[r] in double, in ST_LANES fixed lanes (see st_fold). */
+static inline double FN(sum)(const REAL *restrict a, size_t n)
 {
-    double u[4] = {0, 0, 0, 0}, v[4] = {0, 0, 0, 0};
+    double u[ST_LANES] = {0};
     size_t r = 0;
-    if (sac)
-        for (; r + 4 <= n; r += 4)
-            for (int j = 0; j < 4; j++) {
-                u[j] += a[r + j];
-                v[j] += (double)a[r + j] * c[r + j];
-            }
-    else
-        for (; r + 4 <= n; r += 4)
-            for (int j = 0; j < 4; j++)
-                u[j] += a[r + j];
-    for (; r < n; r++) {
-        u[r % 4] += a[r];
-        if (sac)
-            v[r % 4] += (double)a[r] * c[r];
-    }
-    *sa = (u[0] + u[1]) + (u[2] + u[3]);
-    if (sac)
-        *sac = (v[0] + v[1]) + (v[2] + v[3]);
+    for (; r + ST_LANES <= n; r += ST_LANES)
+        for (int j = 0; j < ST_LANES; j++)
+            u[j] += a[r + j];
+    for (; r < n; r++)
+        u[r % ST_LANES] += a[r];
+    return st_fold(u);
 }
 
 /* Data loss of the forward pass in b, rows weighted b->wt / ws; with want, fills gPL (d loss /
@@ -277,17 +263,17 @@ static double FN(penalty)(const st_net *net, double lambda, st_work *w)
 
 /* One inner slot's rows backward: from its children's gradients gl, gr (and the penalty's
  * share k w_r, a its mean) to its own path probability's gradient gPs and gz, the gradient of
- * the pre-beta logits; returns sum_r gz_r, the bias gradient, in four fixed lanes (as
- * FN(sums) adds). */
+ * the pre-beta logits; returns sum_r gz_r, the bias gradient, in ST_LANES fixed lanes (see
+ * st_fold). */
 static inline double FN(route_rows)(const REAL *restrict gl, const REAL *restrict gr,
                                     const REAL *restrict Ps, const REAL *restrict ps,
                                     const REAL *restrict wt, REAL *restrict gPs,
                                     REAL *restrict gz, size_t B, REAL k, REAL a, REAL beta)
 {
-    double u[4] = {0, 0, 0, 0};
+    double u[ST_LANES] = {0};
     size_t r = 0;
-    for (; r + 4 <= B; r += 4)
-        for (int j = 0; j < 4; j++) {
+    for (; r + ST_LANES <= B; r += ST_LANES)
+        for (int j = 0; j < ST_LANES; j++) {
             size_t i = r + (size_t)j;
             REAL pr = ps[i], kr = k * wt[i];
             REAL gp = Ps[i] * (gr[i] - gl[i]) + kr * Ps[i];
@@ -300,9 +286,9 @@ static inline double FN(route_rows)(const REAL *restrict gl, const REAL *restric
         REAL gp = Ps[r] * (gr[r] - gl[r]) + kr * Ps[r];
         gPs[r] = gl[r] * (1 - pr) + gr[r] * pr + kr * (pr - a);
         gz[r] = beta * gp * pr * (1 - pr);
-        u[r % 4] += gz[r];
+        u[r % ST_LANES] += gz[r];
     }
-    return (u[0] + u[1]) + (u[2] + u[3]);
+    return st_fold(u);
 }
 
 /* Backward through the routing, from gPL (and the penalty's terms when pen) to gz, and the
@@ -335,8 +321,7 @@ static double FN(objective)(const st_net *net, const st_objective *obj, st_work 
     size_t M = net->tree.n_inner, D = net->n_in;
     int want = grad != NULL, pen = obj->lambda > 0 && M > 0;
     FN(forward)(net, th, b, XT, B, pen ? w->a : NULL);
-    double ws;
-    FN(sums)(b->wt, NULL, B, &ws, NULL);
+    double ws = FN(sum)(b->wt, B);
     double dl = FN(data_loss_grad)(net, obj->loss, b, y, B, ws, want);
     double total = dl;
     if (data_loss)
