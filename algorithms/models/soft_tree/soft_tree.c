@@ -1,7 +1,6 @@
 /* The soft decision tree learner (`soft_tree`): parameters, fit, predict, save and load. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +205,8 @@ static void target_stats(soft_tree *m, const tl_dataset *d, const size_t *rows, 
         return;
     for (size_t i = 0; i < n; i++)
         buf[i] = d->y.num[rows[i]];
-    m->y_mean = gsl_stats_mean(buf, 1, n);
-    double sd = n > 1 ? gsl_stats_sd_m(buf, 1, n, m->y_mean) : 0;
+    double sd;
+    st_mean_sd(buf, n, &m->y_mean, &sd);
     m->y_sd = sd > 0 && isfinite(sd) ? sd : 1.0;
 }
 

@@ -222,6 +222,9 @@ typedef struct st_encoder {
     int *mode; /* per source attribute: nominal mode, -1 for numeric */
 } st_encoder;
 
+/* The mean of n values and their sample sd (0 for fewer than two). */
+void st_mean_sd(const double *x, size_t n, double *mean, double *sd);
+
 int st_encoder_fit(st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n, tl_err *err);
 /* Encode rows into X (n x n_in, row-major). */
 void st_encoder_apply(const st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n,
