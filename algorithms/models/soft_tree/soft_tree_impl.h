@@ -114,9 +114,9 @@ static inline double *st_phi(const st_net *n)
 typedef ST_BUFS(double) st_bufs_d;
 typedef ST_BUFS(float) st_bufs_f;
 
+/* Batch scratch for one net: its d buffers are allocated, or its f ones when net->single. */
 typedef struct st_work {
     size_t cap;
-    int single; /* float32: the f buffers are in use, else the d ones */
     st_bufs_d d;
     st_bufs_f f;
     double *a;  /* 3 x n_inner: balance statistics */

@@ -51,7 +51,7 @@ static inline double st_fold(const double u[ST_LANES])
 /* float: the parameters rounded once per pass (training keeps and updates them in double). */
 static void load_theta(const st_net *net, st_work *w)
 {
-    if (w->single)
+    if (net->single)
         for (size_t k = 0; k < net->n_theta; k++)
             w->f.theta[k] = (float)net->theta[k];
 }
@@ -66,7 +66,7 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
     for (size_t r = 0; r < B; r++) {
         size_t i = idx ? idx[r] : r;
         double wr = d->wt ? d->wt[i] : 1.0;
-        if (w->single)
+        if (net->single)
             w->f.wt[r] = (float)wr;
         else
             w->d.wt[r] = wr;
@@ -76,7 +76,7 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
     /* input by input: the batch's rows stay in L1 while each input's row fills in order */
     for (size_t j = 0; j < D; j++) {
         const double *x = d->X + j;
-        if (w->single) {
+        if (net->single) {
             float *restrict xt = w->f.X + j * B;
             for (size_t r = 0; r < B; r++)
                 xt[r] = (float)x[(idx ? idx[r] : r) * D];
@@ -99,7 +99,7 @@ static void put_rows(const st_net *net, st_work *w, const double *X, const doubl
 static double pass(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
                    double *data_loss)
 {
-    if (!w->single)
+    if (!net->single)
         return objective_d(net, obj, w, net->theta, w->d.X, w->yb, B, grad, data_loss);
     double total =
         objective_f(net, obj, w, w->f.theta, w->f.X, w->yb, B, grad ? w->f.grad : NULL, data_loss);
@@ -149,7 +149,7 @@ void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const 
     for (size_t at = 0; at < n; at += w->cap) {
         size_t B = n - at < w->cap ? n - at : w->cap;
         put_rows(net, w, X + at * D, NULL, NULL, B);
-        if (w->single)
+        if (net->single)
             predict_f(net, mode, &w->f, w->f.theta, w->f.X, B, out + at * K);
         else
             predict_d(net, mode, &w->d, net->theta, w->d.X, B, out + at * K);

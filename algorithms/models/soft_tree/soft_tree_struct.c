@@ -169,11 +169,10 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     float **f[N_BUFS] = BUF_LIST(w->f);
     int ok = 1;
     w->cap = cap;
-    w->single = net->single;
     for (size_t i = 0; i < N_BUFS; i++) {
         if (!n[i])
             continue;
-        if (w->single)
+        if (net->single)
             ok = ok && (*f[i] = malloc(n[i] * sizeof(float)));
         else
             ok = ok && (*d[i] = malloc(n[i] * sizeof(double)));
