@@ -498,60 +498,9 @@ static void test_incremental(void **state)
 
 /* ---- cross-validation ---- */
 
-/* Stratified k folds: each class's rows shuffled (mt19937, seed) and dealt round-robin,
- * continuing the deal across classes so fold sizes differ by at most one. */
-static void stratified_folds(const tl_dataset *d, size_t k, unsigned long seed, size_t *fold)
-{
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, seed);
-    size_t n = d->n_rows, K = tl_dataset_n_classes(d), next = 0;
-    size_t *idx = malloc(n * sizeof *idx);
-    for (size_t c = 0; c < K; c++) {
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if ((size_t)d->y.code[i] == c)
-                idx[m++] = i;
-        gsl_ran_shuffle(r, idx, m, sizeof *idx);
-        for (size_t i = 0; i < m; i++)
-            fold[idx[i]] = next++ % k;
-    }
-    free(idx);
-    gsl_rng_free(r);
-}
-
 static double cv_accuracy(const char *rel, const char *const *kv, size_t k)
 {
-    tl_dataset *d = tl_test_load(rel, NULL);
-    size_t n = d->n_rows, *fold = malloc(n * sizeof *fold), *tr = malloc(n * sizeof *tr);
-    size_t *te = malloc(n * sizeof *te), correct = 0;
-    double *lab = malloc(n * sizeof *lab);
-    stratified_folds(d, k, 1, fold);
-    for (size_t f = 0; f < k; f++) {
-        size_t ntr = 0, nte = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (fold[i] == f)
-                te[nte++] = i;
-            else
-                tr[ntr++] = i;
-        }
-        tl_model *m = new_model(kv);
-        tl_err err;
-        tl_fit_ctx ctx = {100 + f, NULL, 0};
-        if (tl_model_fit(m, d, tr, ntr, &ctx, &err) ||
-            tl_model_predict_label(m, d, te, nte, lab, &err))
-            fail_msg("%s fold %zu: %s", rel, f, err.msg);
-        for (size_t i = 0; i < nte; i++)
-            correct += (int)lab[i] == d->y.code[te[i]];
-        tl_model_free(m);
-    }
-    free(fold);
-    free(tr);
-    free(te);
-    free(lab);
-    tl_dataset_free(d);
-    double acc = (double)correct / (double)n;
-    printf("soft_tree 10-fold stratified CV accuracy on %s: %.4f\n", rel, acc);
-    return acc;
+    return tl_test_cv_accuracy("soft_tree", rel, kv, k);
 }
 
 /* Issue 6's targets with the default parameters (a PyTorch soft tree of the same design:

@@ -179,34 +179,18 @@ static void test_float_gradient(void **state)
     }
 }
 
-/* 10-fold CV accuracy from the CLI (`treelab cv`, seed 1) with the given --set options. */
-static double cv_accuracy(const char *data, const char *sets)
-{
-    char args[512], out[4096], errbuf[4096];
-    snprintf(args, sizeof args,
-             "cv experiments/datasets/%s --algo soft_tree %s --folds 10 "
-             "--seed 1 --csv",
-             data, sets);
-    if (tl_test_cli(args, out, sizeof out, errbuf, sizeof errbuf))
-        fail_msg("treelab %s: %s", args, errbuf);
-    const char *line = strchr(out, '\n'); /* the header ends there */
-    double acc = -1;
-    if (!line || sscanf(line + 1, "%*[^,],%*[^,],%*[^,],%*[^,],%lf", &acc) != 1)
-        fail_msg("unexpected cv output:\n%s", out);
-    printf("soft_tree %s on %s: 10-fold CV accuracy %.4f\n", sets, data, acc);
-    return acc;
-}
-
 /* float32 trains and predicts as well as double: iris and wine meet the double model's
  * targets (0.95, 0.96) and stay within 0.02 of its accuracy on the same folds. */
 static void test_float_accuracy(void **state)
 {
     (void)state;
-    static const char *const sets[] = {"iris.arff", "wine.arff"};
+    static const char *const sets[] = {"experiments/datasets/iris.arff",
+                                       "experiments/datasets/wine.arff"};
     static const double target[] = {0.95, 0.96};
+    const char *const fl[] = {"precision=float", NULL}, *const db[] = {"precision=double", NULL};
     for (size_t i = 0; i < 2; i++) {
-        double a_f = cv_accuracy(sets[i], "--set precision=float");
-        double a_d = cv_accuracy(sets[i], "--set precision=double");
+        double a_f = tl_test_cv_accuracy("soft_tree", sets[i], fl, 10);
+        double a_d = tl_test_cv_accuracy("soft_tree", sets[i], db, 10);
         assert_true(a_f >= target[i]);
         assert_true(fabs(a_f - a_d) <= 0.02);
     }

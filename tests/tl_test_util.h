@@ -24,6 +24,12 @@ tl_dataset *tl_test_load(const char *rel, const char *target);
 tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
                       unsigned long seed, tl_err *err);
 
+/* k-fold stratified CV accuracy of learner `algo` with parameters kv (NULL-terminated, may be
+ * NULL) on a classification data set of the source tree: folds dealt from each class's rows
+ * shuffled with mt19937 seed 1, fold f fitted with seed 100 + f. Prints it; fails the test on
+ * an error. */
+double tl_test_cv_accuracy(const char *algo, const char *rel, const char *const *kv, size_t k);
+
 /* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
 void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);
 
