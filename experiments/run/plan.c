@@ -12,7 +12,7 @@
  * machine (scripts/bench/scale.sh; docs/scale.md): fit and predict of one cell. */
 #define COST_TREE 8.5e-8 /* per n p log2(n) of a grown tree (c45, id3, cart, tree) */
 #define COST_NB 5e-8     /* per n p of naive Bayes */
-#define COST_SOFT 4.5e-9 /* per epoch n (p + 1) 2^depth of the soft tree */
+#define COST_SOFT 7e-10  /* per epoch n (p + 1) 2^depth of the soft tree */
 #define COST_CELL 2e-5   /* per cell: setting up, scoring */
 
 static long int_param(const tl_exp_model *em, const char *key, long def)
