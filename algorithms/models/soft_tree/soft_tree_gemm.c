@@ -13,8 +13,22 @@
 #define ST_HAVE_AVX512 1
 #define ST_AVX512 __attribute__((target("avx512f")))
 
+static int have_avx512(void)
+{
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx512f") != 0;
+    }
+    return known;
+}
+#else
+#define ST_HAVE_AVX512 0
+#endif
+
 #define REAL double
 #define FN(name) name##_d
+#define GEMM cblas_dgemm
 #define VEC __m512d
 #define VW 8
 #define MASK __mmask8
@@ -29,6 +43,7 @@
 #include "soft_tree_gemm_body.h"
 #undef REAL
 #undef FN
+#undef GEMM
 #undef VEC
 #undef VW
 #undef MASK
@@ -43,6 +58,7 @@
 
 #define REAL float
 #define FN(name) name##_f
+#define GEMM cblas_sgemm
 #define VEC __m512
 #define VW 16
 #define MASK __mmask16
@@ -55,76 +71,3 @@
 #define ADD _mm512_add_ps
 #define REDUCE _mm512_reduce_add_ps
 #include "soft_tree_gemm_body.h"
-
-static int have_avx512(void)
-{
-    static int known = -1;
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx512f") != 0;
-    }
-    return known;
-}
-#else
-#define ST_HAVE_AVX512 0
-#endif
-
-void st_logits_d(size_t M, size_t B, size_t D, double beta, const double *W, const double *bias,
-                 const double *XT, double *Z)
-{
-#if ST_HAVE_AVX512
-    if (have_avx512()) {
-        logits_avx512_d(M, B, D, beta, W, bias, XT, Z);
-        return;
-    }
-#endif
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)B, (int)D, beta, W,
-                (int)D, XT, (int)B, 0, Z, (int)B);
-    for (size_t s = 0; s < M; s++) {
-        double *restrict z = Z + s * B, c = beta * bias[s];
-        for (size_t r = 0; r < B; r++)
-            z[r] += c;
-    }
-}
-
-void st_logits_f(size_t M, size_t B, size_t D, float beta, const float *W, const float *bias,
-                 const float *XT, float *Z)
-{
-#if ST_HAVE_AVX512
-    if (have_avx512()) {
-        logits_avx512_f(M, B, D, beta, W, bias, XT, Z);
-        return;
-    }
-#endif
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)B, (int)D, beta, W,
-                (int)D, XT, (int)B, 0, Z, (int)B);
-    for (size_t s = 0; s < M; s++) {
-        float *restrict z = Z + s * B, c = beta * bias[s];
-        for (size_t r = 0; r < B; r++)
-            z[r] += c;
-    }
-}
-
-void st_wgrad_d(size_t M, size_t D, size_t B, const double *gz, const double *XT, double *gW)
-{
-#if ST_HAVE_AVX512
-    if (have_avx512()) {
-        wgrad_avx512_d(M, D, B, gz, XT, gW);
-        return;
-    }
-#endif
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)D, (int)B, 1, gz, (int)B,
-                XT, (int)B, 0, gW, (int)D);
-}
-
-void st_wgrad_f(size_t M, size_t D, size_t B, const float *gz, const float *XT, float *gW)
-{
-#if ST_HAVE_AVX512
-    if (have_avx512()) {
-        wgrad_avx512_f(M, D, B, gz, XT, gW);
-        return;
-    }
-#endif
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)D, (int)B, 1, gz, (int)B,
-                XT, (int)B, 0, gW, (int)D);
-}

@@ -1,24 +1,24 @@
-/* The soft tree's two large products in one precision with AVX-512; soft_tree_gemm.c includes it. */
-/* Expects REAL, FN(name), VEC (the 512-bit vector type), VW (its REAL lanes), MASK (the mask
- * type), SET1, ZERO, MLOAD (masked load, zeros elsewhere), MSTORE, FMA, MUL, ADD and REDUCE
- * (the horizontal sum) for the precision. The batch is feature-major: XT holds input j of row r
- * at [j * B + r], so a vector of rows is one load, as are the node-major arrays'. Only what a
+/* The soft tree's two products in one precision, AVX-512 or BLAS; soft_tree_gemm.c includes it. */
+/* Expects REAL, FN(name) (name with the precision's suffix), GEMM (cblas_dgemm or
+ * cblas_sgemm) and, for the kernels, VEC (the 512-bit vector type), VW (its REAL lanes), MASK
+ * (the mask type), SET1, ZERO, MLOAD (masked load, zeros elsewhere), MSTORE, FMA, MUL, ADD and
+ * REDUCE (the horizontal sum). The batch is feature-major: XT holds input j of row r at
+ * [j * B + r], so a vector of rows is one load, as are the node-major arrays'. Only what a
  * tile needs is in registers: 4 nodes x 4 vectors of rows (logits), 4 nodes x 4 inputs (weight
  * gradient), 16 accumulators of 32. */
 
+#if ST_HAVE_AVX512
 /* Lanes [0, n) of a vector, n <= VW. */
 ST_AVX512 static inline MASK FN(lanes)(size_t n)
 {
-    return n >= VW ? (MASK)~(MASK)0 : (MASK)(((MASK)1 << n) - 1);
+    return n >= VW ? (MASK) ~(MASK)0 : (MASK)(((MASK)1 << n) - 1);
 }
 
 /* z[s][r] = beta (sum_j W[s][j] XT[j][r]) + beta bias[s] for NS nodes from s, rows r0 + [0,
  * 4 VW) masked by m. */
-ST_AVX512 static inline __attribute__((always_inline)) void FN(logit_tile)(int NS, size_t s, size_t r0,
-                                                                 const MASK m[4], size_t B,
-                                                                 size_t D, REAL beta,
-                                                                 const REAL *W, const REAL *bias,
-                                                                 const REAL *XT, REAL *Z)
+ST_AVX512 static inline __attribute__((always_inline)) void FN(logit_tile)(
+    int NS, size_t s, size_t r0, const MASK m[4], size_t B, size_t D, REAL beta, const REAL *W,
+    const REAL *bias, const REAL *XT, REAL *Z)
 {
     VEC acc[4][4];
     for (int i = 0; i < NS; i++)
@@ -43,10 +43,8 @@ ST_AVX512 static inline __attribute__((always_inline)) void FN(logit_tile)(int N
 }
 
 /* The routing logits of M nodes for B rows into Z (M x B, node-major). */
-ST_AVX512 static void FN(logits_avx512)(size_t M, size_t B, size_t D,
-                                                                 REAL beta, const REAL *W,
-                                                                 const REAL *bias,
-                                                                 const REAL *XT, REAL *Z)
+ST_AVX512 static void FN(logits_avx512)(size_t M, size_t B, size_t D, REAL beta, const REAL *W,
+                                        const REAL *bias, const REAL *XT, REAL *Z)
 {
     for (size_t r0 = 0; r0 < B; r0 += 4 * VW) {
         MASK m[4];
@@ -64,9 +62,9 @@ ST_AVX512 static void FN(logits_avx512)(size_t M, size_t B, size_t D,
 
 /* gW[s][j] = sum_r gz[s][r] XT[j][r] for NS nodes from s and NJ inputs from j. */
 ST_AVX512 static inline __attribute__((always_inline)) void FN(wgrad_tile)(int NS, int NJ, size_t s,
-                                                                 size_t j, size_t B, size_t D,
-                                                                 const REAL *gz, const REAL *XT,
-                                                                 REAL *gW)
+                                                                           size_t j, size_t B,
+                                                                           size_t D, const REAL *gz,
+                                                                           const REAL *XT, REAL *gW)
 {
     VEC acc[4][4];
     for (int i = 0; i < NS; i++)
@@ -89,9 +87,8 @@ ST_AVX512 static inline __attribute__((always_inline)) void FN(wgrad_tile)(int N
 }
 
 /* The weight gradient gW = gz X (M x D) from gz (M x B, node-major). */
-ST_AVX512 static void FN(wgrad_avx512)(size_t M, size_t D, size_t B,
-                                                                const REAL *gz, const REAL *XT,
-                                                                REAL *gW)
+ST_AVX512 static void FN(wgrad_avx512)(size_t M, size_t D, size_t B, const REAL *gz, const REAL *XT,
+                                       REAL *gW)
 {
     size_t s = 0;
     for (; s + 4 <= M; s += 4) {
@@ -108,4 +105,35 @@ ST_AVX512 static void FN(wgrad_avx512)(size_t M, size_t D, size_t B,
         for (; j < D; j++)
             FN(wgrad_tile)(1, 1, s, j, B, D, gz, XT, gW);
     }
+}
+#endif
+
+void FN(st_logits)(size_t M, size_t B, size_t D, REAL beta, const REAL *W, const REAL *bias,
+                   const REAL *XT, REAL *Z)
+{
+#if ST_HAVE_AVX512
+    if (have_avx512()) {
+        FN(logits_avx512)(M, B, D, beta, W, bias, XT, Z);
+        return;
+    }
+#endif
+    GEMM(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)B, (int)D, beta, W, (int)D, XT,
+         (int)B, 0, Z, (int)B);
+    for (size_t s = 0; s < M; s++) {
+        REAL *restrict z = Z + s * B, c = beta * bias[s];
+        for (size_t r = 0; r < B; r++)
+            z[r] += c;
+    }
+}
+
+void FN(st_wgrad)(size_t M, size_t D, size_t B, const REAL *gz, const REAL *XT, REAL *gW)
+{
+#if ST_HAVE_AVX512
+    if (have_avx512()) {
+        FN(wgrad_avx512)(M, D, B, gz, XT, gW);
+        return;
+    }
+#endif
+    GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)D, (int)B, 1, gz, (int)B, XT, (int)B,
+         0, gW, (int)D);
 }

@@ -1,7 +1,10 @@
 /* The soft tree's passes in one precision; soft_tree_net.c includes it for double and float. */
 /* Expects REAL (double or float), FN(name) (name with the precision's suffix), BUF (the
- * member of st_work with REAL buffers), BUFT (its type), LOGITS and WGRAD (st_logits_d, st_wgrad_d or the float ones), SIGMOID (st_vsigmoid or st_vsigmoid_f), LOG_SIGMOID and TINY (the smallest normal REAL).
- * Sums of losses and the balance statistics are kept in double in both precisions. */
+ * member of st_work with REAL buffers), BUFT (its type), LOGITS and WGRAD (st_logits_d,
+ * st_wgrad_d or the float ones), SIGMOID (st_vsigmoid or st_vsigmoid_f), LOG_SIGMOID, TINY (the
+ * smallest normal REAL), ST_LANES and st_fold. Sums of losses and the balance statistics are
+ * kept in double in both precisions. The functions the clones call are inlined into them
+ * (one that is not runs as baseline SSE2). */
 
 /* Leaf outputs: softmax(phi) and log softmax(phi) per leaf, or phi itself for regression. */
 static void FN(leaf_outputs)(const st_net *net, const REAL *phi, BUFT *b)
@@ -84,7 +87,8 @@ static inline void FN(split_rows)(const REAL *restrict Ps, const REAL *restrict 
     }
 }
 
-/* The balance penalty's sums of inner slot s in double, in ST_LANES fixed lanes (see st_fold): *den = sum_r q_r and *num = sum_r q_r p_r, q_r = w_r P_r rounded to REAL. */
+/* The balance penalty's sums of inner slot s in double, in ST_LANES fixed lanes (see st_fold):
+ * *den = sum_r q_r and *num = sum_r q_r p_r, q_r = w_r P_r rounded to REAL. */
 static inline void FN(balance_sums)(const REAL *restrict Ps, const REAL *restrict ps,
                                     const REAL *restrict wt, size_t B, double *den, double *num)
 {
@@ -105,9 +109,9 @@ static inline void FN(balance_sums)(const REAL *restrict Ps, const REAL *restric
     *num = st_fold(v);
 }
 
-/* Routing and path probabilities and the mixture output Y of B rows XT (feature-major). With bal (the balance
- * penalty wanted), each inner slot's sums while its rows are at hand: sum_r w_r P_r into
- * bal[M + s], sum_r w_r P_r p_r into bal[s]. */
+/* Routing and path probabilities and the mixture output Y of B rows XT (feature-major). With
+ * bal (the balance penalty wanted), each inner slot's sums while its rows are at hand:
+ * sum_r w_r P_r into bal[M + s], sum_r w_r P_r p_r into bal[s]. */
 ST_CLONES static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, const REAL *XT,
                                   size_t B, double *bal)
 {
@@ -122,8 +126,8 @@ ST_CLONES static void FN(forward)(const st_net *net, const REAL *th, BUFT *b, co
         b->P[r] = 1; /* the root, inner or (alone) a leaf, sits at position 0 */
     for (size_t s = 0; s < M; s++) {
         const REAL *Ps = b->P + s * B, *ps = b->p + s * B;
-        FN(split_rows)(Ps, ps, b->P + (size_t)t->kid[2 * s] * B,
-                       b->P + (size_t)t->kid[2 * s + 1] * B, B);
+        FN(split_rows)
+        (Ps, ps, b->P + (size_t)t->kid[2 * s] * B, b->P + (size_t)t->kid[2 * s + 1] * B, B);
         if (bal)
             FN(balance_sums)(Ps, ps, b->wt, B, &bal[M + s], &bal[s]);
     }
@@ -146,8 +150,8 @@ static inline double FN(sum)(const REAL *restrict a, size_t n)
 /* Data loss of the forward pass in b, rows weighted b->wt / ws; with want, fills gPL (d loss /
  * d PL) and gQ (d loss / d leaf outputs, or d loss / d logQ for the expected classification
  * loss). */
-ST_CLONES static double FN(data_loss_grad)(const st_net *net, st_loss_kind loss, BUFT *b, const double *y,
-                                 size_t B, double ws, int want)
+ST_CLONES static double FN(data_loss_grad)(const st_net *net, st_loss_kind loss, BUFT *b,
+                                           const double *y, size_t B, double ws, int want)
 {
     size_t L = net->tree.n_leaves, K = net->n_out, M = net->tree.n_inner;
     const REAL *PL = b->P + M * B, *wt = b->wt;
@@ -267,8 +271,8 @@ static double FN(penalty)(const st_net *net, double lambda, st_work *w)
  * st_fold). */
 static inline double FN(route_rows)(const REAL *restrict gl, const REAL *restrict gr,
                                     const REAL *restrict Ps, const REAL *restrict ps,
-                                    const REAL *restrict wt, REAL *restrict gPs,
-                                    REAL *restrict gz, size_t B, REAL k, REAL a, REAL beta)
+                                    const REAL *restrict wt, REAL *restrict gPs, REAL *restrict gz,
+                                    size_t B, REAL k, REAL a, REAL beta)
 {
     double u[ST_LANES] = {0};
     size_t r = 0;
@@ -305,17 +309,17 @@ ST_CLONES static void FN(route_backward)(const st_net *net, const st_work *w, BU
         /* d a / d(p, P) of a row is k w_r: the penalty's share, zero without it */
         int on = pen && den[s] > 0;
         REAL k = (REAL)(on ? coef[s] / den[s] : 0), a = (REAL)(on ? av[s] : 0);
-        gb[s] = (REAL)FN(route_rows)(b->gP + (size_t)t->kid[2 * s] * B,
-                                     b->gP + (size_t)t->kid[2 * s + 1] * B, b->P + s * B,
-                                     b->p + s * B, b->wt, b->gP + s * B, b->gz + s * B, B, k,
-                                     a, beta);
+        gb[s] = (REAL)FN(route_rows)(
+            b->gP + (size_t)t->kid[2 * s] * B, b->gP + (size_t)t->kid[2 * s + 1] * B, b->P + s * B,
+            b->p + s * B, b->wt, b->gP + s * B, b->gz + s * B, B, k, a, beta);
     }
 }
 
-/* Objective of B rows XT (feature-major; targets y, weights in b->wt) for parameters th; grad (may be NULL)
- * gets its gradient. */
+/* Objective of B rows XT (feature-major; targets y, weights in b->wt) for parameters th; grad
+ * (may be NULL) gets its gradient. */
 static double FN(objective)(const st_net *net, const st_objective *obj, st_work *w, const REAL *th,
-                            const REAL *XT, const double *y, size_t B, REAL *grad, double *data_loss)
+                            const REAL *XT, const double *y, size_t B, REAL *grad,
+                            double *data_loss)
 {
     BUFT *b = &w->BUF;
     size_t M = net->tree.n_inner, D = net->n_in;
