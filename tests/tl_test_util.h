@@ -49,6 +49,10 @@ char *tl_test_slurp(const char *path);
 /* The same for file `name` of folder dir ("results/x", "metrics.csv"). */
 char *tl_test_slurp_in(const char *dir, const char *name);
 
+/* Hidden temporaries (".NAME.tmp", a file still being written) in folder dir; 0 when the
+ * folder does not exist. */
+int tl_test_temporaries(const char *dir);
+
 /* Make s a one-parameter nested selection (param over values[0..n), inner CV of `folds`
  * folds); its arrays are static, valid until the next call. */
 void tl_test_select_one(tl_exp_select *s, const char *param, char **values, size_t n, size_t folds);
