@@ -102,8 +102,8 @@ int tl_run_mpi_master(tl_run_state *s, const char *header, int setup_rc, tl_err 
         tlm_set_clean(1);
         return setup_rc;
     }
-    master m = {s, calloc((size_t)tl_mpi_size(), sizeof(long)), calloc((size_t)tl_mpi_size(), sizeof(long)),
-                calloc((size_t)tl_mpi_size(), 1)};
+    master m = {s, calloc((size_t)tl_mpi_size(), sizeof(long)),
+                calloc((size_t)tl_mpi_size(), sizeof(long)), calloc((size_t)tl_mpi_size(), 1)};
     if (!m.slots || !m.closed || !m.gone)
         s->rc = tl_err_set(&s->err, TL_ENOMEM, "out of memory"), s->stop = 1;
     else if ((rc = tl_run_largest_first(s, &s->err)))
