@@ -102,13 +102,13 @@ int tl_run_mpi_master(tl_run_state *s, const char *header, int setup_rc, tl_err 
         tlm_set_clean(1);
         return setup_rc;
     }
-    master m = {s, calloc((size_t)tl_mpi_size(), sizeof(long)),
-                calloc((size_t)tl_mpi_size(), sizeof(long)), calloc((size_t)tl_mpi_size(), 1)};
+    size_t ranks = (size_t)tl_mpi_size();
+    master m = {s, calloc(ranks, sizeof(long)), calloc(ranks, sizeof(long)), calloc(ranks, 1)};
     if (!m.slots || !m.closed || !m.gone)
         s->rc = tl_err_set(&s->err, TL_ENOMEM, "out of memory"), s->stop = 1;
     else if ((rc = tl_run_largest_first(s, &s->err)))
         s->rc = rc, s->stop = 1;
-    for (int r = 0; m.slots && r < tl_mpi_size(); r++)
+    for (size_t r = 0; m.slots && r < ranks; r++)
         m.slots[r] = -1;
     rc = m.slots && m.closed && m.gone ? TL_OK : TL_ENOMEM;
     while (!rc && !all_finished(&m)) {
