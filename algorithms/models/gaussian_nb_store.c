@@ -64,8 +64,7 @@ int gnb_load(void *state, const tl_store *s, tl_err *err)
     return TL_OK;
 }
 
-int gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
-                    tl_err *err)
+int gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f, tl_err *err)
 {
     const gnb *g = state;
     if (fmt != TL_SHOW_TEXT)
