@@ -170,7 +170,8 @@ static int read_sparse(arff_cur *c, tl_build *b, tl_err *err)
                                 "expected a value for attribute '%s' after index %lu",
                                 b->cols[j].name, j);
         if (!fast_number(c, &b->cols[j], row, '}') &&
-            ((rc = tla_read_token(c, ",}", 0, err)) || (rc = store_value(c, &b->cols[j], row, err))))
+            ((rc = tla_read_token(c, ",}", 0, err)) ||
+             (rc = store_value(c, &b->cols[j], row, err))))
             return rc;
         skip_ws(c);
         if (c->q < c->le && *c->q == ',') {
