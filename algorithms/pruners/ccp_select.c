@@ -135,7 +135,7 @@ static void mean_se(const tl_dataset *d, const size_t *rows, const double *loss,
 }
 
 int tl_ccp_cv_errors(const tl_prune_input *in, size_t m, int risk_error, size_t folds,
-                          const double *beta, double *error, double *se, tl_err *err)
+                     const double *beta, double *error, double *se, tl_err *err)
 {
     const tl_dataset *d = in->d;
     size_t n = in->n_train;
@@ -185,7 +185,7 @@ done:
 }
 
 int tl_ccp_valid_errors(const tl_tree *t, const tl_prune_input *in, int risk_error, size_t m,
-                    const double *beta, double *error, double *se, tl_err *err)
+                        const double *beta, double *error, double *se, tl_err *err)
 {
     const tl_dataset *d = in->d;
     size_t n = 0, nv = in->n_valid;
