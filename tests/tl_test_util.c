@@ -208,6 +208,15 @@ tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *
     return m;
 }
 
+tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *const *kv)
+{
+    tl_err err;
+    tl_model *m = tl_test_fit(algo, d, kv, 1, &err);
+    if (!m)
+        fail_msg("fit %s: %s", algo, err.msg);
+    return m;
+}
+
 int tl_test_temporaries(const char *dir)
 {
     int n = 0;

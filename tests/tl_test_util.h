@@ -24,6 +24,9 @@ tl_dataset *tl_test_load(const char *rel, const char *target);
 tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
                       unsigned long seed, tl_err *err);
 
+/* The same with seed 1, failing the test (with the message) when the learner refuses. */
+tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *const *kv);
+
 /* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
 void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);
 
