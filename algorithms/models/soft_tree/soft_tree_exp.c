@@ -75,24 +75,48 @@ static inline uint32_t to_bits_f(float f)
 /* Elements per block of the double exp: its three loops work in arrays on the stack. */
 #define EB 64
 
+/* exp(r) of the reduced argument of v, r = v - m ln2 / 64; *k gets m in its low bits. */
+static inline double exp_reduced(double v, double *k)
+{
+    *k = v * (64 * LOG2E) + SHIFT;
+    double m = *k - SHIFT; /* m = 64 e + j */
+    double r = (v - m * (LN2_HI / 64)) - m * (LN2_LO / 64);
+    double q = 1.0 / 120;
+    q = q * r + 1.0 / 24;
+    q = q * r + 1.0 / 6;
+    q = q * r + 0.5;
+    q = q * r + 1.0;
+    return q * r + 1.0;
+}
+
 /* y = exp(x) for n <= EB elements. x is clamped to [-746, 710], beyond which exp is 0 or inf
  * anyway; NaN stays NaN. 2^e is applied as 2^(e - e1) 2^(j/64) times 2^e1 (e1 = floor(e / 2)),
  * each factor a normal number, so results down in the subnormal range and up to the overflow
- * are rounded once. The table's factor has a loop of its own: a gather, which gcc does not
- * vectorise for SSE2, would keep the arithmetic from vectorising too. */
+ * are rounded once. When every x lies in [-708, 709] (the sigmoid's arguments nearly always),
+ * the result is normal and 2^e goes into the table's factor at once: scaling by a power of 2
+ * commutes with the rounding there, so the bits are the same, for a third fewer operations.
+ * The table's factor has a loop of its own: a gather, which gcc does not vectorise for SSE2,
+ * would keep the arithmetic from vectorising too. */
 ST_CLONES static void exp_block(const double *restrict x, double *restrict y, size_t n)
 {
     double p[EB], t[EB], s1[EB];
+    int normal = 1;
+    for (size_t i = 0; i < n; i++)
+        normal &= (x[i] >= -708.0) & (x[i] <= 709.0); /* false for NaN */
+    if (normal) {
+        for (size_t i = 0; i < n; i++)
+            p[i] = exp_reduced(x[i], &t[i]);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t u = to_bits(t[i]) - to_bits(SHIFT); /* m, two's complement */
+            /* bits 6.. of u are e (mod 2^12 is all the exponent field keeps) */
+            y[i] = p[i] * from_bits(to_bits(EXP2_64[u & 63]) + (u >> 6 << 52));
+        }
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
-        double v = x[i] < -746.0 ? -746.0 : x[i] > 710.0 ? 710.0 : x[i];
-        double k = v * (64 * LOG2E) + SHIFT, m = k - SHIFT; /* m = 64 e + j */
-        double r = (v - m * (LN2_HI / 64)) - m * (LN2_LO / 64);
-        double q = 1.0 / 120;
-        q = q * r + 1.0 / 24;
-        q = q * r + 1.0 / 6;
-        q = q * r + 0.5;
-        q = q * r + 1.0;
-        p[i] = q * r + 1.0;
+        double v = x[i] < -746.0 ? -746.0 : x[i] > 710.0 ? 710.0 : x[i], k;
+        p[i] = exp_reduced(v, &k);
+        double m = k - SHIFT;
         /* floor(m / 64) and floor(m / 128): m / 64 - 63/128 is never a tie, nor m / 128 -
          * 127/256 */
         double ke = (m * (1.0 / 64) - 63.0 / 128) + SHIFT;
