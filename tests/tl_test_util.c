@@ -217,6 +217,20 @@ tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *cons
     return m;
 }
 
+char *tl_test_show(const tl_model *m, tl_show_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_err err;
+    if (!f)
+        fail_msg("open_memstream failed");
+    if (tl_model_show(m, fmt, f, &err))
+        fail_msg("show: %s", err.msg);
+    fclose(f);
+    return buf;
+}
+
 int tl_test_temporaries(const char *dir)
 {
     int n = 0;

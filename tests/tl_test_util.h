@@ -27,6 +27,9 @@ tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *
 /* The same with seed 1, failing the test (with the message) when the learner refuses. */
 tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *const *kv);
 
+/* What tl_model_show prints for m in fmt, as a new string (free it); fails the test on error. */
+char *tl_test_show(const tl_model *m, tl_show_format fmt);
+
 /* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
 void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);
 
