@@ -10,6 +10,7 @@
 
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_experiment.h"
+#include "treelab/tl_log.h"
 #include "treelab/tl_model.h"
 
 /* Absolute path of a file in the source tree ("experiments/datasets/iris.arff"). The
@@ -18,6 +19,10 @@ const char *tl_test_path(const char *rel);
 
 /* Load a dataset from the source tree, failing the test with the message on error. */
 tl_dataset *tl_test_load(const char *rel, const char *target);
+
+/* A dataset loaded from text written to a temporary file (suffix ".csv" or ".arff", removed
+ * again); the test fails when loading fails. */
+tl_dataset *tl_test_load_text(const char *suffix, const char *text, const char *target);
 
 /* A learner `algo` with parameters "key=value" (kv NULL-terminated, may be NULL) fitted on
  * every row of d with seed; NULL + err when refused (a bad parameter fails the test). */
@@ -58,6 +63,12 @@ char *tl_test_slurp_in(const char *dir, const char *name);
 /* Hidden temporaries (".NAME.tmp", a file still being written) in folder dir; 0 when the
  * folder does not exist. */
 int tl_test_temporaries(const char *dir);
+
+/* A log hook that counts the warnings into tl_test_n_warnings and keeps the last one's text
+ * (tl_log_set_hook(tl_test_warning_hook, NULL); the test zeroes the count). */
+extern int tl_test_n_warnings;
+extern char tl_test_last_warning[2048];
+void tl_test_warning_hook(tl_log_level level, const char *msg, void *user);
 
 /* Make s a one-parameter nested selection (param over values[0..n), inner CV of `folds`
  * folds); its arrays are static, valid until the next call. */
