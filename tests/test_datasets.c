@@ -256,12 +256,9 @@ static void test_sha256(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bundled_datasets),
-        cmocka_unit_test(test_bundled_table_is_complete),
-        cmocka_unit_test(test_known_values),
-        cmocka_unit_test(test_select),
-        cmocka_unit_test(test_conform),
-        cmocka_unit_test(test_target_to_nominal),
+        cmocka_unit_test(test_bundled_datasets), cmocka_unit_test(test_bundled_table_is_complete),
+        cmocka_unit_test(test_known_values),     cmocka_unit_test(test_select),
+        cmocka_unit_test(test_conform),          cmocka_unit_test(test_target_to_nominal),
         cmocka_unit_test(test_sha256),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

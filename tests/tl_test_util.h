@@ -2,6 +2,7 @@
 #ifndef TL_TEST_UTIL_H
 #define TL_TEST_UTIL_H
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
