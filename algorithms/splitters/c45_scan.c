@@ -117,7 +117,7 @@ typedef struct {
     int run_cls;     /* the class the inside cuts moved */
     int p_cls;       /* the class moved to reach the pending cut (-1: several, or none) */
     int rising;      /* the last block fed moved the best */
-    double *xa, *ra; /* end_terms of the statistics before the next block (6k: with scratch) */
+    double *xa, *ra; /* end_terms of the statistics before the next block (6k: with xb, rb) */
     int prev_terms;  /* xa and ra hold them */
     double g_half;   /* g(W / 2) of box_skips */
     size_t piece;    /* blocks of more cuts are tried in pieces of this many */
@@ -181,7 +181,7 @@ static int box_skips(const scan_state *st, const tl_c45_cut *best, const double 
     size_t k = st->k;
     double w = st->known_w;
     /* the separable bound where it is cheap (no log2 in a unit-weight node) or the only one */
-    if (st->piece < TL_C45_CHUNK || k > TL_C45_CHUNK_MAX_K) {
+    if (st->whole || k > TL_C45_CHUNK_MAX_K) {
         double lwa = 0, lwb = 0, phi = 0;
         for (size_t c = 0; c < k; c++) {
             lwa += a[c];
@@ -303,6 +303,68 @@ static void flush_block(scan_state *st, tl_c45_cut *best, cut_block cb, const do
  * One pass: a cut is known to end a run once the next cut is seen, and then the run's
  * inside cuts are decided. Inside a run only the moved class's left weight changes, so an
  * inside cut keeps just that weight; the others are the run start's, bit for bit. */
+/* The class of row i of the scan (records: the code in the word). */
+static inline int row_class(const tl_c45_rows *sr, int records, uint32_t cmask, size_t i)
+{
+    return records ? (int)((sr->rec[i] >> TL_REC_CLASS_SHIFT) & cmask) : sr->y[i];
+}
+
+/* J48's value rule: a cut between rows i and i + 1 is allowed (the record's cut bit says it). */
+static inline int cut_between(const tl_c45_rows *sr, int records, size_t i)
+{
+    return records ? (sr->rec[i + 1] & TL_REC_CUT) != 0
+                   : sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1];
+}
+
+/* scan_cuts' pass over the rows, from the arrays or (records, a constant at each call) the
+ * compact records, whose rows weigh 1: the same sums in the same order either way. */
+static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows *sr, int records,
+                             size_t n_known, double min_split, double eps, double *left,
+                             double *prev, double *c_left, size_t *nc)
+{
+    size_t k = st->k, n_chunk = 0;
+    size_t c_pos[TL_C45_CHUNK];
+    double c_lw[TL_C45_CHUNK];
+    int c_moved[TL_C45_CHUNK];
+    uint32_t cmask = records ? (1u << (sr->rec_shift - TL_REC_CLASS_SHIFT)) - 1 : 0;
+    double lw = 0, known_w = st->known_w;
+    int cls = -2; /* -2: no row moved yet, -1: several classes */
+    memset(left, 0, k * sizeof *left);
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        int y = row_class(sr, records, cmask, i);
+        double w = records ? 1.0 : sr->w[i];
+        left[y] += w;
+        lw += w;
+        cls = cls == -2 ? y : (cls == y ? cls : -1);
+        if (!cut_between(sr, records, i))
+            continue;
+        if (min_split - lw >= eps || min_split - (known_w - lw) >= eps) /* J48's grOrEq */
+            continue;
+        c_pos[n_chunk] = i;
+        c_lw[n_chunk] = lw;
+        c_moved[n_chunk] = cls;
+        copy_stats(c_left + n_chunk * k, left, k);
+        cls = -2;
+        if (++n_chunk == TL_C45_CHUNK) {
+            cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
+            flush_block(st, best, cb, *nc ? prev : c_left, nc); /* the first box: from cut 0 */
+            copy_stats(prev, c_left + (n_chunk - 1) * k, k);
+            n_chunk = 0;
+        }
+    }
+    cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
+    flush_block(st, best, cb, *nc ? prev : c_left, nc);
+}
+
+/* Finds J48's cut: of the admissible cuts (between distinct values, min_split weight on each
+ * side), in order, the first that beats the best so far by more than 1e-6. Computing every
+ * cut's entropy is the hot path of a C4.5 fit, so cuts inside a run that only moves rows of
+ * one class are skipped when they cannot win: along such a run the child entropy is concave
+ * in the weight moved (Fayyad & Irani 1992), so no gain inside exceeds the larger of the
+ * run's two ends. The result is the same cut as the plain scan.
+ * One pass: a cut is known to end a run once the next cut is seen, and then the run's
+ * inside cuts are decided. Inside a run only the moved class's left weight changes, so an
+ * inside cut keeps just that weight; the others are the run start's, bit for bit. */
 static int scan_cuts(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known,
                      const double *known, double known_w, double total_w, double min_split,
                      double eps, int unit, size_t *cuts, tl_c45_cut *best, tl_err *err)
@@ -319,55 +381,33 @@ static int scan_cuts(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known
     st.in_pos = malloc(m * sizeof *st.in_pos);
     st.in_lw = malloc(m * sizeof *st.in_lw);
     st.in_lc = malloc(m * sizeof *st.in_lc);
-    double *buf = malloc((16 + TL_C45_CHUNK) * k * sizeof *buf);
-    /* the chunk: rows, left weights, classes moved; left statistics in buf */
-    size_t c_pos[TL_C45_CHUNK];
-    double c_lw[TL_C45_CHUNK];
-    int c_moved[TL_C45_CHUNK];
+    /* 15 blocks of k (the state's vectors, the caches, prev and the four end-term vectors),
+     * then the chunk's left statistics */
+    double *buf = malloc((15 + TL_C45_CHUNK) * k * sizeof *buf);
     int rc = TL_OK;
     if (!st.in_pos || !st.in_lw || !st.in_lc || !buf) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
     }
-    double *left = buf, *prev = buf + 9 * k, *c_left = buf + 16 * k;
-    st.xa = buf + 10 * k;
-    st.ra = buf + 11 * k;
-    st.g_half = 2 * xlogx_as(0, known_w / 2);
-    st.whole = unit && n_known < TL_XLOGX_N; /* counts of rows weighing 1: whole numbers */
-    st.piece = st.whole ? TL_C45_PIECE : TL_C45_CHUNK; /* pieces cost little with the table */
+    double *left = buf, *prev = buf + 8 * k, *c_left = buf + 15 * k;
     st.p_left = buf + k;
     st.s_left = buf + 2 * k;
     st.tmp = buf + 3 * k;
-    st.ml = (xlogx_cache){buf + 5 * k, buf + 6 * k, st.whole};
-    st.mr = (xlogx_cache){buf + 7 * k, buf + 8 * k, st.whole};
+    st.ml = (xlogx_cache){buf + 4 * k, buf + 5 * k, 0};
+    st.mr = (xlogx_cache){buf + 6 * k, buf + 7 * k, 0};
+    st.xa = buf + 9 * k; /* xa, ra, then xb and rb at xa + 2k or 4k: up to buf + 15k */
+    st.ra = buf + 10 * k;
+    st.g_half = 2 * xlogx_as(0, known_w / 2);
+    st.whole = unit && n_known < TL_XLOGX_N; /* counts of rows weighing 1: whole numbers */
+    st.ml.whole = st.mr.whole = st.whole;
+    st.piece = st.whole ? TL_C45_PIECE : TL_C45_CHUNK; /* pieces cost little with the table */
     for (size_t c = 0; c < k; c++)
         st.ml.count[c] = st.mr.count[c] = -1; /* no weight is negative: nothing cached yet */
-    size_t nc = 0, n_chunk = 0;
-    double lw = 0;
-    int cls = -2; /* -2: no row moved yet, -1: several classes */
-    memset(left, 0, k * sizeof *left);
-    for (size_t i = 0; i + 1 < n_known; i++) {
-        left[sr->y[i]] += sr->w[i];
-        lw += sr->w[i];
-        cls = cls == -2 ? sr->y[i] : (cls == sr->y[i] ? cls : -1);
-        if (!(sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1]))
-            continue;
-        if (min_split - lw >= eps || min_split - (known_w - lw) >= eps) /* J48's grOrEq */
-            continue;
-        c_pos[n_chunk] = i;
-        c_lw[n_chunk] = lw;
-        c_moved[n_chunk] = cls;
-        copy_stats(c_left + n_chunk * k, left, k);
-        cls = -2;
-        if (++n_chunk == TL_C45_CHUNK) {
-            cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
-            flush_block(&st, best, cb, nc ? prev : c_left, &nc); /* the first box: from cut 0 */
-            copy_stats(prev, c_left + (n_chunk - 1) * k, k);
-            n_chunk = 0;
-        }
-    }
-    cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
-    flush_block(&st, best, cb, nc ? prev : c_left, &nc);
+    size_t nc = 0;
+    if (sr->rec)
+        scan_rows(&st, best, sr, 1, n_known, min_split, eps, left, prev, c_left, &nc);
+    else
+        scan_rows(&st, best, sr, 0, n_known, min_split, eps, left, prev, c_left, &nc);
     if (nc) /* the last cut ends the last run */
         close_run(&st, best);
     *cuts = nc;
@@ -388,11 +428,14 @@ static void scan_cuts_generic(const tl_grow_ctx *g, const tl_c45_rows *sr, size_
     size_t k = tl_grow_k(g), nc = 0;
     double *children = tl_grow_scratch(g) + k, *left = children, *right = children + k;
     double lw = 0;
+    int records = sr->rec != NULL;
+    uint32_t cmask = records ? (1u << (sr->rec_shift - TL_REC_CLASS_SHIFT)) - 1 : 0;
     memset(left, 0, k * sizeof *left);
     for (size_t i = 0; i + 1 < n_known; i++) {
-        left[sr->y[i]] += sr->w[i];
-        lw += sr->w[i];
-        if (!(sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1]))
+        double w = records ? 1.0 : sr->w[i];
+        left[row_class(sr, records, cmask, i)] += w;
+        lw += w;
+        if (!cut_between(sr, records, i))
             continue;
         if (min_split - lw >= eps || min_split - (known_w - lw) >= eps)
             continue;

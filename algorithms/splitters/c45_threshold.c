@@ -71,20 +71,30 @@ static void *init(const tl_params *p, tl_err *err)
     return slack;
 }
 
-static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
-                tl_split *out, tl_err *err)
+/* The node's known rows for the scan (sr), their class weights (known), their weight and
+ * the node's: from the compact records when the grower gives them (every row weighs 1 and
+ * has the value: known is the node's statistics, nothing is gathered), else gathered in
+ * the attribute's order into *buf (freed by the caller). n_known: the rows with a value. */
+static int node_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr, tl_c45_rows *sr,
+                     double *known, size_t *n_known_out, double *known_w_out, double *total_w_out,
+                     double **buf_out, tl_err *err)
 {
-    const tl_grow_params *p = tl_grow_params_of(g);
-    const tl_dataset *d = tl_grow_data(g);
     size_t k = tl_grow_k(g);
+    const tl_dataset *d = tl_grow_data(g);
     const double *x = d->cols[attr].num;
-    double eps = *(const double *)state;
-    if (!tl_dataset_is_classification(d)) /* reached through another splitter, e.g. random_subset */
-        return -tl_err_set(err, TL_EINVAL, "splitter c45_threshold needs a nominal target");
-    int closed_form = p->criterion->entropy_bits;
-    double *known = tl_grow_scratch(g);
+    *buf_out = NULL;
+    if (node->sorted_rec) {
+        double w = 0;
+        for (size_t c = 0; c < k; c++) {
+            known[c] = node->stats[c]; /* whole numbers: the sums of 1.0 in any order */
+            w += known[c];
+        }
+        *sr = (tl_c45_rows){NULL, NULL, NULL, node->sorted_rec, node->rec_shift};
+        *n_known_out = node->n;
+        *known_w_out = *total_w_out = w;
+        return TL_OK;
+    }
     memset(known, 0, k * sizeof *known);
-
     /* the values and classes packed in sorted order by the grower, read in sequence; the
      * weights gathered, or none when every row weighs 1 */
     const double *px = node->sorted_x;
@@ -95,7 +105,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     size_t cells = n_known ? n_known : 1;
     double *buf = malloc(cells * (px && py ? sizeof(double) : 2 * sizeof(double) + sizeof(int)));
     if (!buf)
-        return -tl_err_set(err, TL_ENOMEM, "out of memory");
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
     double *ws = buf;
     const double *xs = px;
     const int *ys = py;
@@ -130,8 +140,31 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         known[ys[i]] += ws[i];
         known_w += ws[i];
     }
-    total_w += known_w;
-    tl_c45_rows sr = {xs, ws, ys};
+    *sr = (tl_c45_rows){xs, ws, ys, NULL, 0};
+    *n_known_out = n_known;
+    *known_w_out = known_w;
+    *total_w_out = total_w + known_w;
+    *buf_out = buf;
+    return TL_OK;
+}
+
+static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err)
+{
+    const tl_grow_params *p = tl_grow_params_of(g);
+    const tl_dataset *d = tl_grow_data(g);
+    const double *x = d->cols[attr].num;
+    double eps = *(const double *)state;
+    if (!tl_dataset_is_classification(d)) /* reached through another splitter, e.g. random_subset */
+        return -tl_err_set(err, TL_EINVAL, "splitter c45_threshold needs a nominal target");
+    int closed_form = p->criterion->entropy_bits;
+    double *known = tl_grow_scratch(g);
+    tl_c45_rows sr;
+    size_t n_known;
+    double known_w, total_w, *buf;
+    int rc = node_rows(g, node, attr, &sr, known, &n_known, &known_w, &total_w, &buf, err);
+    if (rc)
+        return -rc;
     /* Each side needs 10% of the known weight per class, at least min_leaf, at most 25. */
     size_t n_classes = tl_dataset_n_classes(d) ? tl_dataset_n_classes(d) : 1;
     double min_split = 0.1 * known_w / (double)n_classes;
@@ -147,7 +180,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
 
     size_t cuts = 0;
     tl_c45_cut choice = {0, 0, SIZE_MAX};
-    int rc = tl_c45_scan(g, &sr, n_known, known, known_w, total_w, min_split, eps,
+    rc = tl_c45_scan(g, &sr, n_known, known, known_w, total_w, min_split, eps,
                          node->unit_weights, closed_form, &cuts, &choice, err);
     size_t best_i = choice.i;
     double best_gain = choice.gain, best_left_w = choice.left_w;
@@ -162,7 +195,14 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     if (gain <= 1e-6)
         return 0;
     double branch_w[2] = {best_left_w, known_w - best_left_w};
-    double lo = x[node->sorted[best_i]], hi = x[node->sorted[best_i + 1]];
+    double lo, hi;
+    if (sr.rec) {
+        lo = x[sr.rec[best_i] >> sr.rec_shift];
+        hi = x[sr.rec[best_i + 1] >> sr.rec_shift];
+    } else {
+        lo = x[node->sorted[best_i]];
+        hi = x[node->sorted[best_i + 1]];
+    }
     double cut = (lo + hi) / 2;
     if (cut == hi)
         cut = lo;
@@ -194,6 +234,8 @@ static const tl_splitter_type c45_threshold = {
     .tasks = TL_TASK_CLASSIFICATION,
     .best = best,
     .needs_train_values = 1,
+    .reads_records = 1, /* at unit weights without unknown values: nothing gathered */
+    .record_gap = TL_C45_VALUE_EPS,
     /* not needs_sorted_values: carrying values and classes through every partition cost more
      * than the gathers it saves here (measured at 10^5 rows, with and without unknowns); a
      * wrapper that has them (random_subset) passes them on and best reads them */
