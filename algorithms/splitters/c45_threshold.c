@@ -9,6 +9,8 @@
 
 /* Rows this far ahead are fetched while the node's rows are gathered. */
 #define TL_C45_AHEAD 16
+/* Classes up to this many are summed in registers (class_sums_k). */
+#define TL_C45_SUMS_MAX_K 6
 /* The least branch weight is capped here (C4.5's MINOBJS bound). */
 #define TL_C45_MAX_MIN_SPLIT 25.0
 
@@ -69,6 +71,54 @@ static void *init(const tl_params *p, tl_err *err)
     else if (!rd.rc)
         tl_err_set(err, TL_ENOMEM, "out of memory");
     return slack;
+}
+
+/* class_sums for K classes (a constant where it is called): one sum per class in a register,
+ * each row adding its weight to its class's sum and +0.0 to the others. A sum starts at +0.0
+ * and adding +0.0 leaves any other double as it is, so every sum is the same bits as adding
+ * each row to its own class in order, without the chain through memory that costs when
+ * consecutive rows share a class. */
+static inline void class_sums_k(const int *ys, const double *ws, size_t n, size_t K,
+                                double *known, double *known_w)
+{
+    double acc[TL_C45_SUMS_MAX_K] = {0}, w_all = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = ws[i];
+        int y = ys[i];
+        uint64_t bits;
+        memcpy(&bits, &w, sizeof bits);
+        for (size_t c = 0; c < K; c++) { /* w or +0.0 by a mask: a branch would mispredict */
+            uint64_t b = bits & (0 - (uint64_t)(y == (int)c));
+            double v;
+            memcpy(&v, &b, sizeof v);
+            acc[c] += v;
+        }
+        w_all += w;
+    }
+    for (size_t c = 0; c < K; c++)
+        known[c] = acc[c];
+    *known_w = w_all;
+}
+
+/* The class weights (known, k, zero) and the weight of n rows of classes ys, weights ws,
+ * each summed in row order. */
+static void class_sums(const int *ys, const double *ws, size_t n, size_t k, double *known,
+                       double *known_w)
+{
+    switch (k) {
+    case 2: class_sums_k(ys, ws, n, 2, known, known_w); return;
+    case 3: class_sums_k(ys, ws, n, 3, known, known_w); return;
+    case 4: class_sums_k(ys, ws, n, 4, known, known_w); return;
+    case 5: class_sums_k(ys, ws, n, 5, known, known_w); return;
+    case 6: class_sums_k(ys, ws, n, 6, known, known_w); return;
+    default: break;
+    }
+    double w_all = 0;
+    for (size_t i = 0; i < n; i++) {
+        known[ys[i]] += ws[i];
+        w_all += ws[i];
+    }
+    *known_w = w_all;
 }
 
 /* The node's known rows for the scan (sr), their class weights (known), their weight and
@@ -136,10 +186,7 @@ static int node_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr
         for (size_t i = 0; i < n_known; i++)
             ws[i] = node->unit_weights ? 1.0 : w[rows[i]];
     }
-    for (size_t i = 0; i < n_known; i++) {
-        known[ys[i]] += ws[i];
-        known_w += ws[i];
-    }
+    class_sums(ys, ws, n_known, k, known, &known_w);
     *sr = (tl_c45_rows){xs, ws, ys, NULL, 0};
     *n_known_out = n_known;
     *known_w_out = known_w;
