@@ -73,52 +73,64 @@ static void *init(const tl_params *p, tl_err *err)
     return slack;
 }
 
-/* class_sums for K classes (a constant where it is called): one sum per class in a register,
- * each row adding its weight to its class's sum and +0.0 to the others. A sum starts at +0.0
- * and adding +0.0 leaves any other double as it is, so every sum is the same bits as adding
- * each row to its own class in order, without the chain through memory that costs when
- * consecutive rows share a class. */
-static inline void class_sums_k(const int *ys, const double *ws, size_t n, size_t K,
-                                double *known, double *known_w)
+/* The weight w where keep, else +0.0, by a mask (a branch on the class would mispredict). */
+static inline double kept_weight(double w, int keep)
+{
+    uint64_t bits;
+    memcpy(&bits, &w, sizeof bits);
+    bits &= 0 - (uint64_t)keep;
+    memcpy(&w, &bits, sizeof w);
+    return w;
+}
+
+/* Gathers the known rows[0..n) in order (values gx, classes gy, weights ws: 1 when unit) and
+ * sums their class weights into known (k, zero) and their weight into *known_w, in row
+ * order. For K classes (K > 0, a constant where it is called) one sum per class is kept in a
+ * register, each row adding its weight to its class's sum and +0.0 to the others: a sum
+ * starts at +0.0 and adding +0.0 leaves any other double as it is, so every sum has the same
+ * bits as adding each row to its own class, without the chain through memory that costs when
+ * consecutive rows share a class. The rows some way ahead are fetched meanwhile. */
+static inline void gather_k(const uint32_t *rows, size_t n, const double *x, const int *code,
+                            const double *w, int unit, size_t K, double *gx, int *gy, double *ws,
+                            double *known, double *known_w)
 {
     double acc[TL_C45_SUMS_MAX_K] = {0}, w_all = 0;
     for (size_t i = 0; i < n; i++) {
-        double w = ws[i];
-        int y = ys[i];
-        uint64_t bits;
-        memcpy(&bits, &w, sizeof bits);
-        for (size_t c = 0; c < K; c++) { /* w or +0.0 by a mask: a branch would mispredict */
-            uint64_t b = bits & (0 - (uint64_t)(y == (int)c));
-            double v;
-            memcpy(&v, &b, sizeof v);
-            acc[c] += v;
+        if (i + TL_C45_AHEAD < n) {
+            uint32_t ahead = rows[i + TL_C45_AHEAD];
+            __builtin_prefetch(&x[ahead]);
+            __builtin_prefetch(&code[ahead]);
+            __builtin_prefetch(&w[ahead]);
         }
-        w_all += w;
+        uint32_t r = rows[i];
+        int y = code[r];
+        double wi = unit ? 1.0 : w[r];
+        gx[i] = x[r];
+        gy[i] = y;
+        ws[i] = wi;
+        for (size_t c = 0; c < K; c++)
+            acc[c] += kept_weight(wi, y == (int)c);
+        if (!K)
+            known[y] += wi;
+        w_all += wi;
     }
     for (size_t c = 0; c < K; c++)
         known[c] = acc[c];
     *known_w = w_all;
 }
 
-/* The class weights (known, k, zero) and the weight of n rows of classes ys, weights ws,
- * each summed in row order. */
-static void class_sums(const int *ys, const double *ws, size_t n, size_t k, double *known,
-                       double *known_w)
+static void gather(const uint32_t *rows, size_t n, const double *x, const int *code,
+                   const double *w, int unit, size_t k, double *gx, int *gy, double *ws,
+                   double *known, double *known_w)
 {
     switch (k) {
-    case 2: class_sums_k(ys, ws, n, 2, known, known_w); return;
-    case 3: class_sums_k(ys, ws, n, 3, known, known_w); return;
-    case 4: class_sums_k(ys, ws, n, 4, known, known_w); return;
-    case 5: class_sums_k(ys, ws, n, 5, known, known_w); return;
-    case 6: class_sums_k(ys, ws, n, 6, known, known_w); return;
-    default: break;
+    case 2: gather_k(rows, n, x, code, w, unit, 2, gx, gy, ws, known, known_w); return;
+    case 3: gather_k(rows, n, x, code, w, unit, 3, gx, gy, ws, known, known_w); return;
+    case 4: gather_k(rows, n, x, code, w, unit, 4, gx, gy, ws, known, known_w); return;
+    case 5: gather_k(rows, n, x, code, w, unit, 5, gx, gy, ws, known, known_w); return;
+    case 6: gather_k(rows, n, x, code, w, unit, 6, gx, gy, ws, known, known_w); return;
+    default: gather_k(rows, n, x, code, w, unit, 0, gx, gy, ws, known, known_w); return;
     }
-    double w_all = 0;
-    for (size_t i = 0; i < n; i++) {
-        known[ys[i]] += ws[i];
-        w_all += ws[i];
-    }
-    *known_w = w_all;
 }
 
 /* The node's known rows for the scan (sr), their class weights (known), their weight and
@@ -165,28 +177,19 @@ static int node_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr
     double known_w = 0, total_w = 0;
     for (size_t i = n_known; i < node->n; i++) /* the unknown values, sorted last */
         total_w += w[rows[i]];
-    if (!(px && py)) { /* gathered here in one pass, the rows some way ahead fetched meanwhile */
+    if (!(px && py)) { /* gathered here in one pass */
         double *gx = buf + n_known;
         int *gy = (int *)(void *)(gx + n_known);
-        for (size_t i = 0; i < n_known; i++) {
-            if (i + TL_C45_AHEAD < n_known) {
-                uint32_t ahead = rows[i + TL_C45_AHEAD];
-                __builtin_prefetch(&x[ahead]);
-                __builtin_prefetch(&code[ahead]);
-                __builtin_prefetch(&w[ahead]);
-            }
-            uint32_t r = rows[i];
-            gx[i] = x[r];
-            gy[i] = code[r];
-            ws[i] = node->unit_weights ? 1.0 : w[r];
-        }
+        gather(rows, n_known, x, code, w, node->unit_weights, k, gx, gy, ws, known, &known_w);
         xs = gx;
         ys = gy;
-    } else {
-        for (size_t i = 0; i < n_known; i++)
+    } else { /* a wrapper's packed values (random_subset) */
+        for (size_t i = 0; i < n_known; i++) {
             ws[i] = node->unit_weights ? 1.0 : w[rows[i]];
+            known[ys[i]] += ws[i];
+            known_w += ws[i];
+        }
     }
-    class_sums(ys, ws, n_known, k, known, &known_w);
     *sr = (tl_c45_rows){xs, ws, ys, NULL, 0};
     *n_known_out = n_known;
     *known_w_out = known_w;
