@@ -152,30 +152,32 @@ static uint32_t joined_close(const tl_grow_ctx *g, const uint32_t *rec, size_t l
 
 /* tlg_partition_records into two groups (a binary split, every row going down): the group
  * read from g->branch1 (a bit per row: an eighth of the bytes, so the lookups stay in cache),
- * the groups' positions kept in registers. */
+ * the groups' positions kept in registers and chosen by masks: the group is as good as
+ * random, and a branch on it would mispredict half the time. */
 static void partition_two(const tl_grow_ctx *g, uint32_t *rec, size_t n, const size_t *off,
                           const double *x)
 {
-    size_t o[2] = {off[0], off[1]}, last[2] = {0, 0}, last_cut = 0, last_differs = 0;
+    size_t o0 = off[0], o1 = off[1], last0 = 0, last1 = 0, last_cut = 0, last_differs = 0;
     const uint32_t bits = TL_REC_CUT | TL_REC_DIFFERS;
     unsigned shift = g->rec_shift;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = rec[i];
         uint32_t r = v >> shift;
-        size_t b = (size_t)(g->branch1[r >> 6] >> (r & 63)) & 1u;
+        size_t b = (size_t)(g->branch1[r >> 6] >> (r & 63)) & 1u, m = 0 - b; /* m: b's mask */
         last_cut = (v & TL_REC_CUT) ? i + 1 : last_cut;
         if ((v & bits) == TL_REC_DIFFERS)
             last_differs = i + 1;
-        size_t lb = b ? last[1] : last[0];
-        uint32_t nb = last_cut > lb ? bits : 0;
-        if (nb == 0 && last_differs > lb && lb > 0)
+        size_t lb = (last1 & m) | (last0 & ~m);
+        uint32_t nb = bits & (0 - (uint32_t)(last_cut > lb));
+        /* one rarely taken branch (values within the gap): ties make the cut test itself
+         * unpredictable */
+        if ((last_cut <= lb) & (last_differs > lb) & (lb > 0))
             nb = joined_close(g, rec, lb, v, x);
-        size_t at = b ? o[1] : o[0];
-        g->tmp[at] = (v & ~bits) | nb;
-        o[0] += 1 - b;
-        o[1] += b;
-        last[0] = b ? last[0] : i + 1;
-        last[1] = b ? i + 1 : last[1];
+        g->tmp[(o1 & m) | (o0 & ~m)] = (v & ~bits) | nb;
+        o0 += 1 - b;
+        o1 += b;
+        last0 = (last0 & m) | ((i + 1) & ~m);
+        last1 = ((i + 1) & m) | (last1 & ~m);
     }
     memcpy(rec, g->tmp, n * sizeof *rec);
 }
