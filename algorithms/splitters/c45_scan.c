@@ -294,15 +294,6 @@ static void flush_block(scan_state *st, tl_c45_cut *best, cut_block cb, const do
     st->rising = best->i != was;
 }
 
-/* Finds J48's cut: of the admissible cuts (between distinct values, min_split weight on each
- * side), in order, the first that beats the best so far by more than 1e-6. Computing every
- * cut's entropy is the hot path of a C4.5 fit, so cuts inside a run that only moves rows of
- * one class are skipped when they cannot win: along such a run the child entropy is concave
- * in the weight moved (Fayyad & Irani 1992), so no gain inside exceeds the larger of the
- * run's two ends. The result is the same cut as the plain scan.
- * One pass: a cut is known to end a run once the next cut is seen, and then the run's
- * inside cuts are decided. Inside a run only the moved class's left weight changes, so an
- * inside cut keeps just that weight; the others are the run start's, bit for bit. */
 /* The class of row i of the scan (records: the code in the word). */
 static inline int row_class(const tl_c45_rows *sr, int records, uint32_t cmask, size_t i)
 {
@@ -316,10 +307,27 @@ static inline int cut_between(const tl_c45_rows *sr, int records, size_t i)
                    : sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1];
 }
 
+/* The weight w where keep, else +0.0, by a mask (a branch on the class would mispredict). */
+static inline double kept_weight(double w, int keep)
+{
+    uint64_t bits;
+    memcpy(&bits, &w, sizeof bits);
+    bits &= 0 - (uint64_t)keep;
+    memcpy(&w, &bits, sizeof w);
+    return w;
+}
+
+/* Classes up to this many keep the running left weights in registers (scan_rows' K). */
+#define TL_C45_SCAN_MAX_K 5
+
 /* scan_cuts' pass over the rows, from the arrays or (records, a constant at each call) the
- * compact records, whose rows weigh 1: the same sums in the same order either way. */
+ * compact records, whose rows weigh 1: the same sums in the same order either way. For K
+ * classes (K > 0, a constant where it is called) the left weights are kept in registers, each
+ * row adding its weight to its class's and +0.0 to the others (a sum starts at +0.0, and
+ * adding +0.0 leaves any other double as it is: the same bits as adding to one class in
+ * memory, without that chain through memory when consecutive rows share a class). */
 static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows *sr, int records,
-                             size_t n_known, double min_split, double eps, double *left,
+                             size_t K, size_t n_known, double min_split, double eps, double *left,
                              double *prev, double *c_left, size_t *nc)
 {
     size_t k = st->k, n_chunk = 0;
@@ -327,13 +335,16 @@ static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows
     double c_lw[TL_C45_CHUNK];
     int c_moved[TL_C45_CHUNK];
     uint32_t cmask = records ? (1u << (sr->rec_shift - TL_REC_CLASS_SHIFT)) - 1 : 0;
-    double lw = 0, known_w = st->known_w;
+    double lw = 0, known_w = st->known_w, acc[TL_C45_SCAN_MAX_K] = {0};
     int cls = -2; /* -2: no row moved yet, -1: several classes */
     memset(left, 0, k * sizeof *left);
     for (size_t i = 0; i + 1 < n_known; i++) {
         int y = row_class(sr, records, cmask, i);
         double w = records ? 1.0 : sr->w[i];
-        left[y] += w;
+        for (size_t c = 0; c < K; c++)
+            acc[c] += kept_weight(w, y == (int)c);
+        if (!K)
+            left[y] += w;
         lw += w;
         cls = cls == -2 ? y : (cls == y ? cls : -1);
         if (!cut_between(sr, records, i))
@@ -343,7 +354,10 @@ static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows
         c_pos[n_chunk] = i;
         c_lw[n_chunk] = lw;
         c_moved[n_chunk] = cls;
-        copy_stats(c_left + n_chunk * k, left, k);
+        for (size_t c = 0; c < K; c++)
+            c_left[n_chunk * k + c] = acc[c];
+        if (!K)
+            copy_stats(c_left + n_chunk * k, left, k);
         cls = -2;
         if (++n_chunk == TL_C45_CHUNK) {
             cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
@@ -354,6 +368,24 @@ static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows
     }
     cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
     flush_block(st, best, cb, *nc ? prev : c_left, nc);
+}
+
+/* scan_rows for the node's source and number of classes. */
+static void scan_rows_any(scan_state *st, tl_c45_cut *best, const tl_c45_rows *sr, size_t n_known,
+                          double min_split, double eps, double *left, double *prev, double *c_left,
+                          size_t *nc)
+{
+#define TL_C45_SCAN(records, K)                                                                    \
+    scan_rows(st, best, sr, records, K, n_known, min_split, eps, left, prev, c_left, nc)
+    int rec = sr->rec != NULL;
+    switch (st->k) {
+    case 2: rec ? TL_C45_SCAN(1, 2) : TL_C45_SCAN(0, 2); return;
+    case 3: rec ? TL_C45_SCAN(1, 3) : TL_C45_SCAN(0, 3); return;
+    case 4: rec ? TL_C45_SCAN(1, 4) : TL_C45_SCAN(0, 4); return;
+    case 5: rec ? TL_C45_SCAN(1, 5) : TL_C45_SCAN(0, 5); return;
+    default: rec ? TL_C45_SCAN(1, 0) : TL_C45_SCAN(0, 0); return;
+    }
+#undef TL_C45_SCAN
 }
 
 /* Finds J48's cut: of the admissible cuts (between distinct values, min_split weight on each
@@ -404,10 +436,7 @@ static int scan_cuts(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known
     for (size_t c = 0; c < k; c++)
         st.ml.count[c] = st.mr.count[c] = -1; /* no weight is negative: nothing cached yet */
     size_t nc = 0;
-    if (sr->rec)
-        scan_rows(&st, best, sr, 1, n_known, min_split, eps, left, prev, c_left, &nc);
-    else
-        scan_rows(&st, best, sr, 0, n_known, min_split, eps, left, prev, c_left, &nc);
+    scan_rows_any(&st, best, sr, n_known, min_split, eps, left, prev, c_left, &nc);
     if (nc) /* the last cut ends the last run */
         close_run(&st, best);
     *cuts = nc;

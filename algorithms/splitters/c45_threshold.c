@@ -230,8 +230,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
 
     size_t cuts = 0;
     tl_c45_cut choice = {0, 0, SIZE_MAX};
-    rc = tl_c45_scan(g, &sr, n_known, known, known_w, total_w, min_split, eps,
-                         node->unit_weights, closed_form, &cuts, &choice, err);
+    rc = tl_c45_scan(g, &sr, n_known, known, known_w, total_w, min_split, eps, node->unit_weights,
+                     closed_form, &cuts, &choice, err);
     size_t best_i = choice.i;
     double best_gain = choice.gain, best_left_w = choice.left_w;
     free(buf);
