@@ -8,7 +8,7 @@
 #include "c45_scan.h"
 
 /* Rows this far ahead are fetched while the node's rows are gathered. */
-#define TL_C45_AHEAD 16
+#define TL_C45_AHEAD 48
 /* Classes up to this many are summed in registers (class_sums_k). */
 #define TL_C45_SUMS_MAX_K 6
 /* The least branch weight is capped here (C4.5's MINOBJS bound). */
