@@ -14,6 +14,43 @@
 /* The least branch weight is capped here (C4.5's MINOBJS bound). */
 #define TL_C45_MAX_MIN_SPLIT 25.0
 
+/* Narrows [lo, hi) around the first index past the values eligible for cut (v[i] - cut <
+ * 1e-6, true for a prefix of the sorted v): from a guess by interpolation, a window that
+ * doubles until it brackets it. A few probes near the answer, where a bisection of every
+ * training value misses the cache at each step (the values of 10^5 rows: 800 kB). */
+static void bracket(const double *v, size_t n, double cut, size_t *lo, size_t *hi)
+{
+    if (n < 64 || !(v[n - 1] > v[0]) || !isfinite(v[n - 1] - v[0]) || !isfinite(cut))
+        return;
+    double f = (cut - v[0]) / (v[n - 1] - v[0]);
+    if (!(f > 0 && f < 1))
+        return;
+    size_t guess = (size_t)(f * (double)(n - 1)), step = 16;
+    if (v[guess] - cut < 1e-6) { /* eligible: the answer lies past guess */
+        *lo = guess + 1;
+        while (*lo < n) {
+            size_t probe = n - *lo > step ? *lo + step - 1 : n - 1;
+            if (!(v[probe] - cut < 1e-6)) {
+                *hi = probe;
+                return;
+            }
+            *lo = probe + 1;
+            step *= 2;
+        }
+        return;
+    }
+    *hi = guess;
+    while (*hi > 0) {
+        size_t probe = *hi > step ? *hi - step : 0;
+        if (v[probe] - cut < 1e-6) {
+            *lo = probe + 1;
+            return;
+        }
+        *hi = probe;
+        step *= 2;
+    }
+}
+
 /* The training value C4.5 moves the cut to: Weka 3.6's setSplitPoint scans the training
  * rows in order and takes a value t when t <= cut + 1e-6 and t > the value taken so far
  * + 1e-6 (its Utils.smOrEq / Utils.gr). Only values near the largest eligible one can
@@ -23,6 +60,7 @@ static double training_value_at_or_below(const double *v, const uint32_t *rows, 
                                          double cut)
 {
     size_t lo = 0, hi = n; /* first index past the eligible values */
+    bracket(v, n, cut, &lo, &hi);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (v[mid] - cut < 1e-6)
