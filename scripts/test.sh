@@ -17,7 +17,7 @@ ctest --test-dir build-asan --output-on-failure -j 2
 echo "== tests (clang build) =="
 ctest --test-dir build-clang --output-on-failure -j 2
 if [ -n "$mpi" ]; then
-  # the MPI runs, and the shared libraries' exports with run/mpi.c in place of mpi_none.c
+  # the MPI runs, and the shared libraries' exports with run/mpi*.c (not mpi_none.c)
   echo "== MPI tests (build-mpi, -DTREELAB_MPI=ON) =="
   ctest --test-dir build-mpi --output-on-failure -R '^(mpi|exported_symbols)$'
 else

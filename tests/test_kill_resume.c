@@ -4,7 +4,6 @@
  * byte-identical but for the timings (cells.txt, timings.csv, the manifest's times), and no
  * file more or less (no temporary file left behind). */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -96,15 +95,7 @@ static int figure_in_progress(const char *dir)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/plots", dir);
-    DIR *d = opendir(path);
-    int found = 0;
-    for (struct dirent *e; d && !found && (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        found = e->d_name[0] == '.' && n > 4 && !strcmp(e->d_name + n - 4, ".tmp");
-    }
-    if (d)
-        closedir(d);
-    return found;
+    return tl_test_temporaries(path) > 0;
 }
 
 /* Start `treelab run CONFIG --out DIR --jobs 2 --quiet [--resume]` in a process group of

@@ -379,24 +379,6 @@ static int call_predict(void *ctx, tl_err *err)
     return tl_model_predict(c->m, c->d, NULL, 0, c->out, err);
 }
 
-static tl_model *fit_model(const char *algo, const tl_dataset *d, const char *const *kv)
-{
-    tl_params p;
-    tl_err err;
-    tl_params_init(&p);
-    for (; kv && *kv; kv++)
-        if (tl_params_set_kv(&p, *kv, &err))
-            fail_msg("%s", err.msg);
-    tl_model *m = tl_model_new(algo, &p, &err);
-    tl_params_clear(&p);
-    if (!m)
-        fail_msg("%s: %s", algo, err.msg);
-    tl_fit_ctx ctx = {1, NULL, 0};
-    if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
-        fail_msg("fit %s: %s", algo, err.msg);
-    return m;
-}
-
 /* More than 256 classes: the tree's prediction buffer comes from the heap. A run whose
  * allocation fails used to report success with all-zero probabilities. */
 static void test_tree_predict_reports_out_of_memory(void **state)
@@ -418,7 +400,7 @@ static void test_tree_predict_reports_out_of_memory(void **state)
     remove(path);
     assert_true(tl_dataset_n_classes(d) > 256);
     const char *const kv[] = {"prune=false", "min_leaf=1", NULL};
-    tl_model *m = fit_model("c45", d, kv);
+    tl_model *m = tl_test_fitted("c45", d, kv);
     double *out = malloc(d->n_rows * tl_model_out_width(m) * sizeof *out);
     predict_ctx c = {m, d, out};
     long allocs = sweep("c45 predict with 300 classes", call_predict, &c);
@@ -626,7 +608,7 @@ static void test_save_load_out_of_memory(void **state)
     for (size_t i = 0; tl_model_at(i); i++) {
         const char *name = tl_model_at(i)->name;
         fit_ctx c = {name, strcmp(name, "soft_tree") ? NULL : soft, d, path, NULL};
-        c.m = fit_model(name, d, c.kv);
+        c.m = tl_test_fitted(name, d, c.kv);
         char what[256];
         describe(what, sizeof what, "save", &c);
         long n = sweep(what, call_save, &c);

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -389,20 +388,6 @@ static void test_missing_and_failing_gnuplot(void **state)
     assert_int_equal(tl_plot_learning_curve(&s, 0, NULL, stem("x"), &err), TL_EINVAL);
 }
 
-/* Hidden temporaries (".NAME.tmp") left in the figures' folder. */
-static int temporaries(void)
-{
-    int n = 0;
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        n += e->d_name[0] == '.' && len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
 /* A batch of 2 (the runner's figures with --jobs 2): each figure's gnuplot runs while the
  * next is written, the batch's end puts every figure in place; a failing gnuplot is reported
  * at the next figure that has to wait for it, naming its figure, and nothing is left behind. */
@@ -422,7 +407,12 @@ static void test_batch(void **state)
     assert_int_equal(tlp_batch_end(TL_OK, &err), TL_OK);
     for (int i = 0; i < 3; i++)
         assert_rendered(names[i]);
-    assert_int_equal(temporaries(), 0);
+    assert_int_equal(tl_test_temporaries(dir), 0);
+    /* batches do not nest: the second begin is refused and the first still ends cleanly */
+    assert_int_equal(tlp_batch_begin(2, &err), TL_OK);
+    assert_int_equal(tlp_batch_begin(3, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "already open"));
+    assert_int_equal(tlp_batch_end(TL_OK, &err), TL_OK);
 
     use_failing_gnuplot("fake_gnuplot_batch", "line 3: undefined variable");
     assert_int_equal(tlp_batch_begin(2, &err), TL_OK);
@@ -436,7 +426,7 @@ static void test_batch(void **state)
     assert_non_null(strstr(err.msg, "bfail0: "));
     tl_plot_set_gnuplot(NULL);
     assert_int_equal(access(file("bfail1", ".png"), F_OK), -1);
-    assert_int_equal(temporaries(), 0);
+    assert_int_equal(tl_test_temporaries(dir), 0);
 }
 
 /* `treelab plot KIND FILE -o STEM` from CSV files, one row per value. */

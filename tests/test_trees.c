@@ -8,24 +8,6 @@
 #include "treelab/tl_model.h"
 #include "treelab/tl_grow.h"
 
-static tl_model *fit(const char *algo, tl_dataset *d, const char *const *kv)
-{
-    tl_params p;
-    tl_err err;
-    tl_params_init(&p);
-    for (; kv && *kv; kv++)
-        if (tl_params_set_kv(&p, *kv, &err))
-            fail_msg("%s", err.msg);
-    tl_model *m = tl_model_new(algo, &p, &err);
-    tl_params_clear(&p);
-    if (!m)
-        fail_msg("%s: %s", algo, err.msg);
-    tl_fit_ctx ctx = {1, NULL, 0};
-    if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
-        fail_msg("fit %s: %s", algo, err.msg);
-    return m;
-}
-
 static char *show(const tl_model *m, tl_show_format fmt)
 {
     static char buf[1 << 16];
@@ -54,7 +36,7 @@ static void test_id3_watermelon_root_is_texture(void **state)
     (void)state;
     tl_dataset *d = tl_test_load("experiments/datasets/watermelon-2.0.csv", NULL);
     drop_id(d);
-    tl_model *m = fit("id3", d, NULL);
+    tl_model *m = tl_test_fitted("id3", d, NULL);
     const tl_tree *t = tl_model_tree(m);
     assert_string_equal(d->schema.attrs[t->attr[0]].name, "texture");
     assert_int_equal(t->kind[0], TL_SPLIT_MULTIWAY);
@@ -80,7 +62,7 @@ static void test_cart_engagement_depth2(void **state)
     (void)state;
     tl_dataset *d = tl_test_load("experiments/datasets/engagement-regression.csv", NULL);
     const char *kv[] = {"max_depth=2", NULL};
-    tl_model *m = fit("cart", d, kv);
+    tl_model *m = tl_test_fitted("cart", d, kv);
     const tl_tree *t = tl_model_tree(m);
     assert_close(t->threshold[0], 35, 0);
     size_t l = t->first_child[0], r = l + 1;
@@ -112,7 +94,7 @@ static void test_no_split_without_gain(void **state)
     const tl_criterion_type *crit[] = {tl_criterion_find("gini", NULL),
                                        tl_criterion_find("entropy", NULL)};
     for (int a = 0; a < 2; a++) {
-        tl_model *m = fit(algos[a], d, NULL);
+        tl_model *m = tl_test_fitted(algos[a], d, NULL);
         const tl_tree *t = tl_model_tree(m);
         size_t useless = 0;
         for (size_t i = 0; i < t->n_nodes; i++) {
@@ -143,7 +125,7 @@ static void test_cart_tiny_regression_targets(void **state)
     for (size_t i = 0; i < d->n_rows; i++)
         d->y.num[i] *= 1e-7;
     const char *kv[] = {"max_depth=2", NULL};
-    tl_model *m = fit("cart", d, kv);
+    tl_model *m = tl_test_fitted("cart", d, kv);
     const tl_tree *t = tl_model_tree(m);
     assert_close(t->threshold[0], 35, 0);
     assert_close(t->threshold[t->first_child[0]], 15, 0);
@@ -157,7 +139,7 @@ static void test_cart_two_feature_boundary(void **state)
     (void)state;
     tl_dataset *d = tl_test_load("experiments/datasets/two-feature-boundary.arff", NULL);
     const char *kv[] = {"max_depth=2", NULL};
-    tl_model *m = fit("cart", d, kv);
+    tl_model *m = tl_test_fitted("cart", d, kv);
     const tl_tree *t = tl_model_tree(m);
     assert_int_equal(t->attr[0], 0);
     assert_close(t->threshold[0], 5, 0);
@@ -178,7 +160,7 @@ static void test_cart_app_recommendation(void **state)
 {
     (void)state;
     tl_dataset *d = tl_test_load("experiments/datasets/app-recommendation.csv", NULL);
-    tl_model *m = fit("cart", d, NULL);
+    tl_model *m = tl_test_fitted("cart", d, NULL);
     const char *text = show(m, TL_SHOW_TEXT);
     assert_non_null(strstr(text, "age <= 20: Atom Count (3.0)\n"
                                  "age > 20\n"
@@ -204,7 +186,7 @@ static void test_cart_zero_weight_rows_place_no_cut(void **state)
         d->weight = malloc(4 * sizeof *d->weight);
         for (size_t r = 0; r < 4; r++)
             d->weight[r] = r == 1 ? 0.0 : 1.0;
-        tl_model *m = fit("cart", d, NULL);
+        tl_model *m = tl_test_fitted("cart", d, NULL);
         const tl_tree *t = tl_model_tree(m);
         assert_int_equal(t->n_nodes, 3);
         assert_close(t->threshold[0], 2.0, 0);
@@ -227,7 +209,7 @@ static void test_show_labels_with_many_classes(void **state)
     if (!d)
         fail_msg("%s", err.msg);
     const char *kv[] = {"max_depth=1", NULL};
-    tl_model *m = fit("cart", d, kv);
+    tl_model *m = tl_test_fitted("cart", d, kv);
     const tl_tree *t = tl_model_tree(m);
     assert_int_equal(t->n_nodes, 3);
     const char *text = show(m, TL_SHOW_TEXT);
@@ -335,7 +317,7 @@ static void check_against_sklearn(const char *name)
     char rel[256];
     snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
     tl_dataset *d = tl_test_load(rel, NULL);
-    tl_model *m = fit("cart", d, NULL);
+    tl_model *m = tl_test_fitted("cart", d, NULL);
     tl_model_info info;
     tl_model_get_info(m, &info);
     assert_int_equal(info.leaves, fx->leaves);
@@ -392,7 +374,7 @@ static void test_ccp_cut_alphas_match_pruning(void **state)
     const char *crits[] = {"gini", "gini", "mse"};
     for (int f = 0; f < 3; f++) {
         tl_dataset *d = tl_test_load(files[f], NULL);
-        tl_model *m = fit("cart", d, NULL);
+        tl_model *m = tl_test_fitted("cart", d, NULL);
         const tl_tree *t = tl_model_tree(m);
         const tl_criterion_type *crit = tl_criterion_find(crits[f], NULL);
         int risk_error = f == 1;
@@ -512,7 +494,7 @@ static void check_rpart(const char *name, const char *file)
     fclose(f);
     tl_dataset *d = tl_test_load(file, NULL);
     const char *kv[] = {"ccp_risk=error", NULL};
-    tl_model *m = fit("cart", d, kv);
+    tl_model *m = tl_test_fitted("cart", d, kv);
     tl_ccp_path path;
     const tl_tree *t = tl_model_tree(m);
     const char *crit = tl_dataset_is_classification(d) ? "gini" : "mse";

@@ -1,6 +1,7 @@
 /* Helpers shared by the cmocka tests. */
 #include "tl_test_util.h"
 
+#include <dirent.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -205,4 +206,26 @@ tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *
         return NULL;
     }
     return m;
+}
+
+tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *const *kv)
+{
+    tl_err err;
+    tl_model *m = tl_test_fit(algo, d, kv, 1, &err);
+    if (!m)
+        fail_msg("fit %s: %s", algo, err.msg);
+    return m;
+}
+
+int tl_test_temporaries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        n += e->d_name[0] == '.' && len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
+    }
+    if (d)
+        closedir(d);
+    return n;
 }

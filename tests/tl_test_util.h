@@ -24,6 +24,9 @@ tl_dataset *tl_test_load(const char *rel, const char *target);
 tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
                       unsigned long seed, tl_err *err);
 
+/* The same with seed 1, failing the test (with the message) when the learner refuses. */
+tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *const *kv);
+
 /* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
 void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);
 
@@ -48,6 +51,10 @@ void tl_test_png_size(const char *path, unsigned *w, unsigned *h);
 char *tl_test_slurp(const char *path);
 /* The same for file `name` of folder dir ("results/x", "metrics.csv"). */
 char *tl_test_slurp_in(const char *dir, const char *name);
+
+/* Hidden temporaries (".NAME.tmp", a file still being written) in folder dir; 0 when the
+ * folder does not exist. */
+int tl_test_temporaries(const char *dir);
 
 /* Make s a one-parameter nested selection (param over values[0..n), inner CV of `folds`
  * folds); its arrays are static, valid until the next call. */

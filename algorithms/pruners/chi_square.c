@@ -7,7 +7,6 @@
  * with fewer than two of either is never significant. No validation rows are needed. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "treelab/tl_grow.h"
 
@@ -31,36 +30,6 @@ static void *init(const tl_params *p, tl_err *err)
     return s;
 }
 
-/* Class weights per branch of the candidate test, from the node's training rows (an
- * unknown value split by the branches' known shares, as the grower will): as
- * pre_validation.c. */
-static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s, size_t k,
-                         double *bs, double *share, double *miss)
-{
-    size_t nb = s->n_branches;
-    double known = 0;
-    memset(bs, 0, nb * k * sizeof *bs);
-    memset(share, 0, nb * sizeof *share);
-    memset(miss, 0, k * sizeof *miss);
-    for (size_t i = 0; i < rows->n; i++) {
-        uint32_t r = rows->rows[i];
-        int b = tl_split_branch(s, d, r);
-        size_t y = (size_t)d->y.code[r];
-        if (b >= 0) {
-            bs[(size_t)b * k + y] += rows->w[r];
-            share[b] += rows->w[r];
-            known += rows->w[r];
-        } else {
-            miss[y] += rows->w[r];
-        }
-    }
-    for (size_t b = 0; b < nb; b++) {
-        share[b] = known > 0 ? share[b] / known : 0;
-        for (size_t c = 0; c < k; c++)
-            bs[b * k + c] += miss[c] * share[b];
-    }
-}
-
 static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
                   const tl_node_rows *rows, const tl_split *s, tl_err *err)
 {
@@ -73,7 +42,7 @@ static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t nod
     if (!bs)
         return -tl_err_set(err, TL_ENOMEM, "out of memory");
     double *share = bs + nb * k, *miss = share + nb, *col = miss + k;
-    branch_stats(tl_grow_data(g), rows, s, k, bs, share, miss);
+    tl_split_class_table(tl_grow_data(g), rows, s, k, bs, share, miss);
     double p = tl_chisq_table_p(bs, nb, k, col);
     free(bs);
     return p <= alpha;

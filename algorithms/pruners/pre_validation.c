@@ -1,7 +1,6 @@
 /* Validation pre-pruning (Zhou, Machine Learning, 4.3.1): while growing, a node is split only
  * if the split strictly raises the accuracy on the validation rows that reach it. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "treelab/tl_grow.h"
 
@@ -14,36 +13,6 @@ static size_t arg_max(const double *s, size_t k)
     return best;
 }
 
-/* Class weights per branch of the candidate test, from the node's training rows (an
- * unknown value split by the branches' known shares, as the grower will). */
-static void branch_stats(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s, size_t k,
-                         double *bs, double *share)
-{
-    size_t nb = s->n_branches;
-    double known = 0, missing[256], *miss = k <= 256 ? missing : NULL;
-    memset(bs, 0, nb * k * sizeof *bs);
-    memset(share, 0, nb * sizeof *share);
-    if (miss)
-        memset(miss, 0, k * sizeof *miss);
-    for (size_t i = 0; i < rows->n; i++) {
-        uint32_t r = rows->rows[i];
-        int b = tl_split_branch(s, d, r);
-        size_t y = (size_t)d->y.code[r];
-        if (b >= 0) {
-            bs[(size_t)b * k + y] += rows->w[r];
-            share[b] += rows->w[r];
-            known += rows->w[r];
-        } else if (miss) {
-            miss[y] += rows->w[r];
-        }
-    }
-    for (size_t b = 0; b < nb; b++) {
-        share[b] = known > 0 ? share[b] / known : 0;
-        for (size_t c = 0; miss && c < k; c++)
-            bs[b * k + c] += miss[c] * share[b];
-    }
-}
-
 static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
                   const tl_node_rows *rows, const tl_split *s, tl_err *err)
 {
@@ -52,15 +21,15 @@ static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t nod
     size_t k = t->k, nb = s->n_branches;
     if (t->regression)
         return -tl_err_set(err, TL_EINVAL, "validation pre-pruning needs a class target");
-    double *bs = malloc(nb * k * sizeof *bs), *share = malloc(nb * sizeof *share);
+    double *bs = malloc((nb * k + nb + k) * sizeof *bs);
     size_t *pred = malloc(nb * sizeof *pred);
-    if (!bs || !share || !pred) {
+    if (!bs || !pred) {
         free(bs);
-        free(share);
         free(pred);
         return -tl_err_set(err, TL_ENOMEM, "out of memory");
     }
-    branch_stats(d, rows, s, k, bs, share);
+    double *share = bs + nb * k, *miss = share + nb;
+    tl_split_class_table(d, rows, s, k, bs, share, miss);
     size_t here = tl_tree_node_class(t, node);
     for (size_t b = 0; b < nb; b++) {
         double w = 0;
@@ -86,7 +55,6 @@ static int accept(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t nod
                 after += r * share[j] * (pred[j] == y);
     }
     free(bs);
-    free(share);
     free(pred);
     return after > before + 1e-9; /* strictly better */
 }

@@ -1,5 +1,5 @@
-/* The chi-square test of independence of a branch x class table, for the plug-ins that test
- * splits (the chi_square pre-pruner, critical-value pruning). */
+/* A candidate split's branch x class table and its chi-square test of independence, for the
+ * plug-ins that test splits (the chi_square and validation pre-pruners, critical-value pruning). */
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -39,4 +39,31 @@ double tl_chisq_table_p(const double *bs, size_t nb, size_t k, double *col)
         }
     }
     return gsl_cdf_chisq_Q(stat, (double)((rows - 1) * (cols - 1)));
+}
+
+void tl_split_class_table(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s,
+                          size_t k, double *bs, double *share, double *miss)
+{
+    size_t nb = s->n_branches;
+    double known = 0;
+    memset(bs, 0, nb * k * sizeof *bs);
+    memset(share, 0, nb * sizeof *share);
+    memset(miss, 0, k * sizeof *miss);
+    for (size_t i = 0; i < rows->n; i++) {
+        uint32_t r = rows->rows[i];
+        int b = tl_split_branch(s, d, r);
+        size_t y = (size_t)d->y.code[r];
+        if (b >= 0) {
+            bs[(size_t)b * k + y] += rows->w[r];
+            share[b] += rows->w[r];
+            known += rows->w[r];
+        } else {
+            miss[y] += rows->w[r];
+        }
+    }
+    for (size_t b = 0; b < nb; b++) {
+        share[b] = known > 0 ? share[b] / known : 0;
+        for (size_t c = 0; c < k; c++)
+            bs[b * k + c] += miss[c] * share[b];
+    }
 }

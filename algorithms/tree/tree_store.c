@@ -259,6 +259,23 @@ static int load_unknown_rules(tl_tree *t, const tl_store *s, const char *prefix,
     return rc;
 }
 
+/* prefix.name's n values into out, each a whole number >= 0 (what: what it stands for, in the
+ * message); tmp has room for n. The value is reported as written: clamping showed -2 as 0. */
+static int load_indices(const tl_store *s, const char *prefix, const char *name, const char *what,
+                        long *tmp, size_t *out, size_t n, tl_err *err)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s.%s", prefix, name);
+    int rc = tl_store_ints(s, p, tmp, n, err);
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (tmp[i] < 0)
+            return tl_err_set(err, TL_EPARSE, "model file: %s[%zu] = %ld; expected %s", p, i,
+                              tmp[i], what);
+        out[i] = (size_t)tmp[i];
+    }
+    return rc;
+}
+
 tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
 {
     char p[128];
@@ -308,30 +325,11 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
         goto fail;
     for (long i = 0; i < n; i++)
         t->mask[i] = (uint64_t)tmp[i];
-    if (tl_store_ints(s, TL_PATH("n_children"), tmp, (size_t)n, err))
+    if (load_indices(s, prefix, "n_children", "a count (0 for a leaf)", tmp, t->n_children,
+                     (size_t)n, err) ||
+        load_indices(s, prefix, "first_child", "a node index (0 for a leaf)", tmp, t->first_child,
+                     (size_t)n, err))
         goto fail;
-    for (long i = 0; i < n; i++) {
-        if (tmp[i] < 0) { /* report the value as written: clamping showed -2 as 0 */
-            tl_err_set(err, TL_EPARSE,
-                       "model file: %s.n_children[%ld] = %ld; expected a "
-                       "count (0 for a leaf)",
-                       prefix, i, tmp[i]);
-            goto fail;
-        }
-        t->n_children[i] = (size_t)tmp[i];
-    }
-    if (tl_store_ints(s, TL_PATH("first_child"), tmp, (size_t)n, err))
-        goto fail;
-    for (long i = 0; i < n; i++) {
-        if (tmp[i] < 0) { /* as written: clamping showed -1 as 0 */
-            tl_err_set(err, TL_EPARSE,
-                       "model file: %s.first_child[%ld] = %ld; expected a node "
-                       "index (0 for a leaf)",
-                       prefix, i, tmp[i]);
-            goto fail;
-        }
-        t->first_child[i] = (size_t)tmp[i];
-    }
     if (tl_store_has(s, TL_PATH("unknown")) && load_unknown_rules(t, s, prefix, err))
         goto fail;
     if (tl_store_has(s, TL_PATH("value")) &&

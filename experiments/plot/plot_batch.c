@@ -15,7 +15,7 @@ typedef struct job {
 /* A ring of the running figures, oldest first. */
 typedef struct batch {
     job *jobs;
-    size_t max, first, n, depth;
+    size_t max, first, n;
 } batch;
 
 /* per thread, as the cancel flag of tl_out_set_cancel: a batch never sees another's figures */
@@ -23,23 +23,23 @@ static _Thread_local batch *open_batch;
 
 int tlp_batch_on(void)
 {
-    return open_batch && open_batch->max > 1;
+    return open_batch != NULL;
 }
 
 int tlp_batch_begin(size_t n, tl_err *err)
 {
-    if (open_batch) {
-        open_batch->depth++;
+    if (open_batch)
+        return tl_err_set(err, TL_EINVAL, "internal: a figure batch is already open");
+    if (n <= 1) /* one figure at a time: drawn in place, nothing to keep */
         return TL_OK;
-    }
     batch *b = calloc(1, sizeof *b);
-    job *jobs = calloc(n ? n : 1, sizeof *jobs);
+    job *jobs = calloc(n, sizeof *jobs);
     if (!b || !jobs) {
         free(b);
         free(jobs);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
-    b->jobs = jobs, b->max = n ? n : 1, b->depth = 1;
+    b->jobs = jobs, b->max = n;
     open_batch = b;
     return TL_OK;
 }
@@ -81,7 +81,7 @@ int tlp_batch_draw(const char *dir, char *const argv[], const char *stem, tl_err
 int tlp_batch_end(int rc, tl_err *err)
 {
     batch *b = open_batch;
-    if (!b || --b->depth)
+    if (!b)
         return rc;
     tl_err later; /* failures after the first are waited for, not reported */
     while (b->n) {

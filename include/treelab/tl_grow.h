@@ -407,6 +407,14 @@ typedef struct tl_prune_hook {
     const tl_prune_input *in;
 } tl_prune_hook;
 
+/* The class weights per branch of candidate test s (bs: n_branches x k) from the node's
+ * training rows, an unknown value shared among the branches by their known weight as the
+ * grower will share it; share gets each branch's share of the known weight (n_branches),
+ * miss the class weights of the rows with an unknown value (k). For plug-ins that judge a
+ * split before it is made (pre-pruners). */
+TL_API void tl_split_class_table(const tl_dataset *d, const tl_node_rows *rows, const tl_split *s,
+                                 size_t k, double *bs, double *share, double *miss);
+
 /* p-value of the chi-square test of independence of an nb x k table of weights (empty rows and
  * columns left out of the table and of the degrees of freedom); 1 when fewer than two rows or
  * columns remain. col: k doubles of scratch. */

@@ -1,0 +1,219 @@
+/* Model and experiment files parsed with libconfig: integer literals checked first (libconfig
+ * wraps them silently), syntax errors reported with the file, line and the text there. */
+#include "treelab/tl_store.h"
+
+#include <libconfig.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int tl_store_check_int_literals(const char *path, tl_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return TL_OK; /* the reader reports it */
+    char tok[64];
+    size_t len = 0;
+    int line = 1, col = 0, tok_line = 0, tok_col = 0, prev = '\n', c, rc = TL_OK;
+    enum { CODE, STRING, LINE_COMMENT, BLOCK_COMMENT } st = CODE;
+    while (!rc && (c = fgetc(f)) != EOF) {
+        col++;
+        if (st == STRING) {
+            if (c == '\\' && fgetc(f) != EOF)
+                col++;
+            else if (c == '"')
+                st = CODE;
+        } else if (st == LINE_COMMENT) {
+            st = c == '\n' ? CODE : st;
+        } else if (st == BLOCK_COMMENT) {
+            st = prev == '*' && c == '/' ? CODE : st;
+        } else if (isalnum(c) || c == '.' || c == '_' || c == '+' || c == '-') {
+            if (!len)
+                tok_line = line, tok_col = col;
+            if (len + 1 < sizeof tok)
+                tok[len++] = (char)c;
+        } else {
+            tok[len] = '\0';
+            /* a decimal or hex integer without the L suffix (names start with a letter) */
+            char *end;
+            if (len && (isdigit((unsigned char)tok[0]) ||
+                        ((tok[0] == '-' || tok[0] == '+') && isdigit((unsigned char)tok[1])))) {
+                errno = 0;
+                long long v = strtoll(tok, &end, 0);
+                if (*end == '\0' && (errno == ERANGE || v > 2147483647LL || v < -2147483648LL))
+                    rc = tl_err_set(err, TL_EPARSE,
+                                    "%s:%d:%d: the integer %s does not fit 32 "
+                                    "bits; write it with an L suffix (%sL) if it is meant",
+                                    path, tok_line, tok_col, tok, tok);
+            }
+            len = 0;
+            if (c == '"')
+                st = STRING;
+            else if (c == '#' || (c == '/' && prev == '/'))
+                st = LINE_COMMENT;
+            else if (c == '*' && prev == '/')
+                st = BLOCK_COMMENT;
+        }
+        if (c == '\n')
+            line++, col = 0;
+        prev = c;
+    }
+    fclose(f);
+    return rc;
+}
+
+/* Line n (1-based) of path, trimmed and cut to 80 bytes, into buf. Returns 1 when it
+ * exists. */
+static int line_text(const char *path, int n, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    int i = 0;
+    buf[0] = '\0';
+    while (f && i < n && fgets(line, sizeof line, f)) {
+        int whole = strchr(line, '\n') != NULL;
+        if (++i == n) {
+            char *t = line + strspn(line, " \t");
+            size_t len = strcspn(t, "\r\n");
+            while (len && (t[len - 1] == ' ' || t[len - 1] == '\t'))
+                len--;
+            snprintf(buf, size, "%.*s", (int)(len < 80 ? len : 80), t);
+        }
+        /* the rest of a line longer than the buffer is not another line */
+        while (!whole && fgets(line, sizeof line, f) && !strchr(line, '\n'))
+            ;
+    }
+    if (f)
+        fclose(f);
+    return i == n;
+}
+
+/* At the end of path, the innermost bracket or string left open, as a hint into buf (empty
+ * when all are closed). Strings and comments are skipped as libconfig does. */
+static void unclosed(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    char open[64];
+    int at[64], line = 1, c, prev = 0, str_line = 0;
+    size_t depth = 0;
+    enum { CODE, STRING, LINE_COMMENT, BLOCK_COMMENT } st = CODE;
+    buf[0] = '\0';
+    while (f && (c = fgetc(f)) != EOF) {
+        if (st == STRING) {
+            if (c == '\\') { /* the escaped character is part of the string */
+                if ((c = fgetc(f)) == EOF)
+                    break;
+                line += c == '\n';
+                c = 0;
+            } else if (c == '"') {
+                st = CODE;
+            }
+        } else if (st == LINE_COMMENT) {
+            st = c == '\n' ? CODE : st;
+        } else if (st == BLOCK_COMMENT) {
+            st = prev == '*' && c == '/' ? CODE : st;
+        } else if (c == '"') {
+            st = STRING, str_line = line;
+        } else if (c == '#' || (prev == '/' && c == '/')) {
+            st = LINE_COMMENT;
+        } else if (prev == '/' && c == '*') {
+            st = BLOCK_COMMENT, c = 0; /* so that "/" "*" "/" does not close it */
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (depth < 64)
+                open[depth] = (char)c, at[depth] = line;
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '}') && depth) {
+            depth--;
+        }
+        line += c == '\n';
+        prev = c;
+    }
+    if (f)
+        fclose(f);
+    if (st == STRING)
+        snprintf(buf, size, "; the string opened on line %d is not closed", str_line);
+    else if (st == BLOCK_COMMENT)
+        snprintf(buf, size, "; a /* comment is not closed");
+    else if (depth && depth <= 64)
+        snprintf(buf, size, "; the '%c' opened on line %d is not closed", open[depth - 1],
+                 at[depth - 1]);
+}
+
+/* What a file libconfig cannot parse seems to hold instead: "ARFF data" when its first line
+ * that is not blank is a '%' comment or @relation, "CSV data" when that line has a comma, a
+ * semicolon or a tab and nothing of libconfig's (= : { ( [); NULL otherwise. */
+static const char *data_kind(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    const char *kind = NULL;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " \t\r\n");
+        if (!strncmp(p, "\xEF\xBB\xBF", 3)) /* a byte order mark */
+            p += 3;
+        if (!*p)
+            continue;
+        if (*p == '%' || !strncasecmp(p, "@relation", 9))
+            kind = "ARFF data";
+        else if (strpbrk(p, ",;\t") && !strpbrk(p, "=:{(["))
+            kind = "CSV data";
+        break;
+    }
+    if (f)
+        fclose(f);
+    return kind;
+}
+
+/* libconfig says only "syntax error" and a line: add that line's text and what to look for
+ * (or what the file seems to be instead of what, "the model file"). */
+static int syntax_error(const config_t *cfg, const char *path, const char *what, tl_err *err)
+{
+    const char *file = config_error_file(cfg) ? config_error_file(cfg) : path;
+    int line = config_error_line(cfg);
+    char cur[96], where[160], hint[160] = "";
+    if (line > 0 && line_text(file, line, cur, sizeof cur) && cur[0]) {
+        snprintf(where, sizeof where, " at `%s`", cur);
+    } else {
+        snprintf(where, sizeof where, " at the end of the file");
+        unclosed(file, hint, sizeof hint);
+    }
+    const char *kind = data_kind(file);
+    if (kind) /* the syntax error says nothing useful then: say what was expected instead */
+        return tl_err_set(
+            err, TL_EPARSE, "%s: this looks like %s, not %s: expected %s", file, kind, what,
+            strstr(what, "model") ? "a model file written by `treelab fit DATA --algo NAME -o "
+                                    "MODEL` (libconfig text starting `format = ...;`)"
+                                  : "libconfig settings (`name = \"...\"; datasets = ( ... ); "
+                                    "models = ( ... );`, see the README's Experiment files)");
+    if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
+        snprintf(hint, sizeof hint,
+                 "; expected `name = value;` settings, strings in double "
+                 "quotes, lists ( ), arrays [ ] and groups { } closed in order");
+    return tl_err_set(err, TL_EPARSE, "%s:%d: %s%s%s", file, line, config_error_text(cfg), where,
+                      hint);
+}
+
+int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *err)
+{
+    struct stat sb;
+    /* fopen succeeds on a directory and libconfig then says only "file I/O error" */
+    if (stat(path, &sb) != 0 || access(path, R_OK) != 0)
+        return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
+                          S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
+    int rc = tl_store_check_int_literals(path, err);
+    if (rc)
+        return rc;
+    errno = 0;
+    if (config_read_file(cfg, path) == CONFIG_TRUE)
+        return TL_OK;
+    if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
+        return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
+                          errno ? strerror(errno) : "I/O error");
+    return syntax_error(cfg, path, what, err);
+}
