@@ -87,17 +87,6 @@ static void class_totals(const ebp *p, const wrow *r, size_t n, double *out)
         out[p->d->y.code[r[i].row]] += r[i].w;
 }
 
-/* The weight w where keep, else +0.0, by a mask: the sums below add it to every branch's,
- * the same bits as adding w to its own branch's alone, without a branch that mispredicts. */
-static inline double kept_weight(double w, int keep)
-{
-    uint64_t bits;
-    memcpy(&bits, &w, sizeof bits);
-    bits &= 0 - (uint64_t)keep;
-    memcpy(&w, &bits, sizeof w);
-    return w;
-}
-
 /* Each row's branch of node's test (-1: unknown value) into p->branch; the rows with an
  * unknown value are counted into *unknown and each branch's known rows into count. */
 static void find_branches(const ebp *p, size_t node, const wrow *r, size_t n, size_t *count,
@@ -149,9 +138,9 @@ static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlis
             double s0 = 0, s1 = 0;
             for (size_t i = 0; i < n; i++) {
                 int b = branch[i];
-                s0 += kept_weight(r[i].w, b == 0);
-                s1 += kept_weight(r[i].w, b == 1);
-                known += kept_weight(r[i].w, b >= 0);
+                s0 += tl_kept_weight(r[i].w, b == 0);
+                s1 += tl_kept_weight(r[i].w, b == 1);
+                known += tl_kept_weight(r[i].w, b >= 0);
             }
             share[0] = s0;
             share[1] = s1;

@@ -114,9 +114,9 @@ typedef struct {
     xlogx_cache ml, mr;
     size_t p_pos;
     double p_lw, s_gain, s_lw; /* s_lw: the run start's left weight */
-    int run_cls;     /* the class the inside cuts moved */
-    int p_cls;       /* the class moved to reach the pending cut (-1: several, or none) */
-    int rising;      /* the last block fed moved the best */
+    int run_cls;               /* the class the inside cuts moved */
+    int p_cls;                 /* the class moved to reach the pending cut (-1: several, or none) */
+    int rising;                /* the last block fed moved the best */
     double *xa, *ra; /* end_terms of the statistics before the next block (6k: with xb, rb) */
     int prev_terms;  /* xa and ra hold them */
     double g_half;   /* g(W / 2) of box_skips */
@@ -325,16 +325,6 @@ static inline int cut_between(const tl_c45_rows *sr, int records, size_t i)
                    : sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1];
 }
 
-/* The weight w where keep, else +0.0, by a mask (a branch on the class would mispredict). */
-static inline double kept_weight(double w, int keep)
-{
-    uint64_t bits;
-    memcpy(&bits, &w, sizeof bits);
-    bits &= 0 - (uint64_t)keep;
-    memcpy(&w, &bits, sizeof w);
-    return w;
-}
-
 /* Classes up to this many keep the running left weights in registers (scan_rows' K). */
 #define TL_C45_SCAN_MAX_K 5
 
@@ -360,7 +350,7 @@ static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows
         int y = row_class(sr, records, cmask, i);
         double w = records ? 1.0 : sr->w[i];
         for (size_t c = 0; c < K; c++)
-            acc[c] += kept_weight(w, y == (int)c);
+            acc[c] += tl_kept_weight(w, y == (int)c);
         if (!K)
             left[y] += w;
         lw += w;

@@ -111,16 +111,6 @@ static void *init(const tl_params *p, tl_err *err)
     return slack;
 }
 
-/* The weight w where keep, else +0.0, by a mask (a branch on the class would mispredict). */
-static inline double kept_weight(double w, int keep)
-{
-    uint64_t bits;
-    memcpy(&bits, &w, sizeof bits);
-    bits &= 0 - (uint64_t)keep;
-    memcpy(&w, &bits, sizeof w);
-    return w;
-}
-
 /* Gathers the known rows[0..n) in order (values gx, classes gy, weights ws: 1 when unit) and
  * sums their class weights into known (k, zero) and their weight into *known_w, in row
  * order. For K classes (K > 0, a constant where it is called) one sum per class is kept in a
@@ -147,7 +137,7 @@ static inline void gather_k(const uint32_t *rows, size_t n, const double *x, con
         gy[i] = y;
         ws[i] = wi;
         for (size_t c = 0; c < K; c++)
-            acc[c] += kept_weight(wi, y == (int)c);
+            acc[c] += tl_kept_weight(wi, y == (int)c);
         if (!K)
             known[y] += wi;
         w_all += wi;

@@ -112,6 +112,21 @@ static inline double tl_gini_impurity(const double *stats, size_t k)
     return 1 - s;
 }
 
+/* w where keep, else +0.0, by a mask: adding it to every class's (or branch's) sum gives
+ * the same bits as adding w to its own sum alone (a sum starts at +0.0, and adding +0.0
+ * leaves any other double as it is), without a branch on the class that would mispredict or
+ * the chain through memory of sums[class] += w when consecutive rows share a class (the
+ * sums then stay in registers). */
+static inline double tl_kept_weight(double w, int keep)
+{
+    union {
+        double d;
+        uint64_t u;
+    } v = {w};
+    v.u &= 0 - (uint64_t)keep;
+    return v.d;
+}
+
 /* The total weight of k class statistics (a node's, or one branch's), summed in order, for
  * the partition-form criteria. */
 static inline double tl_class_total(const double *stats, size_t k)
