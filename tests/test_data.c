@@ -1,5 +1,5 @@
-/* Data layer: ARFF and CSV loaders (good and malformed input), bundled datasets, select,
- * conform and SHA-256. */
+/* The ARFF and CSV loaders on good and malformed input (test_datasets.c has the bundled
+ * datasets, select, conform and SHA-256). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,18 +9,6 @@
 #include "tl_test_util.h"
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_log.h"
-
-/* Load text written to a temporary file; the test fails when loading fails. */
-static tl_dataset *load_text(const char *suffix, const char *text, const char *target)
-{
-    const char *path = tl_test_tmpfile(suffix, text);
-    tl_err err;
-    tl_dataset *d = tl_dataset_load(path, target, &err);
-    if (!d)
-        fail_msg("loading %s: %s", text, err.msg);
-    remove(path);
-    return d;
-}
 
 /* Loading must fail with code, and the message must start "PATH:LINE:COL: " and hold needle. */
 static void expect_fail(const char *suffix, const char *text, const char *target, int code,
@@ -54,13 +42,13 @@ static const char *level(const tl_attr_info *a, int code)
 static void test_csv_basic_types_and_levels(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".csv",
-                              "x,colour,n,class\n"
-                              "1.5,red,3,b\n"
-                              "-2e1,blue,NA,a\n"
-                              "?,red,,b\n"
-                              "4,,7,c\n",
-                              NULL);
+    tl_dataset *d = tl_test_load_text(".csv",
+                                      "x,colour,n,class\n"
+                                      "1.5,red,3,b\n"
+                                      "-2e1,blue,NA,a\n"
+                                      "?,red,,b\n"
+                                      "4,,7,c\n",
+                                      NULL);
     assert_int_equal(d->n_rows, 4);
     assert_int_equal(d->schema.n_attrs, 3);
     assert_int_equal(d->schema.attrs[0].kind, TL_ATTR_NUMERIC);
@@ -113,7 +101,7 @@ static void test_number_parsing(void **state)
     for (size_t i = 0; i < n; i++)
         snprintf(text + strlen(text), sizeof text - strlen(text), "%s,%c\n", nums[i],
                  i % 2 ? 'a' : 'b');
-    tl_dataset *d = load_text(".csv", text, NULL);
+    tl_dataset *d = tl_test_load_text(".csv", text, NULL);
     assert_int_equal(d->n_rows, n);
     assert_int_equal(d->schema.attrs[0].kind, TL_ATTR_NUMERIC);
     for (size_t i = 0; i < n; i++) {
@@ -128,13 +116,13 @@ static void test_number_parsing(void **state)
 static void test_csv_quotes(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".csv",
-                              "\"a, b\",\"say \"\"hi\"\"\",y\n"
-                              "\"1\",  \"x,y\"  ,p\n"
-                              "2,\"two\nlines\",q\n"
-                              "3,\"\",p\n"
-                              "4,plain text ,q\n",
-                              NULL);
+    tl_dataset *d = tl_test_load_text(".csv",
+                                      "\"a, b\",\"say \"\"hi\"\"\",y\n"
+                                      "\"1\",  \"x,y\"  ,p\n"
+                                      "2,\"two\nlines\",q\n"
+                                      "3,\"\",p\n"
+                                      "4,plain text ,q\n",
+                                      NULL);
     assert_string_equal(d->schema.attrs[0].name, "a, b");
     assert_string_equal(d->schema.attrs[1].name, "say \"hi\"");
     assert_int_equal(d->n_rows, 4);
@@ -151,13 +139,13 @@ static void test_csv_quotes(void **state)
 static void test_csv_delimiters(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".csv", "a;b;c\n1,5;x;p\n2;y;q\n", NULL);
+    tl_dataset *d = tl_test_load_text(".csv", "a;b;c\n1,5;x;p\n2;y;q\n", NULL);
     /* ';' chosen; "1,5" is then not a number, so column a is nominal */
     assert_int_equal(d->schema.n_attrs, 2);
     assert_int_equal(d->schema.attrs[0].kind, TL_ATTR_NOMINAL);
     assert_string_equal(d->schema.attrs[0].levels[0], "1,5");
     tl_dataset_free(d);
-    d = load_text(".csv", "a\tb c\tclass\n1\tx y\tp\n2\tz\tq\n", NULL);
+    d = tl_test_load_text(".csv", "a\tb c\tclass\n1\tx y\tp\n2\tz\tq\n", NULL);
     assert_int_equal(d->schema.n_attrs, 2);
     assert_string_equal(d->schema.attrs[1].name, "b c");
     assert_string_equal(d->schema.attrs[1].levels[0], "x y");
@@ -168,7 +156,8 @@ static void test_csv_delimiters(void **state)
 static void test_csv_bom_crlf_blank_lines(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".csv", "\xEF\xBB\xBFx,y\r\n1,yes\r\n\r\n2,no\r\n   \r\n3,yes", NULL);
+    tl_dataset *d =
+        tl_test_load_text(".csv", "\xEF\xBB\xBFx,y\r\n1,yes\r\n\r\n2,no\r\n   \r\n3,yes", NULL);
     assert_string_equal(d->schema.attrs[0].name, "x");
     assert_int_equal(d->n_rows, 3);
     assert_string_equal(d->schema.target.levels[0], "yes");
@@ -185,7 +174,7 @@ static void test_csv_bom_crlf_blank_lines(void **state)
 static void test_csv_bare_cr(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".csv", "a,b\rx,1\ry,2\r", "b");
+    tl_dataset *d = tl_test_load_text(".csv", "a,b\rx,1\ry,2\r", "b");
     assert_int_equal(d->n_rows, 2);
     assert_int_equal(d->schema.n_attrs, 1);
     assert_string_equal(d->schema.attrs[0].levels[d->cols[0].code[1]], "y");
@@ -195,10 +184,10 @@ static void test_csv_bare_cr(void **state)
     char big[4096] = "x,c";
     for (int i = 0; i < 300; i++)
         strcat(big, i % 2 ? "\r1,p" : "\r2,q");
-    d = load_text(".csv", big, NULL);
+    d = tl_test_load_text(".csv", big, NULL);
     assert_int_equal(d->n_rows, 300);
     tl_dataset_free(d);
-    d = load_text(".csv", "x,c\r1,p\n2,q\r\n3,p\r\r4,q", NULL);
+    d = tl_test_load_text(".csv", "x,c\r1,p\n2,q\r\n3,p\r\r4,q", NULL);
     assert_int_equal(d->n_rows, 4);
     assert_close(d->cols[0].num[3], 4.0, 0);
     tl_dataset_free(d);
@@ -259,7 +248,7 @@ static void test_csv_nominal_column_with_nan_text(void **state)
 {
     (void)state;
     /* a column with words is nominal; "nan" is then just a level */
-    tl_dataset *d = load_text(".csv", "a,c\nnan,x\nfoo,y\n", NULL);
+    tl_dataset *d = tl_test_load_text(".csv", "a,c\nnan,x\nfoo,y\n", NULL);
     assert_int_equal(d->schema.attrs[0].kind, TL_ATTR_NOMINAL);
     assert_string_equal(d->schema.attrs[0].levels[0], "nan");
     tl_dataset_free(d);
@@ -268,7 +257,7 @@ static void test_csv_nominal_column_with_nan_text(void **state)
 static void test_csv_regression_target_and_named_target(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".csv", "y,a,b\n1.5,x,2\n2.5,y,4\n", "y");
+    tl_dataset *d = tl_test_load_text(".csv", "y,a,b\n1.5,x,2\n2.5,y,4\n", "y");
     assert_false(tl_dataset_is_classification(d));
     assert_int_equal(tl_dataset_n_classes(d), 0);
     assert_string_equal(d->schema.attrs[0].name, "a");
@@ -277,35 +266,24 @@ static void test_csv_regression_target_and_named_target(void **state)
     tl_dataset_free(d);
 }
 
-static int n_warnings;
-static char last_warning[512];
-static void count_warn(tl_log_level level, const char *msg, void *user)
-{
-    (void)user;
-    if (level == TL_LOG_WARN) {
-        n_warnings++;
-        snprintf(last_warning, sizeof last_warning, "%s", msg);
-    }
-}
-
 static void test_missing_target_rows_dropped(void **state)
 {
     (void)state;
-    n_warnings = 0;
-    tl_log_fn old = tl_log_set_hook(count_warn, NULL);
-    tl_dataset *d = load_text(".csv", "a,c\n1,x\n2,?\n3,\n4,y\n5,NA\n", NULL);
+    tl_test_n_warnings = 0;
+    tl_log_fn old = tl_log_set_hook(tl_test_warning_hook, NULL);
+    tl_dataset *d = tl_test_load_text(".csv", "a,c\n1,x\n2,?\n3,\n4,y\n5,NA\n", NULL);
     tl_log_set_hook(old, NULL);
     assert_int_equal(d->n_rows, 2);
     assert_int_equal(d->n_dropped, 3);
     assert_close(d->cols[0].num[1], 4.0, 0);
-    assert_int_equal(n_warnings, 1);
-    assert_non_null(strstr(last_warning, "dropped 3 rows"));
+    assert_int_equal(tl_test_n_warnings, 1);
+    assert_non_null(strstr(tl_test_last_warning, "dropped 3 rows"));
     tl_dataset_free(d);
-    tl_log_set_hook(count_warn, NULL);
-    d = load_text(".arff",
-                  "@relation r\n@attribute a numeric\n@attribute t numeric\n@data\n"
-                  "1,2\n2,?\n3,4\n",
-                  NULL);
+    tl_log_set_hook(tl_test_warning_hook, NULL);
+    d = tl_test_load_text(".arff",
+                          "@relation r\n@attribute a numeric\n@attribute t numeric\n@data\n"
+                          "1,2\n2,?\n3,4\n",
+                          NULL);
     tl_log_set_hook(old, NULL);
     assert_int_equal(d->n_rows, 2);
     assert_int_equal(d->n_dropped, 1);
@@ -358,7 +336,7 @@ static const char weather_like[] = "% a comment line\n"
 static void test_arff_parse(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".arff", weather_like, NULL);
+    tl_dataset *d = tl_test_load_text(".arff", weather_like, NULL);
     assert_string_equal(d->name, "my relation");
     assert_int_equal(d->n_rows, 4);
     assert_int_equal(d->schema.n_attrs, 4);
@@ -394,14 +372,14 @@ static void test_arff_parse(void **state)
 static void test_arff_escapes_bom_crlf_regression(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(".arff",
-                              "\xEF\xBB\xBF@relation r\r\n"
-                              "@attribute 'it\\'s' {'a\\'b', \"c\\\"d\"}\r\n"
-                              "@attribute y numeric\r\n"
-                              "@data\r\n"
-                              "'a\\'b',1.25\r\n"
-                              "\"c\\\"d\",-2\r\n",
-                              NULL);
+    tl_dataset *d = tl_test_load_text(".arff",
+                                      "\xEF\xBB\xBF@relation r\r\n"
+                                      "@attribute 'it\\'s' {'a\\'b', \"c\\\"d\"}\r\n"
+                                      "@attribute y numeric\r\n"
+                                      "@data\r\n"
+                                      "'a\\'b',1.25\r\n"
+                                      "\"c\\\"d\",-2\r\n",
+                                      NULL);
     assert_string_equal(d->schema.attrs[0].name, "it's");
     assert_string_equal(d->schema.attrs[0].levels[0], "a'b");
     assert_string_equal(d->schema.attrs[0].levels[1], "c\"d");
@@ -452,7 +430,7 @@ static void test_arff_bare_cr(void **state)
         text[n] = '\0';
         for (char *p = text; *p; p++)
             *p = *p == '\n' ? '\r' : *p;
-        tl_dataset *lf = tl_test_load(files[k], NULL), *cr = load_text(".arff", text, NULL);
+        tl_dataset *lf = tl_test_load(files[k], NULL), *cr = tl_test_load_text(".arff", text, NULL);
         assert_same_data(lf, cr);
         tl_dataset_free(lf);
         tl_dataset_free(cr);
@@ -553,7 +531,7 @@ static void test_very_long_lines(void **state)
     size_t n = strlen(text);
     memset(text + n, 'v', big);
     strcpy(text + n + big, "\n");
-    tl_dataset *d = load_text(".csv", text, NULL);
+    tl_dataset *d = tl_test_load_text(".csv", text, NULL);
     assert_int_equal(d->n_rows, 2);
     assert_int_equal(strlen(d->schema.target.levels[1]), big);
     tl_dataset_free(d);
@@ -565,7 +543,7 @@ static void test_very_long_lines(void **state)
     n = strlen(text);
     memset(text + n, 'w', big);
     strcpy(text + n + big, "\n");
-    d = load_text(".arff", text, NULL);
+    d = tl_test_load_text(".arff", text, NULL);
     assert_int_equal(d->n_rows, 2);
     assert_int_equal(d->y.code[1], 1);
     tl_dataset_free(d);
@@ -583,257 +561,13 @@ static void test_very_long_lines(void **state)
             n += (size_t)sprintf(text + n, "%s%d", j ? "," : "", j + 1 == wide ? r : 1);
     }
     text[n] = '\0';
-    d = load_text(".csv", text, NULL);
+    d = tl_test_load_text(".csv", text, NULL);
     assert_int_equal(d->schema.n_attrs, wide - 1);
     assert_string_equal(d->schema.attrs[wide - 2].name, "c99998");
     tl_dataset_free(d);
     memcpy(text + 3, "c0", 2); /* "c0,c0,c2,..." */
     expect_fail(".csv", text, NULL, TL_EPARSE, 1, 4, "duplicate attribute name 'c0'");
     free(text);
-}
-
-/* ---- bundled datasets (mirrors experiments/datasets/README.md) ---- */
-
-typedef struct {
-    const char *file;
-    size_t rows, attrs, classes; /* classes 0: regression */
-    size_t missing;
-} bundled;
-
-static const bundled table[] = {
-    {"app-recommendation.csv", 6, 2, 3, 0},
-    {"covid-symptoms.csv", 8, 4, 2, 0},
-    {"engagement-regression.csv", 8, 1, 0, 0},
-    {"fraud.csv", 6, 2, 2, 0},
-    {"two-feature-boundary.csv", 12, 2, 0, 0},
-    {"two-feature-boundary.arff", 12, 2, 2, 0},
-    {"watermelon-2.0.csv", 17, 7, 2, 0},
-    {"watermelon-2.0-missing.csv", 17, 7, 2, 13},
-    {"watermelon-3.0.csv", 17, 9, 2, 0},
-    {"breast-cancer.arff", 286, 9, 2, 9},
-    {"contact-lenses.arff", 24, 4, 3, 0},
-    {"credit-g.arff", 1000, 20, 2, 0},
-    {"diabetes.arff", 768, 8, 2, 0},
-    {"glass.arff", 214, 9, 7, 0},
-    {"ionosphere.arff", 351, 34, 2, 0},
-    {"iris.arff", 150, 4, 3, 0},
-    {"labor.arff", 57, 16, 2, 326},
-    {"segment-challenge.arff", 1500, 19, 7, 0},
-    {"soybean.arff", 683, 35, 19, 2337},
-    {"vote.arff", 435, 16, 2, 392},
-    {"weather.nominal.arff", 14, 4, 2, 0},
-    {"weather.numeric.arff", 14, 4, 2, 0},
-    {"breast_cancer.arff", 569, 30, 2, 0},
-    {"wine.arff", 178, 13, 3, 0},
-    {"digits.arff", 1797, 64, 10, 0},
-};
-
-static void test_bundled_datasets(void **state)
-{
-    (void)state;
-    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
-        char rel[256];
-        snprintf(rel, sizeof rel, "experiments/datasets/%s", table[k].file);
-        tl_dataset *d = tl_test_load(rel, NULL);
-        if (d->n_rows != table[k].rows || d->schema.n_attrs != table[k].attrs ||
-            tl_dataset_n_classes(d) != table[k].classes ||
-            tl_dataset_missing_cells(d) != table[k].missing || d->n_dropped != 0)
-            fail_msg("%s: %zu rows, %zu attributes, %zu classes, %zu missing; expected %zu, "
-                     "%zu, %zu, %zu",
-                     table[k].file, d->n_rows, d->schema.n_attrs, tl_dataset_n_classes(d),
-                     tl_dataset_missing_cells(d), table[k].rows, table[k].attrs, table[k].classes,
-                     table[k].missing);
-        tl_dataset_free(d);
-    }
-}
-
-/* Every bundled file must be in the table: the README and the test cannot drift apart. */
-static void test_bundled_table_is_complete(void **state)
-{
-    (void)state;
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "ls '%s' | grep -v README.md | wc -l",
-             tl_test_path("experiments/datasets"));
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = 0;
-    assert_int_equal(fscanf(p, "%zu", &n), 1);
-    pclose(p);
-    assert_int_equal(n, sizeof table / sizeof table[0]);
-    /* and the README lists each file */
-    FILE *f = fopen(tl_test_path("experiments/datasets/README.md"), "r");
-    assert_non_null(f);
-    static char readme[32768];
-    readme[fread(readme, 1, sizeof readme - 1, f)] = '\0';
-    fclose(f);
-    for (size_t k = 0; k < n; k++) {
-        char row[128];
-        snprintf(row, sizeof row, "| %s |", table[k].file);
-        if (!strstr(readme, row))
-            fail_msg("README.md has no row for %s", table[k].file);
-    }
-}
-
-static void test_known_values(void **state)
-{
-    (void)state;
-    /* sklearn's float64 values come back exactly (recorded with /usr/bin/python3) */
-    tl_dataset *d = tl_test_load("experiments/datasets/breast_cancer.arff", NULL);
-    assert_true(d->cols[0].num[0] == 17.99);
-    assert_true(d->cols[29].num[568] == 0.07039);
-    assert_true(d->cols[9].num[100] == 0.05871);
-    assert_string_equal(d->schema.target.levels[0], "malignant");
-    assert_int_equal(d->y.code[0], 0);
-    assert_int_equal(d->y.code[568], 1);
-    double sum = 0;
-    for (size_t i = 0; i < d->n_rows; i++)
-        sum += d->cols[0].num[i];
-    assert_close(sum, 8038.429, 1e-9);
-    tl_dataset_free(d);
-    d = tl_test_load("experiments/datasets/wine.arff", NULL);
-    assert_true(d->cols[12].num[0] == 1065.0 && d->cols[6].num[177] == 0.76);
-    assert_string_equal(d->schema.target.levels[d->y.code[177]], "class_2");
-    tl_dataset_free(d);
-    d = tl_test_load("experiments/datasets/digits.arff", NULL);
-    assert_true(d->cols[2].num[0] == 5.0);
-    assert_string_equal(d->schema.target.levels[d->y.code[1796]], "8");
-    tl_dataset_free(d);
-    /* iris: declared class order, first and last rows */
-    d = tl_test_load("experiments/datasets/iris.arff", NULL);
-    assert_string_equal(d->schema.target.levels[0], "Iris-setosa");
-    assert_string_equal(d->schema.target.levels[2], "Iris-virginica");
-    assert_true(d->cols[0].num[0] == 5.1 && d->cols[3].num[149] == 1.8);
-    assert_int_equal(d->y.code[149], 2);
-    tl_dataset_free(d);
-    /* credit-g: quoted values with spaces */
-    d = tl_test_load("experiments/datasets/credit-g.arff", NULL);
-    assert_string_equal(d->schema.attrs[0].levels[3], "no checking");
-    tl_dataset_free(d);
-}
-
-/* ---- select, conform ---- */
-
-static void test_select(void **state)
-{
-    (void)state;
-    tl_dataset *d = tl_test_load("experiments/datasets/watermelon-2.0.csv", NULL);
-    const char *names[] = {"texture", "color"};
-    tl_err err;
-    assert_int_equal(tl_dataset_select(d, names, 2, &err), TL_OK);
-    assert_int_equal(d->schema.n_attrs, 2);
-    assert_string_equal(d->schema.attrs[0].name, "texture");
-    assert_string_equal(d->schema.attrs[1].name, "color");
-    assert_string_equal(d->schema.attrs[1].levels[d->cols[1].code[0]], "green");
-    assert_string_equal(d->schema.target.name, "ripe");
-    const char *bad[] = {"color", "size"};
-    assert_int_equal(tl_dataset_select(d, bad, 2, &err), TL_EINVAL);
-    assert_non_null(strstr(err.msg, "unknown attribute 'size'; valid attributes: texture, color"));
-    assert_int_equal(d->schema.n_attrs, 2); /* unchanged */
-    const char *twice[] = {"color", "color"};
-    assert_int_equal(tl_dataset_select(d, twice, 2, &err), TL_EINVAL);
-    tl_dataset_free(d);
-}
-
-static void test_conform(void **state)
-{
-    (void)state;
-    tl_dataset *train = load_text(".csv", "n,c,y\n1,a,p\n2,b,q\n3,c,p\n", NULL);
-    /* other column order, an extra column, a level unknown to the model, classes reordered
-     * plus a new one */
-    tl_dataset *test = load_text(".csv", "extra,c,n,y\n0,c,5,q\n0,z,6,p\n0,a,7,r\n", NULL);
-    tl_err err;
-    n_warnings = 0;
-    tl_log_fn old = tl_log_set_hook(count_warn, NULL);
-    assert_int_equal(tl_dataset_conform(test, &train->schema, &err), TL_OK);
-    tl_log_set_hook(old, NULL);
-    assert_int_equal(n_warnings, 2); /* level z, class r */
-    assert_int_equal(test->schema.n_attrs, 2);
-    assert_string_equal(test->schema.attrs[0].name, "n");
-    assert_string_equal(test->schema.attrs[1].name, "c");
-    assert_close(test->cols[0].num[2], 7.0, 0);
-    assert_int_equal(test->schema.attrs[1].n_levels, 3);
-    assert_int_equal(test->cols[1].code[0], 2); /* c */
-    assert_int_equal(test->cols[1].code[1], TL_MISSING_CODE);
-    assert_int_equal(test->cols[1].code[2], 0); /* a */
-    assert_int_equal(test->schema.target.n_levels, 3);
-    assert_string_equal(test->schema.target.levels[0], "p");
-    assert_string_equal(test->schema.target.levels[1], "q");
-    assert_string_equal(test->schema.target.levels[2], "r");
-    assert_int_equal(test->y.code[0], 1);
-    assert_int_equal(test->y.code[1], 0);
-    assert_int_equal(test->y.code[2], 2);
-    tl_dataset_free(test);
-    /* a missing attribute and a kind mismatch are errors */
-    test = load_text(".csv", "c,y\na,p\nb,q\n", NULL);
-    assert_int_equal(tl_dataset_conform(test, &train->schema, &err), TL_EINVAL);
-    assert_non_null(strstr(err.msg, "lack attribute 'n'"));
-    tl_dataset_free(test);
-    test = load_text(".csv", "n,c,y\nx,a,p\ny,b,q\n", NULL);
-    assert_int_equal(tl_dataset_conform(test, &train->schema, &err), TL_EINVAL);
-    assert_non_null(strstr(err.msg, "'n' is nominal in the data but numeric in the model"));
-    tl_dataset_free(test);
-    tl_dataset_free(train);
-}
-
-static void test_target_to_nominal(void **state)
-{
-    (void)state;
-    tl_dataset *d = tl_test_load("experiments/datasets/two-feature-boundary.csv", NULL);
-    tl_err err;
-    assert_false(tl_dataset_is_classification(d));
-    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_OK);
-    assert_true(tl_dataset_is_classification(d));
-    assert_int_equal(tl_dataset_n_classes(d), 2);
-    assert_string_equal(d->schema.target.levels[0], "0");
-    assert_string_equal(d->schema.target.levels[1], "1");
-    size_t ones = 0;
-    for (size_t i = 0; i < d->n_rows; i++)
-        ones += d->y.code[i] == 1;
-    assert_int_equal(ones, 6);
-    assert_int_equal(d->y.code[0], 0);                              /* first row: 7,1,0 */
-    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_OK); /* already nominal */
-    tl_dataset_free(d);
-    d = load_text(".csv", "a,y\n1,2.5\n2,-1\n3,2.5\n", NULL);
-    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_OK);
-    assert_string_equal(d->schema.target.levels[0], "-1");
-    assert_string_equal(d->schema.target.levels[1], "2.5");
-    assert_int_equal(d->y.code[0], 1);
-    tl_dataset_free(d);
-    d = load_text(".csv", "a,y\n1,3\n2,3\n", NULL);
-    assert_int_equal(tl_dataset_target_to_nominal(d, &err), TL_EINVAL);
-    assert_non_null(strstr(err.msg, "only one value"));
-    tl_dataset_free(d);
-}
-
-/* ---- SHA-256 ---- */
-
-static void expect_sha(const char *text, const char *hex)
-{
-    const char *path = tl_test_tmpfile(".txt", text);
-    char out[65];
-    tl_err err;
-    assert_int_equal(tl_file_sha256(path, out, &err), TL_OK);
-    remove(path);
-    assert_string_equal(out, hex);
-}
-
-static void test_sha256(void **state)
-{
-    (void)state;
-    /* FIPS 180-4 examples */
-    expect_sha("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    expect_sha("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    expect_sha("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-               "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    char *a = malloc(1000001);
-    assert_non_null(a);
-    memset(a, 'a', 1000000);
-    a[1000000] = '\0';
-    expect_sha(a, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-    free(a);
-    char out[65];
-    tl_err err;
-    assert_int_equal(tl_file_sha256("/nonexistent", out, &err), TL_EIO);
 }
 
 int main(void)
@@ -856,13 +590,6 @@ int main(void)
         cmocka_unit_test(test_arff_malformed),
         cmocka_unit_test(test_io_error),
         cmocka_unit_test(test_very_long_lines),
-        cmocka_unit_test(test_bundled_datasets),
-        cmocka_unit_test(test_bundled_table_is_complete),
-        cmocka_unit_test(test_known_values),
-        cmocka_unit_test(test_select),
-        cmocka_unit_test(test_conform),
-        cmocka_unit_test(test_target_to_nominal),
-        cmocka_unit_test(test_sha256),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

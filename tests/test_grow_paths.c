@@ -1,6 +1,7 @@
 /* The grower's compact records: taken exactly where they apply (unit weights, classes, an
  * impurity, no unknown value, a splitter that reads them) and growing the very tree of the
- * packed path, including nodes too large to keep records and values closer than the gap. */
+ * packed path (CART's) or the gathered one (C4.5's), including nodes too large to keep
+ * records and values closer than the splitter's gap. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +60,8 @@ static void test_compact_path_where_it_must_be(void **state)
     }
     gp.missing = tl_missing_find("fractional", NULL);
     assert_int_equal(applies(d, &gp, r32), 1);
-    gp.numeric = tl_splitter_find("c45_threshold", NULL);
-    assert_int_equal(applies(d, &gp, r32), 0);
+    gp.numeric = tl_splitter_find("c45_threshold", NULL); /* reads records too (J48's gap) */
+    assert_int_equal(applies(d, &gp, r32), 1);
     gp.numeric = tl_splitter_find("random_subset", NULL);
     assert_int_equal(applies(d, &gp, r32), 0);
     gp.numeric = tl_splitter_find("histogram", NULL); /* unsorted: neither blocks nor records */
@@ -138,6 +139,44 @@ static void compare_paths(const tl_dataset *d, const char *criterion, double min
     free(r32);
 }
 
+/* C4.5's tree (gain ratio, c45_threshold, multiway nominal tests, J48's least leaf of 2)
+ * from the records against the gathered path's (missing = majority turns the records off,
+ * though no value is unknown); max_depth 0: no limit. */
+static void compare_c45_paths(const tl_dataset *d, size_t max_depth, size_t min_nodes)
+{
+    uint32_t *r32;
+    size_t *rows = all_rows(d, &r32);
+    tl_err err;
+    tl_err_clear(&err);
+    tl_grow_params gp;
+    tl_grow_params_init(&gp);
+    gp.criterion = tl_criterion_find("gain_ratio", NULL);
+    gp.numeric = tl_splitter_find("c45_threshold", NULL);
+    gp.nominal = tl_splitter_find("nominal_multiway", NULL);
+    void *crit = gp.criterion->init(NULL, &err), *num = gp.numeric->init(NULL, &err);
+    assert_non_null(crit);
+    assert_non_null(num);
+    gp.criterion_state = crit; /* J48's rules: the average-gain filter, the slack */
+    gp.numeric_state = num;
+    gp.max_depth = max_depth;
+    gp.min_samples_leaf = 2;
+    gp.min_samples_split = 4;
+    gp.min_leaf_branches = 2;
+    assert_int_equal(applies(d, &gp, r32), 1);
+    tl_tree *compact = tl_grow(d, rows, d->n_rows, &gp, &err);
+    gp.missing = tl_missing_find("majority", NULL);
+    assert_int_equal(applies(d, &gp, r32), 0);
+    tl_tree *gathered = tl_grow(d, rows, d->n_rows, &gp, &err);
+    assert_true(compact->n_nodes >= min_nodes);
+    assert_same_tree(compact, gathered);
+    tl_tree_free(compact);
+    tl_tree_free(gathered);
+    gp.criterion->free(crit);
+    gp.numeric->free(num);
+    free(rows);
+    free(r32);
+}
+
 static void test_compact_path_grows_the_packed_tree(void **state)
 {
     (void)state;
@@ -150,47 +189,58 @@ static void test_compact_path_grows_the_packed_tree(void **state)
         compare_paths(d, "gini", 1, 20);
         compare_paths(d, "entropy", 1, 20);
         compare_paths(d, "gini", 3, 10);
+        compare_c45_paths(d, 0, 9);
         tl_dataset_free(d);
     }
 }
 
-/* More cells than the root keeps records for (2^22), values on a grid of 1/40 shifted by
- * 0, 6e-8 or 1.2e-7 (each step closer than the 1e-7 gap, two steps farther: a child that lacks
- * the middle value may be cut between its neighbours), two and three classes. */
-static void test_compact_path_on_large_nodes_and_close_values(void **state)
+/* More cells than the root keeps records for (2^22): n rows of p = 20 values on a grid of 1/40
+ * shifted by 0, shift or 2 shift (shift a little over half the splitter's gap: each step
+ * closer than the gap, two steps farther, so a child that lacks the middle value may be cut
+ * between its neighbours), two or three classes. */
+static tl_dataset *close_values(size_t n, double shift, int classes)
 {
-    (void)state;
-    const size_t n = 220000, p = 20;
-    for (int classes = 2; classes <= 3; classes++) {
-        size_t cap = n * (p * 16 + 8) + 1024, at = 0;
-        char *csv = malloc(cap);
-        assert_non_null(csv);
-        for (size_t j = 0; j < p; j++)
-            at += (size_t)snprintf(csv + at, cap - at, "x%zu,", j);
-        at += (size_t)snprintf(csv + at, cap - at, "y\n");
-        uint64_t s = 88172645463325252ull;
-        for (size_t i = 0; i < n; i++) {
-            double v[20];
-            for (size_t j = 0; j < p; j++) {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                v[j] = (double)(s % 40) / 40.0 + (double)((s >> 20) % 3) * 6e-8;
-                at += (size_t)snprintf(csv + at, cap - at, "%.10f,", v[j]);
-            }
+    const size_t p = 20;
+    size_t cap = n * (p * 16 + 8) + 1024, at = 0;
+    char *csv = malloc(cap);
+    assert_non_null(csv);
+    for (size_t j = 0; j < p; j++)
+        at += (size_t)snprintf(csv + at, cap - at, "x%zu,", j);
+    at += (size_t)snprintf(csv + at, cap - at, "y\n");
+    uint64_t s = 88172645463325252ull;
+    for (size_t i = 0; i < n; i++) {
+        double v[20];
+        for (size_t j = 0; j < p; j++) {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
-            int y = (v[0] + v[1] * v[2] > 0.6) ^ (s % 10 == 0); /* 10% noise */
-            if (classes == 3 && v[3] > 0.8)
-                y = 2;
-            at += (size_t)snprintf(csv + at, cap - at, "c%d\n", y);
+            v[j] = (double)(s % 40) / 40.0 + (double)((s >> 20) % 3) * shift;
+            at += (size_t)snprintf(csv + at, cap - at, "%.10f,", v[j]);
         }
-        tl_err err;
-        tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", csv), NULL, &err);
-        free(csv);
-        assert_non_null(d);
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        int y = (v[0] + v[1] * v[2] > 0.6) ^ (s % 10 == 0); /* 10% noise */
+        if (classes == 3 && v[3] > 0.8)
+            y = 2;
+        at += (size_t)snprintf(csv + at, cap - at, "c%d\n", y);
+    }
+    tl_err err;
+    tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".csv", csv), NULL, &err);
+    free(csv);
+    assert_non_null(d);
+    return d;
+}
+
+static void test_compact_path_on_large_nodes_and_close_values(void **state)
+{
+    (void)state;
+    for (int classes = 2; classes <= 3; classes++) {
+        tl_dataset *d = close_values(220000, 6e-8, classes); /* TL_REC_GAP 1e-7 */
         compare_paths(d, "gini", 1, 1000);
+        tl_dataset_free(d);
+        d = close_values(220000, 6e-6, classes); /* c45_threshold's 1e-5 */
+        compare_c45_paths(d, 8, 200);
         tl_dataset_free(d);
     }
 }

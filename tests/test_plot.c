@@ -13,18 +13,6 @@
 #include "treelab/tl_plot.h"
 
 static char dir[64];
-static char last_warning[2048];
-static int n_warnings;
-
-static void hook(tl_log_level level, const char *msg, void *user)
-{
-    (void)user;
-    if (level != TL_LOG_WARN)
-        return;
-    n_warnings++;
-    snprintf(last_warning, sizeof last_warning, "%s", msg);
-}
-
 static const char *stem(const char *name)
 {
     static char buf[256];
@@ -77,8 +65,8 @@ static void assert_rendered(const char *name)
         if (!strstr(gp, want))
             fail_msg("%s.gp does not mention %s", name, want);
     }
-    if (n_warnings)
-        fail_msg("warning: %s", last_warning);
+    if (tl_test_n_warnings)
+        fail_msg("warning: %s", tl_test_last_warning);
     assert_png(name);
 }
 
@@ -88,7 +76,7 @@ static int setup(void **state)
     snprintf(dir, sizeof dir, "/tmp/tl_plot_XXXXXX");
     if (!mkdtemp(dir))
         return -1;
-    tl_log_set_hook(hook, NULL);
+    tl_log_set_hook(tl_test_warning_hook, NULL);
     return 0;
 }
 
@@ -121,7 +109,7 @@ static void test_pruning(void **state)
     assert_int_equal(tl_plot_cp_choose(&p, &i_min, &i_1se, &err), TL_OK);
     assert_int_equal(i_min, 3);
     assert_int_equal(i_1se, 4);
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     assert_int_equal(tl_plot_pruning(&p, stem("pruning"), &err), TL_OK);
     double r[16][MAXC];
     assert_int_equal(block(file("pruning", ".dat"), 0, r, 16), 8);
@@ -164,7 +152,7 @@ static void test_curves(void **state)
     double m2[] = {0.8, 0.84, 0.86}, s2[] = {0.04, 0.02, 0.02};
     tl_plot_series lc[2] = {{"cart_gini", 0, 3, fr, m1, s1, 0, 0},
                             {"gaussian_nb", 1, 3, fr, m2, s2, 0, 0}};
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     assert_int_equal(tl_plot_learning_curve(lc, 2, "LC", stem("learning"), &err), TL_OK);
     double r[8][MAXC];
     assert_int_equal(block(file("learning", ".dat"), 1, r, 8), 3);
@@ -215,7 +203,7 @@ static void test_heatmaps(void **state)
     const double cm[] = {50, 0, 0, 0, 47, 3, 0, 4, 46, 0, 0, 0};
     const char *cls[] = {"setosa", "versicolor", "virginica"};
     tl_plot_confusion c = {3, cm, cls, NULL};
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     assert_int_equal(tl_plot_confusion_write(&c, stem("confusion"), &err), TL_OK);
     double r[32][MAXC];
     assert_int_equal(block(file("confusion", ".dat"), 0, r, 32), 9);
@@ -254,7 +242,7 @@ static void test_folds_and_cd(void **state)
     double v[2 * 2 * 3] = {0.9, 0.95, 1.0, 0.8, 0.85, NAN, 0.7, 0.75, 0.8, 0.6, 0.65, 0.7};
     size_t colors[] = {3, 1};
     tl_plot_folds f = {2, 2, 3, ds, mo, colors, v, NULL, NULL, 0};
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     assert_int_equal(tl_plot_folds_write(&f, stem("folds"), &err), TL_OK);
     double r[16][MAXC];
     assert_int_equal(block(file("folds", ".dat"), 1, r, 16), 2); /* the NaN fold skipped */
@@ -302,7 +290,7 @@ static void test_boundaries(void **state)
     int pc[] = {0, 1};
     const char *cls[] = {"no", "yes"};
     tl_plot_boundary b = {"B", "x0", "x1", 3, 2, 0, 2, 0, 1, g, 2, cls, 2, px, py, pc};
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     assert_int_equal(tl_plot_boundary_write(&b, stem("boundary"), &err), TL_OK);
     double r[16][MAXC];
     assert_int_equal(block(file("boundary", ".dat"), 0, r, 16), 6);
@@ -367,10 +355,10 @@ static void test_missing_and_failing_gnuplot(void **state)
     double x[] = {1, 2}, y[] = {0.5, 0.6};
     tl_plot_series s = {"m", 0, 2, x, y, NULL, 0, 0};
     tl_plot_set_gnuplot("/nonexistent/gnuplot");
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, stem("nognuplot"), &err), TL_OK);
-    assert_int_equal(n_warnings, 1);
-    assert_non_null(strstr(last_warning, "plotting skipped"));
+    assert_int_equal(tl_test_n_warnings, 1);
+    assert_non_null(strstr(tl_test_last_warning, "plotting skipped"));
     double r[4][MAXC];
     assert_int_equal(block(file("nognuplot", ".dat"), 0, r, 4), 2);
     assert_close(r[1][1], 0.6, 0);
@@ -398,7 +386,7 @@ static void test_batch(void **state)
     double fr[] = {0.1, 0.5, 1.0}, m1[] = {0.7, 0.85, 0.9}, s1[] = {0.05, 0.03, 0.01};
     tl_plot_series s = {"m", 0, 3, fr, m1, s1, 0, 0};
     const char *names[] = {"batch0", "batch1", "batch2"};
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     assert_int_equal(tlp_batch_begin(2, &err), TL_OK);
     for (int i = 0; i < 3; i++)
         assert_int_equal(tl_plot_learning_curve(&s, 1, NULL, stem(names[i]), &err), TL_OK);
@@ -450,7 +438,7 @@ static void test_no_command_from_labels(void **state)
         labels[i] = lab[i];
     }
     tl_err err;
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     double cm[64] = {0};
     for (int i = 0; i < 8; i++)
         cm[i * 8 + i] = 3, cm[i * 8 + (i + 1) % 8] = 1;

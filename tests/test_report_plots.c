@@ -19,14 +19,6 @@
 
 #define D TL_SOURCE_DIR "/experiments/datasets/"
 static char dir[64];
-static int n_warnings;
-
-static void hook(tl_log_level level, const char *msg, void *user)
-{
-    (void)msg, (void)user;
-    n_warnings += level == TL_LOG_WARN;
-}
-
 static const char *in(const char *run, const char *name)
 {
     static char buf[4][512];
@@ -334,9 +326,9 @@ static void test_steps_and_missing_gnuplot(void **state)
         "models = ( { name = \"cart2\"; algorithm = \"cart\"; params = { max_depth = 2; }; } );\n"
         "protocol = { kind = \"cv\"; folds = 2; repeats = 1; };\n"
         "plots = [ \"boundary\", \"accuracy\" ];\n";
-    n_warnings = 0;
+    tl_test_n_warnings = 0;
     run("s", cfg);
-    assert_int_equal(n_warnings, 0);
+    assert_int_equal(tl_test_n_warnings, 0);
     assert_int_equal(
         tl_test_dat_block(in("s", "plots/steps_engagement-regression__cart2.dat"), 0, rows, 10), 5);
     const double v[] = {7, 6, 4.0 / 3, 4.5}, cut[] = {15, 35, 65};
@@ -353,7 +345,7 @@ static void test_steps_and_missing_gnuplot(void **state)
     tl_plot_set_gnuplot("/nonexistent/gnuplot");
     run("s_nognuplot", cfg);
     tl_plot_set_gnuplot(NULL);
-    assert_int_equal(n_warnings, 1);
+    assert_int_equal(tl_test_n_warnings, 1);
     assert_int_equal(access(in("s_nognuplot", "plots/rmse.gp"), F_OK), 0);
     assert_int_equal(
         access(in("s_nognuplot", "plots/steps_engagement-regression__cart2.dat"), F_OK), 0);
@@ -465,7 +457,7 @@ static int setup(void **state)
     snprintf(dir, sizeof dir, "/tmp/tl_repplot_XXXXXX");
     if (!mkdtemp(dir))
         return -1;
-    tl_log_set_hook(hook, NULL);
+    tl_log_set_hook(tl_test_warning_hook, NULL);
     return 0;
 }
 

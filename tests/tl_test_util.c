@@ -219,6 +219,43 @@ tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *cons
     return m;
 }
 
+char *tl_test_show(const tl_model *m, tl_show_format fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_err err;
+    if (!f)
+        fail_msg("open_memstream failed");
+    if (tl_model_show(m, fmt, f, &err))
+        fail_msg("show: %s", err.msg);
+    fclose(f);
+    return buf;
+}
+
+tl_dataset *tl_test_load_text(const char *suffix, const char *text, const char *target)
+{
+    const char *path = tl_test_tmpfile(suffix, text);
+    tl_err err;
+    tl_dataset *d = tl_dataset_load(path, target, &err);
+    if (!d)
+        fail_msg("loading %s: %s", text, err.msg);
+    remove(path);
+    return d;
+}
+
+int tl_test_n_warnings;
+char tl_test_last_warning[2048];
+
+void tl_test_warning_hook(tl_log_level level, const char *msg, void *user)
+{
+    (void)user;
+    if (level != TL_LOG_WARN)
+        return;
+    tl_test_n_warnings++;
+    snprintf(tl_test_last_warning, sizeof tl_test_last_warning, "%s", msg);
+}
+
 int tl_test_temporaries(const char *dir)
 {
     int n = 0;

@@ -2,6 +2,7 @@
 #ifndef TL_TEST_UTIL_H
 #define TL_TEST_UTIL_H
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 
 #include "treelab/tl_dataset.h"
 #include "treelab/tl_experiment.h"
+#include "treelab/tl_log.h"
 #include "treelab/tl_model.h"
 
 /* Absolute path of a file in the source tree ("experiments/datasets/iris.arff"). The
@@ -19,6 +21,10 @@ const char *tl_test_path(const char *rel);
 /* Load a dataset from the source tree, failing the test with the message on error. */
 tl_dataset *tl_test_load(const char *rel, const char *target);
 
+/* A dataset loaded from text written to a temporary file (suffix ".csv" or ".arff", removed
+ * again); the test fails when loading fails. */
+tl_dataset *tl_test_load_text(const char *suffix, const char *text, const char *target);
+
 /* A learner `algo` with parameters "key=value" (kv NULL-terminated, may be NULL) fitted on
  * every row of d with seed; NULL + err when refused (a bad parameter fails the test). */
 tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *kv,
@@ -26,6 +32,9 @@ tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *
 
 /* The same with seed 1, failing the test (with the message) when the learner refuses. */
 tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *const *kv);
+
+/* What tl_model_show prints for m in fmt, as a new string (free it); fails the test on error. */
+char *tl_test_show(const tl_model *m, tl_show_format fmt);
 
 /* k-fold stratified CV accuracy of learner `algo` with parameters kv (NULL-terminated, may be
  * NULL) on a classification data set of the source tree: folds dealt from each class's rows
@@ -61,6 +70,12 @@ char *tl_test_slurp_in(const char *dir, const char *name);
 /* Hidden temporaries (".NAME.tmp", a file still being written) in folder dir; 0 when the
  * folder does not exist. */
 int tl_test_temporaries(const char *dir);
+
+/* A log hook that counts the warnings into tl_test_n_warnings and keeps the last one's text
+ * (tl_log_set_hook(tl_test_warning_hook, NULL); the test zeroes the count). */
+extern int tl_test_n_warnings;
+extern char tl_test_last_warning[2048];
+void tl_test_warning_hook(tl_log_level level, const char *msg, void *user);
 
 /* Make s a one-parameter nested selection (param over values[0..n), inner CV of `folds`
  * folds); its arrays are static, valid until the next call. */

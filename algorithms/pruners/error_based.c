@@ -32,6 +32,11 @@ typedef struct ebp {
     int raising;
     rowlist *data; /* per node: its training rows and their weights there */
     double *cls;   /* scratch: k */
+    /* split_rows' scratch (no list is longer than the training rows): each row's branch,
+     * and per branch the share of the known weight and the known rows */
+    int *branch;
+    double *share;
+    size_t *count;
 } ebp;
 
 /* Upper confidence limit of e errors among n, less e (J48's Stats.addErrs: exact at e = 0,
@@ -82,43 +87,80 @@ static void class_totals(const ebp *p, const wrow *r, size_t n, double *out)
         out[p->d->y.code[r[i].row]] += r[i].w;
 }
 
+/* Each row's branch of node's test (-1: unknown value) into p->branch; the rows with an
+ * unknown value are counted into *unknown and each branch's known rows into count. */
+static void find_branches(const ebp *p, size_t node, const wrow *r, size_t n, size_t *count,
+                          size_t *unknown)
+{
+    const tl_tree *t = p->t;
+    int *branch = p->branch;
+    size_t nb = t->n_children[node], u = 0;
+    memset(count, 0, nb * sizeof *count);
+    if (t->kind[node] == TL_SPLIT_NUMERIC) { /* the common test, without a call per row */
+        const double *x = p->d->cols[t->attr[node]].num;
+        double thr = t->threshold[node];
+        size_t right = 0;
+        for (size_t i = 0; i < n; i++) {
+            double v = x[r[i].row];
+            int b = isnan(v) ? -1 : (v <= thr ? 0 : 1);
+            branch[i] = b;
+            u += b < 0;
+            right += b > 0;
+        }
+        count[0] = n - u - right;
+        count[1] = right;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            int b = tl_tree_branch(t, node, p->d, r[i].row);
+            branch[i] = b;
+            if (b < 0)
+                u++;
+            else
+                count[b]++;
+        }
+    }
+    *unknown = u;
+}
+
 /* Rows of node's test into out[0..n_children): known values to their branch, unknown ones to
  * every branch with the branch's share of the known weight (uniform when none is known). */
 static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlist *out, tl_err *err)
 {
     const tl_tree *t = p->t;
-    size_t nb = t->n_children[node];
-    double *share = calloc(nb, sizeof *share), known = 0;
-    int *branch = malloc((n ? n : 1) * sizeof *branch); /* each row's, found once */
-    if (!share || !branch) {
-        free(share);
-        free(branch);
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    }
-    if (t->kind[node] == TL_SPLIT_NUMERIC) { /* the common test, without a call per row */
-        const double *x = p->d->cols[t->attr[node]].num;
-        double thr = t->threshold[node];
-        for (size_t i = 0; i < n; i++) {
-            double v = x[r[i].row];
-            branch[i] = isnan(v) ? -1 : (v <= thr ? 0 : 1);
+    size_t nb = t->n_children[node], unknown;
+    double *share = p->share, known = 0;
+    size_t *count = p->count;
+    const int *branch = p->branch;
+    find_branches(p, node, r, n, count, &unknown);
+    if (unknown) { /* the shares serve only the rows with an unknown value */
+        memset(share, 0, nb * sizeof *share);
+        if (nb == 2) {
+            double s0 = 0, s1 = 0;
+            for (size_t i = 0; i < n; i++) {
+                int b = branch[i];
+                s0 += tl_kept_weight(r[i].w, b == 0);
+                s1 += tl_kept_weight(r[i].w, b == 1);
+                known += tl_kept_weight(r[i].w, b >= 0);
+            }
+            share[0] = s0;
+            share[1] = s1;
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                int b = branch[i];
+                if (b >= 0) {
+                    share[b] += r[i].w;
+                    known += r[i].w;
+                }
+            }
         }
-    } else {
-        for (size_t i = 0; i < n; i++)
-            branch[i] = tl_tree_branch(t, node, p->d, r[i].row);
+        for (size_t b = 0; b < nb; b++)
+            share[b] = fabs(known) < TL_EBP_EPS ? 1.0 / (double)nb : share[b] / known;
     }
-    for (size_t i = 0; i < n; i++) {
-        int b = branch[i];
-        if (b >= 0) {
-            share[b] += r[i].w;
-            known += r[i].w;
-        }
-    }
-    for (size_t b = 0; b < nb; b++)
-        share[b] = fabs(known) < TL_EBP_EPS ? 1.0 / (double)nb : share[b] / known;
     int rc = TL_OK;
     for (size_t b = 0; b < nb; b++) {
+        size_t m = count[b] + (unknown && share[b] > TL_EBP_EPS ? unknown : 0);
         out[b].n = 0;
-        out[b].r = malloc((n ? n : 1) * sizeof *out[b].r);
+        out[b].r = malloc((m ? m : 1) * sizeof *out[b].r);
         if (!out[b].r)
             rc = TL_ENOMEM;
     }
@@ -132,8 +174,6 @@ static int split_rows(const ebp *p, size_t node, const wrow *r, size_t n, rowlis
             if (share[c] > TL_EBP_EPS)
                 out[c].r[out[c].n++] = (wrow){r[i].row, r[i].w * share[c]};
     }
-    free(share);
-    free(branch);
     if (rc) {
         for (size_t b = 0; b < nb; b++) {
             free(out[b].r);
@@ -316,9 +356,15 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     size_t n_nodes = t->n_nodes; /* compacting below renumbers */
     p.data = calloc(n_nodes, sizeof *p.data);
     p.cls = malloc(t->k * sizeof *p.cls);
+    size_t max_nb = 1;
+    for (size_t i = 0; i < n_nodes; i++)
+        max_nb = t->n_children[i] > max_nb ? t->n_children[i] : max_nb;
+    p.branch = malloc((in->n_train ? in->n_train : 1) * sizeof *p.branch);
+    p.share = malloc(max_nb * sizeof *p.share);
+    p.count = malloc(max_nb * sizeof *p.count);
     rowlist all = {malloc((in->n_train ? in->n_train : 1) * sizeof(wrow)), 0};
     int rc = TL_OK;
-    if (!p.data || !p.cls || !all.r) {
+    if (!p.data || !p.cls || !all.r || !p.branch || !p.share || !p.count) {
         free(all.r);
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
@@ -341,6 +387,9 @@ done:
             free(p.data[i].r);
     free(p.data);
     free(p.cls);
+    free(p.branch);
+    free(p.share);
+    free(p.count);
     return rc;
 }
 

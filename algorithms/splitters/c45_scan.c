@@ -113,11 +113,11 @@ typedef struct {
     double *p_left, *s_left, *tmp;  /* k each */
     xlogx_cache ml, mr;
     size_t p_pos;
-    double p_lw, s_gain;
-    int run_cls;     /* the class the inside cuts moved */
-    int p_cls;       /* the class moved to reach the pending cut (-1: several, or none) */
-    int rising;      /* the last block fed moved the best */
-    double *xa, *ra; /* end_terms of the statistics before the next block (6k: with scratch) */
+    double p_lw, s_gain, s_lw; /* s_lw: the run start's left weight */
+    int run_cls;               /* the class the inside cuts moved */
+    int p_cls;                 /* the class moved to reach the pending cut (-1: several, or none) */
+    int rising;                /* the last block fed moved the best */
+    double *xa, *ra; /* end_terms of the statistics before the next block (6k: with xb, rb) */
     int prev_terms;  /* xa and ra hold them */
     double g_half;   /* g(W / 2) of box_skips */
     size_t piece;    /* blocks of more cuts are tried in pieces of this many */
@@ -133,13 +133,30 @@ static double state_gain(scan_state *st, const double *left, double lw)
                     &st->mr);
 }
 
+/* 1 when the run's end (gain p_gain) is taken whatever its inside cuts are: it beats the best
+ * and every inside cut by more than 1e-6. The child entropy is concave along the run, so
+ * each inside gain lies below the chord between the run's end gains (taken at the left
+ * weights: only the run's class moves); rising, the chord is highest at the last inside
+ * cut. The inside cuts that would have been taken are then passed by the end, which leaves
+ * the same best. 1e-12 absorbs rounding. */
+static int end_takes_run(const scan_state *st, const tl_c45_cut *best, double p_gain)
+{
+    double span = st->p_lw - st->s_lw;
+    if (!(p_gain > st->s_gain) || !(span > 0))
+        return 0;
+    double t = (st->in_lw[st->n_in - 1] - st->s_lw) / span;
+    double chord = st->s_gain + (p_gain - st->s_gain) * t;
+    return p_gain - fmax(best->gain, chord) > 1e-6 + 1e-12;
+}
+
 /* The pending cut ends a run: decide the run's inside cuts (in order, each only while the
- * larger of the run's end gains could still win), then the cut; it starts the next run. */
+ * larger of the run's end gains could still win, none when the end takes the run), then the
+ * cut; it starts the next run. */
 static void close_run(scan_state *st, tl_c45_cut *best)
 {
     double p_gain = state_gain(st, st->p_left, st->p_lw);
     double bound = fmax(st->s_gain, p_gain);
-    if (st->n_in && bound - best->gain > 1e-6 - 1e-12) {
+    if (st->n_in && bound - best->gain > 1e-6 - 1e-12 && !end_takes_run(st, best, p_gain)) {
         copy_stats(st->tmp, st->s_left, st->k);
         for (size_t q = 0; q < st->n_in && bound - best->gain > 1e-6 - 1e-12; q++) {
             st->tmp[st->run_cls] = st->in_lc[q];
@@ -149,6 +166,7 @@ static void close_run(scan_state *st, tl_c45_cut *best)
     st->n_in = 0;
     consider(best, p_gain, st->p_pos, st->p_lw);
     st->s_gain = p_gain;
+    st->s_lw = st->p_lw;
     copy_stats(st->s_left, st->p_left, st->k);
 }
 
@@ -181,7 +199,7 @@ static int box_skips(const scan_state *st, const tl_c45_cut *best, const double 
     size_t k = st->k;
     double w = st->known_w;
     /* the separable bound where it is cheap (no log2 in a unit-weight node) or the only one */
-    if (st->piece < TL_C45_CHUNK || k > TL_C45_CHUNK_MAX_K) {
+    if (st->whole || k > TL_C45_CHUNK_MAX_K) {
         double lwa = 0, lwb = 0, phi = 0;
         for (size_t c = 0; c < k; c++) {
             lwa += a[c];
@@ -294,6 +312,90 @@ static void flush_block(scan_state *st, tl_c45_cut *best, cut_block cb, const do
     st->rising = best->i != was;
 }
 
+/* The class of row i of the scan (records: the code in the word). */
+static inline int row_class(const tl_c45_rows *sr, int records, uint32_t cmask, size_t i)
+{
+    return records ? (int)((sr->rec[i] >> TL_REC_CLASS_SHIFT) & cmask) : sr->y[i];
+}
+
+/* J48's value rule: a cut between rows i and i + 1 is allowed (the record's cut bit says it). */
+static inline int cut_between(const tl_c45_rows *sr, int records, size_t i)
+{
+    return records ? (sr->rec[i + 1] & TL_REC_CUT) != 0
+                   : sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1];
+}
+
+/* Classes up to this many keep the running left weights in registers (scan_rows' K). */
+#define TL_C45_SCAN_MAX_K 5
+
+/* scan_cuts' pass over the rows, from the arrays or (records, a constant at each call) the
+ * compact records, whose rows weigh 1: the same sums in the same order either way. For K
+ * classes (K > 0, a constant where it is called) the left weights are kept in registers, each
+ * row adding its weight to its class's and +0.0 to the others (a sum starts at +0.0, and
+ * adding +0.0 leaves any other double as it is: the same bits as adding to one class in
+ * memory, without that chain through memory when consecutive rows share a class). */
+static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows *sr, int records,
+                             size_t K, size_t n_known, double min_split, double eps, double *left,
+                             double *prev, double *c_left, size_t *nc)
+{
+    size_t k = st->k, n_chunk = 0;
+    size_t c_pos[TL_C45_CHUNK];
+    double c_lw[TL_C45_CHUNK];
+    int c_moved[TL_C45_CHUNK];
+    uint32_t cmask = records ? (1u << (sr->rec_shift - TL_REC_CLASS_SHIFT)) - 1 : 0;
+    double lw = 0, known_w = st->known_w, acc[TL_C45_SCAN_MAX_K] = {0};
+    int cls = -2; /* -2: no row moved yet, -1: several classes */
+    memset(left, 0, k * sizeof *left);
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        int y = row_class(sr, records, cmask, i);
+        double w = records ? 1.0 : sr->w[i];
+        for (size_t c = 0; c < K; c++)
+            acc[c] += tl_kept_weight(w, y == (int)c);
+        if (!K)
+            left[y] += w;
+        lw += w;
+        cls = cls == -2 ? y : (cls == y ? cls : -1);
+        if (!cut_between(sr, records, i))
+            continue;
+        if (min_split - lw >= eps || min_split - (known_w - lw) >= eps) /* J48's grOrEq */
+            continue;
+        c_pos[n_chunk] = i;
+        c_lw[n_chunk] = lw;
+        c_moved[n_chunk] = cls;
+        for (size_t c = 0; c < K; c++)
+            c_left[n_chunk * k + c] = acc[c];
+        if (!K)
+            copy_stats(c_left + n_chunk * k, left, k);
+        cls = -2;
+        if (++n_chunk == TL_C45_CHUNK) {
+            cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
+            flush_block(st, best, cb, *nc ? prev : c_left, nc); /* the first box: from cut 0 */
+            copy_stats(prev, c_left + (n_chunk - 1) * k, k);
+            n_chunk = 0;
+        }
+    }
+    cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
+    flush_block(st, best, cb, *nc ? prev : c_left, nc);
+}
+
+/* scan_rows for the node's source and number of classes. */
+static void scan_rows_any(scan_state *st, tl_c45_cut *best, const tl_c45_rows *sr, size_t n_known,
+                          double min_split, double eps, double *left, double *prev, double *c_left,
+                          size_t *nc)
+{
+#define TL_C45_SCAN(records, K)                                                                    \
+    scan_rows(st, best, sr, records, K, n_known, min_split, eps, left, prev, c_left, nc)
+    int rec = sr->rec != NULL;
+    switch (st->k) {
+    case 2: rec ? TL_C45_SCAN(1, 2) : TL_C45_SCAN(0, 2); return;
+    case 3: rec ? TL_C45_SCAN(1, 3) : TL_C45_SCAN(0, 3); return;
+    case 4: rec ? TL_C45_SCAN(1, 4) : TL_C45_SCAN(0, 4); return;
+    case 5: rec ? TL_C45_SCAN(1, 5) : TL_C45_SCAN(0, 5); return;
+    default: rec ? TL_C45_SCAN(1, 0) : TL_C45_SCAN(0, 0); return;
+    }
+#undef TL_C45_SCAN
+}
+
 /* Finds J48's cut: of the admissible cuts (between distinct values, min_split weight on each
  * side), in order, the first that beats the best so far by more than 1e-6. Computing every
  * cut's entropy is the hot path of a C4.5 fit, so cuts inside a run that only moves rows of
@@ -319,55 +421,30 @@ static int scan_cuts(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known
     st.in_pos = malloc(m * sizeof *st.in_pos);
     st.in_lw = malloc(m * sizeof *st.in_lw);
     st.in_lc = malloc(m * sizeof *st.in_lc);
-    double *buf = malloc((16 + TL_C45_CHUNK) * k * sizeof *buf);
-    /* the chunk: rows, left weights, classes moved; left statistics in buf */
-    size_t c_pos[TL_C45_CHUNK];
-    double c_lw[TL_C45_CHUNK];
-    int c_moved[TL_C45_CHUNK];
+    /* 15 blocks of k (the state's vectors, the caches, prev and the four end-term vectors),
+     * then the chunk's left statistics */
+    double *buf = malloc((15 + TL_C45_CHUNK) * k * sizeof *buf);
     int rc = TL_OK;
     if (!st.in_pos || !st.in_lw || !st.in_lc || !buf) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto done;
     }
-    double *left = buf, *prev = buf + 9 * k, *c_left = buf + 16 * k;
-    st.xa = buf + 10 * k;
-    st.ra = buf + 11 * k;
-    st.g_half = 2 * xlogx_as(0, known_w / 2);
-    st.whole = unit && n_known < TL_XLOGX_N; /* counts of rows weighing 1: whole numbers */
-    st.piece = st.whole ? TL_C45_PIECE : TL_C45_CHUNK; /* pieces cost little with the table */
+    double *left = buf, *prev = buf + 8 * k, *c_left = buf + 15 * k;
     st.p_left = buf + k;
     st.s_left = buf + 2 * k;
     st.tmp = buf + 3 * k;
-    st.ml = (xlogx_cache){buf + 5 * k, buf + 6 * k, st.whole};
-    st.mr = (xlogx_cache){buf + 7 * k, buf + 8 * k, st.whole};
+    st.ml = (xlogx_cache){buf + 4 * k, buf + 5 * k, 0};
+    st.mr = (xlogx_cache){buf + 6 * k, buf + 7 * k, 0};
+    st.xa = buf + 9 * k; /* xa, ra, then xb and rb at xa + 2k or 4k: up to buf + 15k */
+    st.ra = buf + 10 * k;
+    st.g_half = 2 * xlogx_as(0, known_w / 2);
+    st.whole = unit && n_known < TL_XLOGX_N; /* counts of rows weighing 1: whole numbers */
+    st.ml.whole = st.mr.whole = st.whole;
+    st.piece = st.whole ? TL_C45_PIECE : TL_C45_CHUNK; /* pieces cost little with the table */
     for (size_t c = 0; c < k; c++)
         st.ml.count[c] = st.mr.count[c] = -1; /* no weight is negative: nothing cached yet */
-    size_t nc = 0, n_chunk = 0;
-    double lw = 0;
-    int cls = -2; /* -2: no row moved yet, -1: several classes */
-    memset(left, 0, k * sizeof *left);
-    for (size_t i = 0; i + 1 < n_known; i++) {
-        left[sr->y[i]] += sr->w[i];
-        lw += sr->w[i];
-        cls = cls == -2 ? sr->y[i] : (cls == sr->y[i] ? cls : -1);
-        if (!(sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1]))
-            continue;
-        if (min_split - lw >= eps || min_split - (known_w - lw) >= eps) /* J48's grOrEq */
-            continue;
-        c_pos[n_chunk] = i;
-        c_lw[n_chunk] = lw;
-        c_moved[n_chunk] = cls;
-        copy_stats(c_left + n_chunk * k, left, k);
-        cls = -2;
-        if (++n_chunk == TL_C45_CHUNK) {
-            cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
-            flush_block(&st, best, cb, nc ? prev : c_left, &nc); /* the first box: from cut 0 */
-            copy_stats(prev, c_left + (n_chunk - 1) * k, k);
-            n_chunk = 0;
-        }
-    }
-    cut_block cb = {c_pos, c_lw, c_left, c_moved, n_chunk};
-    flush_block(&st, best, cb, nc ? prev : c_left, &nc);
+    size_t nc = 0;
+    scan_rows_any(&st, best, sr, n_known, min_split, eps, left, prev, c_left, &nc);
     if (nc) /* the last cut ends the last run */
         close_run(&st, best);
     *cuts = nc;
@@ -388,11 +465,14 @@ static void scan_cuts_generic(const tl_grow_ctx *g, const tl_c45_rows *sr, size_
     size_t k = tl_grow_k(g), nc = 0;
     double *children = tl_grow_scratch(g) + k, *left = children, *right = children + k;
     double lw = 0;
+    int records = sr->rec != NULL;
+    uint32_t cmask = records ? (1u << (sr->rec_shift - TL_REC_CLASS_SHIFT)) - 1 : 0;
     memset(left, 0, k * sizeof *left);
     for (size_t i = 0; i + 1 < n_known; i++) {
-        left[sr->y[i]] += sr->w[i];
-        lw += sr->w[i];
-        if (!(sr->x[i] + TL_C45_VALUE_EPS < sr->x[i + 1]))
+        double w = records ? 1.0 : sr->w[i];
+        left[row_class(sr, records, cmask, i)] += w;
+        lw += w;
+        if (!cut_between(sr, records, i))
             continue;
         if (min_split - lw >= eps || min_split - (known_w - lw) >= eps)
             continue;

@@ -11,10 +11,15 @@
 /* J48 treats values closer than this as equal (no cut between them). */
 #define TL_C45_VALUE_EPS 1e-5
 
-/* The node's known rows in the attribute's order: value, weight and class of each. */
+/* The node's known rows in the attribute's order: value, weight and class of each; or, in a
+ * node whose rows all weigh 1 and have the attribute's value, the grower's compact records
+ * instead (rec non-NULL, x, w and y unused: the class code in the word, the cut bit set by
+ * J48's TL_C45_VALUE_EPS rule). */
 typedef struct {
     const double *x, *w;
     const int *y;
+    const uint32_t *rec;
+    unsigned rec_shift;
 } tl_c45_rows;
 
 /* The cut chosen: its gain, left weight and last row on the left (SIZE_MAX: none). */

@@ -53,6 +53,7 @@ struct tl_grow_ctx {
      * until the partition). */
     int compact;
     unsigned rec_shift;
+    double rec_gap; /* the cut bit's gap: the numeric splitter's record_gap or TL_REC_GAP */
     size_t rec_cap;
     uint32_t *rec_buf;   /* rec_cap x n_num words, allocated while a subtree uses it */
     uint32_t **rec_ptrs; /* the materialised node's blocks (n_num) */

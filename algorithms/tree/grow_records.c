@@ -47,6 +47,9 @@ int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint
 int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
 {
     fits(g->d, &g->rec_shift);
+    g->rec_gap = g->p->numeric->record_gap > 0 ? g->p->numeric->record_gap : TL_REC_GAP;
+    for (size_t s = 0; g->train_vals && s < g->n_num; s++)
+        g->train_n[s] = SIZE_MAX; /* filled from the root's first sort of the slot */
     g->rec_cap = n * g->n_num <= TL_REC_ALL_CELLS ? n : (size_t)(TL_REC_SHARE * (double)n);
     g->rec_ptrs = malloc((g->n_num ? g->n_num : 1) * sizeof *g->rec_ptrs);
     size_t groups = 3; /* a partition's: the branches and the rows that stay */
@@ -60,18 +63,28 @@ int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
     return TL_OK;
 }
 
-/* The records of sorted pairs[0..n) (their row fields hold the records but the two bits)
- * into out. */
-static void encode(const tlg_keyed_row *pairs, size_t n, uint32_t *out)
+/* The records of slot's sorted pairs[0..n) (their row fields hold the records but the two
+ * bits) into out; the root's (the first sort of the slot) also gives the slot's training
+ * values (tl_grow_train_values), as tlg_presort does on the other paths. */
+static void encode(const tl_grow_ctx *g, size_t slot, const tlg_keyed_row *pairs, size_t n,
+                   uint32_t *out)
 {
-    double prev = 0;
+    double prev = 0, gap = g->rec_gap;
     for (size_t i = 0; i < n; i++) {
         uint32_t bits = 0;
         double v = tlg_key_value(pairs[i].key);
         if (i > 0 && v != prev)
-            bits = TL_REC_DIFFERS | (v > prev + TL_REC_GAP ? TL_REC_CUT : 0);
+            bits = TL_REC_DIFFERS | (v > prev + gap ? TL_REC_CUT : 0);
         out[i] = pairs[i].row | bits;
         prev = v;
+    }
+    if (g->train_vals && g->train_n[slot] == SIZE_MAX) { /* no value is unknown here */
+        size_t at = slot * g->n_rows;
+        for (size_t i = 0; i < n; i++) {
+            g->train_vals[at + i] = tlg_key_value(pairs[i].key);
+            g->train_rows[at + i] = pairs[i].row >> g->rec_shift;
+        }
+        g->train_n[slot] = n;
     }
 }
 
@@ -100,7 +113,7 @@ int tlg_attr_records(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_
         free(pairs);
         return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
     }
-    encode(pairs, n, out);
+    encode(g, slot, pairs, n, out);
     free(pairs);
     return TL_OK;
 }
@@ -120,7 +133,7 @@ int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
         }
-        encode(pairs, n, g->rec_ptrs[s]);
+        encode(g, s, pairs, n, g->rec_ptrs[s]);
     }
     free(pairs);
     rs->rec = g->rec_ptrs;
@@ -129,40 +142,42 @@ int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
 
 /* The bits of a kept record whose group's previous record sat at last - 1 (last > 0), when no
  * step between them allowed a cut but some differed: steps each too small to cut between may
- * add up to more than TL_REC_GAP, so the two values decide. */
+ * add up to more than the gap, so the two values decide. */
 static uint32_t joined_close(const tl_grow_ctx *g, const uint32_t *rec, size_t last, uint32_t v,
                              const double *x)
 {
     double prev = x[rec[last - 1] >> g->rec_shift], cur = x[v >> g->rec_shift];
-    return TL_REC_DIFFERS | (cur > prev + TL_REC_GAP ? TL_REC_CUT : 0);
+    return TL_REC_DIFFERS | (cur > prev + g->rec_gap ? TL_REC_CUT : 0);
 }
 
 /* tlg_partition_records into two groups (a binary split, every row going down): the group
  * read from g->branch1 (a bit per row: an eighth of the bytes, so the lookups stay in cache),
- * the groups' positions kept in registers. */
+ * the groups' positions kept in registers and chosen by masks: the group is as good as
+ * random, and a branch on it would mispredict half the time. */
 static void partition_two(const tl_grow_ctx *g, uint32_t *rec, size_t n, const size_t *off,
                           const double *x)
 {
-    size_t o[2] = {off[0], off[1]}, last[2] = {0, 0}, last_cut = 0, last_differs = 0;
+    size_t o0 = off[0], o1 = off[1], last0 = 0, last1 = 0, last_cut = 0, last_differs = 0;
     const uint32_t bits = TL_REC_CUT | TL_REC_DIFFERS;
     unsigned shift = g->rec_shift;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = rec[i];
         uint32_t r = v >> shift;
-        size_t b = (size_t)(g->branch1[r >> 6] >> (r & 63)) & 1u;
+        size_t b = (size_t)(g->branch1[r >> 6] >> (r & 63)) & 1u, m = 0 - b; /* m: b's mask */
         last_cut = (v & TL_REC_CUT) ? i + 1 : last_cut;
         if ((v & bits) == TL_REC_DIFFERS)
             last_differs = i + 1;
-        size_t lb = b ? last[1] : last[0];
-        uint32_t nb = last_cut > lb ? bits : 0;
-        if (nb == 0 && last_differs > lb && lb > 0)
+        size_t lb = (last1 & m) | (last0 & ~m);
+        uint32_t nb = bits & (0 - (uint32_t)(last_cut > lb));
+        /* one rarely taken branch (values within the gap): ties make the cut test itself
+         * unpredictable */
+        if ((last_cut <= lb) & (last_differs > lb) & (lb > 0))
             nb = joined_close(g, rec, lb, v, x);
-        size_t at = b ? o[1] : o[0];
-        g->tmp[at] = (v & ~bits) | nb;
-        o[0] += 1 - b;
-        o[1] += b;
-        last[0] = b ? last[0] : i + 1;
-        last[1] = b ? i + 1 : last[1];
+        g->tmp[(o1 & m) | (o0 & ~m)] = (v & ~bits) | nb;
+        o0 += 1 - b;
+        o1 += b;
+        last0 = (last0 & m) | ((i + 1) & ~m);
+        last1 = ((i + 1) & m) | (last1 & ~m);
     }
     memcpy(rec, g->tmp, n * sizeof *rec);
 }

@@ -216,9 +216,12 @@ void tlg_children_free(tlg_children *c)
 }
 
 /* Every row goes to one branch or stays: the children's blocks are sub-ranges of the
- * parent's. routed: the rows' groups are in branch8 and branch1 already. TL_ENOMEM. */
+ * parent's. routed: the rows' groups are in branch8 and branch1 already, by the records of
+ * slot routed_slot, which stay as they are: the left rows are their prefix, in order, and
+ * each record keeps its bits but the right's first, whose bits no reader uses (a node's
+ * first record carries none, see TL_REC_CUT). TL_ENOMEM. */
 static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
-                              tlg_children *c, int routed, tl_err *err)
+                              tlg_children *c, int routed, size_t routed_slot, tl_err *err)
 {
     size_t nb = c->n, groups = counts[nb] ? nb + 1 : nb; /* group nb: rows that stay */
     size_t *off = malloc(groups * sizeof *off);
@@ -239,6 +242,8 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
         partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL, rs->n,
                   groups, counts, off, narrow);
     for (size_t s2 = 0; rs->rec && s2 < g->n_num; s2++) {
+        if (routed && s2 == routed_slot)
+            continue;
         group_offsets(off, groups, counts);
         tlg_partition_records(g, rs->rec[s2], rs->n, off, groups, narrow,
                               g->d->cols[g->num_attr[s2]].num);
@@ -476,7 +481,8 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
     if (out->n_missing == 0)
-        rc = hand_down_in_place(g, rs, counts, out, by_records, err);
+        rc = hand_down_in_place(g, rs, counts, out, by_records,
+                                by_records ? (size_t)g->num_slot[s->attr] : 0, err);
     else
         rc = hand_down_copies(g, rs, counts, out, err);
     free(counts);

@@ -112,6 +112,21 @@ static inline double tl_gini_impurity(const double *stats, size_t k)
     return 1 - s;
 }
 
+/* w where keep, else +0.0, by a mask: adding it to every class's (or branch's) sum gives
+ * the same bits as adding w to its own sum alone (a sum starts at +0.0, and adding +0.0
+ * leaves any other double as it is), without a branch on the class that would mispredict or
+ * the chain through memory of sums[class] += w when consecutive rows share a class (the
+ * sums then stay in registers). */
+static inline double tl_kept_weight(double w, int keep)
+{
+    union {
+        double d;
+        uint64_t u;
+    } v = {w};
+    v.u &= 0 - (uint64_t)keep;
+    return v.d;
+}
+
 /* The total weight of k class statistics (a node's, or one branch's), summed in order, for
  * the partition-form criteria. */
 static inline double tl_class_total(const double *stats, size_t k)
@@ -150,7 +165,7 @@ typedef struct tl_node_rows {
 } tl_node_rows;
 
 /* A compact record's bits: the cut between the previous record and this one is allowed (this
- * value exceeds the previous one by more than TL_REC_GAP), and this value differs from the
+ * value exceeds the previous one by more than TL_REC_GAP, or the splitter's record_gap), and this value differs from the
  * previous one; the first record of a node carries neither meaningfully. */
 #define TL_REC_CUT 1u
 #define TL_REC_DIFFERS 2u
@@ -176,6 +191,9 @@ typedef struct tl_splitter_type {
     /* Non-zero: the splitter also reads tl_node_rows.sorted_rec when the grower gives it (and
      * then neither sorted nor sorted_x); the grower falls back to the forms above elsewhere. */
     int reads_records;
+    /* With reads_records: the cut bit marks steps of more than this (0: TL_REC_GAP), the
+     * splitter's own rule for values too close to cut between (C4.5's 1e-5). */
+    double record_gap;
     /* Non-zero: best() reads neither tl_node_rows.sorted nor sorted_x / sorted_y (and the
      * splitter sets neither needs flag), so the grower does not sort the numeric attributes
      * nor carry sorted blocks down the tree; tl_grow_sorted_rows then sorts the node's rows
