@@ -13,14 +13,11 @@
 #define ST_HAVE_AVX512 1
 #define ST_AVX512 __attribute__((target("avx512f")))
 
+/* A read of what libgcc's (compiler-rt's) constructor found: no state of ours for threads to
+ * share. */
 static int have_avx512(void)
 {
-    static int known = -1;
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx512f") != 0;
-    }
-    return known;
+    return __builtin_cpu_supports("avx512f") != 0;
 }
 #else
 #define ST_HAVE_AVX512 0
