@@ -1,5 +1,6 @@
 /* The soft tree's routing logits and weight gradient: AVX-512 kernels, else BLAS. */
 #include <cblas.h>
+#include <stdatomic.h>
 
 #include "soft_tree_impl.h"
 
@@ -13,14 +14,38 @@
 #define ST_HAVE_AVX512 1
 #define ST_AVX512 __attribute__((target("avx512f")))
 
-/* A read of what libgcc's (compiler-rt's) constructor found: no state of ours for threads to
- * share. */
+/* Set by tests only (st_gemm_force_blas), before any fit: the kernels are checked against BLAS
+ * on the processors that have them. */
+static _Atomic int force_blas;
+
+/* A read of what libgcc's (compiler-rt's) constructor found, unless a test asked for BLAS. */
 static int have_avx512(void)
+{
+    return !atomic_load_explicit(&force_blas, memory_order_relaxed) &&
+           __builtin_cpu_supports("avx512f") != 0;
+}
+
+void st_gemm_force_blas(int on)
+{
+    atomic_store_explicit(&force_blas, on, memory_order_relaxed);
+}
+
+int st_gemm_has_kernels(void)
 {
     return __builtin_cpu_supports("avx512f") != 0;
 }
 #else
 #define ST_HAVE_AVX512 0
+
+void st_gemm_force_blas(int on)
+{
+    (void)on;
+}
+
+int st_gemm_has_kernels(void)
+{
+    return 0;
+}
 #endif
 
 #define REAL double

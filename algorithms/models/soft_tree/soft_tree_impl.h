@@ -163,6 +163,10 @@ void st_logits_f(size_t M, size_t B, size_t D, float beta, const float *W, const
                  const float *XT, float *Z);
 void st_wgrad_d(size_t M, size_t D, size_t B, const double *gz, const double *XT, double *gW);
 void st_wgrad_f(size_t M, size_t D, size_t B, const float *gz, const float *XT, float *gW);
+/* Whether this processor runs the products' own kernels (AVX-512); else they are BLAS calls.
+ * st_gemm_force_blas(1) makes them BLAS calls everywhere: for tests, before any fit. */
+int st_gemm_has_kernels(void);
+void st_gemm_force_blas(int on);
 
 /* Exp, sigmoid and log-sigmoid over arrays (soft_tree_exp.c), vectorised: within 2 ulp of
  * libm's exp in double, 1 in float; the sigmoids work in place; log-sigmoid's out must not
