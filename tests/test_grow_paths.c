@@ -101,18 +101,22 @@ static void test_compact_path_where_it_must_be(void **state)
     tl_dataset_free(d);
 }
 
-/* Trees a and b have the same tests everywhere. */
+/* Trees a and b are the same to the bit: tests, thresholds (the sign of a zero too), layout
+ * and statistics. */
 static void assert_same_tree(const tl_tree *a, const tl_tree *b)
 {
     assert_non_null(a);
     assert_non_null(b);
     assert_int_equal(a->n_nodes, b->n_nodes);
+    assert_int_equal(a->k, b->k);
     for (size_t n = 0; n < a->n_nodes; n++) {
         assert_int_equal(a->attr[n], b->attr[n]);
-        assert_true(a->threshold[n] == b->threshold[n]);
+        assert_int_equal(a->kind[n], b->kind[n]);
+        assert_true(a->mask[n] == b->mask[n]);
+        assert_memory_equal(&a->threshold[n], &b->threshold[n], sizeof a->threshold[n]);
         assert_int_equal(a->n_children[n], b->n_children[n]);
-        for (size_t c = 0; c < a->k; c++)
-            assert_true(a->stats[n * a->k + c] == b->stats[n * b->k + c]);
+        assert_int_equal(a->first_child[n], b->first_child[n]);
+        assert_memory_equal(a->stats + n * a->k, b->stats + n * b->k, a->k * sizeof *a->stats);
     }
 }
 

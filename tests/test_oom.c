@@ -6,12 +6,11 @@
  * with composed trees (each pruner and splitter), and tl_model_save / tl_model_load of each
  * learner (test_oom_run.c sweeps tl_run of small experiments).
  * Each sweep prints its number of allocation points. When one fails, TL_OOM_ALL=1 lists
- * every failing allocation and TL_OOM_TRACE (below) shows where a block came from. */
+ * every failing allocation and TL_OOM_TRACE (tl_oom.c) shows where a block came from. */
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tl_oom.h"
 #include "treelab/tl_model.h"

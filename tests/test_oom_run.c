@@ -7,7 +7,6 @@
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -15,8 +15,8 @@
  * This program alone is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,
  * --wrap=free,--wrap=strdup,--wrap=strndup,--wrap=gsl_rng_alloc (CMakeLists.txt): every call
  * the library (a static archive) and this file make goes through the wrappers below, which
- * pass through unless armed. Armed, they count allocations and fail the fail_at-th, and they track every
- * block in a table (no allocation of its own) so that:
+ * pass through unless armed. Armed, they count allocations and fail the fail_at-th, and they
+ * track every block in a table (no allocation of its own) so that:
  * - a block freed twice is caught, and not freed again, in the normal build too;
  * - a block allocated during the call and still live when it returns is a leak, named by
  *   its allocation number (LeakSanitizer also reports it, at exit, in the ASan build);

@@ -18,7 +18,7 @@ static const tl_param_spec gnb_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-void gnb_clear_fit(gnb *g)
+void tl_gnb_clear_fit(gnb *g)
 {
     free(g->kind);
     free(g->n_levels);
@@ -43,7 +43,7 @@ static void gnb_free(void *state)
     gnb *g = state;
     if (!g)
         return;
-    gnb_clear_fit(g);
+    tl_gnb_clear_fit(g);
     free(g->user_priors);
     free(g);
 }
@@ -100,9 +100,7 @@ static void *gnb_alloc(const tl_params *p, tl_err *err)
     return g;
 }
 
-/* Allocate the fitted arrays for k classes and the given attribute layout (kind, n_levels
- * already set); fills lev_off and n_lev_total. */
-int gnb_alloc_fit(gnb *g, tl_err *err)
+int tl_gnb_alloc_fit(gnb *g, tl_err *err)
 {
     size_t k = g->k, p = g->p;
     g->lev_off = calloc(p ? p : 1, sizeof *g->lev_off);
@@ -126,7 +124,7 @@ int gnb_alloc_fit(gnb *g, tl_err *err)
 }
 
 /* The logarithms predict uses, computed the same way after fit and after load. */
-void gnb_derive(gnb *g)
+void tl_gnb_derive(gnb *g)
 {
     for (size_t c = 0; c < g->k; c++) {
         g->log_prior[c] = log(g->prior[c]); /* -inf for a zero prior: that class gets 0 */
@@ -260,7 +258,7 @@ static int gnb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t 
 {
     (void)ctx;
     gnb *g = state;
-    gnb_clear_fit(g);
+    tl_gnb_clear_fit(g);
     g->k = tl_dataset_n_classes(d);
     g->p = d->schema.n_attrs;
     if (g->k == 0)
@@ -273,7 +271,7 @@ static int gnb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t 
         g->kind[j] = (int)d->schema.attrs[j].kind;
         g->n_levels[j] = g->kind[j] == TL_ATTR_NOMINAL ? (int)d->schema.attrs[j].n_levels : 0;
     }
-    int rc = gnb_alloc_fit(g, err);
+    int rc = tl_gnb_alloc_fit(g, err);
     if (!rc)
         rc = fit_priors(g, d, rows, n, err);
     if (rc)
@@ -288,7 +286,7 @@ static int gnb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t 
             fit_nominal(g, d, rows, n, j);
         }
     }
-    gnb_derive(g);
+    tl_gnb_derive(g);
     return TL_OK;
 }
 
@@ -373,11 +371,11 @@ static const tl_model_type gnb_type = {
     .free = gnb_free,
     .fit = gnb_fit,
     .predict = gnb_predict,
-    .save = gnb_save,
-    .load = gnb_load,
-    .show = gnb_show,
+    .save = tl_gnb_save,
+    .load = tl_gnb_load,
+    .show = tl_gnb_show,
     .trace = NULL,
-    .check = gnb_check,
+    .check = tl_gnb_check,
 };
 
 const tl_model_type *const tl_model_gaussian_nb = &gnb_type;

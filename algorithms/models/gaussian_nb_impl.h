@@ -1,4 +1,4 @@
-/* Gaussian naive Bayes's state, shared by its fit (gaussian_nb.c) and its file (gaussian_nb_store.c). */
+/* Gaussian naive Bayes's state, shared by its fit (gaussian_nb.c) and its file (_store.c). */
 #ifndef TL_GAUSSIAN_NB_IMPL_H
 #define TL_GAUSSIAN_NB_IMPL_H
 
@@ -18,21 +18,24 @@ typedef struct gnb {
     double *prior;      /* k */
     double *mean, *var; /* k x p; unused (0 / 1) for nominal attributes */
     double *level_prob; /* k x n_lev_total: class c's block holds every nominal attribute */
-    /* derived from the saved values by derive(), so a loaded model predicts identically */
+    /* not saved: lev_off laid out by tl_gnb_alloc_fit, the logarithms by tl_gnb_derive, so a loaded
+     * model predicts identically */
     size_t *lev_off; /* p: where attribute j's levels start in a class block */
     double *log_prior, *log_norm, *log_level;
 } gnb;
 
 /* Frees the fitted arrays and zeroes their sizes (the parameters stay). */
-void gnb_clear_fit(gnb *g);
-/* Allocates the fitted arrays for g->k classes, g->p attributes and g->n_levels. */
-int gnb_alloc_fit(gnb *g, tl_err *err);
-/* The logarithms and offsets predict uses, from the saved values. */
-void gnb_derive(gnb *g);
+void tl_gnb_clear_fit(gnb *g);
+/* Allocates the fitted arrays for g->k classes and g->p attributes (kind, n_levels already
+ * set); fills lev_off and n_lev_total. */
+int tl_gnb_alloc_fit(gnb *g, tl_err *err);
+/* The logarithms predict uses, from the saved values. */
+void tl_gnb_derive(gnb *g);
 
-int gnb_save(const void *state, FILE *f, int indent, tl_err *err);
-int gnb_load(void *state, const tl_store *s, tl_err *err);
-int gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f, tl_err *err);
-int gnb_check(const void *state, const tl_schema *schema, tl_err *err);
+int tl_gnb_save(const void *state, FILE *f, int indent, tl_err *err);
+int tl_gnb_load(void *state, const tl_store *s, tl_err *err);
+int tl_gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
+                tl_err *err);
+int tl_gnb_check(const void *state, const tl_schema *schema, tl_err *err);
 
 #endif

@@ -1,10 +1,10 @@
-/* Gaussian naive Bayes's model file (saved, loaded, checked against its schema) and its text form. */
+/* Gaussian naive Bayes's model file (saved, loaded, checked against a schema), its text form. */
 #include "gaussian_nb_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-int gnb_save(const void *state, FILE *f, int indent, tl_err *err)
+int tl_gnb_save(const void *state, FILE *f, int indent, tl_err *err)
 {
     (void)err;
     const gnb *g = state;
@@ -20,10 +20,10 @@ int gnb_save(const void *state, FILE *f, int indent, tl_err *err)
     return TL_OK;
 }
 
-int gnb_load(void *state, const tl_store *s, tl_err *err)
+int tl_gnb_load(void *state, const tl_store *s, tl_err *err)
 {
     gnb *g = state;
-    gnb_clear_fit(g);
+    tl_gnb_clear_fit(g);
     long k, p;
     if (tl_store_int(s, "state.classes", &k, err) || tl_store_int(s, "state.attributes", &p, err))
         return TL_EPARSE;
@@ -51,7 +51,7 @@ int gnb_load(void *state, const tl_store *s, tl_err *err)
     for (size_t j = 0; j < g->p; j++)
         if (g->n_levels[j] < 0 || (g->kind[j] == TL_ATTR_NOMINAL) != (g->n_levels[j] > 0))
             return tl_err_set(err, TL_EPARSE, "gaussian_nb: attribute %zu has a bad layout", j + 1);
-    int rc = gnb_alloc_fit(g, err);
+    int rc = tl_gnb_alloc_fit(g, err);
     if (rc)
         return rc;
     if (tl_store_double(s, "state.epsilon", &g->epsilon, err) ||
@@ -60,11 +60,12 @@ int gnb_load(void *state, const tl_store *s, tl_err *err)
         tl_store_doubles(s, "state.var", g->var, g->k * g->p, err) ||
         tl_store_doubles(s, "state.level_prob", g->level_prob, g->k * g->n_lev_total, err))
         return TL_EPARSE;
-    gnb_derive(g);
+    tl_gnb_derive(g);
     return TL_OK;
 }
 
-int gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f, tl_err *err)
+int tl_gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,
+                tl_err *err)
 {
     const gnb *g = state;
     if (fmt != TL_SHOW_TEXT)
@@ -94,7 +95,7 @@ int gnb_show(const void *state, const tl_schema *schema, tl_show_format fmt, FIL
 
 /* The layout read from a model file against its schema, and the numbers it will take
  * logarithms of: predict and show index the schema's levels with it. */
-int gnb_check(const void *state, const tl_schema *schema, tl_err *err)
+int tl_gnb_check(const void *state, const tl_schema *schema, tl_err *err)
 {
     const gnb *g = state;
     if (schema->n_attrs != g->p || schema->target.n_levels != g->k)

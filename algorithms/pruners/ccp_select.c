@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Loss of the prediction pred (k class weights or one value) for row: 0/1, or the squared
  * error. */

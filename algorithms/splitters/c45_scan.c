@@ -328,12 +328,12 @@ static inline int cut_between(const tl_c45_rows *sr, int records, size_t i)
 /* Classes up to this many keep the running left weights in registers (scan_rows' K). */
 #define TL_C45_SCAN_MAX_K 5
 
-/* scan_cuts' pass over the rows, from the arrays or (records, a constant at each call) the
- * compact records, whose rows weigh 1: the same sums in the same order either way. For K
- * classes (K > 0, a constant where it is called) the left weights are kept in registers, each
- * row adding its weight to its class's and +0.0 to the others (a sum starts at +0.0, and
- * adding +0.0 leaves any other double as it is: the same bits as adding to one class in
- * memory, without that chain through memory when consecutive rows share a class). */
+/* tl_c45_scan_entropy's pass over the rows, from the arrays or (records, a constant at each
+ * call) the compact records, whose rows weigh 1: the same sums in the same order either way.
+ * For K classes (K > 0, a constant where it is called) the left weights are kept in
+ * registers, each row adding its weight to its class's and +0.0 to the others (a sum starts at
+ * +0.0, and adding +0.0 leaves any other double as it is: the same bits as adding to one class
+ * in memory, without that chain through memory when consecutive rows share a class). */
 static inline void scan_rows(scan_state *st, tl_c45_cut *best, const tl_c45_rows *sr, int records,
                              size_t K, size_t n_known, double min_split, double eps, double *left,
                              double *prev, double *c_left, size_t *nc)
@@ -405,18 +405,16 @@ static void scan_rows_any(scan_state *st, tl_c45_cut *best, const tl_c45_rows *s
  * One pass: a cut is known to end a run once the next cut is seen, and then the run's
  * inside cuts are decided. Inside a run only the moved class's left weight changes, so an
  * inside cut keeps just that weight; the others are the run start's, bit for bit. */
-static int scan_cuts(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known,
-                     const double *known, double known_w, double total_w, double min_split,
-                     double eps, int unit, size_t *cuts, tl_c45_cut *best, tl_err *err)
+int tl_c45_scan_entropy(size_t k, double h_known, const tl_c45_rows *sr, size_t n_known,
+                        const double *known, double known_w, double total_w, double min_split,
+                        double eps, int unit, size_t *cuts, tl_c45_cut *best, tl_err *err)
 {
-    size_t k = tl_grow_k(g);
-    double (*impurity)(const double *, size_t) = tl_grow_params_of(g)->criterion->impurity;
     size_t m = n_known ? n_known : 1;
     scan_state st = {.k = k,
                      .known = known,
                      .known_w = known_w,
                      .share = known_w / total_w,
-                     .h_known = impurity(known, k),
+                     .h_known = h_known,
                      .p_cls = -1};
     st.in_pos = malloc(m * sizeof *st.in_pos);
     st.in_lw = malloc(m * sizeof *st.in_lw);
@@ -456,7 +454,7 @@ done:
     return rc;
 }
 
-/* The same admissible cuts as scan_cuts, for a criterion without the entropy closed form:
+/* The same admissible cuts as tl_c45_scan_entropy, for a criterion without the entropy closed form:
  * every cut is scored by the criterion (no run is skipped). */
 static void scan_cuts_generic(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known,
                               const double *known, double known_w, double total_w, double min_split,
@@ -488,9 +486,12 @@ int tl_c45_scan(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known, con
                 double known_w, double total_w, double min_split, double eps, int unit,
                 int closed_form, size_t *cuts, tl_c45_cut *best, tl_err *err)
 {
-    if (closed_form)
-        return scan_cuts(g, sr, n_known, known, known_w, total_w, min_split, eps, unit, cuts, best,
-                         err);
+    if (closed_form) {
+        size_t k = tl_grow_k(g);
+        double h_known = tl_grow_params_of(g)->criterion->impurity(known, k);
+        return tl_c45_scan_entropy(k, h_known, sr, n_known, known, known_w, total_w, min_split, eps,
+                                   unit, cuts, best, err);
+    }
     scan_cuts_generic(g, sr, n_known, known, known_w, total_w, min_split, eps, cuts, best);
     return TL_OK;
 }

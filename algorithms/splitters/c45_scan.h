@@ -42,4 +42,11 @@ int tl_c45_scan(const tl_grow_ctx *g, const tl_c45_rows *sr, size_t n_known, con
                 double known_w, double total_w, double min_split, double eps, int unit,
                 int closed_form, size_t *cuts, tl_c45_cut *best, tl_err *err);
 
+/* The closed_form scan alone, with no grower: k classes, h_known the entropy in bits of
+ * known (what the criterion's impurity gives). tl_c45_scan calls it; tests compare it with a
+ * plain scan in order. */
+int tl_c45_scan_entropy(size_t k, double h_known, const tl_c45_rows *sr, size_t n_known,
+                        const double *known, double known_w, double total_w, double min_split,
+                        double eps, int unit, size_t *cuts, tl_c45_cut *best, tl_err *err);
+
 #endif

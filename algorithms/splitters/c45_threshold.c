@@ -9,7 +9,8 @@
 
 /* Rows this far ahead are fetched while the node's rows are gathered. */
 #define TL_C45_AHEAD 48
-/* Classes up to this many are summed in registers (class_sums_k). */
+/* Classes up to this many are summed in registers (gather_k); the scan's limit
+ * (TL_C45_SCAN_MAX_K, 5) is lower because its loop keeps more per class in registers. */
 #define TL_C45_SUMS_MAX_K 6
 /* The least branch weight is capped here (C4.5's MINOBJS bound). */
 #define TL_C45_MAX_MIN_SPLIT 25.0

@@ -64,10 +64,8 @@ int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
 }
 
 /* The records of slot's sorted pairs[0..n) (their row fields hold the records but the two
- * bits) into out; the root's (the first sort of the slot) also gives the slot's training
- * values (tl_grow_train_values), as tlg_presort does on the other paths. */
-static void encode(const tl_grow_ctx *g, size_t slot, const tlg_keyed_row *pairs, size_t n,
-                   uint32_t *out)
+ * bits) into out. */
+static void encode(const tl_grow_ctx *g, const tlg_keyed_row *pairs, size_t n, uint32_t *out)
 {
     double prev = 0, gap = g->rec_gap;
     for (size_t i = 0; i < n; i++) {
@@ -78,14 +76,21 @@ static void encode(const tl_grow_ctx *g, size_t slot, const tlg_keyed_row *pairs
         out[i] = pairs[i].row | bits;
         prev = v;
     }
-    if (g->train_vals && g->train_n[slot] == SIZE_MAX) { /* no value is unknown here */
-        size_t at = slot * g->n_rows;
-        for (size_t i = 0; i < n; i++) {
-            g->train_vals[at + i] = tlg_key_value(pairs[i].key);
-            g->train_rows[at + i] = pairs[i].row >> g->rec_shift;
-        }
-        g->train_n[slot] = n;
+}
+
+/* The slot's training values (tl_grow_train_values) from its first sort, the root's, as
+ * tlg_presort keeps them on the other paths; later sorts (of nodes) leave them. */
+static void keep_train_values(const tl_grow_ctx *g, size_t slot, const tlg_keyed_row *pairs,
+                              size_t n)
+{
+    if (!g->train_vals || g->train_n[slot] != SIZE_MAX)
+        return;
+    size_t at = slot * g->n_rows; /* no value is unknown on this path */
+    for (size_t i = 0; i < n; i++) {
+        g->train_vals[at + i] = tlg_key_value(pairs[i].key);
+        g->train_rows[at + i] = pairs[i].row >> g->rec_shift;
     }
+    g->train_n[slot] = n;
 }
 
 /* Sort rows[0..n) (increasing) by slot's values into pairs (2n entries), each carrying its
@@ -113,7 +118,8 @@ int tlg_attr_records(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_
         free(pairs);
         return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
     }
-    encode(g, slot, pairs, n, out);
+    encode(g, pairs, n, out);
+    keep_train_values(g, slot, pairs, n);
     free(pairs);
     return TL_OK;
 }
@@ -133,7 +139,8 @@ int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
         }
-        encode(g, s, pairs, n, g->rec_ptrs[s]);
+        encode(g, pairs, n, g->rec_ptrs[s]);
+        keep_train_values(g, s, pairs, n);
     }
     free(pairs);
     rs->rec = g->rec_ptrs;
@@ -197,7 +204,7 @@ void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t
     for (size_t i = 0; i < n; i++) {
         uint32_t v = rec[i], r = v >> shift;
         /* a step that allowed a cut also differed; one that differed without allowing a cut
-         * (values within TL_REC_GAP) is rare */
+         * (values within the splitter's gap, g->rec_gap) is rare */
         last_cut = (v & TL_REC_CUT) ? i + 1 : last_cut;
         if ((v & bits) == TL_REC_DIFFERS)
             last_differs = i + 1;

@@ -37,7 +37,9 @@ double *tl_grow_scratch(const tl_grow_ctx *g)
 const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
                                    const uint32_t **rows)
 {
-    if (!g->train_vals || g->num_slot[attr] < 0)
+    /* on the compact path an attribute's values are kept at the root's first sort of it:
+     * before that (a splitter's prepare, an accept at the root) there are none yet */
+    if (!g->train_vals || g->num_slot[attr] < 0 || g->train_n[g->num_slot[attr]] == SIZE_MAX)
         return NULL;
     size_t s = (size_t)g->num_slot[attr];
     *n = g->train_n[s];

@@ -51,7 +51,7 @@ int tl_run_stored(tl_run_state *s, int *sync);
  * (cancelled, or max_cells reached), else TL_OK. */
 int tl_run_outcome(tl_run_state *s, tl_err *err);
 
-/* MPI (run/mpi.c, or run/mpi_none.c in a build without MPI). Rank 0: tell the other ranks
+/* MPI (run/mpi_master.c and mpi_worker.c over mpi.c, or run/mpi_none.c without MPI). Rank 0: tell the other ranks
  * how its setup went (setup_rc, and the cells header they check their own against), then,
  * when it went well, hand them s's cells largest first and store what they send back, as
  * the threads do. Returns setup_rc, or what the cells came to (tl_run_outcome). */

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "treelab/tl_api.h"
 #include "treelab/tl_dataset.h"
@@ -119,12 +120,11 @@ static inline double tl_gini_impurity(const double *stats, size_t k)
  * sums then stay in registers). */
 static inline double tl_kept_weight(double w, int keep)
 {
-    union {
-        double d;
-        uint64_t u;
-    } v = {w};
-    v.u &= 0 - (uint64_t)keep;
-    return v.d;
+    uint64_t u; /* memcpy, not a union: the header is also C++'s, where punning is undefined */
+    memcpy(&u, &w, sizeof u);
+    u &= 0 - (uint64_t)(keep != 0);
+    memcpy(&w, &u, sizeof w);
+    return w;
 }
 
 /* The total weight of k class statistics (a node's, or one branch's), summed in order, for
@@ -165,8 +165,9 @@ typedef struct tl_node_rows {
 } tl_node_rows;
 
 /* A compact record's bits: the cut between the previous record and this one is allowed (this
- * value exceeds the previous one by more than TL_REC_GAP, or the splitter's record_gap), and this value differs from the
- * previous one; the first record of a node carries neither meaningfully. */
+ * value exceeds the previous one by more than TL_REC_GAP, or the splitter's record_gap), and
+ * this value differs from the previous one; the first record of a node carries neither
+ * meaningfully. */
 #define TL_REC_CUT 1u
 #define TL_REC_DIFFERS 2u
 #define TL_REC_CLASS_SHIFT 2u
