@@ -33,8 +33,8 @@ static double xlogx(double v)
 
 /* Every admissible cut scored in order, J48's rule over them. */
 static tl_c45_cut plain_scan(size_t k, const double *x, const double *w, const int *y, size_t n,
-                             const double *known, double known_w, double total_w,
-                             double min_split, size_t *cuts)
+                             const double *known, double known_w, double total_w, double min_split,
+                             size_t *cuts)
 {
     double left[MAX_K] = {0}, lw = 0, h = entropy_bits(known, k), share = known_w / total_w;
     tl_c45_cut best = {0, 0, SIZE_MAX};
@@ -89,7 +89,7 @@ static void test_scan_equals_plain_scan(void **state)
         for (size_t i = 0; i < n; i++) {
             double u = gsl_rng_uniform(rng);
             v += pattern == 0   ? 1
-                 : pattern == 1 ? (u < 0.67) /* ties */
+                 : pattern == 1 ? (u < 0.67)                                 /* ties */
                  : pattern == 2 ? (double)gsl_rng_uniform_int(rng, 4) * 4e-6 /* around 1e-5 */
                                 : (double)gsl_rng_uniform_int(rng, 2);
             x[i] = v;
@@ -104,7 +104,8 @@ static void test_scan_equals_plain_scan(void **state)
         double min_split = 0.1 * known_w / (double)k;
         min_split = min_split <= 2 + 1e-6 ? 2 : min_split > 25 + 1e-6 ? 25 : min_split;
         size_t plain_cuts, cuts;
-        tl_c45_cut want = plain_scan(k, x, w, y, n, known, known_w, total_w, min_split, &plain_cuts);
+        tl_c45_cut want =
+            plain_scan(k, x, w, y, n, known, known_w, total_w, min_split, &plain_cuts);
         tl_c45_cut got = {0, 0, SIZE_MAX};
         tl_c45_rows rows = {x, w, y, NULL, 0};
         tl_err err;
@@ -128,8 +129,8 @@ static void test_scan_equals_plain_scan(void **state)
         }
         tl_c45_rows records = {NULL, NULL, NULL, rec, shift};
         got = (tl_c45_cut){0, 0, SIZE_MAX};
-        assert_int_equal(tl_c45_scan_entropy(k, h, &records, n, known, known_w, total_w,
-                                             min_split, 1e-6, 1, &cuts, &got, &err),
+        assert_int_equal(tl_c45_scan_entropy(k, h, &records, n, known, known_w, total_w, min_split,
+                                             1e-6, 1, &cuts, &got, &err),
                          TL_OK);
         assert_same_cut("records", at, cuts, got, plain_cuts, want);
     next:

@@ -36,14 +36,7 @@ static int contract(const tl_dataset *d, const char *const *kv, tl_err *err)
         }
         assert_close(s, 1, 1e-9);
     }
-    char path[128];
-    snprintf(path, sizeof path, "/tmp/tl_contract_%d.model", (int)getpid());
-    if (tl_model_save(m, path, err))
-        fail_msg("save: %s", err->msg);
-    tl_model *back = tl_model_load(path, err);
-    if (!back)
-        fail_msg("load: %s", err->msg);
-    remove(path);
+    tl_model *back = tl_test_reload(m, NULL);
     assert_int_equal(tl_model_predict(back, d, NULL, 0, q, err), TL_OK);
     if (!pred_equal(p, q, n * w))
         fail_msg("%s %s %s %s %s: predictions differ after save/load", kv[0], kv[1], kv[2], kv[3],

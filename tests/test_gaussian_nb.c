@@ -210,47 +210,27 @@ static void test_regression_refused(void **state)
     tl_dataset_free(d);
 }
 
-static char *read_all(FILE *f)
-{
-    size_t cap = 1 << 16, n;
-    char *buf = malloc(cap);
-    rewind(f);
-    n = fread(buf, 1, cap - 1, f);
-    buf[n] = '\0';
-    return buf;
-}
-
 /* save -> load -> identical bytes in the predictions, and the same shown text. */
 static void round_trip(const tl_model *m, const tl_dataset *d)
 {
     tl_err err;
-    char path[256];
-    snprintf(path, sizeof path, "/tmp/tl_gnb_%ld.model", (long)getpid());
-    if (tl_model_save(m, path, &err))
-        fail_msg("%s", err.msg);
-    tl_model *l = tl_model_load(path, &err);
-    if (!l)
-        fail_msg("%s", err.msg);
+    tl_model *l = tl_test_reload(m, NULL);
     size_t k = tl_model_out_width(m), n = d->n_rows;
     double *a = malloc(n * k * sizeof *a), *b = malloc(n * k * sizeof *b);
     assert_int_equal(tl_model_predict(m, d, NULL, 0, a, &err), TL_OK);
     assert_int_equal(tl_model_predict(l, d, NULL, 0, b, &err), TL_OK);
     assert_memory_equal(a, b, n * k * sizeof *a);
-    FILE *fa = tmpfile(), *fb = tmpfile();
-    assert_int_equal(tl_model_show(m, TL_SHOW_TEXT, fa, &err), TL_OK);
-    assert_int_equal(tl_model_show(l, TL_SHOW_TEXT, fb, &err), TL_OK);
-    char *sa = read_all(fa), *sb = read_all(fb);
+    char *sa = tl_test_show(m, TL_SHOW_TEXT), *sb = tl_test_show(l, TL_SHOW_TEXT);
     assert_string_equal(sa, sb);
     assert_non_null(strstr(sa, "prior"));
-    assert_int_equal(tl_model_show(m, TL_SHOW_DOT, fa, &err), TL_EUNSUPPORTED);
+    FILE *f = tmpfile();
+    assert_int_equal(tl_model_show(m, TL_SHOW_DOT, f, &err), TL_EUNSUPPORTED);
+    fclose(f);
     free(sa);
     free(sb);
-    fclose(fa);
-    fclose(fb);
     free(a);
     free(b);
     tl_model_free(l);
-    remove(path);
 }
 
 static void test_save_load_hand(void **state)
@@ -259,17 +239,13 @@ static void test_save_load_hand(void **state)
     tl_dataset *d = hand_dataset();
     tl_model *m = fitted(d, NULL, NULL);
     round_trip(m, d);
-    FILE *f = tmpfile();
-    tl_err err;
-    assert_int_equal(tl_model_show(m, TL_SHOW_TEXT, f, &err), TL_OK);
-    char *s = read_all(f);
+    char *s = tl_test_show(m, TL_SHOW_TEXT);
     /* class a: prior 1/3, x mean 1 sd 1 (+ epsilon 1e-9 * 8), color r 3/4 g 1/4 */
     assert_non_null(
         strstr(s, "class a: prior 0.333333\n  x: mean 1 sd 1\n  color: r 0.750000, g 0.250000\n"));
     assert_non_null(strstr(
         s, "class b: prior 0.666667\n  x: mean 6 sd 1.63299\n  color: r 0.400000, g 0.600000\n"));
     free(s);
-    fclose(f);
     tl_model_free(m);
     tl_dataset_free(d);
 }

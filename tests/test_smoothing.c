@@ -19,28 +19,10 @@ static const char *train_arff = HEADER "l,a\nl,a\nl,a\nl,b\nr,a\nr,a\nr,a\nr,b\n
 /* rows predicted: l, r, e (a level no training row had) and unknown */
 static const char *test_arff = HEADER "l,a\nr,b\ne,a\n?,b\n";
 
-static tl_dataset *load_text(const char *text)
-{
-    tl_err err;
-    tl_dataset *d = tl_dataset_load(tl_test_tmpfile(".arff", text), NULL, &err);
-    if (!d)
-        fail_msg("%s", err.msg);
-    return d;
-}
-
-static tl_model *fit(const char *algo, const tl_dataset *d, const char *const *kv)
-{
-    tl_err err;
-    tl_model *m = tl_test_fit(algo, d, kv, 1, &err);
-    if (!m)
-        fail_msg("%s: %s", algo, err.msg);
-    return m;
-}
-
 /* P(a) of the four test rows. */
 static void predict_a(const tl_model *m, double pa[4])
 {
-    tl_dataset *t = load_text(test_arff);
+    tl_dataset *t = tl_test_load_text(".arff", test_arff, NULL);
     double out[8];
     tl_err err;
     if (tl_model_predict(m, t, NULL, 4, out, &err))
@@ -61,7 +43,7 @@ static double unknown(double l, double r)
 static void test_hand_computed_leaves_for_every_tree_learner(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(train_arff);
+    tl_dataset *d = tl_test_load_text(".arff", train_arff, NULL);
     /* id3 and c45 split three ways (e is an empty branch); cart and tree split {l} | {r},
      * sending e, a level outside the left set, right */
     static const struct {
@@ -84,7 +66,7 @@ static void test_hand_computed_leaves_for_every_tree_learner(void **state)
             snprintf(s, sizeof s, "smoothing=%s", cases[c].smoothing);
             /* c45 unpruned: its pruners would collapse a split that fixes no training error */
             const char *kv[] = {s, "pruner=none", NULL};
-            tl_model *m = fit(learners[i].algo, d, kv);
+            tl_model *m = tl_test_fitted(learners[i].algo, d, kv);
             double pa[4], u = unknown(cases[c].l, cases[c].r);
             predict_a(m, pa);
             assert_close(pa[0], cases[c].l, 1e-15);
@@ -96,7 +78,7 @@ static void test_hand_computed_leaves_for_every_tree_learner(void **state)
     /* the leaf (3, 1) of the issue's example: m = 2 gives ((3 + 1.2)/6, (1 + 0.8)/6), and a
      * larger m pulls it towards the prior 0.6: m = 8 gives (3 + 4.8)/12 = 0.65 */
     const char *m8[] = {"smoothing=m_estimate", "smoothing_m=8", NULL};
-    tl_model *m = fit("id3", d, m8);
+    tl_model *m = tl_test_fitted("id3", d, m8);
     double pa[4];
     predict_a(m, pa);
     assert_close(pa[0], 0.65, 1e-15);
@@ -199,29 +181,18 @@ static void test_c45_laplace_equals_weka_j48_A(void **state)
     }
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
-
 static void test_model_files_keep_the_smoothing(void **state)
 {
     (void)state;
-    tl_dataset *d = load_text(train_arff);
+    tl_dataset *d = tl_test_load_text(".arff", train_arff, NULL);
     tl_err err;
     char path[256];
     snprintf(path, sizeof path, "%s", tl_test_tmpfile(".model", ""));
     const char *kv[] = {"smoothing=m_estimate", "smoothing_m=2", NULL};
-    tl_model *m = fit("c45", d, kv);
+    tl_model *m = tl_test_fitted("c45", d, kv);
     assert_int_equal(tl_model_save(m, path, &err), TL_OK);
     tl_model_free(m);
-    char *text = slurp(path);
+    char *text = tl_test_slurp(path);
     assert_non_null(strstr(text, "smoothing"));
     tl_model *back = tl_model_load(path, &err);
     if (!back)
@@ -249,6 +220,8 @@ static void test_model_files_keep_the_smoothing(void **state)
     predict_a(back, pa);
     assert_close(pa[0], 0.6, 1e-15);
     tl_model_free(back);
+    free(text);
+    remove(path);
     tl_dataset_free(d);
 }
 

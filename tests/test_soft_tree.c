@@ -328,14 +328,7 @@ static void test_save_load(void **state)
     tl_model *m = new_model(kv);
     fit_or_fail(m, d, 5);
     tl_err err;
-    char path[] = "/tmp/tl_soft_tree_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(tl_model_save(m, path, &err), TL_OK);
-    tl_model *back = tl_model_load(path, &err);
-    if (!back)
-        fail_msg("%s", err.msg);
+    tl_model *back = tl_test_reload(m, NULL);
     size_t n = d->n_rows * 3;
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
     assert_int_equal(tl_model_predict(m, d, NULL, 0, a, &err), TL_OK);
@@ -359,7 +352,6 @@ static void test_save_load(void **state)
     assert_shape(back, 4, 2);
     free(a);
     free(b);
-    remove(path);
     tl_model_free(m);
     tl_model_free(back);
     tl_dataset_free(d);

@@ -210,15 +210,8 @@ static void test_float_save_load(void **state)
              *again = tl_test_fit("soft_tree", d, kv, 7, &err);
     assert_non_null(m);
     assert_non_null(again);
-    char path[] = "/tmp/tl_soft_float_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(tl_model_save(m, path, &err), TL_OK);
-    tl_model *back = tl_model_load(path, &err);
-    if (!back)
-        fail_msg("%s", err.msg);
-    char *text = tl_test_slurp(path);
+    char *text;
+    tl_model *back = tl_test_reload(m, &text);
     assert_non_null(strstr(text, "precision = \"float\""));
     free(text);
     size_t n = d->n_rows * 3;
@@ -231,7 +224,6 @@ static void test_float_save_load(void **state)
     free(a);
     free(b);
     free(c);
-    remove(path);
     tl_model_free(m);
     tl_model_free(again);
     tl_model_free(back);

@@ -66,11 +66,33 @@ int tl_test_cli(const char *args, char *out, size_t out_size, char *errbuf, size
     return status;
 }
 
+/* Every file tl_test_tmpfile made, removed when the program exits (a test that fails midway
+ * leaves none behind; one already removed is skipped). */
+static char (*made)[256];
+static size_t n_made, cap_made;
+
+static void remove_made(void)
+{
+    for (size_t i = 0; i < n_made; i++)
+        remove(made[i]);
+    free(made);
+}
+
 const char *tl_test_tmpfile(const char *suffix, const char *text)
 {
     static char path[256];
     static unsigned counter;
     snprintf(path, sizeof path, "/tmp/tl_test_%ld_%u%s", (long)getpid(), counter++, suffix);
+    if (n_made == cap_made) {
+        size_t cap = cap_made ? 2 * cap_made : 16;
+        char(*more)[256] = realloc(made, cap * sizeof *made);
+        if (!more)
+            fail_msg("out of memory");
+        if (!made)
+            atexit(remove_made);
+        made = more, cap_made = cap;
+    }
+    memcpy(made[n_made++], path, sizeof path);
     FILE *f = fopen(path, "wb");
     if (!f)
         fail_msg("cannot write %s", path);
@@ -217,6 +239,22 @@ tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *cons
     if (!m)
         fail_msg("fit %s: %s", algo, err.msg);
     return m;
+}
+
+tl_model *tl_test_reload(const tl_model *m, char **text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s", tl_test_tmpfile(".model", ""));
+    tl_err err;
+    if (tl_model_save(m, path, &err))
+        fail_msg("save: %s", err.msg);
+    if (text)
+        *text = tl_test_slurp(path);
+    tl_model *back = tl_model_load(path, &err);
+    remove(path);
+    if (!back)
+        fail_msg("load: %s", err.msg);
+    return back;
 }
 
 char *tl_test_show(const tl_model *m, tl_show_format fmt)

@@ -33,6 +33,10 @@ tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *
 /* The same with seed 1, failing the test (with the message) when the learner refuses. */
 tl_model *tl_test_fitted(const char *algo, const tl_dataset *d, const char *const *kv);
 
+/* m saved to a temporary file and loaded back (the file removed); *text, when asked, gets the
+ * saved file's content (free it). Fails the test on any error. */
+tl_model *tl_test_reload(const tl_model *m, char **text);
+
 /* What tl_model_show prints for m in fmt, as a new string (free it); fails the test on error. */
 char *tl_test_show(const tl_model *m, tl_show_format fmt);
 
