@@ -14,6 +14,7 @@ extern const tl_model_type *const tl_model_gaussian_nb;
 extern const tl_model_type *const tl_model_soft_tree;
 extern const tl_model_type *const tl_model_c45;
 extern const tl_model_type *const tl_model_composable_tree;
+extern const tl_model_type *const tl_model_optimal;
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
@@ -23,6 +24,7 @@ static const tl_model_type *const *const registry[] = {&tl_model_id3,
                                                        &tl_model_soft_tree,
                                                        &tl_model_c45,
                                                        &tl_model_composable_tree,
+                                                       &tl_model_optimal,
                                                        NULL};
 
 static tl_registry_extra extra; /* learners registered at run time */
