@@ -158,7 +158,7 @@ static void run_cfg(const char *models, const char *out)
     tl_experiment *x = tl_experiment_load(cfg, NULL, &err);
     if (!x)
         fail_msg("%s", err.msg);
-    tl_run_opts o = {out, 2, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {out, 2, 0, 0, NULL, NULL, NULL, 0};
     if (tl_run(x, NULL, &o, &err))
         fail_msg("%s", err.msg);
     tl_experiment_free(x);

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "treelab/tl_utf8.h"
+
 int tl_store_check_int_literals(const char *path, tl_err *err)
 {
     FILE *f = fopen(path, "r");
@@ -197,6 +199,31 @@ static int syntax_error(const config_t *cfg, const char *path, const char *what,
                       hint);
 }
 
+/* The file's bytes as UTF-8 (libconfig takes any byte into a string, which then reaches
+ * metrics.json and the reports). Files too large to be a config or model are left to the
+ * reader. */
+static int check_utf8(const char *path, const char *what, tl_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(1 << 22);
+    size_t n = f && buf ? fread(buf, 1, (1 << 22) - 1, f) : 0;
+    long bad = buf ? tl_utf8_invalid(buf, n) : -1;
+    int rc = TL_OK;
+    /* a sequence cut by the end of a full buffer may go on in the file: not known to be bad */
+    if (bad >= 0 && (n < (1 << 22) - 1 || (size_t)bad + 4 < n)) {
+        size_t line = 1, col = 1;
+        for (long i = 0; i < bad; i++)
+            buf[i] == '\n' ? (line++, col = 1) : col++;
+        rc = tl_err_set(err, TL_EPARSE,
+                        "%s:%zu:%zu: byte 0x%02X is not UTF-8: %s must be UTF-8 text", path, line,
+                        col, (unsigned char)buf[bad], what);
+    }
+    free(buf);
+    if (f)
+        fclose(f);
+    return rc;
+}
+
 int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *err)
 {
     struct stat sb;
@@ -207,6 +234,8 @@ int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *er
         return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
                           S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
     int rc = tl_store_check_int_literals(path, err);
+    if (!rc)
+        rc = check_utf8(path, what, err);
     if (rc)
         return rc;
     errno = 0;

@@ -169,7 +169,7 @@ tl_dataset *tl_arff_load(const char *path, const tl_data_opts *o, tl_err *err)
 {
     tl_err_clear(err);
     tl_src src;
-    if (tl_src_read(&src, path, err))
+    if (tl_src_read(&src, path, o ? o->flags : 0, err))
         return NULL;
     arff_cur c;
     memset(&c, 0, sizeof c);

@@ -192,6 +192,20 @@ static int check_classes(const tl_build *b, size_t t, tl_err *err)
                         c->name, c->lv.names[c->code[0]]);
 }
 
+/* The instance weights' sum, which every learner and metric divides by: finite and > 0. */
+static int check_weights(const tl_build *b, tl_err *err)
+{
+    double w = 0;
+    for (size_t i = 0; b->weight && i < b->n_rows; i++)
+        w += b->weight[i];
+    if (!b->weight || (isfinite(w) && w > 0))
+        return TL_OK;
+    return tl_err_set(err, TL_EINVAL,
+                      "%s: the instance weights of its %zu rows sum to %g; they must sum to a "
+                      "finite number > 0",
+                      b->path, b->n_rows, w);
+}
+
 /* Move a built column into an attribute header and a data column. */
 static void take_col(tl_colbuild *c, size_t n_rows, tl_attr_info *a, tl_column *out)
 {
@@ -239,7 +253,7 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
                    b->cols[t].name);
         goto fail;
     }
-    if (!unlabelled && check_classes(b, t, err))
+    if ((!unlabelled && check_classes(b, t, err)) || check_weights(b, err))
         goto fail;
     d = calloc(1, sizeof *d);
     if (!d || !(d->schema.attrs = calloc(plan.n_keep ? plan.n_keep : 1, sizeof *d->schema.attrs)) ||

@@ -20,7 +20,7 @@ typedef struct tl_src {
 } tl_src;
 
 /* Read path into s. TL_EIO naming the file and the system's reason on failure. */
-int tl_src_read(tl_src *s, const char *path, tl_err *err);
+int tl_src_read(tl_src *s, const char *path, unsigned flags, tl_err *err);
 void tl_src_free(tl_src *s);
 
 /* Number of '\n' in [p, end) plus one: an upper bound on the records left. */

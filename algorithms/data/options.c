@@ -135,7 +135,7 @@ static int fold_values(tl_build *b, size_t j, const char *what, tl_err *err)
 static int read_fold_file(tl_build *b, const char *path, long *col, tl_err *err)
 {
     tl_src src;
-    int rc = tl_src_read(&src, path, err);
+    int rc = tl_src_read(&src, path, 0, err);
     if (rc)
         return rc;
     if ((rc = tl_build_add_col(b, err)))

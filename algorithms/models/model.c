@@ -3,6 +3,7 @@
 #include "treelab/tl_version.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,14 @@ int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
     int rc = TL_OK;
     if (n == 0)
         rc = tl_err_set(err, TL_EINVAL, "cannot fit %s on zero rows", m->type->name);
+    double w = 0; /* every learner divides by it: 0 or inf would make NaN of every number */
+    for (size_t i = 0; !rc && d->weight && i < n; i++)
+        w += d->weight[rows[i]];
+    if (!rc && d->weight && !(isfinite(w) && w > 0))
+        rc = tl_err_set(err, TL_EINVAL,
+                        "cannot fit %s: the weights of its %zu training rows sum to %g; they "
+                        "must sum to a finite number > 0",
+                        m->type->name, n, w);
     tl_fit_ctx none = {0};
     if (!rc) {
         tl_schema_clear(&m->schema);

@@ -115,7 +115,7 @@ static int run(int argc, char **argv, tl_err *err)
 {
     const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL,
                *test = NULL, *pos[1];
-    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    tl_cli_data dd = {NULL, NULL, NULL, NULL, NULL};
     const tl_cli_opt opts[] = {{"--algo", 1, &algo},      {"--folds", 1, &folds_s},
                                {"--repeats", 1, &reps_s}, {"--seed", 1, &seed_s},
                                {"--csv", 0, &csv},        {"--test", 1, &test},

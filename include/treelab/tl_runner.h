@@ -92,6 +92,7 @@ typedef struct tl_run_opts {
     volatile sig_atomic_t *cancel; /* set (e.g. by SIGINT) to stop after the running cells */
     tl_progress_fn progress;
     void *progress_user;
+    int force; /* write into an existing folder that is not a treelab results folder */
 } tl_run_opts;
 
 /* Run every cell of x and write the results folder (see README of results/ and issue 5):
@@ -113,6 +114,17 @@ TL_API int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_
 #define TL_CELLS_FILE "cells.txt"
 /* The lock file inside a results folder (see tl_results_lock). */
 #define TL_LOCK_FILE ".treelab.lock"
+/* How the cells file's first line starts: what marks a folder as treelab's. */
+#define TL_CELLS_MAGIC "# treelab cells "
+
+/* 1 when dir is a treelab results folder: it holds treelab's lock file, or a cells file
+ * whose first line is treelab's. */
+TL_API int tl_results_is_ours(const char *dir);
+/* Whether results may be written into dir: TL_OK when it does not exist, is an empty
+ * folder, is a treelab results folder (tl_results_is_ours), or force is set; else TL_EINVAL
+ * naming dir and one of its files (a user's folder is never overwritten), TL_EIO when dir
+ * is a file or cannot be read. */
+TL_API int tl_results_claim(const char *dir, int force, tl_err *err);
 
 /* Take the advisory lock (flock, non-blocking) of the existing results folder dir, which
  * tl_run holds for the whole run and tl_report_render while it writes: two processes writing
