@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "treelab/tl_text.h"
+
 static int find_type(const tl_cfg_ctx *c, const config_setting_t *s, const char *algo,
                      const tl_model_type **out)
 {
@@ -144,10 +146,7 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
 static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x,
                           size_t base, char *const *key, const char *const *value, size_t n)
 {
-    tl_exp_model *ms = realloc(x->models, (x->n_models + 1) * sizeof *ms);
-    if (!ms)
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    x->models = ms;
+    tl_exp_model *ms = x->models; /* room was made by read_grid */
     tl_exp_model *b = &ms[base], *m = &ms[x->n_models];
     memset(m, 0, sizeof *m);
     x->n_models++;
@@ -161,6 +160,13 @@ static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp
     size_t used = (size_t)snprintf(m->name, len, "%s", b->name);
     for (size_t i = 0; i < n; i++)
         used += (size_t)snprintf(m->name + used, len - used, "[%s=%s]", key[i], value[i]);
+    /* a made name names files as a given one does: the same rules, checked before any work */
+    if (strchr(m->name, '/') || tl_text_ctrl(m->name) >= 0)
+        return tl_cfg_fail(c, s,
+                           "the grid's model name '%s' (the model's name and a swept value) "
+                           "must be without '/' or control characters; it names the model's "
+                           "files",
+                           m->name);
     int rc = tl_params_copy(&m->params, &b->params, c->err);
     for (size_t i = 0; !rc && i < n; i++)
         rc = tl_params_set(&m->params, key[i], value[i], c->err);
@@ -272,6 +278,17 @@ static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experime
     gr->first = x->n_models;
     if ((rc = read_grid_params(c, g, &x->models[base], gr)))
         return rc;
+    size_t add = gr->n_values[0] * gr->n_values[1];
+    if (add > TL_MAX_MODELS - x->n_models)
+        return tl_cfg_fail(c, g,
+                           "the grid makes %zu models, %zu in all with those before it: more "
+                           "than the %d models an experiment may have (each is fitted on every "
+                           "fold of every dataset); sweep fewer values",
+                           add, x->n_models + add, TL_MAX_MODELS);
+    tl_exp_model *ms = realloc(x->models, (x->n_models + add) * sizeof *ms);
+    if (!ms)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    x->models = ms;
     const config_setting_t *at = config_setting_get_member(g, "params");
     if (!at)
         at = config_setting_get_member(g, "values");
@@ -284,6 +301,33 @@ static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experime
                 m->grid = x->n_grids, m->grid_ix = ix, m->grid_iy = iy;
             }
         }
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const tl_exp_model *x = *(const tl_exp_model *const *)a, *y = *(const tl_exp_model *const *)b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x > y) - (x < y); /* the earlier model first */
+}
+
+/* Every model name once, given or made by a grid: sorted, so a grid of 10^5 models loads in
+ * linear-logarithmic time. */
+static int check_unique_names(const tl_cfg_ctx *c, const tl_experiment *x)
+{
+    const tl_exp_model **s = malloc((x->n_models ? x->n_models : 1) * sizeof *s);
+    if (!s)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < x->n_models; i++)
+        s[i] = &x->models[i];
+    qsort(s, x->n_models, sizeof *s, by_name);
+    int rc = TL_OK;
+    for (size_t i = 1; !rc && i < x->n_models; i++)
+        if (!strcmp(s[i]->name, s[i - 1]->name))
+            rc = tl_err_set(c->err, TL_EINVAL,
+                            "%s:%d: model name '%s' is used twice (line %d); give one a `name`",
+                            c->file, s[i]->line, s[i]->name, s[i - 1]->line);
+    free(s);
     return rc;
 }
 
@@ -329,12 +373,5 @@ int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
                 return rc;
         }
     }
-    for (size_t i = 0; i < x->n_models; i++)
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(x->models[i].name, x->models[j].name))
-                return tl_err_set(c->err, TL_EINVAL,
-                                  "%s:%d: model name '%s' is used twice "
-                                  "(line %d); give one a `name`",
-                                  c->file, x->models[i].line, x->models[i].name, x->models[j].line);
-    return TL_OK;
+    return check_unique_names(c, x);
 }

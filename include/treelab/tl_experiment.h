@@ -131,6 +131,12 @@ enum { TL_MISSING_IN_TRAIN = 1u, TL_MISSING_IN_TEST = 2u };
 /* Reports that can be asked for (bits of tl_experiment.reports). */
 enum { TL_REPORT_CONFUSION = 1u, TL_REPORT_TREES = 2u, TL_REPORT_TRACE = 4u, TL_REPORT_ALL = 7u };
 
+/* The most models an experiment may have, grids expanded; and the default of `max_cells`, the
+ * most cells (dataset x model x repeat x fold) a config may ask for. Both are refused at
+ * config load, before any work: a grid of two million cells ran out of memory in the end. */
+#define TL_MAX_MODELS 100000
+#define TL_MAX_CELLS_DEFAULT 1000000
+
 typedef struct tl_experiment {
     char *name;        /* results go to results/NAME unless --out */
     char *config_path; /* as given */
