@@ -286,17 +286,36 @@ int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_
     return TL_OK;
 }
 
-/* Copy node's test and statistics from src into dst_node of dst, and for a split give
- * dst_node its block of children (appended, so they come after every node made so far). */
-static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node, tl_err *err)
+/* The one list of a node's test fields (attribute, kind, threshold, mask, rule for unknown
+ * values, levels seen): a new field of the test is added here, and both the copy of a tree
+ * and a pruner's raising of a branch carry it. */
+static void copy_test(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node)
 {
     dst->attr[dst_node] = src->attr[node];
     dst->kind[dst_node] = src->kind[node];
     dst->threshold[dst_node] = src->threshold[node];
     dst->mask[dst_node] = src->mask[node];
-    memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
     dst->unknown[dst_node] = src->unknown[node];
     dst->seen[dst_node] = src->seen[node];
+}
+
+void tl_tree_take_test(tl_tree *t, size_t node, size_t from)
+{
+    copy_test(t, node, t, from);
+    t->sur_first[node] = t->sur_first[from];
+    t->sur_n[node] = t->sur_n[from];
+    t->first_child[node] = t->first_child[from];
+    t->n_children[node] = t->attr[from] < 0 ? 0 : t->n_children[from];
+    for (size_t c = 0; c < t->n_children[node]; c++)
+        t->parent[t->first_child[node] + c] = node;
+}
+
+/* Copy node's test and statistics from src into dst_node of dst, and for a split give
+ * dst_node its block of children (appended, so they come after every node made so far). */
+static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node, tl_err *err)
+{
+    copy_test(dst, dst_node, src, node);
+    memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
     if (src->value)
         dst->value[dst_node] = src->value[node];
     if (src->attr[node] < 0)

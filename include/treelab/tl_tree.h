@@ -108,6 +108,10 @@ TL_API size_t tl_tree_leaves(const tl_tree *t, size_t node);
 TL_API size_t tl_tree_depth(const tl_tree *t, size_t node);
 /* Make node a leaf (its descendants become unreachable until tl_tree_compact). */
 TL_API void tl_tree_make_leaf(tl_tree *t, size_t node);
+/* Node takes the test of node from (a descendant: attribute, kind, threshold, mask, rule for
+ * unknown values, levels seen, surrogates) and its children, which get node as parent; node
+ * keeps its own statistics. from's former place becomes unreachable (subtree raising). */
+TL_API void tl_tree_take_test(tl_tree *t, size_t node, size_t from);
 /* Drop unreachable nodes, renumbering in depth-first order. Returns TL_OK or TL_ENOMEM. */
 TL_API int tl_tree_compact(tl_tree *t, tl_err *err);
 /* Deep copy, or NULL + err. */
