@@ -94,7 +94,7 @@ typedef struct tl_run_opts {
     void *progress_user;
 } tl_run_opts;
 
-/* Run every cell of x and write the results folder (see README of results/ and issue 5):
+/* Run every cell of x and write the results folder (see docs/experiments.md):
  * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then
  * metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, plots/ (the
  * figures x->plots names, tl_report_plots), manifest. Report files are written whole or not
