@@ -52,7 +52,7 @@ static char **split_list(const char *opt, const char *text, size_t *n, tl_err *e
 tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *test, unsigned flags,
                         tl_err *err)
 {
-    static const tl_cli_data none = {NULL, NULL, NULL, NULL};
+    static const tl_cli_data none = {0};
     dd = dd ? dd : &none;
     tl_data_opts o = {0};
     char **ig = NULL, **at = NULL, **nom = NULL;
@@ -60,6 +60,12 @@ tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *tes
     o.target = dd->target;
     o.test_file = test;
     o.flags = flags;
+    o.weight_column = dd->weight;
+    if (dd->decimal && (strlen(dd->decimal) != 1 || !strchr(".,", dd->decimal[0]))) {
+        tl_err_set(err, TL_EINVAL, "--decimal: expected '.' or ',', got '%s'", dd->decimal);
+        return NULL;
+    }
+    o.decimal = dd->decimal ? dd->decimal[0] : 0;
     if ((dd->ignore && !(ig = split_list("--ignore", dd->ignore, &o.n_ignore, err))) ||
         (dd->attributes &&
          !(at = split_list("--attributes", dd->attributes, &o.n_attributes, err))) ||

@@ -9,13 +9,15 @@
 /* The options naming what to take from a data file, shared by every command that reads one. */
 typedef struct tl_cli_data {
     const char *target, *ignore, *attributes, *nominal; /* the lists: comma-separated names */
+    const char *weight, *decimal; /* a column of row weights; the decimal mark */
 } tl_cli_data;
 
 #define TL_CLI_DATA_OPTS(dd)                                                                       \
     {"--target", 1, &(dd).target}, {"--ignore", 1, &(dd).ignore},                                  \
-        {"--attributes", 1, &(dd).attributes},                                                     \
+        {"--attributes", 1, &(dd).attributes}, {"--nominal", 1, &(dd).nominal},                    \
+        {"--weight", 1, &(dd).weight},                                                             \
     {                                                                                              \
-        "--nominal", 1, &(dd).nominal                                                              \
+        "--decimal", 1, &(dd).decimal                                                              \
     }
 
 #define TL_CLI_DATA_HELP                                                                           \
@@ -23,7 +25,9 @@ typedef struct tl_cli_data {
     "  --ignore A,B         leave these columns out (an id, a leak)\n"                             \
     "  --attributes A,B,C   use only these attributes, in this order (and the target)\n"           \
     "  --nominal A,B        read these columns as nominal; for the target, a class coded as\n"     \
-    "                       numbers: classification, classes in increasing numeric order\n"
+    "                       numbers: classification, classes in increasing numeric order\n"     \
+    "  --weight COLUMN      weigh each row by this column's value (>= 0; then no attribute)\n"   \
+    "  --decimal ,          a CSV's numbers use a decimal comma (1,5); cells split by ; or tab\n"
 
 /* Load path with dd's options (dd may be NULL), flags (TL_LOAD_*) and, when test is not NULL,
  * the rows of test appended as test rows (d->role). NULL + err. */

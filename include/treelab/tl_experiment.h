@@ -34,6 +34,8 @@ typedef struct tl_exp_dataset {
     size_t n_nominal;
     char *fold_file; /* protocol folds: this dataset's fold ids, one a line (resolved path) */
     char *test_file; /* protocol split: this dataset's test rows (resolved path) */
+    char *weight;    /* a column of row weights, or NULL */
+    char decimal;    /* a CSV's decimal mark: '.' (or 0) or ',' */
     int line;        /* line in the config file */
     /* protocol.missing: this entry is `base` with a share missing_rate of the values of the
      * rows protocol.missing_rows says removed at random in each cell (base NULL: as read) */
