@@ -193,12 +193,13 @@ static void test_majority_rate_warned(void **state)
     snprintf(path, sizeof path, "%s/skew.cfg", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fprintf(f, "name = \"skew\"; seed = 1;\n"
-               "datasets = ( \"%s/tests/bad_inputs/csv_skewed.csv\", "
-               "\"%s/experiments/datasets/iris.arff\" );\n"
-               "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
-               "           { name = \"c45\"; algorithm = \"c45\"; } );\n"
-               "protocol = { kind = \"cv\"; folds = 5; repeats = 1; };\nbaseline = \"nb\";\n",
+    fprintf(f,
+            "name = \"skew\"; seed = 1;\n"
+            "datasets = ( \"%s/tests/bad_inputs/csv_skewed.csv\", "
+            "\"%s/experiments/datasets/iris.arff\" );\n"
+            "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; },\n"
+            "           { name = \"c45\"; algorithm = \"c45\"; } );\n"
+            "protocol = { kind = \"cv\"; folds = 5; repeats = 1; };\nbaseline = \"nb\";\n",
             TL_SOURCE_DIR, TL_SOURCE_DIR);
     fclose(f);
     snprintf(args, sizeof args, "run '%s' --out '%s/r' --quiet", path, dir);

@@ -25,8 +25,8 @@ static int store_value(arff_cur *c, tl_colbuild *col, size_t row, tl_err *err)
     if (col->date && !missing) {
         if (tl_arff_parse_date(col->date, c->tok, c->tok_len, &v))
             return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
-                                "expected a date as '%s' for attribute '%s', found '%s'",
-                                col->date, col->name, c->tok);
+                                "expected a date as '%s' for attribute '%s', found '%s'", col->date,
+                                col->name, c->tok);
         col->num[row] = v;
         return TL_OK;
     }

@@ -108,8 +108,8 @@ tl_dataset *tl_csv_load(const char *path, const tl_data_opts *o, tl_err *err);
 typedef struct tl_build_plan {
     size_t *keep; /* the attributes' columns, in order */
     size_t n_keep;
-    long fold;  /* column of fold ids (numeric, checked), or -1 */
-    long split; /* column of roles (numeric TL_ROLE_* codes, checked), or -1 */
+    long fold;   /* column of fold ids (numeric, checked), or -1 */
+    long split;  /* column of roles (numeric TL_ROLE_* codes, checked), or -1 */
     long weight; /* column of row weights (numeric, checked, in b->weight), or -1 */
 } tl_build_plan;
 

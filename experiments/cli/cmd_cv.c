@@ -51,9 +51,8 @@ static int cv_loop(const tl_exp_model *m, const tl_dataset *d, const char *name,
             rc = tl_cell_eval(m, d, tr, ntr, NULL, 0, te, nte,
                               tl_protocol_seed(seed, name, r, f + 1), &c, err);
             for (size_t j = 0; j < o->n_metrics; j++)
-                o->score[j * cells + i] =
-                    tl_metric_value(o->metric[j], c.classification ? &c.cm : NULL,
-                                    c.classification ? NULL : &c.rm);
+                o->score[j * cells + i] = tl_metric_value(
+                    o->metric[j], c.classification ? &c.cm : NULL, c.classification ? NULL : &c.rm);
             o->accuracy[i] = c.classification ? c.cm.accuracy : NAN;
             o->leaves[i] = c.leaves;
             o->depth[i] = c.depth;
@@ -202,13 +201,13 @@ static int hold_out(const tl_exp_model *m, const char *data, const tl_cli_data *
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL,
-               *test = NULL, *metrics = NULL, *pos[1];
+               *test = NULL, *metrics = NULL, *class_weight = NULL, *pos[1];
     tl_cli_data dd = {0};
-    const tl_cli_opt opts[] = {{"--algo", 1, &algo},      {"--folds", 1, &folds_s},
-                               {"--repeats", 1, &reps_s}, {"--seed", 1, &seed_s},
-                               {"--csv", 0, &csv},        {"--test", 1, &test},
-                               {"--metrics", 1, &metrics}, TL_CLI_DATA_OPTS(dd),
-                               {NULL, 0, NULL}};
+    const tl_cli_opt opts[] = {{"--algo", 1, &algo},       {"--folds", 1, &folds_s},
+                               {"--repeats", 1, &reps_s},  {"--seed", 1, &seed_s},
+                               {"--csv", 0, &csv},         {"--test", 1, &test},
+                               {"--metrics", 1, &metrics}, {"--class-weight", 1, &class_weight},
+                               TL_CLI_DATA_OPTS(dd),       {NULL, 0, NULL}};
     tl_exp_model m;
     memset(&m, 0, sizeof m);
     tl_params_init(&m.params);
@@ -227,6 +226,7 @@ static int run(int argc, char **argv, tl_err *err)
         return rc;
     }
     m.name = (char *)algo;
+    m.class_weight = (char *)class_weight;
     tl_dataset *d = NULL;
     cv_out o = {0};
     size_t n = (size_t)(k * reps);
@@ -261,6 +261,8 @@ const tl_cli_command tl_cmd_cv = {
     "                  [--metrics a,b,c] [--test FILE] [--csv] [data options]\n"
     "  Prints mean and sd of accuracy (RMSE and R2 for regression) and mean leaves and depth;\n"
     "  warns when the accuracy is no better than always predicting the majority class.\n"
+    "  --class-weight balanced|a=2,b=1  training rows weighted by class (balanced:\n"
+    "                n / (k n_c), scikit-learn's); scores stay unweighted by class\n"
     "  --metrics a,b  these metrics instead (any column of metrics.csv: accuracy,\n"
     "                balanced_accuracy, kappa, f1_macro, log_loss, roc_auc_macro, brier, ...)\n"
     "  Folds depend only on the data, k, the repeat and the seed (the same as `treelab run`).\n"

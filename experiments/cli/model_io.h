@@ -25,8 +25,8 @@ typedef struct tl_cli_data {
     "  --ignore A,B         leave these columns out (an id, a leak)\n"                             \
     "  --attributes A,B,C   use only these attributes, in this order (and the target)\n"           \
     "  --nominal A,B        read these columns as nominal; for the target, a class coded as\n"     \
-    "                       numbers: classification, classes in increasing numeric order\n"     \
-    "  --weight COLUMN      weigh each row by this column's value (>= 0; then no attribute)\n"   \
+    "                       numbers: classification, classes in increasing numeric order\n"        \
+    "  --weight COLUMN      weigh each row by this column's value (>= 0; then no attribute)\n"     \
     "  --decimal ,          a CSV's numbers use a decimal comma (1,5); cells split by ; or tab\n"
 
 /* Load path with dd's options (dd may be NULL), flags (TL_LOAD_*) and, when test is not NULL,

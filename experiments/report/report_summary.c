@@ -156,8 +156,7 @@ static void md_majority(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps
                         "\n**Warning:** %s's accuracy %.4f is no better than always "
                         "predicting the majority class '%s' (%.4f of the test rows); compare "
                         "balanced_accuracy and roc_auc_macro.\n",
-                        r->meta.model[m], ps[g * nmod + m].mean[0], r->meta.classes[d][top],
-                        rate);
+                        r->meta.model[m], ps[g * nmod + m].mean[0], r->meta.classes[d][top], rate);
 }
 
 static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)

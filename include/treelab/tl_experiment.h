@@ -90,6 +90,9 @@ typedef struct tl_exp_model {
      * positions of this model's values in that grid's value lists (iy 0 for one parameter). */
     size_t grid;
     size_t grid_ix, grid_iy;
+    /* class_weight: "balanced", "a=2,b=0.5" (a class not named keeps 1), or NULL: the
+     * training rows' weights are multiplied by their class's (tl_class_weights_apply) */
+    char *class_weight;
 } tl_exp_model;
 
 /* A parameter grid over one model: one parameter (a curve) or two (their cartesian product,

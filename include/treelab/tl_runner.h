@@ -53,6 +53,11 @@ TL_API int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t
 TL_API tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *rows,
                              size_t n, const size_t *valid, size_t n_valid, unsigned long seed,
                              long *selected, tl_err *err);
+/* m's class_weight (see tl_exp_model) for training rows rows[0..n) of d: a new array of
+ * d->n_rows weights (*weight; free it), each row's own weight times its class's. TL_EINVAL
+ * for a numeric target, an unknown class or a bad weight. */
+TL_API int tl_class_weights_apply(const char *spec, const tl_dataset *d, const size_t *rows,
+                                  size_t n, double **weight, tl_err *err);
 
 /* Nested selection (select.c). The objective's value of each candidate of m->select
  * (scores[0 .. n_candidates)), each candidate fitted with seed and m's other parameters:
