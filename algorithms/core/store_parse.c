@@ -190,7 +190,7 @@ static int syntax_error(const config_t *cfg, const char *path, const char *what,
             strstr(what, "model") ? "a model file written by `treelab fit DATA --algo NAME -o "
                                     "MODEL` (libconfig text starting `format = ...;`)"
                                   : "libconfig settings (`name = \"...\"; datasets = ( ... ); "
-                                    "models = ( ... );`, see the README's Experiment files)");
+                                    "models = ( ... );`, see docs/experiments.md)");
     if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
         snprintf(hint, sizeof hint,
                  "; expected `name = value;` settings, strings in double "

@@ -46,6 +46,7 @@ void tl_experiment_free(tl_experiment *x)
     for (size_t i = 0; x->models && i < x->n_models; i++) {
         tl_exp_model *m = &x->models[i];
         free(m->name);
+        free(m->class_weight);
         tl_params_clear(&m->params);
         tl_exp_select_clear(&m->select);
     }

@@ -66,6 +66,35 @@ static int read_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_params
     return read_params_at(c, g, "", p);
 }
 
+/* class_weight = "balanced"; or "a=2,b=1"; or { a = 2.0; b = 1.0; } into m->class_weight as
+ * text (checked against each dataset's classes when a cell fits). */
+static int read_class_weight(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_model *m)
+{
+    char text[1024] = "";
+    size_t used = 0;
+    if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        snprintf(text, sizeof text, "%s", config_setting_get_string(s));
+    } else if (config_setting_type(s) == CONFIG_TYPE_GROUP) {
+        for (int i = 0; i < config_setting_length(s); i++) {
+            const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+            int t = config_setting_type(e);
+            if (t != CONFIG_TYPE_FLOAT && t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+                return tl_cfg_fail(c, e, "class_weight: expected a number for class '%s'",
+                                   config_setting_name(e));
+            double w = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(e)
+                                              : (double)config_setting_get_int64(e);
+            used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0,
+                                     "%s%s=%.17g", i ? "," : "", config_setting_name(e), w);
+        }
+    }
+    if (!text[0] || used >= sizeof text)
+        return tl_cfg_fail(
+            c, s, "class_weight: expected \"balanced\" or a group { CLASS = WEIGHT; ... }");
+    if (!(m->class_weight = tl_cfg_strdup(text)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    return TL_OK;
+}
+
 static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_model *m)
 {
     const char *name = NULL, *algo = NULL;
@@ -73,7 +102,7 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
     m->line = config_setting_source_line(e);
     if (config_setting_type(e) != CONFIG_TYPE_GROUP)
         return tl_cfg_fail(c, e, "expected a group { name = ...; algorithm = ...; }");
-    if ((rc = tl_cfg_check_keys(c, e, "name|algorithm|params|select")) ||
+    if ((rc = tl_cfg_check_keys(c, e, "name|algorithm|params|select|class_weight")) ||
         (rc = tl_cfg_string(c, e, "algorithm", 1, &algo)) ||
         (rc = tl_cfg_string(c, e, "name", 0, &name)))
         return rc;
@@ -85,6 +114,9 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
         return tl_cfg_fail(c, e, "model name '%s' must be non-empty without '/'", m->name);
     const config_setting_t *ps = config_setting_get_member(e, "params");
     if (ps && (rc = read_params(c, ps, &m->params)))
+        return rc;
+    const config_setting_t *cw = config_setting_get_member(e, "class_weight");
+    if (cw && (rc = read_class_weight(c, cw, m)))
         return rc;
     if ((rc = tl_cfg_check_model(c, ps ? ps : e, m)))
         return rc;
@@ -119,6 +151,8 @@ static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp
                            "files",
                            m->name);
     int rc = tl_params_copy(&m->params, &b->params, c->err);
+    if (!rc && b->class_weight && !(m->class_weight = tl_cfg_strdup(b->class_weight)))
+        rc = tl_err_set(c->err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < n; i++)
         rc = tl_params_set(&m->params, key[i], value[i], c->err);
     return rc ? rc : tl_cfg_check_model(c, s, m);

@@ -54,6 +54,11 @@ TL_API int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t
 TL_API tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *rows,
                              size_t n, const size_t *valid, size_t n_valid, unsigned long seed,
                              long *selected, tl_err *err);
+/* m's class_weight (see tl_exp_model) for training rows rows[0..n) of d: a new array of
+ * d->n_rows weights (*weight; free it), each row's own weight times its class's. TL_EINVAL
+ * for a numeric target, an unknown class or a bad weight. */
+TL_API int tl_class_weights_apply(const char *spec, const tl_dataset *d, const size_t *rows,
+                                  size_t n, double **weight, tl_err *err);
 
 /* Nested selection (select.c). The objective's value of each candidate of m->select
  * (scores[0 .. n_candidates)), each candidate fitted with seed and m's other parameters:
@@ -105,7 +110,7 @@ typedef struct tl_run_opts {
     int force; /* write into an existing folder that is not a treelab results folder */
 } tl_run_opts;
 
-/* Run every cell of x and write the results folder (see README of results/ and issue 5):
+/* Run every cell of x and write the results folder (see docs/experiments.md):
  * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then what
  * o->finish writes: with tl_report_results, metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, plots/ (the
  * figures x->plots names, tl_report_plots), manifest. Report files are written whole or not
