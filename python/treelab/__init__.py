@@ -7,10 +7,11 @@ from .estimators import (C45Classifier, CARTClassifier, CARTRegressor, GaussianN
                          TreelabClassifier, TreelabEstimator, TreelabRegressor, TreeRegressor,
                          learners, make_estimator)
 from .experiments import RunResult, load_dataset, plugins, run, version
+from .plots import plot_pruning
 
 __all__ = ["C45Classifier", "CARTClassifier", "CARTRegressor", "GaussianNB", "ID3Classifier",
            "SoftTreeClassifier", "SoftTreeRegressor", "TreeClassifier", "TreeRegressor",
            "TreelabClassifier", "TreelabRegressor", "TreelabEstimator", "TreelabError",
-           "RunResult", "learners", "load_dataset", "make_estimator", "plugins", "run", "stats",
-           "version"]
+           "RunResult", "learners", "load_dataset", "make_estimator", "plot_pruning", "plugins",
+           "run", "stats", "version"]
 __version__ = version()

@@ -407,7 +407,10 @@ class TreelabEstimator(BaseEstimator):
         df = pd.DataFrame({param: col(tr.param), "leaves": col(tr.leaves),
                            "risk": col(tr.risk), "error": col(tr.error), "se": col(tr.se)})
         df["chosen"] = np.arange(n) == tr.chosen
-        df.attrs["pruner"] = tr.pruner.decode() if tr.pruner else None
+        for key in ("pruner", "error_name", "risk_name"):  # what treelab.plot_pruning labels
+            v = getattr(tr, key)
+            df.attrs[key] = v.decode() if v else None
+        df.attrs["regression"] = not self._is_classifier()
         return df
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
