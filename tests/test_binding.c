@@ -85,7 +85,7 @@ static void test_bad_arrays_are_refused_by_name(void **state)
     tl_dataset *w = tl_dataset_wrap(3, 1, &err);
     const int codes[] = {0, 2, TL_MISSING_CODE}, bad[] = {0, 1, -2};
     const char *levels[] = {"a", "b", "c"};
-    const double x[] = {1, NAN, 3}, negw[] = {1, -1, 1};
+    const double x[] = {1, NAN, 3}, negw[] = {1, -1, 1}, inf[] = {1, 2, -INFINITY};
     expect(tl_dataset_wrap_nominal(w, 0, "g", bad, 3, levels, &err), &err, "row 2: code -2");
     expect(tl_dataset_wrap_nominal(w, 0, "g", codes, 2, levels, &err), &err, "row 1: code 2");
     expect(tl_dataset_wrap_check(w, &err), &err, "column 0 was not given");
@@ -94,6 +94,7 @@ static void test_bad_arrays_are_refused_by_name(void **state)
     expect(tl_dataset_wrap_numeric(w, 2, "y", x, &err), &err, "column 2 outside 0..1");
     expect(tl_dataset_wrap_check(w, &err), &err, "target was not given");
     expect(tl_dataset_wrap_weights(w, negw, &err), &err, "weight of row 1 is -1");
+    expect(tl_dataset_wrap_numeric(w, 1, "y", inf, &err), &err, "infinity: column y, row 2");
     assert_int_equal(tl_dataset_wrap_numeric(w, 1, "y", x, &err), TL_OK);
     assert_int_equal(tl_dataset_wrap_check(w, &err), TL_OK);
     tl_dataset_wrap_free(w);

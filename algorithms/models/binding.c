@@ -56,6 +56,10 @@ int tl_dataset_wrap_numeric(tl_dataset *d, size_t j, const char *name, const dou
         return TL_EINVAL;
     if (!values || !name)
         return tl_err_set(err, TL_EINVAL, "column %zu: no values or no name", j);
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (isinf(values[i]))
+            return tl_err_set(err, TL_EINVAL, "Input contains infinity: column %s, row %zu", name,
+                              i);
     if (!(a->name = strdup(name)))
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     a->kind = TL_ATTR_NUMERIC;

@@ -30,7 +30,8 @@ extern "C" {
 TL_API tl_dataset *tl_dataset_wrap(size_t n_rows, size_t n_attrs, tl_err *err);
 
 /* Column j (j == n_attrs: the target) is numeric, named name, over values (n_rows doubles,
- * NaN for unknown; borrowed). TL_EINVAL for a bad j or a column given twice, TL_ENOMEM. */
+ * NaN for unknown; borrowed). TL_EINVAL naming the column and row of an infinite value, for a
+ * bad j or a column given twice; TL_ENOMEM. */
 TL_API int tl_dataset_wrap_numeric(tl_dataset *d, size_t j, const char *name, const double *values,
                                    tl_err *err);
 

@@ -166,3 +166,29 @@ def test_stats_equal_scipy_recorded():
     assert wx["exact"] and 0 < wx["p"] <= 1
     with pytest.raises(ValueError):
         treelab.stats.wilcoxon([1.0, 2], [1.0, 2])
+
+
+def test_grid_search_over_a_plugin_parameter():
+    from sklearn.model_selection import GridSearchCV
+    X, y = vote()
+    grid = GridSearchCV(treelab.C45Classifier(),
+                        {"pruner__confidence": [0.05, 0.25, 0.5], "min_samples_leaf": [2, 8]},
+                        cv=3).fit(X, y)
+    assert set(grid.best_params_) == {"pruner__confidence", "min_samples_leaf"}
+    best = grid.best_estimator_
+    assert best.get_params()["pruner__confidence"] == grid.best_params_["pruner__confidence"]
+    assert len(set(grid.cv_results_["mean_test_score"])) > 1  # the parameter reaches C
+
+
+def test_row_major_blocks_predict_the_same_bits(monkeypatch):
+    rng = np.random.RandomState(3)
+    X = rng.randn(1000, 5)
+    X[rng.rand(1000, 5) < 0.05] = np.nan
+    y = (np.nan_to_num(X[:, 0]) > 0).astype(int)
+    m = treelab.C45Classifier().fit(X, y)
+    whole = m.predict_proba(np.asfortranarray(X))
+    monkeypatch.setattr(type(m), "_BLOCK", 77)  # 13 blocks, the last one short
+    assert np.array_equal(m.predict_proba(np.ascontiguousarray(X)), whole)
+    with pytest.raises(ValueError, match="Input contains infinity: column x2, row 999"):
+        X[999, 2] = np.inf
+        m.predict(X)

@@ -5,6 +5,7 @@ import inspect
 import keyword
 import numbers
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -234,10 +235,7 @@ class TreelabEstimator(BaseEstimator):
                 if kind == "nominal":
                     cols.append(_data.codes_of(s, self._levels_[j]))
                 else:
-                    v = np.asarray(s, dtype=np.float64)
-                    if np.isinf(v).any():
-                        raise ValueError("Input contains infinity in column %s." % X.columns[j])
-                    cols.append(v)
+                    cols.append(np.asarray(s, dtype=np.float64))  # infinity: refused in C
             if fit:
                 if y is None:
                     raise ValueError("%s requires y to be passed, but the target y is None."
@@ -245,7 +243,9 @@ class TreelabEstimator(BaseEstimator):
                 y = column_or_1d(y, warn=True)
                 check_consistent_length(X, y)
             return cols, len(X), y
-        kw = dict(dtype=np.float64, force_all_finite="allow-nan", order="F")
+        # infinity is refused by the C library as it wraps the columns (one pass in C, not
+        # scikit-learn's whole-array check before the copy)
+        kw = dict(dtype=np.float64, force_all_finite=False)
         if fit:
             X, y = self._validate_data(X, y, y_numeric=not self._is_classifier(), **kw)
             self._kinds_ = ["numeric"] * X.shape[1]
@@ -255,6 +255,9 @@ class TreelabEstimator(BaseEstimator):
             if "nominal" in self._kinds_:
                 raise ValueError("%s was fitted on a DataFrame with nominal columns; predict "
                                  "from a DataFrame too" % type(self).__name__)
+        if not fit and not X.flags.f_contiguous:
+            return X, X.shape[0], y  # row-major: predicted block by block (_predict_raw)
+        X = _data.fortran(X)  # the C library's columns
         return [X[:, j] for j in range(X.shape[1])], X.shape[0], y
 
     def _names_in(self):
@@ -306,17 +309,34 @@ class TreelabEstimator(BaseEstimator):
         self._model_ = model
         return self
 
+    # rows predicted at a time from a row-major array: its block is copied column-major while
+    # in cache and predicted from there (a whole-array transposition first cost 1.5x)
+    _BLOCK = 65536
+
     def _predict_raw(self, X):
         check_is_fitted(self)
         cols, n, _ = self._columns(X)
+        width = lib.tl_model_out_width(self._model_.handle)
+        out = np.empty((n, width))
+        if isinstance(cols, np.ndarray):
+            for i in range(0, n, self._BLOCK):
+                block = _data.fortran(cols[i:i + self._BLOCK])
+                try:
+                    self._predict_into([block[:, j] for j in range(block.shape[1])],
+                                       len(block), out[i:i + self._BLOCK])
+                except ValueError as e:  # a row named within its block: named in X
+                    raise ValueError(re.sub(r"row (\d+)", lambda r: "row %d" % (int(r[1]) + i),
+                                            str(e), count=1)) from None
+        else:
+            self._predict_into(cols, n, out)
+        return out
+
+    def _predict_into(self, cols, n, out):
         classes = [str(c) for c in self.classes_] if self._is_classifier() else None
         d = _data.build(cols, self._kinds_, self._names_in(), self._levels_, n, None, classes,
                         None, self._target_name_)
-        width = lib.tl_model_out_width(self._model_.handle)
-        out = np.empty((n, width))
         safe_call(lib.tl_model_predict, self._model_.handle, d.handle, None, 0,
                   out.ctypes.data_as(ctypes.c_void_p))
-        return out
 
     # ---- pickling through the model's text ----
     def __getstate__(self):

@@ -48,13 +48,21 @@ def run(config, out=None, jobs=1, resume=False, quiet=False, extra_args=()):
     if quiet:
         args.append("--quiet")
     args += list(extra_args)
-    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    sys.stderr.write(p.stderr)
-    if p.returncode != 0:
-        msg = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit %d" % p.returncode
-        raise (ValueError if p.returncode == 1 else _lib.TreelabError)(msg)
+    # stderr (progress, warnings, the error) is passed on as it comes; its last line kept
+    # for the exception
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         bufsize=1)
+    last = ""
+    for line in p.stderr:
+        sys.stderr.write(line)
+        sys.stderr.flush()
+        last = line.strip() or last
+    stdout = p.stdout.read()
+    if p.wait() != 0:
+        raise (ValueError if p.returncode == 1 else _lib.TreelabError)(
+            last or "treelab run: exit status %d" % p.returncode)
     if out is None:  # the program's default: results/NAME under the current folder
-        for line in (p.stdout + p.stderr).splitlines():
+        for line in stdout.splitlines():
             if line.startswith("report: "):
                 out = os.path.dirname(line.split()[1])
     return RunResult(os.fspath(out))
