@@ -104,11 +104,8 @@ static int attr_test(const ctree_state *s, const tl_grow_ctx *g, const tl_node_r
         *out = tlc_numeric_test(n, sx, sxx, cls, csx, k, s->teststat);
     }
     if (out->ok && isnan(out->log1mp))
-        return tl_err_set(err, TL_EINVAL,
-                          "ctree: teststat = maximum with %g standardised components (attribute "
-                          "'%s') needs the multivariate normal, which is not implemented: use "
-                          "teststat = quadratic",
-                          out->dim, d->schema.attrs[a].name);
+        return tl_err_set(err, TL_ENOMEM, "out of memory testing attribute '%s'",
+                          d->schema.attrs[a].name);
     return TL_OK;
 }
 

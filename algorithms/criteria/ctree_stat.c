@@ -4,10 +4,13 @@
  * A+ (x) B+ and the quadratic form reduces to sums over the table's cells; libcoin (which
  * partykit calls) gets the same numbers from an eigen decomposition of the full matrix. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 
 #include "ctree_stat.h"
@@ -33,14 +36,71 @@ static double norm_log1mp(double z)
     return log1p(-2 * gsl_cdf_ugaussian_P(-fabs(z)));
 }
 
-/* The p-value of a test from its statistic: chi-square with dim degrees of freedom, or for the
- * maximum type the normal when its components are one up to sign (rank 1); NaN otherwise
- * (the multivariate normal is not computed). */
-static double log1mp_of(tlc_teststat type, double stat, double dim, int rank_one)
+/* log P(max |Z| <= c) for the standardised cells of T = F_B E F_A', E an lq x kp matrix of
+ * independent standard normals, F_A = (I - p 1') diag(sqrt p) and F_B likewise from q: T has
+ * the covariance (diag(p) - p p') (x) (diag(q) - q q') of a level x class table's linear
+ * statistic (up to a factor), singular as it is. lq = 0: one row without F_B (a numeric
+ * attribute). Monte Carlo with TLC_MC_DRAWS draws from mt19937 seeded 1, so the result is the
+ * same on every run; its standard error is sqrt(p (1 - p) / TLC_MC_DRAWS), at most 0.0016. */
+static double mc_max_log1mp(double c, const double *p, size_t kp, const double *q, size_t lq)
+{
+    size_t rows = lq ? lq : 1, inside = 0;
+    double *g = malloc((rows * kp + rows + kp) * sizeof *g), *sq = g + rows * kp, *sp = sq + rows;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!g || !rng) {
+        free(g);
+        gsl_rng_free(rng);
+        return NAN;
+    }
+    gsl_rng_set(rng, 1);
+    for (size_t j = 0; j < kp; j++)
+        sp[j] = sqrt(p[j]);
+    for (size_t m = 0; m < lq; m++)
+        sq[m] = sqrt(q[m]);
+    for (size_t draw = 0; draw < TLC_MC_DRAWS; draw++) {
+        for (size_t m = 0; m < rows; m++) {
+            double *row = g + m * kp, u = 0;
+            for (size_t j = 0; j < kp; j++) {
+                row[j] = sp[j] * gsl_ran_gaussian_ziggurat(rng, 1.0);
+                u += row[j]; /* sum sqrt(p_d) e_d */
+            }
+            for (size_t j = 0; j < kp; j++)
+                row[j] -= p[j] * u;
+        }
+        int ok = 1;
+        for (size_t j = 0; j < kp && ok; j++) {
+            double u = 0;
+            for (size_t m = 0; m < lq; m++)
+                u += sq[m] * g[m * kp + j];
+            for (size_t m = 0; m < rows && ok; m++) {
+                double t = lq ? sq[m] * g[m * kp + j] - q[m] * u : g[m * kp + j];
+                double sd = sqrt(p[j] * (1 - p[j]) * (lq ? q[m] * (1 - q[m]) : 1));
+                ok = fabs(t) <= c * sd;
+            }
+        }
+        inside += (size_t)ok;
+    }
+    gsl_rng_free(rng);
+    free(g);
+    return log((double)inside / TLC_MC_DRAWS);
+}
+
+/* The p-value of a test from its statistic: chi-square with dim degrees of freedom; for the
+ * maximum type the normal when its components are one up to sign (rank 1), else the
+ * multivariate normal of the class shares p (kp present) and level shares q (lq present; 0 for
+ * a numeric attribute) by Monte Carlo. */
+static double log1mp_of(tlc_teststat type, double stat, double dim, const double *p, size_t kp,
+                        const double *q, size_t lq)
 {
     if (type == TLC_QUADRATIC)
         return chisq_log_lower(stat, dim);
-    return rank_one ? norm_log1mp(stat) : NAN;
+    if (kp == 2 && lq <= 2) /* one component up to sign */
+        return norm_log1mp(stat);
+    /* two classes (or two levels): the table's two columns (rows) are one up to sign, so the
+     * maximum is the other margin's, in the numeric attribute's form */
+    if (kp == 2)
+        return mc_max_log1mp(stat, q, lq, NULL, 0);
+    return mc_max_log1mp(stat, p, kp, lq == 2 ? NULL : q, lq == 2 ? 0 : lq);
 }
 
 tlc_test tlc_table_test(const double *table, size_t nb, size_t k, tlc_teststat type, double *col)
@@ -96,7 +156,24 @@ tlc_test tlc_table_test(const double *table, size_t nb, size_t k, tlc_teststat t
         r.stat = best;
         r.dim = (double)comps;
     }
-    r.log1mp = log1mp_of(type, r.stat, r.dim, rows == 2 && cols == 2);
+    if (type == TLC_QUADRATIC) {
+        r.log1mp = chisq_log_lower(r.stat, r.dim);
+        return r;
+    }
+    double *p = malloc((k + nb) * sizeof *p), *q = p ? p + k : NULL;
+    size_t kp = 0, lq = 0;
+    for (size_t c = 0; p && c < k; c++)
+        if (col[c] > 0)
+            p[kp++] = col[c] / n;
+    for (size_t b = 0; p && b < nb; b++) {
+        double rw = 0;
+        for (size_t c = 0; c < k; c++)
+            rw += table[b * k + c];
+        if (rw > 0)
+            q[lq++] = rw / n;
+    }
+    r.log1mp = p ? log1mp_of(type, r.stat, r.dim, p, kp, q, lq) : NAN;
+    free(p);
     return r;
 }
 
@@ -133,7 +210,17 @@ tlc_test tlc_numeric_test(double n, double sx, double sxx, const double *cls, co
         r.stat = best;
         r.dim = (double)comps;
     }
-    r.log1mp = log1mp_of(type, r.stat, r.dim, cols == 2);
+    if (type == TLC_QUADRATIC) {
+        r.log1mp = chisq_log_lower(r.stat, r.dim);
+        return r;
+    }
+    double *p = malloc(k * sizeof *p);
+    size_t kp = 0;
+    for (size_t c = 0; p && c < k; c++)
+        if (cls[c] > 0)
+            p[kp++] = cls[c] / n;
+    r.log1mp = p ? log1mp_of(type, r.stat, r.dim, p, kp, NULL, 0) : NAN;
+    free(p);
     return r;
 }
 

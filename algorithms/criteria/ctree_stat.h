@@ -8,6 +8,8 @@
 /* libcoin's tolerance (sqrt of DBL_EPSILON): a linear statistic whose variance is at or below
  * it counts as constant. */
 #define TLC_TOL 1.4901161193847656e-08
+/* Draws of the Monte Carlo p-value of a maximum statistic with more than one component. */
+#define TLC_MC_DRAWS 100000
 
 typedef enum { TLC_QUADRATIC = 0, TLC_MAXIMUM = 1 } tlc_teststat;
 

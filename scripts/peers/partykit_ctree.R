@@ -35,6 +35,7 @@ declared <- function(path, d) {
 }
 
 record <- function(name, file, target, ctl = ctree_control(), ctl_text = "defaults") {
+  set.seed(1) # mvtnorm's randomised quasi-Monte Carlo (teststat = maximum, > 1 component)
   path <- file.path("experiments/datasets", file)
   d <- declared(path, read.arff(path))
   cc <- d[complete.cases(d), , drop = FALSE]
@@ -78,14 +79,21 @@ record("vote", "vote.arff", "Class")
 record("ionosphere", "ionosphere.arff", "class")
 record("segment", "segment-challenge.arff", "class")
 record("wine", "wine.arff", "class")
-# teststat = maximum on two classes (with more, partykit's p-value is a multivariate normal
-# probability, which treelab does not compute)
+# teststat = maximum: on two classes and numeric attributes (or two-level ones) the p-value is
+# the normal's; otherwise a multivariate normal probability, which partykit computes by
+# randomised quasi-Monte Carlo (absolute error 0.001) and treelab by Monte Carlo
 record("diabetes_maximum", "diabetes.arff", "class",
        ctree_control(teststat = "maximum", splitstat = "maximum"),
        "teststat = splitstat = maximum")
 record("vote_maximum", "vote.arff", "Class",
        ctree_control(teststat = "maximum", splitstat = "maximum"),
        "teststat = splitstat = maximum")
+record("iris_maximum", "iris.arff", "class", ctree_control(teststat = "maximum"),
+       "teststat = maximum")
+record("wine_maximum", "wine.arff", "class", ctree_control(teststat = "maximum"),
+       "teststat = maximum")
+record("breast-cancer_maximum", "breast-cancer.arff", "Class",
+       ctree_control(teststat = "maximum"), "teststat = maximum")
 record("glass_splitmax", "glass.arff", "Type", ctree_control(splitstat = "maximum"),
        "splitstat = maximum")
 record("diabetes_univariate", "diabetes.arff", "class",
