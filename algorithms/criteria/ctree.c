@@ -1,6 +1,6 @@
 /* Conditional inference (Hothorn, Hornik & Zeileis 2006; R's partykit ctree): the attribute
  * is selected by the asymptotic permutation test of independence of Strasser & Weber (1999)
- * between it and the class, Bonferroni-adjusted over the attributes tested; a node with no
+ * between it and the target (class indicators, or the numeric value), Bonferroni-adjusted over the attributes tested; a node with no
  * adjusted p-value below 1 - mincriterion stays a leaf. As a partition criterion it scores a
  * split by the standardised two-sample statistic (splitstat), which the max_stat splitter
  * maximises over partykit's cut points. */
@@ -61,7 +61,7 @@ static void state_free(void *p)
 }
 
 /* A binary partition's standardised two-sample statistic; for more branches the table test's
- * statistic (both are partykit's for two branches). */
+ * statistic (both are partykit's for two branches). Classes here, a numeric target below. */
 static double score(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k)
 {
@@ -81,11 +81,13 @@ static int attr_test(const ctree_state *s, const tl_grow_ctx *g, const tl_node_r
 {
     const tl_dataset *d = tl_grow_data(g);
     size_t k = tl_grow_k(g);
+    int classes = tl_dataset_is_classification(d);
     if (d->schema.attrs[a].kind == TL_ATTR_NOMINAL) {
         size_t levels = d->schema.attrs[a].n_levels;
         tl_grow_level_stats(g, node, a, work);
-        *out = tlc_table_test(work, levels, k, s->teststat, work + levels * k);
-    } else {
+        *out = classes ? tlc_table_test(work, levels, k, s->teststat, work + levels * k)
+                       : tlc_reg_table_test(work, levels, s->teststat);
+    } else if (classes) {
         const double *x = d->cols[a].num;
         const int *y = d->y.code;
         double n = 0, sx = 0, sxx = 0, *cls = work, *csx = work + k;
@@ -102,6 +104,22 @@ static int attr_test(const ctree_state *s, const tl_grow_ctx *g, const tl_node_r
             csx[y[r]] += w * v;
         }
         *out = tlc_numeric_test(n, sx, sxx, cls, csx, k, s->teststat);
+    } else {
+        const double *x = d->cols[a].num, *y = d->y.num;
+        double n = 0, sx = 0, sxx = 0, sy = 0, syy = 0, sxy = 0;
+        for (size_t i = 0; i < node->n; i++) {
+            uint32_t r = node->rows[i];
+            double v = x[r], w = node->w[r];
+            if (isnan(v))
+                continue;
+            n += w;
+            sx += w * v;
+            sxx += w * v * v;
+            sy += w * y[r];
+            syy += w * y[r] * y[r];
+            sxy += w * v * y[r];
+        }
+        *out = tlc_reg_numeric_test(n, sx, sxx, sy, syy, sxy, s->teststat);
     }
     if (out->ok && isnan(out->log1mp))
         return tl_err_set(err, TL_ENOMEM, "out of memory testing attribute '%s'",
@@ -120,8 +138,6 @@ static int select_attrs(const void *state, const tl_grow_ctx *g, const tl_node_r
     const tl_dataset *d = tl_grow_data(g);
     size_t n_attrs = d->schema.n_attrs, k = tl_grow_k(g), most = 1;
     *p_value = NAN;
-    if (!tl_dataset_is_classification(d))
-        return -tl_err_set(err, TL_EINVAL, "ctree: a numeric target is not implemented");
     for (size_t a = 0; a < n_attrs; a++)
         if (d->schema.attrs[a].kind == TL_ATTR_NOMINAL && d->schema.attrs[a].n_levels > most)
             most = d->schema.attrs[a].n_levels;
@@ -161,6 +177,17 @@ static int select_attrs(const void *state, const tl_grow_ctx *g, const tl_node_r
     return rc ? -rc : (int)keep;
 }
 
+static double score_numeric(const void *state, const double *parent, const double *children,
+                            size_t n_children, size_t k)
+{
+    (void)k;
+    const ctree_state *s = state;
+    if (n_children == 2)
+        return tlc_reg_two_sample(children, parent, s->splitstat);
+    tlc_test t = tlc_reg_table_test(children, n_children, s->splitstat);
+    return t.ok ? t.stat : 0;
+}
+
 static const tl_criterion_type ctree = {
     .name = "ctree",
     .summary = "conditional inference: attribute by a permutation test (Bonferroni), splits by "
@@ -170,8 +197,9 @@ static const tl_criterion_type ctree = {
     .params = params,
     .init = init,
     .free = state_free,
-    .tasks = TL_TASK_CLASSIFICATION,
+    .tasks = TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION,
     .score = score,
+    .score_numeric = score_numeric,
     .select = select_attrs,
 };
 

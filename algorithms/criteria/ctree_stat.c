@@ -252,3 +252,84 @@ double tlc_two_sample(const double *left, const double *parent, size_t k, tlc_te
     }
     return type == TLC_QUADRATIC ? sum / s : best;
 }
+
+/* ---- a numeric target: h(y) = y, one column; V_h = sum w (y - mean)^2 / n ---- */
+
+static double var_h(double n, double sy, double syy)
+{
+    double v = (syy - sy * sy / n) / n;
+    return v > 0 ? v : 0;
+}
+
+tlc_test tlc_reg_numeric_test(double n, double sx, double sxx, double sy, double syy, double sxy,
+                              tlc_teststat type)
+{
+    tlc_test r = {0, 0, 0, NAN};
+    if (n <= 1)
+        return r;
+    double v = var_h(n, sy, syy) * (n * sxx - sx * sx) / (n - 1), t = sxy - sx * sy / n;
+    if (!(v >= TLC_TOL))
+        return r;
+    r.ok = 1;
+    r.dim = 1;
+    r.stat = type == TLC_QUADRATIC ? t * t / v : fabs(t) / sqrt(v);
+    r.log1mp = type == TLC_QUADRATIC ? chisq_log_lower(r.stat, 1) : norm_log1mp(r.stat);
+    return r;
+}
+
+tlc_test tlc_reg_table_test(const double *levels, size_t nb, tlc_teststat type)
+{
+    tlc_test r = {0, 0, 0, NAN};
+    double n = 0, sy = 0, syy = 0;
+    size_t rows = 0;
+    for (size_t b = 0; b < nb; b++) {
+        n += levels[3 * b];
+        sy += levels[3 * b + 1];
+        syy += levels[3 * b + 2];
+        rows += levels[3 * b] > 0;
+    }
+    if (n <= 1)
+        return r;
+    double vh = var_h(n, sy, syy), sum = 0, best = 0, maxvar = 0;
+    for (size_t b = 0; b < nb; b++) {
+        double nl = levels[3 * b];
+        if (nl <= 0)
+            continue;
+        double t = levels[3 * b + 1] - nl * sy / n, var = vh * nl * (n - nl) / (n - 1);
+        maxvar = var > maxvar ? var : maxvar;
+        sum += t * t / nl;
+        if (var > TLC_TOL && fabs(t) / sqrt(var) > best)
+            best = fabs(t) / sqrt(var);
+    }
+    if (!(maxvar >= TLC_TOL) || rows < 2)
+        return r;
+    r.ok = 1;
+    if (type == TLC_QUADRATIC) {
+        r.stat = sum * (n - 1) / (n * vh);
+        r.dim = (double)(rows - 1);
+        r.log1mp = chisq_log_lower(r.stat, r.dim);
+        return r;
+    }
+    r.stat = best;
+    r.dim = (double)rows;
+    double *q = malloc(nb * sizeof *q);
+    size_t lq = 0;
+    for (size_t b = 0; q && b < nb; b++)
+        if (levels[3 * b] > 0)
+            q[lq++] = levels[3 * b] / n;
+    r.log1mp = !q ? NAN : lq == 2 ? norm_log1mp(r.stat) : mc_max_log1mp(r.stat, q, lq, NULL, 0);
+    free(q);
+    return r;
+}
+
+double tlc_reg_two_sample(const double *left, const double *parent, tlc_teststat type)
+{
+    double n = parent[0], nl = left[0];
+    if (n <= 1)
+        return 0;
+    double v = var_h(n, parent[1], parent[2]) * nl * (n - nl) / (n - 1);
+    double t = left[1] - nl * parent[1] / n;
+    if (!(v > 0))
+        return 0;
+    return type == TLC_QUADRATIC ? t * t / v : (v > TLC_TOL ? fabs(t) / sqrt(v) : 0);
+}

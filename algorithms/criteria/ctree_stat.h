@@ -39,4 +39,13 @@ tlc_test tlc_numeric_test(double n, double sx, double sxx, const double *cls, co
  * side; parent: the node's), the one partykit maximises over cut points; 0 when undefined. */
 double tlc_two_sample(const double *left, const double *parent, size_t k, tlc_teststat type);
 
+/* A numeric target (influence h(y) = y): a numeric attribute's test from the sums over the
+ * rows where x is known (n = sum w, sx = sum w x, ..., sxy = sum w x y); a nominal one's from
+ * nb levels' (w, sum w y, sum w y^2); a partition's two-sample statistic from (w, sum, sum of
+ * squares) of one side and of the node. */
+tlc_test tlc_reg_numeric_test(double n, double sx, double sxx, double sy, double syy, double sxy,
+                              tlc_teststat type);
+tlc_test tlc_reg_table_test(const double *levels, size_t nb, tlc_teststat type);
+double tlc_reg_two_sample(const double *left, const double *parent, tlc_teststat type);
+
 #endif

@@ -64,4 +64,4 @@ static const tl_tree_preset preset = {params, defaults, translate};
 TL_TREE_LEARNER(ctree, "ctree",
                 "conditional inference tree (partykit's ctree): permutation-test selection, "
                 "Bonferroni, stop when nothing is significant",
-                TL_TASK_CLASSIFICATION, preset, params);
+                TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION, preset, params);

@@ -113,8 +113,9 @@ static int best_nominal(const max_stat_state *s, const tl_grow_ctx *g, const tl_
     double *stats = tl_grow_scratch(g), *ch = stats + levels * k, *best = ch + 2 * k;
     double missing_w = tl_grow_level_stats(g, node, attr, stats), w[64];
     double mb = min_side(s, g, node), total = 0, top = 0;
+    int classes = tl_dataset_is_classification(d);
     for (size_t l = 0; l < levels && l < 64; l++) {
-        double lw = tl_class_total(stats + l * k, k);
+        double lw = classes ? tl_class_total(stats + l * k, k) : stats[l * k];
         if (lw > 0) {
             w[np] = lw;
             present[np++] = l;

@@ -105,6 +105,11 @@ typedef struct tl_criterion_type {
      * has an admissible test and keeps *p_value in the tree (tl_tree.p_value). */
     int (*select)(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t *attrs,
                   double *p_value, tl_err *err);
+    /* Optional partition form for a numeric target, for a criterion that serves both tasks
+     * with score (whose k statistics alone cannot tell classes from TL_REG_STATS): used
+     * instead of score when the target is numeric. */
+    double (*score_numeric)(const void *state, const double *parent, const double *children,
+                            size_t n_children, size_t k);
 } tl_criterion_type;
 
 /* Work a row-form criterion's prefix_loss gets per target, in doubles. */

@@ -10,7 +10,8 @@
 #     split ATTR nominal LEVELS PVALUE        (LEVELS: the left levels' codes, 0-based, by ',')
 #     leaf
 #   where ATTR is the attribute's 0-based position among the data's columns without the
-#   target, then one line per complete row (in file order): the predicted class's name.
+#   target, then one line per complete row (in file order): the predicted class's name, or
+#   for a numeric target the predicted mean.
 #   Numbers are %.17g.
 suppressMessages(library(partykit))
 suppressMessages(library(foreign))
@@ -66,7 +67,8 @@ record <- function(name, file, target, ctl = ctree_control(), ctl_text = "defaul
       lines <- c(lines, sprintf("split %d numeric %.17g %s", a, breaks_split(s), p))
     }
   }
-  lines <- c(lines, as.character(predict(ct, newdata = cc, type = "response")))
+  pred <- predict(ct, newdata = cc, type = "response")
+  lines <- c(lines, if (is.factor(pred)) as.character(pred) else sprintf("%.17g", pred))
   writeLines(lines, file.path(out_dir, paste0(name, ".txt")))
 }
 
@@ -94,6 +96,13 @@ record("wine_maximum", "wine.arff", "class", ctree_control(teststat = "maximum")
        "teststat = maximum")
 record("breast-cancer_maximum", "breast-cancer.arff", "Class",
        ctree_control(teststat = "maximum"), "teststat = maximum")
+# a numeric target (influence function y itself)
+record("iris_length", "iris.arff", "sepallength")
+record("glass_ri", "glass.arff", "RI")
+record("diabetes_mass", "diabetes.arff", "mass")
+record("iris_length_maximum", "iris.arff", "sepallength",
+       ctree_control(teststat = "maximum", splitstat = "maximum"),
+       "teststat = splitstat = maximum")
 record("glass_splitmax", "glass.arff", "Type", ctree_control(splitstat = "maximum"),
        "splitstat = maximum")
 record("diabetes_univariate", "diabetes.arff", "class",
