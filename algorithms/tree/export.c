@@ -123,6 +123,10 @@ static int text(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
         if (depth)
             fwrite(indent.s, 1, 4 * depth, f);
         condition(t, s, node, b, cond, sizeof cond);
+        if (b == 0 && t->p_value && !isnan(t->p_value[node])) { /* the test's p-value, once */
+            size_t len = strlen(cond);
+            snprintf(cond + len, sizeof cond - len, " [p = %.4g]", t->p_value[node]);
+        }
         if (t->attr[ch] < 0) {
             tl_export_leaf_label(t, s, ch, leaf, sizeof leaf);
             fprintf(f, "%s: %s\n", cond, leaf);
@@ -158,6 +162,8 @@ static void dot(const tl_tree *t, const tl_schema *s, FILE *f)
             fprintf(f, "\", style=rounded];\n");
         } else {
             dot_escape(s->attrs[t->attr[n]].name, f);
+            if (t->p_value && !isnan(t->p_value[n]))
+                fprintf(f, "\\np = %.4g", t->p_value[n]);
             fprintf(f, "\"];\n");
         }
     }
