@@ -17,10 +17,11 @@ done
 
 # clang and libclang-rt-dev (libFuzzer): the fuzz harnesses (scripts/fuzz.sh, build-fuzz/) and
 # the clang build; dpkg-dev (dpkg-shlibdeps): the .deb's dependencies (cpack); man-db: the man
-# page's check; clang-tidy and clang-format: scripts/tidy.sh and scripts/format.sh.
+# page's check; clang-tidy and clang-format: scripts/tidy.sh and scripts/format.sh; python3-*:
+# the Python package and its tests (scripts/python_setup.sh, python/tests).
 PACKAGES=(build-essential cmake pkg-config git libgsl-dev libopenblas-dev libconfig-dev
           libcmocka-dev gnuplot-nox clang libclang-rt-dev dpkg-dev man-db clang-tidy
-          clang-format)
+          clang-format python3-numpy python3-pandas python3-sklearn python3-pytest python3-venv)
 # Open MPI for `mpirun -n N treelab run` (optional: the default build does not need it)
 [ $mpi = 1 ] && PACKAGES+=(libopenmpi-dev openmpi-bin)
 missing=()
@@ -42,6 +43,7 @@ build() { # dir, target (all), extra cmake args...
   cmake --build "$dir" -j "$jobs" --target "$target" >&2
 }
 build build all
+./scripts/python_setup.sh
 if [ $sanitize = 1 ]; then
   build build-asan all -DTREELAB_SANITIZE=ON
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up, build the normal, the sanitizer (ASan + UBSan) and the clang builds, run the whole
-# test suite on each, run the MPI tests on the MPI build (Open MPI is installed for them;
+# test suite on each (and the Python package's pytest suite on the normal build), run the MPI tests on the MPI build (Open MPI is installed for them;
 # TL_MPI=0 skips it), then fuzz each input reader for 60 s (TL_FUZZ_SECONDS; 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export OPENBLAS_NUM_THREADS=1
 echo "== tests (release build) =="
 ctest --test-dir build --output-on-failure -j 2
+echo "== Python tests (python/tests on build/, through .venv; ~30 s) =="
+"${TL_VENV:-.venv}/bin/python" -m pytest -q -p no:cacheprovider python/tests
 echo "== tests (AddressSanitizer + UBSan build) =="
 ctest --test-dir build-asan --output-on-failure -j 2
 echo "== tests (clang build) =="

@@ -191,7 +191,7 @@ static tl_experiment *load(const char *path)
 
 static int run(const tl_experiment *x, const char *out, tl_err *err)
 {
-    tl_run_opts o = {out, 1, 0, 0, NULL, NULL, NULL, 0};
+    tl_run_opts o = {out, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     return tl_run(x, NULL, &o, err);
 }
 

@@ -142,7 +142,7 @@ static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume,
 {
     tl_err err;
     tl_err_clear(&err);
-    tl_run_opts o = {dir, jobs, resume, max, NULL, NULL, NULL, 0};
+    tl_run_opts o = {dir, jobs, resume, max, NULL, NULL, NULL, tl_report_results, 0};
     int rc = tl_run(x, NULL, &o, &err);
     if (rc && rc != TL_EINTERRUPTED && rc != TL_EINVAL)
         fail_msg("%s", err.msg);
@@ -316,7 +316,7 @@ static void test_results_folder_lock(void **state)
     int fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR | O_CREAT, 0666);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, 0};
+    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
     assert_non_null(strstr(err.msg, "/tmp/tl_run_lock is in use: another treelab run"));
     assert_int_equal(file_size(cells), -1);
@@ -361,7 +361,7 @@ static void test_report_on_other_folder(void **state)
      * directory') */
     tl_experiment *x = load(config());
     const char *file = tl_test_tmpfile(".txt", "mine\n");
-    tl_run_opts o = {file, 1, 0, 0, NULL, NULL, NULL, 0};
+    tl_run_opts o = {file, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     tl_err err;
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EIO);
     assert_non_null(strstr(err.msg, "it is a file, not a folder"));
@@ -450,7 +450,7 @@ static void test_control_character_in_class(void **state)
     tl_err err;
     tl_experiment *x = load(cfg);
     rm("/tmp/tl_run_nl");
-    tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL, 0};
+    tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
     char want[300];
     snprintf(want, sizeof want, "%s:2: dataset 'd': class 'b...' holds control character \\n", cfg);
@@ -522,7 +522,7 @@ static void test_report_phase_stops_cleanly(void **state)
     rm(dir);
     probe_file = "/tmp/tl_run_stop/trees/iris__p.txt";
     probe_cancel = 0, probe_final_seen = 0;
-    tl_run_opts o = {dir, 1, 0, 0, &probe_cancel, NULL, NULL, 0};
+    tl_run_opts o = {dir, 1, 0, 0, &probe_cancel, NULL, NULL, tl_report_results, 0};
     tl_err err;
     int rc = tl_run(x, NULL, &o, &err);
     assert_false(probe_final_seen);
@@ -565,7 +565,7 @@ static void test_refused_run_leaves_no_folder(void **state)
                  data, protocols[i]);
         tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
         rm("/tmp/tl_run_refused");
-        tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL, 0};
+        tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
         tl_err err;
         int rc = tl_run(x, NULL, &o, &err);
         if (rc != TL_EINVAL || !strstr(err.msg, want[i]))
@@ -628,7 +628,7 @@ static void test_user_folder_refused(void **state)
     fclose(f);
     for (int resume = 0; resume < 2; resume++) {
         tl_err err;
-        tl_run_opts o = {dir, 1, resume, 0, NULL, NULL, NULL, 0};
+        tl_run_opts o = {dir, 1, resume, 0, NULL, NULL, NULL, tl_report_results, 0};
         assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
         if (!strstr(err.msg, "not a treelab results folder (it holds 'tables.tex'") ||
             !strstr(err.msg, "--force"))
@@ -639,7 +639,7 @@ static void test_user_folder_refused(void **state)
         assert_false(tl_results_is_ours(dir));
     }
     tl_err err;
-    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, 1};
+    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 1};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
     assert_true(tl_results_is_ours(dir));
     assert_true(file_size("/tmp/tl_run_user/metrics.csv") > 0);

@@ -190,7 +190,7 @@ static int syntax_error(const config_t *cfg, const char *path, const char *what,
             strstr(what, "model") ? "a model file written by `treelab fit DATA --algo NAME -o "
                                     "MODEL` (libconfig text starting `format = ...;`)"
                                   : "libconfig settings (`name = \"...\"; datasets = ( ... ); "
-                                    "models = ( ... );`, see the README's Experiment files)");
+                                    "models = ( ... );`, see docs/experiments.md)");
     if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
         snprintf(hint, sizeof hint,
                  "; expected `name = value;` settings, strings in double "
@@ -200,27 +200,36 @@ static int syntax_error(const config_t *cfg, const char *path, const char *what,
 }
 
 /* The file's bytes as UTF-8 (libconfig takes any byte into a string, which then reaches
- * metrics.json and the reports). Files too large to be a config or model are left to the
- * reader. */
+ * metrics.json and the reports), read in blocks: a sequence cut by a block's end is carried
+ * into the next. */
 static int check_utf8(const char *path, const char *what, tl_err *err)
 {
     FILE *f = fopen(path, "rb");
-    char *buf = malloc(1 << 22);
-    size_t n = f && buf ? fread(buf, 1, (1 << 22) - 1, f) : 0;
-    long bad = buf ? tl_utf8_invalid(buf, n) : -1;
+    if (!f)
+        return TL_OK; /* the reader reports it */
+    char buf[1 << 14];
+    size_t keep = 0, line = 1, col = 1;
     int rc = TL_OK;
-    /* a sequence cut by the end of a full buffer may go on in the file: not known to be bad */
-    if (bad >= 0 && (n < (1 << 22) - 1 || (size_t)bad + 4 < n)) {
-        size_t line = 1, col = 1;
-        for (long i = 0; i < bad; i++)
+    for (;;) {
+        size_t n = keep + fread(buf + keep, 1, sizeof buf - keep, f);
+        int last = n < sizeof buf;
+        long bad = tl_utf8_invalid(buf, n);
+        size_t good = bad < 0 ? n : (size_t)bad;
+        /* the bytes before the bad one only count lines and columns */
+        for (size_t i = 0; i < good; i++)
             buf[i] == '\n' ? (line++, col = 1) : col++;
-        rc = tl_err_set(err, TL_EPARSE,
-                        "%s:%zu:%zu: byte 0x%02X is not UTF-8: %s must be UTF-8 text", path, line,
-                        col, (unsigned char)buf[bad], what);
+        if (bad >= 0 && (last || n - good > 3)) {
+            rc = tl_err_set(err, TL_EPARSE,
+                            "%s:%zu:%zu: byte 0x%02X is not UTF-8: %s must be UTF-8 text", path,
+                            line, col, (unsigned char)buf[good], what);
+            break;
+        }
+        if (last)
+            break;
+        keep = n - good; /* 0, or the start of a sequence the block cut */
+        memmove(buf, buf + good, keep);
     }
-    free(buf);
-    if (f)
-        fclose(f);
+    fclose(f);
     return rc;
 }
 

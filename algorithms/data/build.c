@@ -95,6 +95,7 @@ static void col_free(tl_colbuild *c)
     tl_levels_free(&c->lv);
     free(c->num);
     free(c->code);
+    free(c->date);
     memset(c, 0, sizeof *c);
 }
 
@@ -226,6 +227,7 @@ static void take_col(tl_colbuild *c, size_t n_rows, tl_attr_info *a, tl_column *
             out->code = p;
     }
     free(c->lv.slots);
+    free(c->date);
     memset(c, 0, sizeof *c);
 }
 
@@ -234,7 +236,7 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
     static const tl_data_opts none = {0};
     o = o ? o : &none;
     tl_dataset *d = NULL;
-    tl_build_plan plan = {NULL, 0, -1, -1};
+    tl_build_plan plan = {NULL, 0, -1, -1, -1};
     size_t t = 0;
     if (b->n_rows == 0) {
         tl_parse_err(err, TL_EPARSE, b->path, b->eof_line, b->eof_col,
@@ -253,6 +255,8 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
                    b->cols[t].name);
         goto fail;
     }
+    if (!unlabelled)
+        tl_build_hints(b, o, t, &plan);
     if ((!unlabelled && check_classes(b, t, err)) || check_weights(b, err))
         goto fail;
     d = calloc(1, sizeof *d);

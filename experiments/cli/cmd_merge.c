@@ -61,6 +61,7 @@ static int merge(int argc, char **argv, tl_err *err)
     tl_run_opts o;
     memset(&o, 0, sizeof o);
     o.out_dir = out;
+    o.finish = tl_report_results;
     o.force = force != NULL;
     rc = tl_merge(pos, (size_t)n_pos, x, NULL, &o, err);
     if (!rc)

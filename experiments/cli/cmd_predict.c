@@ -37,7 +37,7 @@ static void print_number(double v, int digits)
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *proba = NULL, *test = NULL, *digits_s = NULL, *pos[2];
-    tl_cli_data dd = {NULL, NULL, NULL, NULL, NULL};
+    tl_cli_data dd = {0};
     tl_cli_opt opts[] = {{"--proba", 0, &proba},
                          {"--test", 1, &test},
                          {"--digits", 1, &digits_s},

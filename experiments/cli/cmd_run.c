@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "run_plan.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_scale.h"
 
 extern const tl_cli_command tl_cmd_run;
@@ -143,9 +144,9 @@ static int run(int argc, char **argv, tl_err *err)
         char dir[4096];
         results_dir(x, out, resume != NULL, &sc, dir, sizeof dir);
         progress_state ps = {isatty(2), 0};
-        tl_run_opts o = {dir, (size_t)jobs, resume != NULL,
-                         0,   &interrupted, quiet || !lead ? NULL : progress,
-                         &ps, force != NULL};
+        tl_run_opts o = {dir, (size_t)jobs,      resume != NULL,
+                         0,   &interrupted,      quiet || !lead ? NULL : progress,
+                         &ps, tl_report_results, force != NULL};
         if (lead) { /* the other ranks stop at once: mpirun stops the run as a whole */
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);

@@ -121,7 +121,7 @@ int tl_cli_check_names(const tl_schema *s, const char *path, tl_err *err)
 tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *test, unsigned flags,
                         tl_err *err)
 {
-    static const tl_cli_data none = {NULL, NULL, NULL, NULL, NULL};
+    static const tl_cli_data none = {0};
     dd = dd ? dd : &none;
     tl_data_opts o = {0};
     char **ig = NULL, **at = NULL, **nom = NULL;
@@ -135,6 +135,12 @@ tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *tes
         return tl_err_set(err, TL_EINVAL, "--encoding: '%s' is not one of utf8, latin1",
                           dd->encoding),
                NULL;
+    o.weight_column = dd->weight;
+    if (dd->decimal && (strlen(dd->decimal) != 1 || !strchr(".,", dd->decimal[0]))) {
+        tl_err_set(err, TL_EINVAL, "--decimal: expected '.' or ',', got '%s'", dd->decimal);
+        return NULL;
+    }
+    o.decimal = dd->decimal ? dd->decimal[0] : 0;
     if ((dd->ignore && !(ig = split_list("--ignore", dd->ignore, &o.n_ignore, err))) ||
         (dd->attributes &&
          !(at = split_list("--attributes", dd->attributes, &o.n_attributes, err))) ||

@@ -9,12 +9,14 @@
 /* The options naming what to take from a data file, shared by every command that reads one. */
 typedef struct tl_cli_data {
     const char *target, *ignore, *attributes, *nominal; /* the lists: comma-separated names */
-    const char *encoding;                               /* utf8 (default) or latin1 */
+    const char *weight, *decimal; /* a column of row weights; the decimal mark */
+    const char *encoding;         /* utf8 (default) or latin1 */
 } tl_cli_data;
 
 #define TL_CLI_DATA_OPTS(dd)                                                                       \
     {"--target", 1, &(dd).target}, {"--ignore", 1, &(dd).ignore},                                  \
         {"--attributes", 1, &(dd).attributes}, {"--nominal", 1, &(dd).nominal},                    \
+        {"--weight", 1, &(dd).weight}, {"--decimal", 1, &(dd).decimal},                            \
     {                                                                                              \
         "--encoding", 1, &(dd).encoding                                                            \
     }
@@ -25,6 +27,8 @@ typedef struct tl_cli_data {
     "  --attributes A,B,C   use only these attributes, in this order (and the target)\n"           \
     "  --nominal A,B        read these columns as nominal; for the target, a class coded as\n"     \
     "                       numbers: classification, classes in increasing numeric order\n"        \
+    "  --weight COLUMN      weigh each row by this column's value (>= 0; then no attribute)\n"     \
+    "  --decimal ,          a CSV's numbers use a decimal comma (1,5); cells split by ; or tab\n"  \
     "  --encoding E         the file's encoding: utf8 (default; other bytes are refused) or\n"     \
     "                       latin1 (ISO 8859-1, converted to UTF-8)\n"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "treelab/tl_outfile.h"
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 
 int tl_run_plan(tl_run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
 {

@@ -90,11 +90,6 @@ int tl_run_open_cells(tl_run_state *s, const char *header, tl_cell **done, size_
  * s->total and s->done count the shard's cells and those already done. */
 int tl_run_plan(tl_run_state *s, const tl_cell *done, size_t n_done, tl_err *err);
 
-/* Whole-data models, reports, figures (up to jobs drawn at once) and manifest of a folder
- * whose cells are complete. */
-int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data, time_t start,
-                   int resumed, size_t jobs, volatile sig_atomic_t *cancel, tl_err *err);
-
 /* Which cells shard sc->shard (1-based) of sc->n_shards holds: *mask gets one byte per cell
  * in the canonical order (dataset, model, repeat, fold), 1 for the shard's; NULL without
  * shards. The partition depends on the experiment and the data only (estimated costs,

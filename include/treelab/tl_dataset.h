@@ -111,6 +111,12 @@ typedef struct tl_data_opts {
     const char *split_column;
     const char *test_file;
     unsigned flags; /* TL_LOAD_* */
+    /* Row weights from this numeric column (finite, >= 0, none missing), which is then no
+     * attribute; the file must not carry ARFF weights {w} too. */
+    const char *weight_column;
+    /* The decimal mark of a CSV file's numbers: '.' (or 0) or ','. With ',' a cell such as
+     * 1,5 is the number 1.5 (the delimiter must then be ';' or a tab). */
+    char decimal;
 } tl_data_opts;
 
 /* Load with every option of o (NULL: none). NULL with err set on failure. */

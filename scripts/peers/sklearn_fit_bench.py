@@ -11,7 +11,8 @@ import time
 import numpy as np
 
 
-def data(rows, path):
+def make(rows):
+    """X (rows x 20, 4 decimals) and a 0/1 class (also scripts/bench/python_bench.py's)."""
     rng = np.random.default_rng(12345)
     X = np.round(rng.normal(size=(rows, 20)), 4)
     # a class that depends on a few attributes, with 10% label noise
@@ -19,6 +20,11 @@ def data(rows, path):
     y = (score > 0).astype(int)
     flip = rng.random(rows) < 0.1
     y[flip] = 1 - y[flip]
+    return X, y
+
+
+def data(rows, path):
+    X, y = make(rows)
     with open(path, "w") as f:
         f.write(",".join(f"x{i}" for i in range(20)) + ",y\n")
         np.savetxt(f, np.column_stack([X, y]), delimiter=",",
