@@ -1,4 +1,5 @@
 /* Tree export: Weka-style text (J48's layout and numbers), Graphviz DOT (rules: export_rules.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
