@@ -14,16 +14,18 @@ extern const tl_model_type *const tl_model_gaussian_nb;
 extern const tl_model_type *const tl_model_soft_tree;
 extern const tl_model_type *const tl_model_c45;
 extern const tl_model_type *const tl_model_composable_tree;
+extern const tl_model_type *const tl_model_bagging;
+extern const tl_model_type *const tl_model_random_forest;
+extern const tl_model_type *const tl_model_extra_trees;
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
-static const tl_model_type *const *const registry[] = {&tl_model_id3,
-                                                       &tl_model_cart,
-                                                       &tl_model_gaussian_nb,
-                                                       &tl_model_soft_tree,
-                                                       &tl_model_c45,
-                                                       &tl_model_composable_tree,
-                                                       NULL};
+static const tl_model_type *const *const registry[] = {
+    &tl_model_id3,         &tl_model_cart,
+    &tl_model_gaussian_nb, &tl_model_soft_tree,
+    &tl_model_c45,         &tl_model_composable_tree,
+    &tl_model_bagging,     &tl_model_random_forest,
+    &tl_model_extra_trees, NULL};
 
 static tl_registry_extra extra; /* learners registered at run time */
 

@@ -49,7 +49,7 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
         return NULL;
     }
     tl_model *model = tl_select_model(m, *selected, err);
-    tl_fit_ctx ctx = {seed, valid, n_valid};
+    tl_fit_ctx ctx = {seed, valid, n_valid, 0};
     if (model && tl_model_fit(model, d, rows, n, &ctx, err)) {
         tl_model_free(model);
         model = NULL;
