@@ -94,31 +94,6 @@ typedef struct bag {
     tl_ensemble view;
 } bag;
 
-/* max_features as a count for n attributes; 0 when the text is not valid. */
-static size_t features_for(const char *mf, size_t n, int regression)
-{
-    if (!strcmp(mf, "auto"))
-        mf = regression ? "all" : "sqrt";
-    double v;
-    size_t m;
-    if (!strcmp(mf, "all"))
-        m = n;
-    else if (!strcmp(mf, "sqrt"))
-        m = (size_t)sqrt((double)n);
-    else if (!strcmp(mf, "log2"))
-        m = n ? (size_t)log2((double)n) : 0;
-    else {
-        char *end;
-        v = strtod(mf, &end);
-        if (*end || !(v > 0) || v > 1e6)
-            return 0;
-        m = v < 1 ? (size_t)(v * (double)n) : (size_t)v;
-        if (v >= 1 && v != floor(v))
-            return 0;
-    }
-    return m < 1 ? 1 : m;
-}
-
 static int check_own(const tl_params *own, tl_err *err, bag *b, const tl_param_spec *spec)
 {
     tl_param_reader rd = tl_params_reader(spec, own, err);
@@ -131,7 +106,7 @@ static int check_own(const tl_params *own, tl_err *err, bag *b, const tl_param_s
     const char *mf = tl_params_string(&rd, "max_features");
     if (rd.rc)
         return rd.rc;
-    if (!features_for(mf, 16, 0))
+    if (!tl_ens_max_features(mf, 16, 0))
         return tl_err_set(err, TL_EINVAL,
                           "max_features = %s; valid: auto, sqrt, log2, all, a count >= 1 or a "
                           "share in (0, 1)",
@@ -268,27 +243,6 @@ done:
     return rc;
 }
 
-/* The base's parameters for this data: a random_subset slot the user left without mtry
- * draws max_features attributes. */
-static int resolve_base(const bag *b, const tl_dataset *d, tl_ens_base *out, tl_err *err)
-{
-    out->type = b->base.type;
-    tl_params_init(&out->params);
-    int rc = tl_params_copy(&out->params, &b->base.params, err);
-    size_t m = features_for(b->max_features, d->schema.n_attrs, !tl_dataset_is_classification(d));
-    char text[32];
-    snprintf(text, sizeof text, "%zu", m);
-    const char *slots[] = {"numeric", "nominal"};
-    for (int s = 0; s < 2 && !rc; s++) {
-        const char *v = tl_params_find(&out->params, slots[s]);
-        char key[64];
-        snprintf(key, sizeof key, "%s.mtry", slots[s]);
-        if (v && !strcmp(v, "random_subset") && !tl_params_find(&out->params, key))
-            rc = tl_params_set(&out->params, key, text, err);
-    }
-    return rc;
-}
-
 /* predict_proba (or the mean value) of the members whose use[] is set (NULL: all) on rows. */
 static int combine(const bag *b, const tl_dataset *d, const size_t *rows, size_t n,
                    const unsigned char *use, size_t stride, double *out, size_t *votes, tl_err *err)
@@ -410,7 +364,7 @@ static int bag_fit_all(void *state, const tl_dataset *d, const size_t *rows, siz
     b->n_attrs = d->schema.n_attrs;
     b->oob_score = NAN;
     bag_fit f = {b, {0}, d, rows, n, ctx->seed, NULL, NULL};
-    int rc = resolve_base(b, d, &f.base, err);
+    int rc = tl_ens_resolve(&b->base, b->max_features, 0, d, &f.base, err);
     if (!rc)
         rc = tl_ens_trees_alloc(&b->trees, b->n_estimators, err);
     if (!rc && b->oob) {
@@ -468,6 +422,8 @@ static int bag_load(void *state, const tl_store *s, tl_err *err)
         tl_store_double(s, "state.oob_score", &b->oob_score, err) ||
         tl_store_len(s, "state.importances", &na, err))
         return TL_EPARSE;
+    if (b->oob_score >= 1e308) /* how a file holds NaN (not computed) */
+        b->oob_score = NAN;
     b->majority = !strcmp(vote, "majority");
     b->k = k > 0 ? (size_t)k : 0;
     b->regression = k == 0;
@@ -483,13 +439,8 @@ static int bag_load(void *state, const tl_store *s, tl_err *err)
 static int bag_check_schema(const void *state, const tl_schema *schema, tl_err *err)
 {
     const bag *b = state;
-    if (b->n_attrs != schema->n_attrs)
-        return tl_err_set(err, TL_EPARSE, "model file: %zu importances for %zu attributes",
-                          b->n_attrs, schema->n_attrs);
-    if ((schema->target.kind == TL_ATTR_NOMINAL ? schema->target.n_levels : 0) != b->k)
-        return tl_err_set(err, TL_EPARSE, "model file: state.classes = %zu does not fit the target",
-                          b->k);
-    return tl_ens_trees_check(&b->trees, schema, err);
+    int rc = tl_ens_check_shape(b->n_attrs, b->k, schema, err);
+    return rc ? rc : tl_ens_trees_check(&b->trees, schema, err);
 }
 
 static int bag_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE *f,

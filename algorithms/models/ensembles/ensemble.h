@@ -39,6 +39,15 @@ int tl_ens_parse(const tl_param_spec *spec, const tl_params *user, const char *c
                  tl_params *own, tl_ens_base *base, tl_err *err);
 void tl_ens_base_clear(tl_ens_base *b);
 
+/* max_features as a count for n attributes: auto (sqrt for classes, all for values), sqrt,
+ * log2, all, a count, or a share in (0, 1) of n, at least 1; 0 when the text is not valid. */
+size_t tl_ens_max_features(const char *mf, size_t n, int regression);
+/* The base's parameters for data d in out (cleared by the caller with tl_ens_base_clear): a
+ * random_subset slot the user left without mtry draws max_features attributes; with
+ * force_subset and fewer than all, both slots become random_subset. */
+int tl_ens_resolve(const tl_ens_base *b, const char *max_features, int force_subset,
+                   const tl_dataset *d, tl_ens_base *out, tl_err *err);
+
 /* SplitMix64 of (seed, i, stream): a member's seeds (stream 0: its rows, 1: its tree). */
 uint64_t tl_ens_seed(unsigned long seed, size_t i, unsigned stream);
 
@@ -84,6 +93,9 @@ int tl_ens_trees_alloc(tl_ens_trees *tr, size_t n, tl_err *err);
 int tl_ens_trees_save(const tl_ens_trees *tr, FILE *f, int indent, tl_err *err);
 int tl_ens_trees_load(tl_ens_trees *tr, const tl_store *s, tl_err *err);
 int tl_ens_trees_check(const tl_ens_trees *tr, const tl_schema *schema, tl_err *err);
+/* A loaded ensemble's importances and classes (0: a numeric target) against the schema read
+ * with it: TL_EPARSE naming the mismatch. */
+int tl_ens_check_shape(size_t n_attrs, size_t classes, const tl_schema *schema, tl_err *err);
 /* Mean leaves and depth (rounded), total nodes. */
 void tl_ens_trees_info(const tl_ens_trees *tr, tl_model_info *out);
 /* `show`: a summary line, mean size, then the first up to `first` trees in fmt. */

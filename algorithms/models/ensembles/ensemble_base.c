@@ -1,6 +1,7 @@
 /* An ensemble's base learner: its spec parsed and checked before any work, per-member seeds,
  * and one member fitted on a view of the data (bootstrap counts as row weights, a subset of
  * attributes, boosting's pseudo-residuals as the target) that copies no column. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,4 +205,59 @@ void tl_ens_help(FILE *f)
           "Member i's rows and tree seed come from (fit seed, i): the model is the same for\n"
           "any number of threads (jobs, or the fit's --jobs).\n",
           f);
+}
+
+/* max_features as a count for n attributes; 0 when the text is not valid. */
+size_t tl_ens_max_features(const char *mf, size_t n, int regression)
+{
+    if (!strcmp(mf, "auto"))
+        mf = regression ? "all" : "sqrt";
+    double v;
+    size_t m;
+    if (!strcmp(mf, "all"))
+        m = n;
+    else if (!strcmp(mf, "sqrt"))
+        m = (size_t)sqrt((double)n);
+    else if (!strcmp(mf, "log2"))
+        m = n ? (size_t)log2((double)n) : 0;
+    else {
+        char *end;
+        v = strtod(mf, &end);
+        if (*end || !(v > 0) || v > 1e6)
+            return 0;
+        m = v < 1 ? (size_t)(v * (double)n) : (size_t)v;
+        if (v >= 1 && v != floor(v))
+            return 0;
+    }
+    return m < 1 ? 1 : m;
+}
+
+int tl_ens_resolve(const tl_ens_base *b, const char *max_features, int force_subset,
+                   const tl_dataset *d, tl_ens_base *out, tl_err *err)
+{
+    out->type = b->type;
+    tl_params_init(&out->params);
+    int rc = tl_params_copy(&out->params, &b->params, err);
+    size_t na = d->schema.n_attrs;
+    size_t m = tl_ens_max_features(max_features, na, !tl_dataset_is_classification(d));
+    char text[32];
+    snprintf(text, sizeof text, "%zu", m);
+    const char *slots[] = {"numeric", "nominal"};
+    for (int s = 0; s < 2 && !rc; s++) {
+        const char *v = tl_params_find(&out->params, slots[s]);
+        char key[64];
+        snprintf(key, sizeof key, "%s.mtry", slots[s]);
+        if (force_subset && m < na && !(v && !strcmp(v, "random_subset"))) {
+            char prefix[64];
+            snprintf(prefix, sizeof prefix, "%s.", slots[s]);
+            tl_params_unset_prefix(&out->params, prefix); /* the slot's old parameters */
+            rc = tl_params_set(&out->params, slots[s], "random_subset", err);
+            v = "random_subset";
+        }
+        if (!rc && v && !strcmp(v, "random_subset") && !tl_params_find(&out->params, key))
+            rc = tl_params_set(&out->params, key, text, err);
+    }
+    if (rc)
+        tl_params_clear(&out->params);
+    return rc;
 }

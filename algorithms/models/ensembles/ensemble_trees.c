@@ -123,6 +123,17 @@ int tl_ens_trees_check(const tl_ens_trees *tr, const tl_schema *schema, tl_err *
     return TL_OK;
 }
 
+int tl_ens_check_shape(size_t n_attrs, size_t classes, const tl_schema *schema, tl_err *err)
+{
+    if (n_attrs != schema->n_attrs)
+        return tl_err_set(err, TL_EPARSE, "model file: %zu importances for %zu attributes",
+                          n_attrs, schema->n_attrs);
+    if ((schema->target.kind == TL_ATTR_NOMINAL ? schema->target.n_levels : 0) != classes)
+        return tl_err_set(err, TL_EPARSE, "model file: state.classes = %zu does not fit the target",
+                          classes);
+    return TL_OK;
+}
+
 static void mean_size(const tl_ens_trees *tr, double *leaves, double *depth, size_t *nodes)
 {
     double l = 0, d = 0;
