@@ -157,8 +157,15 @@ static long sweep_fit(fit_ctx *c, long stride)
  * longer, failing the same allocations per member); NULL: the learner's defaults. */
 static const char *const *small(const tl_model_type *t)
 {
-    static const char *const three[] = {"n_estimators=3", "bootstrap=true", "oob_score=true", NULL};
-    return t->ensemble ? three : NULL;
+    static const char *const bagged[] = {"n_estimators=3", "bootstrap=true", "oob_score=true",
+                                         NULL};
+    static const char *const three[] = {"n_estimators=3", NULL};
+    if (!t->ensemble)
+        return NULL;
+    for (const tl_param_spec *p = t->params; p->name; p++)
+        if (!strcmp(p->name, "oob_score")) /* the bagged ones: their draws and OOB score too */
+            return bagged;
+    return three;
 }
 
 /* Every learner of the registry with its defaults (an ensemble with three members), on labor

@@ -43,6 +43,7 @@ static void gb_free(void *state)
         return;
     tl_ens_base_clear(&g->base);
     tl_ens_trees_clear(&g->trees);
+    free(g->init);
     free(g->importances);
     free(g->trace);
     free(g);
