@@ -1,5 +1,7 @@
-/* gradient_boosting against scikit-learn 1.2.1's GradientBoostingClassifier/Regressor
- * (tests/fixtures/sklearn_gradient_boosting.txt, scripts/peers/sklearn_gradient_boosting.py):
+/* gradient_boosting and adaboost against scikit-learn 1.2.1's GradientBoostingClassifier/
+ * Regressor and AdaBoostClassifier (tests/fixtures/sklearn_gradient_boosting.txt and
+ * sklearn_adaboost.txt, recorded by scripts/peers/sklearn_gradient_boosting.py and
+ * sklearn_adaboost.py):
  * predict_proba / predict to 1e-9 on every recorded case, feature_importances_ to 1e-12 where
  * scikit-learn's own do not move with random_state;
  * early stopping, model files and refused parameters. */
@@ -60,17 +62,18 @@ typedef struct gb_case {
     const char *kvp[9];
 } gb_case;
 
-static void parse_case(const char *line, gb_case *c)
+/* key0: what the fourth word names (loss, algorithm); depth: the depth's parameter. */
+static void parse_case(const char *line, gb_case *c, const char *key0, const char *depth_key)
 {
     char n_est[16], lr[32], depth[16], rest[256] = "";
     int got = sscanf(line, "case %63s %63s %31s %31s %15s %31s %15s %255[^\n]", c->name, c->file,
                      c->target, c->loss, n_est, lr, depth, rest);
     assert_true(got >= 7);
     int i = 0;
-    snprintf(c->kv[i++], 64, "loss=%s", c->loss);
+    snprintf(c->kv[i++], 64, "%s=%s", key0, c->loss);
     snprintf(c->kv[i++], 64, "n_estimators=%s", n_est);
     snprintf(c->kv[i++], 64, "learning_rate=%s", lr);
-    snprintf(c->kv[i++], 64, "max_depth=%s", depth);
+    snprintf(c->kv[i++], 64, "%s=%s", depth_key, depth);
     for (char *save = NULL, *tok = strtok_r(rest, " ", &save); tok && i < 8;
          tok = strtok_r(NULL, " ", &save))
         snprintf(c->kv[i++], 64, "%s", tok);
@@ -79,10 +82,15 @@ static void parse_case(const char *line, gb_case *c)
     c->kvp[i] = NULL;
 }
 
-static void test_equals_scikit_learn(void **state)
+/* Every case of a fixture fitted by algo and compared; the numbers of cases of each task. */
+typedef struct tally {
+    size_t cases, binary, multi, regression, with_imp;
+} tally;
+
+static tally check_fixture(const char *rel, const char *algo, const char *key0,
+                           const char *depth_key, double out_tol, double imp_tol)
 {
-    (void)state;
-    FILE *f = fopen(tl_test_path("tests/fixtures/sklearn_gradient_boosting.txt"), "r");
+    FILE *f = fopen(tl_test_path(rel), "r");
     assert_non_null(f);
     char line[1 << 16];
     gb_case c;
@@ -97,9 +105,9 @@ static void test_equals_scikit_learn(void **state)
             tl_model_free(m);
             tl_dataset_free(d);
             free(pred);
-            parse_case(line, &c);
+            parse_case(line, &c, key0, depth_key);
             d = load_case(c.file, c.target);
-            m = tl_test_fitted("gradient_boosting", d, c.kvp);
+            m = tl_test_fitted(algo, d, c.kvp);
             width = tl_model_out_width(m);
             pred = malloc(d->n_rows * width * sizeof *pred);
             tl_err err;
@@ -117,7 +125,7 @@ static void test_equals_scikit_learn(void **state)
             for (size_t a = 0; a < n; a++) {
                 double gap = fabs(e->importances[a] - v[a]);
                 worst_imp = gap > worst_imp ? gap : worst_imp;
-                if (gap > 1e-12)
+                if (gap > imp_tol)
                     fail_msg("%s: importance %zu = %.17g, scikit-learn %.17g", c.name, a,
                              e->importances[a], v[a]);
             }
@@ -127,7 +135,7 @@ static void test_equals_scikit_learn(void **state)
             for (size_t j = 0; j < width; j++) {
                 double gap = fabs(pred[r * width + j] - v[j]);
                 worst_p = gap > worst_p ? gap : worst_p;
-                if (gap > 1e-9)
+                if (gap > out_tol)
                     fail_msg("%s: row %zu output %zu = %.17g, scikit-learn %.17g", c.name, r, j,
                              pred[r * width + j], v[j]);
             }
@@ -145,10 +153,30 @@ static void test_equals_scikit_learn(void **state)
     tl_model_free(m);
     tl_dataset_free(d);
     free(pred);
-    print_message("%zu cases (%zu binary, %zu multinomial, %zu regression), %zu rows: outputs "
-                  "within %.3g; importances of %zu cases within %.3g of scikit-learn\n",
-                  cases, binary, multi, regression, rows_checked, worst_p, with_imp, worst_imp);
-    assert_true(cases >= 6 && binary >= 1 && multi >= 1 && regression >= 1 && with_imp >= 3);
+    print_message("%s: %zu cases (%zu binary, %zu multinomial, %zu regression), %zu rows: "
+                  "outputs within %.3g; importances of %zu cases within %.3g of scikit-learn\n",
+                  algo, cases, binary, multi, regression, rows_checked, worst_p, with_imp,
+                  worst_imp);
+    return (tally){cases, binary, multi, regression, with_imp};
+}
+
+static void test_equals_scikit_learn(void **state)
+{
+    (void)state;
+    tally t = check_fixture("tests/fixtures/sklearn_gradient_boosting.txt", "gradient_boosting",
+                            "loss", "max_depth", 1e-9, 1e-12);
+    assert_true(t.cases >= 6 && t.binary >= 1 && t.multi >= 1 && t.regression >= 1 &&
+                t.with_imp >= 3);
+}
+
+/* AdaBoost's SAMME and SAMME.R over stumps (scripts/peers/sklearn_adaboost.py), as exact as
+ * gradient boosting. */
+static void test_adaboost_equals_scikit_learn(void **state)
+{
+    (void)state;
+    tally t = check_fixture("tests/fixtures/sklearn_adaboost.txt", "adaboost", "algorithm",
+                            "base.max_depth", 1e-9, 1e-12);
+    assert_true(t.cases >= 4 && t.binary >= 1 && t.multi >= 1);
 }
 
 /* Early stopping keeps the stage that did not improve, as scikit-learn; the model file
@@ -200,6 +228,9 @@ static void test_bad_parameters_are_refused(void **state)
     tl_test_refused("gradient_boosting", "subsample", "1.5", "subsample = 1.5 is out of range");
     tl_test_refused("gradient_boosting", "loss", "exponential", "log_loss|squared_error");
     tl_test_refused("gradient_boosting", "max_features", "auto", "max_features = auto; valid");
+    tl_test_refused("adaboost", "algorithm", "M2", "SAMME.R|SAMME|M1");
+    tl_test_refused("adaboost", "n_estimators", "0", "n_estimators = 0 is out of range [1");
+    tl_test_refused("adaboost", "base", "gaussian_nb", "grows a tree");
     tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
     const char *kv[] = {"loss=huber", NULL};
     tl_err err;
@@ -212,6 +243,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equals_scikit_learn),
+        cmocka_unit_test(test_adaboost_equals_scikit_learn),
         cmocka_unit_test(test_early_stopping_and_files),
         cmocka_unit_test(test_bad_parameters_are_refused),
     };
