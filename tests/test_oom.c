@@ -123,7 +123,7 @@ static int call_fit(void *ctx, tl_err *err)
     tl_params_clear(&p);
     if (!m)
         return rc ? rc : err->code;
-    tl_fit_ctx fc = {7, NULL, 0};
+    tl_fit_ctx fc = {7, NULL, 0, 0};
     rc = tl_model_fit(m, c->d, NULL, 0, &fc, err);
     double *out = rc ? NULL : malloc(c->d->n_rows * tl_model_out_width(m) * sizeof *out);
     if (!rc && !out)
@@ -153,14 +153,30 @@ static long sweep_fit(fit_ctx *c, long stride)
     return n;
 }
 
-/* Every learner of the registry with its defaults, on labor (57 rows, nominal attributes,
- * missing values); the regression learners also on a numeric target. */
+/* An ensemble with three members (its default 10 or 100 would make the sweep a hundred times
+ * longer, failing the same allocations per member); NULL: the learner's defaults. */
+static const char *const *small(const tl_model_type *t)
+{
+    static const char *const bagged[] = {"n_estimators=3", "bootstrap=true", "oob_score=true",
+                                         NULL};
+    static const char *const three[] = {"n_estimators=3", NULL};
+    if (!t->ensemble)
+        return NULL;
+    for (const tl_param_spec *p = t->params; p->name; p++)
+        if (!strcmp(p->name, "oob_score")) /* the bagged ones: their draws and OOB score too */
+            return bagged;
+    return three;
+}
+
+/* Every learner of the registry with its defaults (an ensemble with three members), on labor
+ * (57 rows, nominal attributes, missing values); the regression learners also on a numeric
+ * target. */
 static void test_registry_fit_out_of_memory(void **state)
 {
     (void)state;
     tl_dataset *d = tl_test_load("experiments/datasets/labor.arff", NULL);
     for (size_t i = 0; tl_model_at(i); i++) {
-        fit_ctx c = {tl_model_at(i)->name, NULL, d, NULL, NULL};
+        fit_ctx c = {tl_model_at(i)->name, small(tl_model_at(i)), d, NULL, NULL};
         assert_true(sweep_fit(&c, 1) > 0);
     }
     tl_dataset_free(d);
@@ -168,7 +184,7 @@ static void test_registry_fit_out_of_memory(void **state)
     d = tl_test_load("experiments/datasets/engagement-regression.csv", NULL);
     for (size_t i = 0; tl_model_at(i); i++)
         if (tl_model_at(i)->tasks & TL_TASK_REGRESSION) {
-            fit_ctx c = {tl_model_at(i)->name, NULL, d, NULL, NULL};
+            fit_ctx c = {tl_model_at(i)->name, small(tl_model_at(i)), d, NULL, NULL};
             assert_true(sweep_fit(&c, 1) > 0);
         }
     tl_dataset_free(d);
@@ -257,7 +273,7 @@ static void test_save_load_out_of_memory(void **state)
     static const char *const soft[] = {"epochs=2", "depth=2", NULL};
     for (size_t i = 0; tl_model_at(i); i++) {
         const char *name = tl_model_at(i)->name;
-        fit_ctx c = {name, strcmp(name, "soft_tree") ? NULL : soft, d, path, NULL};
+        fit_ctx c = {name, strcmp(name, "soft_tree") ? small(tl_model_at(i)) : soft, d, path, NULL};
         c.m = tl_test_fitted(name, d, c.kv);
         char what[256];
         describe(what, sizeof what, "save", &c);

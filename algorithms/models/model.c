@@ -20,6 +20,11 @@ const tl_tree *tl_model_tree(const tl_model *m)
     return m && m->fitted && m->type->tree ? m->type->tree(m->state) : NULL;
 }
 
+const tl_ensemble *tl_model_ensemble(const tl_model *m)
+{
+    return m && m->fitted && m->type->ensemble ? m->type->ensemble(m->state) : NULL;
+}
+
 const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m)
 {
     return m && m->fitted && m->type->prune_trace ? m->type->prune_trace(m->state) : NULL;

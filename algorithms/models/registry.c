@@ -16,9 +16,15 @@ extern const tl_model_type *const tl_model_c45;
 extern const tl_model_type *const tl_model_ctree;
 extern const tl_model_type *const tl_model_composable_tree;
 extern const tl_model_type *const tl_model_optimal;
+extern const tl_model_type *const tl_model_bagging;
+extern const tl_model_type *const tl_model_random_forest;
+extern const tl_model_type *const tl_model_extra_trees;
+extern const tl_model_type *const tl_model_gradient_boosting;
+extern const tl_model_type *const tl_model_adaboost;
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
+/* clang-format off: one learner a line, so that branches adding learners merge */
 static const tl_model_type *const *const registry[] = {&tl_model_id3,
                                                        &tl_model_cart,
                                                        &tl_model_gaussian_nb,
@@ -27,7 +33,13 @@ static const tl_model_type *const *const registry[] = {&tl_model_id3,
                                                        &tl_model_ctree,
                                                        &tl_model_composable_tree,
                                                        &tl_model_optimal,
+                                                       &tl_model_bagging,
+                                                       &tl_model_random_forest,
+                                                       &tl_model_extra_trees,
+                                                       &tl_model_gradient_boosting,
+                                                       &tl_model_adaboost,
                                                        NULL};
+/* clang-format on */
 
 static tl_registry_extra extra; /* learners registered at run time */
 

@@ -11,6 +11,7 @@
     X(nominal_subset)                                                                              \
     X(random_subset)                                                                               \
     X(max_stat)                                                                                    \
+    X(random_threshold)                                                                            \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_splitter_type *const tl_splitter_##n;

@@ -7,7 +7,7 @@
 
 static const char usage[] =
     "usage: treelab fit DATA --algo NAME [--set key=value]... [--seed S] [data options]\n"
-    "                   [--test FILE] -o MODEL\n"
+    "                   [--test FILE] [--jobs N] -o MODEL\n"
     "\n"
     "Fit a learner on every row of DATA and write the model (a libconfig text file that\n"
     "`predict` and `show` read back). `treelab fit --algo NAME --help` lists the learner's\n"
@@ -16,7 +16,9 @@ static const char usage[] =
     "options:\n"
     "  --test FILE          also score the model on FILE's rows (same columns; the data\n"
     "                       options apply to it too) and print the scores; -o is then\n"
-    "                       optional\n" TL_CLI_DATA_HELP;
+    "                       optional\n"
+    "  --jobs N             threads an ensemble fits its members on (1 to 256; the model\n"
+    "                       does not depend on N)\n" TL_CLI_DATA_HELP;
 
 static void learner_help(const char *algo)
 {
@@ -37,11 +39,11 @@ static void learner_help(const char *algo)
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *algo = NULL, *out = NULL, *seed_s = NULL, *test = NULL, *pos[1];
+    const char *algo = NULL, *out = NULL, *seed_s = NULL, *test = NULL, *jobs_s = "1", *pos[1];
     tl_cli_data dd = {0};
     tl_cli_opt opts[] = {{"--algo", 1, &algo},   {"-o", 1, &out},      {"--output", 1, &out},
-                         {"--seed", 1, &seed_s}, {"--test", 1, &test}, TL_CLI_DATA_OPTS(dd),
-                         {NULL, 0, NULL}};
+                         {"--seed", 1, &seed_s}, {"--test", 1, &test}, {"--jobs", 1, &jobs_s},
+                         TL_CLI_DATA_OPTS(dd),   {NULL, 0, NULL}};
     size_t *train = NULL, *te = NULL, n_train = 0, n_te = 0;
     tl_params set;
     tl_params_init(&set);
@@ -49,6 +51,7 @@ static int run(int argc, char **argv, tl_err *err)
     tl_dataset *d = NULL;
     tl_model *m = NULL;
     unsigned long seed;
+    long jobs;
     if (tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, &set, &help, err))
         goto done;
     if (help) {
@@ -60,9 +63,11 @@ static int run(int argc, char **argv, tl_err *err)
         goto done;
     }
     /* with --test the test rows are appended to the data (role test) and left out of the fit */
-    if (tl_cli_seed(seed_s, &seed, err) || !(d = tl_cli_load(pos[0], &dd, test, 0, err)) ||
+    if (tl_cli_seed(seed_s, &seed, err) || tl_cli_long("--jobs", jobs_s, 1, 256, &jobs, err) ||
+        !(d = tl_cli_load(pos[0], &dd, test, 0, err)) ||
         !(train = tl_cli_role_rows(d, TL_ROLE_TRAIN, &n_train, err)) ||
-        !(m = tl_cli_fit_rows(algo, &set, d, test ? train : NULL, n_train, seed, err)) ||
+        !(m = tl_cli_fit_rows(algo, &set, d, test ? train : NULL, n_train, seed, (size_t)jobs,
+                              err)) ||
         (out && tl_model_save(m, out, err)))
         goto done;
     tl_model_info info;

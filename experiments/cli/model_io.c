@@ -164,11 +164,12 @@ done:
 tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d,
                      unsigned long seed, tl_err *err)
 {
-    return tl_cli_fit_rows(algo, set, d, NULL, 0, seed, err);
+    return tl_cli_fit_rows(algo, set, d, NULL, 0, seed, 1, err);
 }
 
 tl_model *tl_cli_fit_rows(const char *algo, const tl_params *set, const tl_dataset *d,
-                          const size_t *rows, size_t n, unsigned long seed, tl_err *err)
+                          const size_t *rows, size_t n, unsigned long seed, size_t jobs,
+                          tl_err *err)
 {
     if (!algo) {
         tl_err_set(err, TL_EINVAL, "--algo NAME is required");
@@ -177,7 +178,7 @@ tl_model *tl_cli_fit_rows(const char *algo, const tl_params *set, const tl_datas
     tl_model *m = tl_model_new(algo, set, err);
     if (!m)
         return NULL;
-    tl_fit_ctx ctx = {seed, NULL, 0};
+    tl_fit_ctx ctx = {seed, NULL, 0, jobs};
     if (tl_model_fit(m, d, rows, n, &ctx, err)) {
         tl_model_free(m);
         return NULL;

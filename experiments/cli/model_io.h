@@ -43,9 +43,11 @@ int tl_cli_check_names(const tl_schema *s, const char *path, tl_err *err);
 /* New model of algo with the --set parameters, fitted on every row of d. NULL + err. */
 tl_model *tl_cli_fit(const char *algo, const tl_params *set, const tl_dataset *d,
                      unsigned long seed, tl_err *err);
-/* New model of algo fitted on rows[0..n) of d (rows NULL: every row). NULL + err. */
+/* New model of algo fitted on rows[0..n) of d (rows NULL: every row), an ensemble's members on
+ * jobs threads. NULL + err. */
 tl_model *tl_cli_fit_rows(const char *algo, const tl_params *set, const tl_dataset *d,
-                          const size_t *rows, size_t n, unsigned long seed, tl_err *err);
+                          const size_t *rows, size_t n, unsigned long seed, size_t jobs,
+                          tl_err *err);
 /* The rows of d whose role is role (every row when d has no roles): a new array, *n rows. */
 size_t *tl_cli_role_rows(const tl_dataset *d, int role, size_t *n, tl_err *err);
 /* Predict rows[0..n) of d (rows NULL: every row) with m and print "LABEL: N rows: accuracy ..., kappa ..." (RMSE,

@@ -28,7 +28,8 @@ static int find_type(const tl_cfg_ctx *c, const config_setting_t *s, const char 
 /* Parameters as text from the scalar settings of group g (any scalar type). A group inside
  * names a plug-in slot and its own parameters, `pruner = { name = "error_based";
  * confidence = 0.1; }`, read as pruner = error_based, pruner.confidence = 0.1 (libconfig names
- * cannot hold the dot of SLOT.PARAM). */
+ * cannot hold the dot of SLOT.PARAM); an ensemble's `base = { name = "tree"; pruner = {...}; }`
+ * one level deeper (base = tree, base.pruner = ..., base.pruner.confidence = ...). */
 static int read_params_at(const tl_cfg_ctx *c, const config_setting_t *g, const char *prefix,
                           tl_params *p)
 {
@@ -40,11 +41,14 @@ static int read_params_at(const tl_cfg_ctx *c, const config_setting_t *g, const 
         char key[256], text[256];
         int rc;
         if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
-            if (*prefix)
+            /* an ensemble's base learner holds slots of its own: base.pruner.confidence */
+            if (*prefix && strncmp(prefix, "base.", 5))
                 return tl_cfg_fail(c, e,
                                    "expected a value: a plug-in's parameters nest one "
-                                   "level only");
-            snprintf(key, sizeof key, "%s.", name);
+                                   "level only (a base learner's two)");
+            if (strchr(prefix, '.') != strrchr(prefix, '.'))
+                return tl_cfg_fail(c, e, "expected a value: groups nest two levels at most");
+            snprintf(key, sizeof key, "%s%s.", prefix, name);
             rc = read_params_at(c, e, key, p);
         } else {
             if (*prefix && !strcmp(name, "name"))

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "treelab/tl_api.h"
+#include "treelab/tl_dataset.h"
 #include "treelab/tl_error.h"
 
 #ifdef __cplusplus
@@ -144,6 +145,17 @@ TL_API const tl_metric_def *tl_metric_find(const char *name, tl_err *err);
 /* Its value in cm (classification) or rm (regression); NaN when the struct it reads is NULL. */
 TL_API double tl_metric_value(const tl_metric_def *m, const tl_class_metrics *cm,
                               const tl_reg_metrics *rm);
+
+/* Permutation importance of every attribute for a fitted model m on rows[0..n) of d (rows it
+ * was not fitted on): the drop in accuracy (classes) or R^2 (values) when the attribute's
+ * values are shuffled among those rows, repeats times (shuffle r of attribute j seeded from
+ * seed, j and r), as scikit-learn's permutation_importance: mean[j] and the population
+ * sd[j] (d->n_attrs each). d is not changed. TL_EINVAL for n or repeats 0, TL_ENOMEM, or a
+ * prediction's error. */
+struct tl_model;
+TL_API int tl_permutation_importance(const struct tl_model *m, const tl_dataset *d,
+                                     const size_t *rows, size_t n, size_t repeats,
+                                     unsigned long seed, double *mean, double *sd, tl_err *err);
 
 #ifdef __cplusplus
 }

@@ -28,12 +28,27 @@ typedef struct tl_fit_ctx {
     unsigned long seed;       /* for any randomness inside fit (GSL mt19937) */
     const size_t *valid_rows; /* validation rows named by the protocol, or NULL */
     size_t n_valid;
+    size_t jobs; /* threads a learner may fit on (ensembles' members); 0 or 1: this one. The
+                    model never depends on it */
 } tl_fit_ctx;
 
 /* Size of a fitted model, for reports (zeros where it has no meaning). */
 typedef struct tl_model_info {
     size_t leaves, depth, nodes;
 } tl_model_info;
+
+/* What an ensemble offers besides predictions (tl_model_ensemble), owned by the model. */
+typedef struct tl_ensemble {
+    size_t n_trees;
+    const tl_tree *const *trees;
+    const unsigned short *inbag; /* with oob_score: n_trees x n_rows draws of each fit row */
+    const size_t *rows;          /* ... those rows (of the data fitted on) */
+    size_t n_rows;               /* 0 when no draws were recorded (not saved in a file) */
+    double oob_score;            /* out-of-bag accuracy or R^2, NaN when not computed */
+    const double *importances;   /* n_attrs impurity importances summing to 1 (scikit-learn's
+                                    feature_importances_), or NULL */
+    size_t n_attrs;
+} tl_ensemble;
 
 /* A learner. One exported `const tl_model_type *const tl_model_NAME` per file. */
 typedef struct tl_model_type {
@@ -76,6 +91,8 @@ typedef struct tl_model_type {
     const tl_tree *(*tree)(const void *state);                      /* its fitted hard tree */
     const struct tl_prune_trace *(*prune_trace)(const void *state); /* how it was pruned */
     void (*help)(FILE *f); /* more for --help than the parameter table */
+    /* Optional: an ensemble's members and scores (NULL: not an ensemble). */
+    const tl_ensemble *(*ensemble)(const void *state);
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */
@@ -148,6 +165,8 @@ TL_API int tl_model_has_size(const tl_model *m);
 
 /* The fitted hard tree of a model, or NULL for learners without one (or before fit). */
 TL_API const tl_tree *tl_model_tree(const tl_model *m);
+/* A fitted ensemble's members, draws and scores, or NULL (not an ensemble, or not fitted). */
+TL_API const tl_ensemble *tl_model_ensemble(const tl_model *m);
 /* How the last fit pruned its tree, or NULL (no tree, or no pruner recorded anything). */
 TL_API const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m);
 

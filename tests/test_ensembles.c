@@ -1,0 +1,311 @@
+/* Bagging, random forests and extra-trees: the out-of-bag score against a direct computation
+ * from the recorded draws, models that do not depend on the thread count, model files,
+ * votes, the uniform cut of random_threshold, and parameters refused before any work. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl_test_util.h"
+#include "treelab/tl_grow.h"
+#include "treelab/tl_metrics.h"
+
+static tl_model *fit_jobs(const char *algo, const tl_dataset *d, const char *const *kv,
+                          unsigned long seed, size_t jobs)
+{
+    tl_params p;
+    tl_params_init(&p);
+    tl_err err;
+    for (; kv && *kv; kv++)
+        if (tl_params_set_kv(&p, *kv, &err))
+            fail_msg("%s", err.msg);
+    tl_model *m = tl_model_new(algo, &p, &err);
+    tl_params_clear(&p);
+    if (!m)
+        fail_msg("%s: %s", algo, err.msg);
+    tl_fit_ctx ctx = {seed, NULL, 0, jobs};
+    if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
+        fail_msg("fit %s: %s", algo, err.msg);
+    return m;
+}
+
+/* The out-of-bag score from the draws the model recorded, computed here tree by tree: each
+ * row's members that did not draw it, their probabilities averaged (or votes counted), the
+ * arg max against the class; R^2 of the mean for a numeric target. */
+static double direct_oob(const tl_model *m, const tl_dataset *d, int majority)
+{
+    const tl_ensemble *e = tl_model_ensemble(m);
+    assert_non_null(e);
+    size_t n = e->n_rows, k = tl_dataset_is_classification(d) ? tl_dataset_n_classes(d) : 1;
+    assert_int_equal(n, d->n_rows);
+    double *one = malloc(k * sizeof *one), *sum = malloc(k * sizeof *sum);
+    double right = 0, used = 0, ys = 0, yss = 0, sse = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t row = e->rows[i], votes = 0;
+        memset(sum, 0, k * sizeof *sum);
+        for (size_t t = 0; t < e->n_trees; t++) {
+            if (e->inbag[t * n + i])
+                continue;
+            tl_err err;
+            assert_int_equal(tl_tree_predict(e->trees[t], d, &row, 1, one, &err), TL_OK);
+            votes++;
+            size_t best = 0;
+            for (size_t c = 0; c < k; c++)
+                best = one[c] > one[best] ? c : best;
+            for (size_t c = 0; c < k; c++)
+                sum[c] += majority ? (c == best) : one[c];
+        }
+        if (!votes)
+            continue;
+        used++;
+        if (k == 1) {
+            double y = d->y.num[row], err = y - sum[0] / (double)votes;
+            ys += y;
+            yss += y * y;
+            sse += err * err;
+        } else {
+            size_t best = 0;
+            for (size_t c = 0; c < k; c++)
+                best = sum[c] > sum[best] ? c : best;
+            right += (int)best == d->y.code[row];
+        }
+    }
+    free(one);
+    free(sum);
+    return k == 1 ? 1 - sse / (yss - ys * ys / used) : right / used;
+}
+
+static void test_oob_score_equals_the_recorded_draws(void **state)
+{
+    (void)state;
+    tl_dataset *wine = tl_test_load("experiments/datasets/wine.arff", NULL);
+    const char *bag[] = {"n_estimators=25", "oob_score=true", NULL};
+    tl_model *m = tl_test_fitted("bagging", wine, bag);
+    const tl_ensemble *e = tl_model_ensemble(m);
+    /* every member drew as many rows as there are, with replacement */
+    for (size_t t = 0; t < e->n_trees; t++) {
+        size_t drawn = 0, distinct = 0;
+        for (size_t i = 0; i < e->n_rows; i++) {
+            drawn += e->inbag[t * e->n_rows + i];
+            distinct += e->inbag[t * e->n_rows + i] > 0;
+        }
+        assert_int_equal(drawn, wine->n_rows);
+        /* about 1 - 1/e of them distinct (0.632 * 178 = 112.5; sd about 4) */
+        assert_in_range(distinct, 95, 130);
+    }
+    print_message("bagging on wine: out-of-bag accuracy %.6f\n", e->oob_score);
+    assert_close(e->oob_score, direct_oob(m, wine, 0), 1e-15);
+    assert_true(e->oob_score > 0.85 && e->oob_score < 1);
+    tl_model_free(m);
+
+    const char *vote[] = {"n_estimators=25", "oob_score=true", "vote=majority", "max_samples=0.5",
+                          NULL};
+    m = tl_test_fitted("random_forest", wine, vote);
+    e = tl_model_ensemble(m);
+    for (size_t t = 0; t < e->n_trees; t++) {
+        size_t drawn = 0;
+        for (size_t i = 0; i < e->n_rows; i++)
+            drawn += e->inbag[t * e->n_rows + i];
+        assert_int_equal(drawn, 89);
+    }
+    assert_close(e->oob_score, direct_oob(m, wine, 1), 1e-15);
+    tl_model_free(m);
+    tl_dataset_free(wine);
+
+    tl_dataset *age = tl_test_load("experiments/datasets/diabetes.arff", "age");
+    const char *reg[] = {"n_estimators=10", "oob_score=true", "base.max_depth=6", NULL};
+    m = tl_test_fitted("random_forest", age, reg);
+    e = tl_model_ensemble(m);
+    print_message("random forest on diabetes (age): out-of-bag R^2 %.6f\n", e->oob_score);
+    assert_close(e->oob_score, direct_oob(m, age, 0), 1e-12);
+    tl_model_free(m);
+    tl_dataset_free(age);
+}
+
+/* The model file of a fit on 1 thread and on 3 is the same text; saved and loaded, the model
+ * predicts the same bits. */
+static void test_threads_and_files_change_nothing(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/vote.arff", NULL);
+    const char *algos[] = {"random_forest", "extra_trees", "bagging"};
+    const char *kv[] = {"n_estimators=12", "base.criterion=hellinger", NULL};
+    for (int a = 0; a < 3; a++) {
+        tl_model *one = fit_jobs(algos[a], d, kv, 5, 1), *three = fit_jobs(algos[a], d, kv, 5, 3);
+        tl_model *other = fit_jobs(algos[a], d, kv, 6, 3);
+        char *t1, *t3, *t6;
+        tl_model *back = tl_test_reload(one, &t1);
+        tl_model_free(tl_test_reload(three, &t3));
+        tl_model_free(tl_test_reload(other, &t6));
+        assert_string_equal(t1, t3);
+        assert_true(strcmp(t1, t6) != 0); /* the seed matters */
+        size_t k = tl_model_out_width(one), n = d->n_rows;
+        double *p = malloc(n * k * sizeof *p), *q = malloc(n * k * sizeof *q);
+        tl_err err;
+        assert_int_equal(tl_model_predict(one, d, NULL, 0, p, &err), TL_OK);
+        assert_int_equal(tl_model_predict(back, d, NULL, 0, q, &err), TL_OK);
+        assert_memory_equal(p, q, n * k * sizeof *p);
+        for (size_t i = 0; i < n; i++)
+            assert_close(p[i * k] + p[i * k + 1], 1, 1e-12);
+        free(p);
+        free(q);
+        free(t1);
+        free(t3);
+        free(t6);
+        tl_model_free(one);
+        tl_model_free(three);
+        tl_model_free(other);
+        tl_model_free(back);
+    }
+    tl_dataset_free(d);
+}
+
+/* A majority vote's probabilities are shares of the members' votes. */
+static void test_majority_vote_counts_members(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
+    const char *kv[] = {"n_estimators=7", "vote=majority", NULL};
+    tl_model *m = tl_test_fitted("random_forest", d, kv);
+    const tl_ensemble *e = tl_model_ensemble(m);
+    double p[3 * 150], one[3];
+    tl_err err;
+    assert_int_equal(tl_model_predict(m, d, NULL, 0, p, &err), TL_OK);
+    for (size_t r = 0; r < 150; r++) {
+        double votes[3] = {0, 0, 0};
+        for (size_t t = 0; t < e->n_trees; t++) {
+            assert_int_equal(tl_tree_predict(e->trees[t], d, &r, 1, one, &err), TL_OK);
+            votes[one[1] > one[0] ? (one[2] > one[1] ? 2 : 1) : (one[2] > one[0] ? 2 : 0)]++;
+        }
+        for (int c = 0; c < 3; c++)
+            assert_close(p[3 * r + c], votes[c] / 7, 1e-15);
+    }
+    /* importances: a share per attribute, the petals' above the sepals' */
+    assert_close(e->importances[0] + e->importances[1] + e->importances[2] + e->importances[3], 1,
+                 1e-12);
+    assert_true(e->importances[2] + e->importances[3] > 0.7);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+/* random_threshold's root cut on x = 0 .. 99 over 400 seeds: uniform on [0, 99] (mean 49.5,
+ * sd 99 / sqrt(12) = 28.6), hardly ever a midpoint of two values. */
+static void test_random_threshold_cuts_uniformly(void **state)
+{
+    (void)state;
+    char text[4096] = "x,y\n";
+    size_t used = strlen(text);
+    for (int i = 0; i < 100; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%d,%c\n", i, i < 50 ? 'a' : 'b');
+    tl_dataset *d = tl_test_load_text(".csv", text, NULL);
+    const char *kv[] = {"numeric=random_threshold", "max_depth=1", NULL};
+    double s = 0, ss = 0;
+    int halves = 0;
+    for (unsigned long seed = 1; seed <= 400; seed++) {
+        tl_err err;
+        tl_model *m = tl_test_fit("tree", d, kv, seed, &err);
+        assert_non_null(m);
+        const tl_tree *t = tl_model_tree(m);
+        assert_int_equal(t->attr[0], 0);
+        double c = t->threshold[0];
+        assert_true(c >= 0 && c < 99);
+        s += c;
+        ss += c * c;
+        halves += c - floor(c) == 0.5;
+        tl_model_free(m);
+    }
+    double mean = s / 400, sd = sqrt(ss / 400 - mean * mean);
+    print_message("random_threshold: root cut mean %.3f, sd %.3f over 400 seeds\n", mean, sd);
+    assert_close(mean, 49.5, 4.5); /* 3.1 standard errors */
+    assert_close(sd, 28.6, 3);
+    assert_true(halves < 5);
+    tl_dataset_free(d);
+}
+
+static void test_bad_parameters_are_refused(void **state)
+{
+    (void)state;
+    tl_test_refused("random_forest", "n_estimators", "0", "n_estimators = 0 is out of range [1");
+    tl_test_refused("bagging", "base", "gaussian_nb",
+                    "base = gaussian_nb: an ensemble needs a learner that grows a tree");
+    tl_test_refused("bagging", "base", "no_such", "unknown algorithm 'no_such'");
+    tl_test_refused("random_forest", "base.criterion", "foo", "unknown criterion 'foo'");
+    tl_test_refused("random_forest", "base.max_depth", "-1", "base tree: parameter max_depth");
+    tl_test_refused("extra_trees", "oob_score", "true", "oob_score needs bootstrap = true");
+    tl_test_refused("random_forest", "max_features", "1.5", "max_features = 1.5; valid");
+    tl_test_refused("bagging", "max_samples", "0", "max_samples = 0 is out of range");
+    tl_test_refused("bagging", "vote", "soft", "average|majority");
+    tl_test_refused("bagging", "base.smoothing", "laplace", "valid: none");
+}
+
+/* A forest beats its single tree on wine (10-fold CV; scikit-learn's RandomForestClassifier
+ * scores about 0.98 there, its tree about 0.90). */
+static void test_forest_beats_its_tree(void **state)
+{
+    (void)state;
+    const char *kv[] = {"n_estimators=30", NULL};
+    double rf = tl_test_cv_accuracy("random_forest", "experiments/datasets/wine.arff", kv, 10);
+    double et = tl_test_cv_accuracy("extra_trees", "experiments/datasets/wine.arff", kv, 10);
+    double tree = tl_test_cv_accuracy("cart", "experiments/datasets/wine.arff", NULL, 10);
+    print_message("wine, 10-fold CV: random forest %.4f, extra-trees %.4f, cart %.4f\n", rf, et,
+                  tree);
+    assert_true(rf > 0.95 && et > 0.95 && tree < 0.93);
+}
+
+/* Permutation importance on held-out rows: exactly 0 for every attribute a stump does not
+ * test, the accuracy it loses for the one it tests; the forest leans on the petals. */
+static void test_permutation_importance(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
+    size_t train[75], test[75];
+    for (size_t i = 0; i < 75; i++) {
+        train[i] = 2 * i;
+        test[i] = 2 * i + 1;
+    }
+    tl_params p;
+    tl_params_init(&p);
+    tl_params_set(&p, "max_depth", "1", NULL);
+    tl_err err;
+    tl_model *stump = tl_model_new("cart", &p, &err);
+    tl_params_clear(&p);
+    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    assert_int_equal(tl_model_fit(stump, d, train, 75, &ctx, &err), TL_OK);
+    int root = tl_model_tree(stump)->attr[0];
+    double mean[4], sd[4];
+    assert_int_equal(tl_permutation_importance(stump, d, test, 75, 10, 3, mean, sd, &err), TL_OK);
+    print_message("stump on attribute %d: permutation importances %.4f %.4f %.4f %.4f\n", root,
+                  mean[0], mean[1], mean[2], mean[3]);
+    for (int j = 0; j < 4; j++)
+        if (j != root) {
+            assert_true(mean[j] == 0 && sd[j] == 0);
+        }
+    /* the stump puts setosa apart (accuracy 2/3); shuffled, a row lands on the setosa side
+     * with chance 1/3: setosa right with 1/3, the other predicted class with 2/3, so the
+     * accuracy is 1/3 and the expected drop 1/3 (observed 0.3307 over 10 shuffles) */
+    assert_close(mean[root], 1.0 / 3, 0.04);
+    tl_model_free(stump);
+    tl_model *rf = tl_model_new("random_forest", NULL, &err);
+    assert_non_null(rf);
+    assert_int_equal(tl_model_fit(rf, d, train, 75, &ctx, &err), TL_OK);
+    assert_int_equal(tl_permutation_importance(rf, d, test, 75, 5, 3, mean, sd, &err), TL_OK);
+    print_message("random forest: permutation importances %.4f %.4f %.4f %.4f\n", mean[0], mean[1],
+                  mean[2], mean[3]);
+    assert_true(mean[2] + mean[3] > mean[0] + mean[1]);
+    tl_model_free(rf);
+    tl_dataset_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oob_score_equals_the_recorded_draws),
+        cmocka_unit_test(test_threads_and_files_change_nothing),
+        cmocka_unit_test(test_majority_vote_counts_members),
+        cmocka_unit_test(test_random_threshold_cuts_uniformly),
+        cmocka_unit_test(test_bad_parameters_are_refused),
+        cmocka_unit_test(test_forest_beats_its_tree),
+        cmocka_unit_test(test_permutation_importance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
