@@ -35,6 +35,7 @@ static void make_net(st_net *net, const char *gate, const char *shape, int regre
     net->gate = st_gate_find(gate);
     assert_non_null(net->gate);
     net->gate_par[0] = GAMMA;
+    net->gate_par[1] = 1 / GAMMA;
     net->shape = !strcmp(shape, "oblivious") ? &st_shape_oblivious : &st_shape_full;
     if (!strcmp(shape, "lopsided"))
         assert_int_equal(st_tree_from_children(&net->tree, lop_l, lop_r, 7, &err), TL_OK);
@@ -145,7 +146,7 @@ static void test_against_torch(void **state)
 static void test_gates_by_hand(void **state)
 {
     (void)state;
-    double par[ST_GATE_PARS] = {GAMMA}, p, dp;
+    double par[ST_GATE_PARS] = {GAMMA, 1 / GAMMA}, p, dp;
     st_gate_sigmoid.apply(par, 0.5, &p, &dp);
     assert_true(fabs(p - 1 / (1 + exp(-0.5))) < 1e-16);
     st_gate_smooth_step.apply(par, 0.3, &p, &dp);
@@ -183,7 +184,7 @@ static void test_routing(void **state)
         st_net net = {0};
         tl_err err;
         net.gate = st_gate_at(gi);
-        net.gate_par[0] = 1.0;
+        net.gate_par[0] = net.gate_par[1] = 1.0;
         net.shape = &st_shape_oblivious; /* the row passes for every gate */
         assert_int_equal(st_tree_full(&net.tree, 1, &err), TL_OK);
         net.n_in = 1;
@@ -238,6 +239,24 @@ static void test_refused(void **state)
         if (!strstr(err.msg, cases[i][2]))
             fail_msg("%s, %s: '%s'", cases[i][0], cases[i][1], err.msg);
     }
+}
+
+/* The slots are listed by `treelab plugins` (text and json) and `fit --algo soft_tree --help`. */
+static void test_listed(void **state)
+{
+    (void)state;
+    static char out[1 << 17];
+    assert_int_equal(tl_test_cli("plugins", out, sizeof out, NULL, 0), 0);
+    assert_non_null(strstr(out, "soft_tree.gate (set gate = NAME"));
+    assert_non_null(strstr(out, "  entmoid "));
+    assert_non_null(strstr(out, "soft_tree.shape (set shape = NAME"));
+    assert_non_null(strstr(out, "  oblivious "));
+    assert_int_equal(tl_test_cli("plugins --format json", out, sizeof out, NULL, 0), 0);
+    assert_non_null(strstr(out, "\"soft_tree.gate\": [\n    {\"name\": \"sigmoid\""));
+    assert_non_null(strstr(out, "{\"name\": \"gamma\""));
+    assert_int_equal(tl_test_cli("fit --algo soft_tree --help", out, sizeof out, NULL, 0), 0);
+    assert_non_null(strstr(out, "  smooth_step  cubic smooth step"));
+    assert_non_null(strstr(out, "  incremental  grown split by split"));
 }
 
 /* An oblivious smooth-step tree on wine: its file loads back to the same predictions, show
@@ -300,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_gates_by_hand), cmocka_unit_test(test_against_torch),
         cmocka_unit_test(test_routing),       cmocka_unit_test(test_refused),
         cmocka_unit_test(test_model_file),    cmocka_unit_test(test_cv_small),
+        cmocka_unit_test(test_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,13 @@ typedef struct tl_model_info {
     size_t leaves, depth, nodes;
 } tl_model_info;
 
+/* A plug-in of one of a learner's own slots (the soft tree's gates and shapes), for listings
+ * (`treelab plugins`). */
+typedef struct tl_model_plugin {
+    const char *slot, *name, *summary, *reference;
+    const tl_param_spec *params; /* set as SLOT.PARAM; NULL: none */
+} tl_model_plugin;
+
 /* A learner. One exported `const tl_model_type *const tl_model_NAME` per file. */
 typedef struct tl_model_type {
     const char *name;    /* the word used in configs and on the command line */
@@ -76,6 +83,9 @@ typedef struct tl_model_type {
     const tl_tree *(*tree)(const void *state);                      /* its fitted hard tree */
     const struct tl_prune_trace *(*prune_trace)(const void *state); /* how it was pruned */
     void (*help)(FILE *f); /* more for --help than the parameter table */
+    /* Optional: plug-in i of the learner's own slots into out, grouped by slot; 0 past the
+     * last. */
+    int (*plugin_at)(size_t i, tl_model_plugin *out);
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */

@@ -363,6 +363,7 @@ static const tl_model_type type = {
     .check = st_check,
     .check_params = st_check_params,
     .help = st_slots_help,
+    .plugin_at = st_plugin_at,
 };
 
 const tl_model_type *const tl_model_soft_tree = &type;

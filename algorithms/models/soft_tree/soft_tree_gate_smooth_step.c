@@ -14,6 +14,7 @@ static void init(const tl_params *p, double *par)
 {
     tl_param_reader rd = tl_params_reader(params, p, NULL);
     par[0] = tl_params_double(&rd, "gamma");
+    par[1] = 1 / par[0]; /* a product per split, not a division */
 }
 
 /* s(z) = -2 z^3 / gamma^3 + 3 z / (2 gamma) + 1/2 for |z| < gamma / 2. */
@@ -25,9 +26,9 @@ static void apply(const double *par, double z, double *p, double *dp)
         *dp = 0;
         return;
     }
-    double u = z / g;
+    double u = z * par[1];
     *p = -2 * u * u * u + 1.5 * u + 0.5;
-    *dp = (1.5 - 6 * u * u) / g;
+    *dp = (1.5 - 6 * u * u) * par[1];
 }
 
 const st_gate_type st_gate_smooth_step = {

@@ -376,6 +376,7 @@ int st_slots_check(const tl_params *p, tl_err *err);
 int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
                   const st_shape_type **shape, tl_err *err);
 void st_slots_help(FILE *f);
+int st_plugin_at(size_t i, tl_model_plugin *out); /* tl_model_type.plugin_at */
 
 /* tl_model_type hooks living in soft_tree_store.c and soft_tree_show.c. */
 int st_save(const void *state, FILE *f, int indent, tl_err *err);

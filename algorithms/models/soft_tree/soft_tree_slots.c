@@ -209,3 +209,15 @@ void st_slots_help(FILE *f)
                "incremental; precision = float with a gate other than sigmoid or the oblivious "
                "shape.\n");
 }
+
+int st_plugin_at(size_t i, tl_model_plugin *out)
+{
+    size_t n_gates = sizeof gates / sizeof *gates - 1;
+    const st_gate_type *g = st_gate_at(i);
+    const st_shape_type *s = i >= n_gates ? st_shape_at(i - n_gates) : NULL;
+    if (g)
+        *out = (tl_model_plugin){"gate", g->name, g->summary, g->reference, g->params};
+    else if (s)
+        *out = (tl_model_plugin){"shape", s->name, s->summary, s->reference, s->params};
+    return g || s;
+}
