@@ -47,9 +47,17 @@ ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, d
         g->apply(net->gate_par, z, &p, &dp);
         e->p[i] = p;
         e->dp[i] = dp;
+        /* both children written, kept when reached: no branch to mispredict (the reach
+         * buffers have two entries to spare) */
         double Pl = P * (1 - p), Pr = P * p;
-        e->kid[2 * i] = Pl > 0 ? (int)push(e, &n, t->kid[2 * s], Pl) : -1;
-        e->kid[2 * i + 1] = Pr > 0 ? (int)push(e, &n, t->kid[2 * s + 1], Pr) : -1;
+        e->pos[n] = t->kid[2 * s];
+        e->P[n] = Pl;
+        e->kid[2 * i] = Pl > 0 ? (int)n : -1;
+        n += Pl > 0;
+        e->pos[n] = t->kid[2 * s + 1];
+        e->P[n] = Pr;
+        e->kid[2 * i + 1] = Pr > 0 ? (int)n : -1;
+        n += Pr > 0;
         if (bal) {
             bal[M + s] += wr * P;
             bal[s] += wr * P * p;

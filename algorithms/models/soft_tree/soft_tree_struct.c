@@ -206,8 +206,8 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     }
     w->a = malloc(M * 3 * sizeof(double));
     w->yb = malloc(cap * sizeof(double));
-    if (ok && !st_net_dense(net)) /* a row reaches at most every node */
-        ok = !reach_alloc(&w->e, cap * N, cap);
+    if (ok && !st_net_dense(net)) /* a row reaches at most every node; 2 spare */
+        ok = !reach_alloc(&w->e, cap * N + 2, cap);
     if (!ok || !w->a || !w->yb) {
         st_work_clear(w);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
