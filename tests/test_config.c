@@ -139,7 +139,7 @@ static void test_relative_paths(void **state)
     static const char *const shipped[] = {
         "default",        "iris_study",       "iris_learning_curve", "watermelon",
         "regularisation", "seed001_examples", "seed001_regression",  "c45_confidence",
-        "composed_trees", "ensembles"};
+        "composed_trees", "ensembles",        "soft_trees",          "soft_trees_small"};
     for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "configs/%s.cfg", shipped[i]);

@@ -12,8 +12,9 @@ static const char usage[] =
     "usage: treelab plugins [--format text|json]\n"
     "\n"
     "List what a tree can be composed from (criteria, splitters per attribute kind, pruners,\n"
-    "missing-value methods) and every learner, each with a one-line summary, its reference\n"
-    "and its parameters\n"
+    "missing-value methods), every learner, and the plug-ins of a learner's own slots\n"
+    "(soft_tree.gate, soft_tree.shape), each with a one-line summary, its reference and its\n"
+    "parameters\n"
     "(type, default, range or choices). A plug-in's parameter P is set as SLOT.P, e.g.\n"
     "  treelab cv DATA --algo tree --set pruner=cost_complexity --set pruner.select=1se\n"
     "\n"
@@ -133,6 +134,29 @@ static int entry_at(int s, size_t i, entry *e)
     return 1;
 }
 
+/* The plug-ins of learner t's own slots, one section per slot named LEARNER.SLOT. */
+static void learner_slots(const tl_model_type *t, int json)
+{
+    tl_model_plugin pl;
+    const char *slot = NULL;
+    for (size_t i = 0; t->plugin_at && t->plugin_at(i, &pl); i++) {
+        int first = !slot || strcmp(slot, pl.slot);
+        if (first && json)
+            printf("%s,\n  \"%s.%s\": [", slot ? "\n  ]" : "", t->name, pl.slot);
+        else if (first)
+            printf("\n%s.%s (set %s = NAME, its parameters as %s.PARAM):\n", t->name, pl.slot,
+                   pl.slot, pl.slot);
+        entry e = {pl.name, pl.summary, pl.reference, NULL, pl.params};
+        if (json)
+            json_entry(&e, first);
+        else
+            text_entry(&e, 1);
+        slot = pl.slot;
+    }
+    if (slot && json)
+        fputs("\n  ]", stdout);
+}
+
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *format = "text";
@@ -167,6 +191,8 @@ static int run(int argc, char **argv, tl_err *err)
         if (json)
             fputs("\n  ]", stdout);
     }
+    for (size_t i = 0; tl_model_at(i); i++) /* learners' own slots, e.g. soft_tree.gate */
+        learner_slots(tl_model_at(i), json);
     if (json)
         fputs("\n}\n", stdout);
     return TL_OK;

@@ -50,6 +50,13 @@ typedef struct tl_ensemble {
     size_t n_attrs;
 } tl_ensemble;
 
+/* A plug-in of one of a learner's own slots (the soft tree's gates and shapes), for listings
+ * (`treelab plugins`). */
+typedef struct tl_model_plugin {
+    const char *slot, *name, *summary, *reference;
+    const tl_param_spec *params; /* set as SLOT.PARAM; NULL: none */
+} tl_model_plugin;
+
 /* A learner. One exported `const tl_model_type *const tl_model_NAME` per file. */
 typedef struct tl_model_type {
     const char *name;    /* the word used in configs and on the command line */
@@ -93,6 +100,10 @@ typedef struct tl_model_type {
     void (*help)(FILE *f); /* more for --help than the parameter table */
     /* Optional: an ensemble's members and scores (NULL: not an ensemble). */
     const tl_ensemble *(*ensemble)(const void *state);
+
+    /* Optional: plug-in i of the learner's own slots into out, grouped by slot; 0 past the
+     * last. */
+    int (*plugin_at)(size_t i, tl_model_plugin *out);
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */

@@ -8,15 +8,15 @@
 
 /* One fit on rows [0, n_train) and a prediction of the rest, with `epochs` epochs: wall and
  * CPU seconds into t[0], t[1], test accuracy into *acc. Returns non-zero on error. */
-static int timed_fit(const tl_dataset *d, size_t n_train, char kv[3][64], long epochs, double t[2],
-                     double *acc)
+static int timed_fit(const tl_dataset *d, size_t n_train, char **kv, int n_kv, long epochs,
+                     double t[2], double *acc)
 {
     tl_err err;
     tl_params p;
     tl_params_init(&p);
     char ep[32];
     snprintf(ep, sizeof ep, "epochs=%ld", epochs);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < n_kv; i++)
         tl_params_set_kv(&p, kv[i], &err);
     tl_params_set_kv(&p, ep, &err);
     size_t n = d->n_rows;
@@ -50,18 +50,20 @@ static int timed_fit(const tl_dataset *d, size_t n_train, char kv[3][64], long e
     return rc;
 }
 
-/* usage: bench_soft_tree DATA.csv N_TRAIN DEPTH BATCH EPOCHS [PRECISION]
+/* usage: bench_soft_tree DATA.csv N_TRAIN DEPTH BATCH EPOCHS [PRECISION [KEY=VALUE...]]
  * Fits on the first N_TRAIN rows and prints "seconds_per_epoch cpu_seconds_per_epoch
  * test_accuracy epoch_seconds": the first two are wall-clock and the process's CPU time around
  * the whole fit (input encoding, initialisation and every epoch) and the prediction of the
  * other rows, divided by EPOCHS; epoch_seconds is the cost of one more epoch, (T(EPOCHS) -
  * T(1)) / (EPOCHS - 1) in CPU time, which is what the PyTorch side's clock (around its epochs
  * only) measures. PRECISION is soft_tree's precision parameter (double, the default, or
- * float). */
+ * float); KEY=VALUE more of its parameters (gate=smooth_step). */
 int main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 7) {
-        fprintf(stderr, "usage: %s DATA.csv N_TRAIN DEPTH BATCH EPOCHS [PRECISION]\n", argv[0]);
+    if (argc < 6 || argc > 16) {
+        fprintf(stderr,
+                "usage: %s DATA.csv N_TRAIN DEPTH BATCH EPOCHS [PRECISION [KEY=VALUE...]]\n",
+                argv[0]);
         return 2;
     }
     gsl_set_error_handler_off();
@@ -77,12 +79,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "EPOCHS must be at least 2\n");
         return 2;
     }
-    char kv[3][64]; /* depth, batch size, precision */
-    snprintf(kv[0], sizeof kv[0], "depth=%s", argv[3]);
-    snprintf(kv[1], sizeof kv[1], "batch_size=%s", argv[4]);
-    snprintf(kv[2], sizeof kv[2], "precision=%s", argc == 7 ? argv[6] : "double");
+    char set[3][64], *kv[16]; /* depth, batch size, precision, then the rest */
+    snprintf(set[0], sizeof set[0], "depth=%s", argv[3]);
+    snprintf(set[1], sizeof set[1], "batch_size=%s", argv[4]);
+    snprintf(set[2], sizeof set[2], "precision=%s", argc >= 7 ? argv[6] : "double");
+    int n_kv = 0;
+    for (int i = 0; i < 3; i++)
+        kv[n_kv++] = set[i];
+    for (int i = 7; i < argc; i++)
+        kv[n_kv++] = argv[i];
     double one[2], all[2], acc, acc1;
-    if (timed_fit(d, n_train, kv, 1, one, &acc1) || timed_fit(d, n_train, kv, epochs, all, &acc))
+    if (timed_fit(d, n_train, kv, n_kv, 1, one, &acc1) ||
+        timed_fit(d, n_train, kv, n_kv, epochs, all, &acc))
         return 1;
     printf("%.4f %.4f %.4f %.4f\n", all[0] / (double)epochs, all[1] / (double)epochs, acc,
            (all[1] - one[1]) / (double)(epochs - 1));

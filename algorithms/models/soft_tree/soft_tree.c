@@ -16,8 +16,15 @@ static const tl_param_spec params[] = {
     {"beta", TL_PARAM_DOUBLE, "1", 1e-6, 1e6, NULL, "inverse temperature of the soft splits"},
     {"loss", TL_PARAM_CHOICE, "mixture", 0, 0, "mixture|expected",
      "mixture: loss of the path-weighted mixture; expected: path-weighted leaf losses"},
-    {"predict", TL_PARAM_CHOICE, "mixture", 0, 0, "mixture|max_path",
-     "predict the mixture or the leaf with the largest path probability"},
+    {"predict", TL_PARAM_CHOICE, "mixture", 0, 0, "mixture|max_path|hard",
+     "routing at prediction: the mixture of the leaves, the leaf with the largest path "
+     "probability, or the leaf reached by following each split's likelier branch (p > 1/2)"},
+    {"gate", TL_PARAM_STRING, "sigmoid", 0, 0, NULL,
+     "the splits' gate: sigmoid, smooth_step or entmoid (below; gate.PARAM sets its "
+     "parameters)"},
+    {"shape", TL_PARAM_STRING, "full", 0, 0, NULL,
+     "the tree's shape: full, incremental or oblivious (below; default full, or incremental "
+     "with grow = incremental)"},
     {"lambda", TL_PARAM_DOUBLE, "0.001", 0, 1e6, NULL, "weight of the balance penalty"},
     {"l2", TL_PARAM_DOUBLE, "0", 0, 1e6, NULL, "L2 penalty 0.5 * l2 * ||W||^2 on split weights"},
     {"optimizer", TL_PARAM_CHOICE, "adam", 0, 0, "adam|sgd", "mini-batch optimiser"},
@@ -30,7 +37,7 @@ static const tl_param_spec params[] = {
     {"patience", TL_PARAM_INT, "10", 1, 1e7, NULL,
      "epochs without a lower validation loss before stopping"},
     {"grow", TL_PARAM_CHOICE, "full", 0, 0, "full|incremental",
-     "train the full tree, or grow it split by split (Irsoy et al.)"},
+     "older name of shape: train the full tree, or grow it split by split (Irsoy et al.)"},
     {"init_scale", TL_PARAM_DOUBLE, "0.1", 0, 1e3, NULL, "sd of the initial leaf parameters"},
     {"precision", TL_PARAM_CHOICE, "double", 0, 0, "double|float",
      "arithmetic of the passes over the data: float (float32, sgemm) is about twice as fast; "
@@ -47,14 +54,21 @@ static void *st_alloc(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    tl_param_reader rd = tl_params_reader(params, p, err);
+    tl_params own;
+    if (st_own_params(p, &own, err) || st_slots_read(p, &m->gate, m->gate_par, &m->shape, err)) {
+        tl_params_clear(&own);
+        st_free(m);
+        return NULL;
+    }
+    tl_param_reader rd = tl_params_reader(params, &own, err);
     const char *depth = tl_params_string(&rd, "depth");
     m->depth_auto = depth && !strcmp(depth, "auto");
     m->depth = depth && !m->depth_auto ? (size_t)strtoul(depth, NULL, 10) : 0;
     m->beta = tl_params_double(&rd, "beta");
-    m->incremental = strcmp(tl_params_string(&rd, "grow"), "incremental") == 0;
-    m->predict = strcmp(tl_params_string(&rd, "predict"), "max_path") == 0 ? ST_PREDICT_MAX_PATH
-                                                                           : ST_PREDICT_MIXTURE;
+    const char *predict = tl_params_string(&rd, "predict");
+    m->predict = !strcmp(predict, "max_path") ? ST_PREDICT_MAX_PATH
+                 : !strcmp(predict, "hard")   ? ST_PREDICT_HARD
+                                              : ST_PREDICT_MIXTURE;
     m->valid_fraction = tl_params_double(&rd, "validation_fraction");
     m->single = strcmp(tl_params_string(&rd, "precision"), "float") == 0;
     st_train_opts *o = &m->opts;
@@ -69,6 +83,7 @@ static void *st_alloc(const tl_params *p, tl_err *err)
     o->epochs = (size_t)tl_params_int(&rd, "epochs");
     o->patience = (size_t)tl_params_int(&rd, "patience");
     o->init_scale = tl_params_double(&rd, "init_scale");
+    tl_params_clear(&own);
     if (rd.rc) {
         st_free(m);
         return NULL;
@@ -94,7 +109,13 @@ size_t st_auto_depth(size_t classes, size_t rows)
 /* depth: "auto" or an integer 0..16 (the table takes it as text, for auto). */
 static int st_check_params(const tl_params *p, tl_err *err)
 {
-    int rc = tl_params_check(params, p, err);
+    tl_params own;
+    int rc = st_own_params(p, &own, err);
+    if (!rc)
+        rc = tl_params_check(params, &own, err);
+    tl_params_clear(&own);
+    if (!rc)
+        rc = st_slots_check(p, err);
     const char *v = tl_params_find(p, "depth");
     if (rc || !v || !strcmp(v, "auto"))
         return rc;
@@ -213,14 +234,7 @@ static void target_stats(soft_tree *m, const tl_dataset *d, const size_t *rows, 
 static int fit_encoded(soft_tree *m, const st_data *tr, const st_data *va, gsl_rng *rng,
                        tl_err *err)
 {
-    st_net *net = &m->net;
-    if (m->incremental)
-        return st_grow_incremental(net, &m->opts, m->depth, tr, va, rng, &m->trace, err);
-    int rc = st_tree_full(&net->tree, m->depth, err);
-    if (rc || (rc = st_net_alloc_theta(net, err)))
-        return rc;
-    st_init_params(net, m->opts.init_scale, rng);
-    return st_train(net, &m->opts, tr, va, rng, &m->trace, NULL, err);
+    return m->shape->fit(&m->net, &m->opts, m->depth, tr, va, rng, &m->trace, err);
 }
 
 static int st_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
@@ -232,6 +246,9 @@ static int st_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
     m->net.n_out = m->net.regression ? 1 : tl_dataset_n_classes(d);
     m->net.beta = m->beta;
     m->net.single = m->single;
+    m->net.gate = m->gate;
+    memcpy(m->net.gate_par, m->gate_par, sizeof m->gate_par);
+    m->net.shape = m->shape;
     if (!m->net.regression && m->net.n_out < 1)
         return tl_err_set(err, TL_EINVAL, "soft_tree: the target has no classes");
     if (d->schema.n_attrs == 0)
@@ -330,7 +347,8 @@ static int st_trace_get(const void *state, const char *const **col_names, size_t
 
 static const tl_model_type type = {
     .name = "soft_tree",
-    .summary = "soft decision tree: oblique sigmoid splits trained by gradient descent",
+    .summary = "soft decision tree: oblique soft splits trained by gradient descent; gates "
+               "sigmoid, smooth_step, entmoid; shapes full, incremental, oblivious",
     .tasks = TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION,
     .params = params,
     .alloc = st_alloc,
@@ -344,6 +362,8 @@ static const tl_model_type type = {
     .trace = st_trace_get,
     .check = st_check,
     .check_params = st_check_params,
+    .help = st_slots_help,
+    .plugin_at = st_plugin_at,
 };
 
 const tl_model_type *const tl_model_soft_tree = &type;

@@ -31,6 +31,9 @@ static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng
     out->regression = src->regression;
     out->beta = src->beta;
     out->single = src->single;
+    out->gate = src->gate;
+    memcpy(out->gate_par, src->gate_par, sizeof out->gate_par);
+    out->shape = src->shape;
     int rc = st_tree_from_children(&out->tree, left, right, n + 2, err);
     free(left);
     free(right);

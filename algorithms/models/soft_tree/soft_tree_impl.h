@@ -27,7 +27,75 @@
 #endif
 
 typedef enum { ST_LOSS_MIXTURE = 0, ST_LOSS_EXPECTED = 1 } st_loss_kind;
-typedef enum { ST_PREDICT_MIXTURE = 0, ST_PREDICT_MAX_PATH = 1 } st_predict_kind;
+typedef enum {
+    ST_PREDICT_MIXTURE = 0,
+    ST_PREDICT_MAX_PATH = 1,
+    ST_PREDICT_HARD = 2
+} st_predict_kind;
+
+/* Sums over a batch's rows run in ST_LANES fixed lanes, folded in a fixed order: the same
+ * result every time and in every clone, from loops the compiler vectorises without
+ * reassociating (eight doubles: one AVX-512 register, two AVX2 ones). */
+#define ST_LANES 8
+static inline double st_fold(const double u[ST_LANES])
+{
+    return ((u[0] + u[1]) + (u[2] + u[3])) + ((u[4] + u[5]) + (u[6] + u[7]));
+}
+
+/* Keeps log(a) finite when a split routes a whole batch one way (large beta; and the gates
+ * that reach 0 and 1). */
+#define ST_A_EPS 1e-12
+
+/* Values a gate reads from its parameters (gate.NAME), at most this many. */
+#define ST_GATE_PARS 2
+
+/* A gate plug-in (soft_tree_gate_*.c): the probability p = g(z) that a split sends a row right,
+ * from its logit z = beta (w.x + b). Every gate is symmetric, g(-z) = 1 - g(z), so a row goes
+ * right with p > 1/2 exactly when z > 0 (hard routing). */
+typedef struct st_gate_type {
+    const char *name, *summary, *reference;
+    const tl_param_spec *params; /* gate.NAME; NULL: none */
+    /* The parameters of p (checked against params) into par[0..ST_GATE_PARS). */
+    void (*init)(const tl_params *p, double *par);
+    /* p = g(z) and dp = dp/dz. */
+    void (*apply)(const double *par, double z, double *p, double *dp);
+    /* log g(z) where g(z) underflows long before its log would (NULL: log of apply's p,
+     * -inf where p is exactly 0) */
+    double (*log_p)(const double *par, double z);
+} st_gate_type;
+
+extern const st_gate_type st_gate_sigmoid, st_gate_smooth_step, st_gate_entmoid;
+
+struct st_net;
+struct st_tree;
+struct st_train_opts;
+struct st_data;
+struct st_trace;
+
+/* A shape plug-in (soft_tree_shape_*.c): which tree is trained, and which row of the split
+ * parameters each split reads. */
+typedef struct st_shape_type {
+    const char *name, *summary, *reference;
+    const tl_param_spec *params; /* shape.NAME; NULL: none */
+    int grows;                   /* grown split by split: needs validation rows */
+    /* Rows of split parameters the tree needs, and the row of inner slot s; NULL: one row per
+     * split, its slot. */
+    size_t (*n_rows)(const struct st_tree *t);
+    size_t (*row)(const struct st_tree *t, size_t s);
+    /* Build net's tree (up to depth), initialise and train it. */
+    int (*fit)(struct st_net *net, const struct st_train_opts *o, size_t depth,
+               const struct st_data *train, const struct st_data *valid, gsl_rng *rng,
+               struct st_trace *trace, tl_err *err);
+} st_shape_type;
+
+extern const st_shape_type st_shape_full, st_shape_incremental, st_shape_oblivious;
+
+/* Gate and shape i of their registries (soft_tree_slots.c), NULL past the last; by name, NULL
+ * when unknown. */
+const st_gate_type *st_gate_at(size_t i);
+const st_shape_type *st_shape_at(size_t i);
+const st_gate_type *st_gate_find(const char *name);
+const st_shape_type *st_shape_find(const char *name);
 typedef enum { ST_OPT_ADAM = 0, ST_OPT_SGD = 1 } st_optimizer;
 
 /* A binary tree of soft splits. Nodes are numbered so that a parent comes before its
@@ -71,7 +139,26 @@ typedef struct st_net {
     int single; /* float32 passes (the parameters stay double) */
     double *theta;
     size_t n_theta;
+    /* The gate (NULL: sigmoid) and its parameters; the shape (NULL: full). */
+    const st_gate_type *gate;
+    double gate_par[ST_GATE_PARS];
+    const st_shape_type *shape;
+    size_t n_split; /* rows of W and b (st_net_alloc_theta): n_inner unless the shape shares */
 } st_net;
+
+/* Whether net runs today's passes over whole batches (soft_tree_net.c): the sigmoid gate, one
+ * split row per split. Else the passes go row by row (soft_tree_rows.c) and skip every subtree
+ * a row reaches with path probability exactly 0. */
+static inline int st_net_dense(const st_net *n)
+{
+    return (!n->gate || n->gate == &st_gate_sigmoid) && (!n->shape || !n->shape->row);
+}
+
+/* The split-parameter row of inner slot s. */
+static inline size_t st_split_row(const st_net *n, size_t s)
+{
+    return n->shape && n->shape->row ? n->shape->row(&n->tree, s) : s;
+}
 
 /* Options of the objective. */
 typedef struct st_objective {
@@ -90,11 +177,11 @@ static inline double *st_W(const st_net *n)
 }
 static inline double *st_b(const st_net *n)
 {
-    return n->theta + n->tree.n_inner * n->n_in;
+    return n->theta + n->n_split * n->n_in;
 }
 static inline double *st_phi(const st_net *n)
 {
-    return st_b(n) + n->tree.n_inner;
+    return st_b(n) + n->n_split;
 }
 
 /* Scratch of one precision for batches of up to cap rows. Node arrays are node-major: the B
@@ -114,6 +201,16 @@ static inline double *st_phi(const st_net *n)
 typedef ST_BUFS(double) st_bufs_d;
 typedef ST_BUFS(float) st_bufs_f;
 
+/* The row-by-row passes' record of a batch (soft_tree_rows.c): every node a row reaches, in
+ * the order reached (parents first), row r's from start[r] to start[r + 1]: its position in
+ * [inner slots | leaf slots], path probability P, routing probability p and dp/dz (inner),
+ * the entries of its children (-1: not reached) and the gradient of P. */
+typedef struct st_reach {
+    int *pos, *kid;
+    double *P, *p, *dp, *g;
+    size_t *start;
+} st_reach;
+
 /* Batch scratch for one net: its d buffers are allocated, or its f ones when net->single. */
 typedef struct st_work {
     size_t cap;
@@ -121,6 +218,7 @@ typedef struct st_work {
     st_bufs_f f;
     double *a;  /* 3 x n_inner: balance statistics */
     double *yb; /* the batch's targets */
+    st_reach e; /* the row-by-row passes only */
 } st_work;
 
 int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err);
@@ -154,6 +252,20 @@ typedef struct st_data {
 void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *idx, size_t B);
 double st_batch_grad(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
                      double *data_loss);
+
+/* The row-by-row passes (soft_tree_rows.c), for nets that are not st_net_dense, double only:
+ * the objective of the batch st_gather left in w (row-major inputs), as st_batch_grad; and
+ * predictions of B rows X (row-major) into out (B x n_out). */
+double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w, size_t B,
+                         double *grad, double *data_loss);
+void st_rows_predict(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t B,
+                     double *out);
+/* Pieces of the dense passes the row passes share (soft_tree_net.c, double): the leaves'
+ * outputs from phi into w->d.Q and w->d.logQ; the balance penalty from the sums in w->a (see
+ * penalty_d); the leaf parameters' gradient from w->d.gQ. */
+void st_leaf_outputs(const st_net *net, st_work *w);
+double st_penalty(const st_net *net, double lambda, st_work *w);
+void st_leaf_grad(const st_net *net, st_loss_kind loss, st_work *w, double *gphi);
 
 /* The routing logits Z = beta (W XT + b) (M x B) of a feature-major batch XT (D x B), and the
  * weight gradient gW = gz XT^T (M x D) from gz (M x B), all row-major (soft_tree_gemm.c). */
@@ -241,8 +353,10 @@ typedef struct soft_tree {
     size_t depth;   /* of the last fit when depth_auto */
     int depth_auto; /* depth = "auto": st_auto_depth at fit */
     double beta, valid_fraction;
-    int incremental;
     st_predict_kind predict;
+    const st_gate_type *gate;
+    double gate_par[ST_GATE_PARS];
+    const st_shape_type *shape;
     int single; /* precision = "float" */
     st_train_opts opts;
     /* fitted */
@@ -251,6 +365,18 @@ typedef struct soft_tree {
     double y_mean, y_sd; /* regression targets are trained standardised */
     st_trace trace;
 } soft_tree;
+
+/* The slots' parameters (soft_tree_slots.c): p's keys without a '.' into own (TL_EINVAL for
+ * a SLOT.PARAM of no slot); slot's PARAMs, the prefix stripped, into out; every problem of
+ * the gate and shape named (or implied by grow) and of their compositions; the plug-ins and
+ * the gate's parameter values p names; more for --help. */
+int st_own_params(const tl_params *p, tl_params *own, tl_err *err);
+int st_slot_params(const tl_params *p, const char *slot, tl_params *out, tl_err *err);
+int st_slots_check(const tl_params *p, tl_err *err);
+int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
+                  const st_shape_type **shape, tl_err *err);
+void st_slots_help(FILE *f);
+int st_plugin_at(size_t i, tl_model_plugin *out); /* tl_model_type.plugin_at */
 
 /* tl_model_type hooks living in soft_tree_store.c and soft_tree_show.c. */
 int st_save(const void *state, FILE *f, int indent, tl_err *err);

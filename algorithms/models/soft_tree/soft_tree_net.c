@@ -5,18 +5,6 @@
 
 #include "soft_tree_impl.h"
 
-/* Keeps log(a) finite when a split routes a whole batch one way (large beta). */
-#define ST_A_EPS 1e-12
-
-/* Sums over a batch's rows run in ST_LANES fixed lanes, folded in a fixed order: the same
- * result every time and in every clone, from loops the compiler vectorises without
- * reassociating (eight doubles: one AVX-512 register, two AVX2 ones). */
-#define ST_LANES 8
-static inline double st_fold(const double u[ST_LANES])
-{
-    return ((u[0] + u[1]) + (u[2] + u[3])) + ((u[4] + u[5]) + (u[6] + u[7]));
-}
-
 #define REAL double
 #define FN(name) name##_d
 #define BUF d
@@ -48,6 +36,21 @@ static inline double st_fold(const double u[ST_LANES])
 #define TINY FLT_MIN
 #include "soft_tree_net_body.h"
 
+void st_leaf_outputs(const st_net *net, st_work *w)
+{
+    leaf_outputs_d(net, st_phi(net), &w->d);
+}
+
+double st_penalty(const st_net *net, double lambda, st_work *w)
+{
+    return penalty_d(net, lambda, w);
+}
+
+void st_leaf_grad(const st_net *net, st_loss_kind loss, st_work *w, double *gphi)
+{
+    leaf_grad_d(net, loss, &w->d, gphi);
+}
+
 /* float: the parameters rounded once per pass (training keeps and updates them in double). */
 static void load_theta(const st_net *net, st_work *w)
 {
@@ -72,6 +75,11 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
             w->d.wt[r] = wr;
         if (d->y)
             w->yb[r] = d->y[i];
+    }
+    if (!st_net_dense(net)) { /* the row passes read each row's inputs together */
+        for (size_t r = 0; r < B; r++)
+            memcpy(w->d.X + r * D, d->X + (idx ? idx[r] : r) * D, D * sizeof *d->X);
+        return;
     }
     /* input by input: the batch's rows stay in L1 while each input's row fills in order */
     for (size_t j = 0; j < D; j++) {
@@ -99,6 +107,8 @@ static void put_rows(const st_net *net, st_work *w, const double *X, const doubl
 static double pass(const st_net *net, const st_objective *obj, st_work *w, size_t B, double *grad,
                    double *data_loss)
 {
+    if (!st_net_dense(net))
+        return st_rows_objective(net, obj, w, B, grad, data_loss);
     if (!net->single)
         return objective_d(net, obj, w, net->theta, w->d.X, w->yb, B, grad, data_loss);
     double total =
@@ -148,6 +158,10 @@ void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const 
     load_theta(net, w);
     for (size_t at = 0; at < n; at += w->cap) {
         size_t B = n - at < w->cap ? n - at : w->cap;
+        if (!st_net_dense(net)) {
+            st_rows_predict(net, mode, w, X + at * D, B, out + at * K);
+            continue;
+        }
         put_rows(net, w, X + at * D, NULL, NULL, B);
         if (net->single)
             predict_f(net, mode, &w->f, w->f.theta, w->f.X, B, out + at * K);

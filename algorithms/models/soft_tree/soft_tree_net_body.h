@@ -349,9 +349,10 @@ static double FN(objective)(const st_net *net, const st_objective *obj, st_work 
     return total;
 }
 
-/* Predictions of B rows into out (B x n_out, row-major). max_path picks the leaf of the
- * largest log path probability, a sum of log-sigmoids: products of probabilities underflow
- * to 0 in deep trees with a large beta, and every leaf would tie. */
+/* Predictions of B rows into out (B x n_out, row-major). hard follows each row's likelier
+ * branch at every split. max_path picks the leaf of the largest log path probability, a sum
+ * of log-sigmoids: products of probabilities underflow to 0 in deep trees with a large beta,
+ * and every leaf would tie. */
 static void FN(predict)(const st_net *net, st_predict_kind mode, BUFT *b, const REAL *th,
                         const REAL *XT, size_t B, double *out)
 {
@@ -365,10 +366,20 @@ static void FN(predict)(const st_net *net, st_predict_kind mode, BUFT *b, const 
         return;
     }
     FN(leaf_outputs)(net, th + M * (net->n_in + 1), b);
-    if (M) {
+    if (M)
         FN(logits)(net, th, b, XT, B);
-        LOG_SIGMOID(b->p, b->gz, M * B); /* log p; log(1 - p) = log p - z */
+    if (mode == ST_PREDICT_HARD) { /* right where p > 1/2, i.e. z > 0 */
+        for (size_t r = 0; r < B; r++) {
+            size_t pos = 0;
+            while (pos < M)
+                pos = (size_t)t->kid[2 * pos + (b->p[pos * B + r] > 0)];
+            for (size_t c = 0; c < K; c++)
+                out[r * K + c] = b->Q[(pos - M) * K + c];
+        }
+        return;
     }
+    if (M)
+        LOG_SIGMOID(b->p, b->gz, M * B); /* log p; log(1 - p) = log p - z */
     REAL *LP = b->P;
     for (size_t r = 0; r < B; r++)
         LP[r] = 0;

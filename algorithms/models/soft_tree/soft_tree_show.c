@@ -48,8 +48,9 @@ static int put_split(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
 {
     const st_net *net = &m->net;
     size_t D = net->n_in;
-    const double *w = st_W(net) + (size_t)slot * D;
-    double c = st_b(net)[slot];
+    size_t row = st_split_row(net, (size_t)slot);
+    const double *w = st_W(net) + row * D;
+    double c = st_b(net)[row];
     for (size_t k = 0; k < D; k++)
         c -= w[k] * m->enc.mean[k] / m->enc.sd[k];
     /* Terms ordered by standardised weight: those move the split most. */
@@ -101,6 +102,11 @@ static void put_leaf(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
     }
 }
 
+static const char *gate_name(const st_net *net)
+{
+    return net->gate ? net->gate->name : "sigmoid";
+}
+
 /* A node still to print and its depth. */
 typedef struct st_pending {
     size_t node, level;
@@ -141,7 +147,7 @@ static int show_text(const soft_tree *m, const tl_schema *sc, FILE *f, tl_err *e
             fputc('\n', f);
             continue;
         }
-        fprintf(f, "split %d: right with p = sigmoid(z), ", t->slot[node]);
+        fprintf(f, "split %d: right with p = %s(z), ", t->slot[node], gate_name(&m->net));
         rc = put_split(f, m, sc, t->slot[node], 0, err);
         fputc('\n', f);
         if (rc)
@@ -194,7 +200,12 @@ int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE
         return tl_err_set(err, TL_EUNSUPPORTED, "soft_tree can be shown as text or dot only");
     fprintf(f, "soft tree: depth %zu, %zu splits, %zu leaves, beta %g\n", st_tree_max_depth(t),
             t->n_inner, t->n_leaves, m->net.beta);
-    fprintf(f, "each split sends a row right with p = sigmoid(z), z in the attributes' original "
-               "units; terms ordered by standardised weight\n");
+    if (!st_net_dense(&m->net)) /* today's trees keep today's text */
+        fprintf(f, "gate %s, shape %s (%zu hyperplanes)\n", gate_name(&m->net),
+                m->net.shape ? m->net.shape->name : "full", m->net.n_split);
+    fprintf(f,
+            "each split sends a row right with p = %s(z), z in the attributes' original "
+            "units; terms ordered by standardised weight\n",
+            gate_name(&m->net));
     return show_text(m, schema, f, err);
 }

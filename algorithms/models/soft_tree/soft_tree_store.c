@@ -71,12 +71,15 @@ static int read_tree(st_net *net, const tl_store *s, tl_err *err)
     size_t n_theta; /* before allocating: a damaged n_out could ask for any amount */
     if (!rc && tl_store_len(s, "state.theta", &n_theta, err))
         rc = TL_EPARSE;
-    if (!rc && n_theta != net->tree.n_inner * (net->n_in + 1) + net->tree.n_leaves * net->n_out)
+    size_t S = rc                                 ? 0
+               : net->shape && net->shape->n_rows ? net->shape->n_rows(&net->tree)
+                                                  : net->tree.n_inner;
+    if (!rc && n_theta != S * (net->n_in + 1) + net->tree.n_leaves * net->n_out)
         rc = tl_err_set(err, TL_EPARSE,
                         "model file: state.theta has %zu values; %zu inputs, "
                         "%zu outputs and this tree need %zu",
                         n_theta, net->n_in, net->n_out,
-                        net->tree.n_inner * (net->n_in + 1) + net->tree.n_leaves * net->n_out);
+                        S * (net->n_in + 1) + net->tree.n_leaves * net->n_out);
     if (!rc)
         rc = st_net_alloc_theta(net, err);
     if (!rc && tl_store_doubles(s, "state.theta", net->theta, net->n_theta, err))
@@ -124,6 +127,9 @@ int st_load(void *state, const tl_store *s, tl_err *err)
     net->n_out = (size_t)n_out;
     net->beta = m->beta;
     net->single = m->single;
+    net->gate = m->gate;
+    memcpy(net->gate_par, m->gate_par, sizeof net->gate_par);
+    net->shape = m->shape;
     rc = read_encoder(&m->enc, s, err);
     net->n_in = m->enc.n_in;
     if (!rc)

@@ -117,7 +117,9 @@ size_t st_tree_max_depth(const st_tree *t)
 int st_net_alloc_theta(st_net *net, tl_err *err)
 {
     free(net->theta);
-    net->n_theta = net->tree.n_inner * (net->n_in + 1) + net->tree.n_leaves * net->n_out;
+    net->n_split =
+        net->shape && net->shape->n_rows ? net->shape->n_rows(&net->tree) : net->tree.n_inner;
+    net->n_theta = net->n_split * (net->n_in + 1) + net->tree.n_leaves * net->n_out;
     net->theta = calloc(net->n_theta ? net->n_theta : 1, sizeof *net->theta);
     if (!net->theta)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -142,6 +144,30 @@ void st_net_clear(st_net *net)
     }
 enum { N_BUFS = 13 };
 
+static void reach_clear(st_reach *e)
+{
+    free(e->pos);
+    free(e->kid);
+    free(e->P);
+    free(e->p);
+    free(e->dp);
+    free(e->g);
+    free(e->start);
+}
+
+/* n entries for cap rows; TL_ENOMEM (what it did allocate, st_work_clear frees). */
+static int reach_alloc(st_reach *e, size_t n, size_t cap)
+{
+    e->pos = malloc(n * sizeof *e->pos);
+    e->kid = malloc(2 * n * sizeof *e->kid);
+    e->P = malloc(n * sizeof *e->P);
+    e->p = malloc(n * sizeof *e->p);
+    e->dp = malloc(n * sizeof *e->dp);
+    e->g = malloc(n * sizeof *e->g);
+    e->start = malloc((cap + 1) * sizeof *e->start);
+    return e->pos && e->kid && e->P && e->p && e->dp && e->g && e->start ? TL_OK : TL_ENOMEM;
+}
+
 void st_work_clear(st_work *w)
 {
     if (!w)
@@ -154,6 +180,7 @@ void st_work_clear(st_work *w)
     }
     free(w->a);
     free(w->yb);
+    reach_clear(&w->e);
     memset(w, 0, sizeof *w);
 }
 
@@ -179,6 +206,8 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     }
     w->a = malloc(M * 3 * sizeof(double));
     w->yb = malloc(cap * sizeof(double));
+    if (ok && !st_net_dense(net)) /* a row reaches at most every node; 2 spare */
+        ok = !reach_alloc(&w->e, cap * N + 2, cap);
     if (!ok || !w->a || !w->yb) {
         st_work_clear(w);
         return tl_err_set(err, TL_ENOMEM, "out of memory");

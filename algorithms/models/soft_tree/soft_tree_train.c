@@ -33,7 +33,7 @@ void st_trace_clear(st_trace *t)
 
 void st_init_params(st_net *net, double init_scale, gsl_rng *rng)
 {
-    size_t M = net->tree.n_inner, D = net->n_in;
+    size_t M = net->n_split, D = net->n_in;
     /* PyTorch's nn.Linear default: uniform in +-1/sqrt(fan_in). */
     double r = D ? 1.0 / sqrt((double)D) : 1.0;
     double *W = st_W(net), *b = st_b(net), *phi = st_phi(net);

@@ -1,0 +1,223 @@
+/* The soft tree's slots: the gate and shape registries, their SLOT.PARAM parameters, and the
+ * compositions that cannot work, refused before any work. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "soft_tree_impl.h"
+
+static const st_gate_type *const gates[] = {&st_gate_sigmoid, &st_gate_smooth_step,
+                                            &st_gate_entmoid, NULL};
+static const st_shape_type *const shapes[] = {&st_shape_full, &st_shape_incremental,
+                                              &st_shape_oblivious, NULL};
+
+const st_gate_type *st_gate_at(size_t i)
+{
+    return i < sizeof gates / sizeof *gates ? gates[i] : NULL;
+}
+
+const st_shape_type *st_shape_at(size_t i)
+{
+    return i < sizeof shapes / sizeof *shapes ? shapes[i] : NULL;
+}
+
+const st_gate_type *st_gate_find(const char *name)
+{
+    for (size_t i = 0; gates[i]; i++)
+        if (!strcmp(gates[i]->name, name))
+            return gates[i];
+    return NULL;
+}
+
+const st_shape_type *st_shape_find(const char *name)
+{
+    for (size_t i = 0; shapes[i]; i++)
+        if (!strcmp(shapes[i]->name, name))
+            return shapes[i];
+    return NULL;
+}
+
+/* A slot: its name, and plug-in i's name and parameter table (NULL past the last). */
+typedef struct slot {
+    const char *name;
+    int (*at)(size_t i, const char **name, const tl_param_spec **params);
+} slot;
+
+static int gate_at(size_t i, const char **name, const tl_param_spec **params)
+{
+    const st_gate_type *g = st_gate_at(i);
+    if (g)
+        *name = g->name, *params = g->params;
+    return g != NULL;
+}
+
+static int shape_at(size_t i, const char **name, const tl_param_spec **params)
+{
+    const st_shape_type *s = st_shape_at(i);
+    if (s)
+        *name = s->name, *params = s->params;
+    return s != NULL;
+}
+
+static const slot slots[] = {{"gate", gate_at}, {"shape", shape_at}};
+enum { N_SLOTS = 2 };
+
+/* The slot a SLOT.PARAM key addresses, *param its PARAM; -1 when none. */
+static int slot_of(const char *key, const char **param)
+{
+    for (int s = 0; s < N_SLOTS; s++) {
+        size_t n = strlen(slots[s].name);
+        if (!strncmp(key, slots[s].name, n) && key[n] == '.') {
+            *param = key + n + 1;
+            return s;
+        }
+    }
+    return -1;
+}
+
+int st_slot_params(const tl_params *p, const char *slot_name, tl_params *out, tl_err *err)
+{
+    tl_params_init(out);
+    for (size_t i = 0; p && i < p->n; i++) {
+        const char *param;
+        int s = slot_of(p->keys[i], &param);
+        if (s >= 0 && !strcmp(slots[s].name, slot_name) &&
+            tl_params_set(out, param, p->values[i], err)) {
+            tl_params_clear(out);
+            return TL_ENOMEM;
+        }
+    }
+    return TL_OK;
+}
+
+int st_own_params(const tl_params *p, tl_params *own, tl_err *err)
+{
+    tl_params_init(own);
+    for (size_t i = 0; p && i < p->n; i++) {
+        const char *param;
+        if (strchr(p->keys[i], '.') && slot_of(p->keys[i], &param) < 0) {
+            tl_params_clear(own);
+            return tl_err_set(err, TL_EINVAL,
+                              "unknown parameter '%s'; the soft tree's slots with parameters "
+                              "are gate and shape (gate.PARAM, shape.PARAM)",
+                              p->keys[i]);
+        }
+        if (!strchr(p->keys[i], '.') && tl_params_set(own, p->keys[i], p->values[i], err)) {
+            tl_params_clear(own);
+            return TL_ENOMEM;
+        }
+    }
+    return TL_OK;
+}
+
+/* The plug-in `name` of slot s and its parameters: known, and each parameter in its table. */
+static int check_slot(const tl_params *p, int s, const char *name, tl_err *err)
+{
+    const char *pname;
+    const tl_param_spec *spec = NULL;
+    size_t i = 0;
+    while (slots[s].at(i, &pname, &spec) && strcmp(pname, name))
+        i++;
+    if (!slots[s].at(i, &pname, &spec)) {
+        char names[256] = "";
+        size_t used = 0;
+        for (size_t k = 0; slots[s].at(k, &pname, &spec) && used + 1 < sizeof names; k++) {
+            int w = snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", pname);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        return tl_err_set(err, TL_EINVAL, "unknown %s '%s'; valid: %s", slots[s].name, name, names);
+    }
+    tl_params sub;
+    int rc = st_slot_params(p, slots[s].name, &sub, err);
+    if (!rc && sub.n && !spec)
+        rc = tl_err_set(err, TL_EINVAL, "%s.%s: %s %s takes no parameters", slots[s].name,
+                        sub.keys[0], slots[s].name, name);
+    else if (!rc && (rc = tl_params_check(spec, &sub, err)))
+        tl_err_prefix(err, "%s %s: ", slots[s].name, name);
+    tl_params_clear(&sub);
+    return rc;
+}
+
+/* The shape p names: shape, or else grow (its older name for incremental growth). */
+static const char *shape_name(const tl_params *p)
+{
+    const char *shape = tl_params_find(p, "shape"), *grow = tl_params_find(p, "grow");
+    return shape ? shape : grow && !strcmp(grow, "incremental") ? "incremental" : "full";
+}
+
+int st_slots_check(const tl_params *p, tl_err *err)
+{
+    const char *gate = tl_params_find(p, "gate"), *shape = shape_name(p);
+    const char *grow = tl_params_find(p, "grow"), *prec = tl_params_find(p, "precision");
+    gate = gate ? gate : "sigmoid";
+    int rc = check_slot(p, 0, gate, err);
+    if (rc || (rc = check_slot(p, 1, shape, err)))
+        return rc;
+    const st_shape_type *sh = st_shape_find(shape);
+    if (grow && !strcmp(grow, "incremental") && !sh->grows)
+        return tl_err_set(err, TL_EINVAL,
+                          "grow = incremental with shape = %s: incremental growth adds one "
+                          "split at a time to any leaf, a %s tree is fixed in advance; use "
+                          "shape = incremental",
+                          shape, shape);
+    if (prec && !strcmp(prec, "float") && (strcmp(gate, "sigmoid") || sh->row))
+        return tl_err_set(err, TL_EINVAL,
+                          "precision = float with gate = %s, shape = %s: the float passes run "
+                          "over whole batches, with the sigmoid gate and a hyperplane per split "
+                          "only; use precision = double",
+                          gate, shape);
+    return TL_OK;
+}
+
+int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
+                  const st_shape_type **shape, tl_err *err)
+{
+    const char *g = tl_params_find(p, "gate");
+    *gate = st_gate_find(g ? g : "sigmoid");
+    *shape = st_shape_find(shape_name(p));
+    memset(gate_par, 0, ST_GATE_PARS * sizeof *gate_par);
+    if (!*gate || !*shape)
+        return tl_err_set(err, TL_EINVAL, "soft_tree: unknown gate or shape");
+    tl_params sub;
+    if (st_slot_params(p, "gate", &sub, err))
+        return TL_ENOMEM;
+    if ((*gate)->init)
+        (*gate)->init(&sub, gate_par);
+    tl_params_clear(&sub);
+    return TL_OK;
+}
+
+static void help_slot(FILE *f, int s)
+{
+    const char *name;
+    const tl_param_spec *spec;
+    fprintf(f, "\n%s (set %s = NAME, its parameters as %s.PARAM):\n", slots[s].name, slots[s].name,
+            slots[s].name);
+    for (size_t i = 0; slots[s].at(i, &name, &spec); i++) {
+        const char *summary = s ? st_shape_at(i)->summary : st_gate_at(i)->summary;
+        const char *ref = s ? st_shape_at(i)->reference : st_gate_at(i)->reference;
+        fprintf(f, "  %-12s %s\n  %-12s (%s)\n", name, summary, "", ref);
+        if (spec)
+            tl_params_print_help(spec, f);
+    }
+}
+
+void st_slots_help(FILE *f)
+{
+    help_slot(f, 0);
+    help_slot(f, 1);
+    fprintf(f, "\nRefused before any work: grow = incremental with a shape other than "
+               "incremental; precision = float with a gate other than sigmoid or the oblivious "
+               "shape.\n");
+}
+
+int st_plugin_at(size_t i, tl_model_plugin *out)
+{
+    size_t n_gates = sizeof gates / sizeof *gates - 1;
+    const st_gate_type *g = st_gate_at(i);
+    const st_shape_type *s = i >= n_gates ? st_shape_at(i - n_gates) : NULL;
+    if (g)
+        *out = (tl_model_plugin){"gate", g->name, g->summary, g->reference, g->params};
+    else if (s)
+        *out = (tl_model_plugin){"shape", s->name, s->summary, s->reference, s->params};
+    return g || s;
+}

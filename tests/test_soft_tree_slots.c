@@ -1,0 +1,325 @@
+/* The soft tree's gates and shapes: objective and gradient against PyTorch's autograd and
+ * finite differences, conditional computation, routing at prediction, compositions refused,
+ * model files, and cross-validated accuracy. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../algorithms/models/soft_tree/soft_tree_impl.h"
+#include "tl_test_util.h"
+#include "treelab/tl_model.h"
+
+/* The fixed problem of scripts/peers/torch_soft_tree_grad.py. */
+enum { D = 3, K = 3, B = 9 };
+#define BETA 1.7
+#define GAMMA 1.5
+
+static void problem(int regression, double *X, double *y, double *wt)
+{
+    for (size_t r = 0; r < B; r++) {
+        for (size_t j = 0; j < D; j++)
+            X[r * D + j] = sin(0.7 * (double)(r * D + j) + 0.3) * 1.5;
+        y[r] = regression ? cos(1.1 * (double)r) : (double)((r * 7 + 3) % K);
+        wt[r] = 0.5 + 0.1 * (double)(r % 5);
+    }
+}
+
+/* The net of a case: gate, tree (full depth 2, the lopsided one, oblivious depth 3) and the
+ * script's parameters theta[k] = 0.8 sin(1.3 k + 0.5). */
+static void make_net(st_net *net, const char *gate, const char *shape, int regression)
+{
+    static const int lop_l[] = {1, 3, -1, 5, -1, -1, -1}, lop_r[] = {2, 4, -1, 6, -1, -1, -1};
+    tl_err err;
+    memset(net, 0, sizeof *net);
+    net->gate = st_gate_find(gate);
+    assert_non_null(net->gate);
+    net->gate_par[0] = GAMMA;
+    net->gate_par[1] = 1 / GAMMA;
+    net->shape = !strcmp(shape, "oblivious") ? &st_shape_oblivious : &st_shape_full;
+    if (!strcmp(shape, "lopsided"))
+        assert_int_equal(st_tree_from_children(&net->tree, lop_l, lop_r, 7, &err), TL_OK);
+    else
+        assert_int_equal(st_tree_full(&net->tree, !strcmp(shape, "full") ? 2 : 3, &err), TL_OK);
+    net->n_in = D;
+    net->n_out = regression ? 1 : K;
+    net->regression = regression;
+    net->beta = BETA;
+    assert_int_equal(st_net_alloc_theta(net, &err), TL_OK);
+    for (size_t k = 0; k < net->n_theta; k++)
+        net->theta[k] = 0.8 * sin(1.3 * (double)k + 0.5);
+}
+
+/* Objective (and gradient when g) of the case's batch. */
+static double objective(st_net *net, st_work *w, const st_objective *obj, int regression, double *g)
+{
+    double X[B * D], y[B], wt[B];
+    problem(regression, X, y, wt);
+    return st_objective_grad(net, obj, w, X, y, wt, B, g, NULL);
+}
+
+/* Central differences of every parameter against the analytic gradient g, to 1e-6 relative
+ * (absolute below 1); returns how many parameters had a nonzero derivative. */
+static size_t finite_differences(st_net *net, st_work *w, const st_objective *obj, int regression,
+                                 const double *g)
+{
+    size_t moving = 0;
+    for (size_t k = 0; k < net->n_theta; k++) {
+        double keep = net->theta[k], h = 1e-6;
+        net->theta[k] = keep + h;
+        double fp = objective(net, w, obj, regression, NULL);
+        net->theta[k] = keep - h;
+        double fm = objective(net, w, obj, regression, NULL);
+        net->theta[k] = keep;
+        double fd = (fp - fm) / (2 * h);
+        if (fabs(g[k] - fd) > 1e-6 * fmax(1.0, fabs(fd)))
+            fail_msg("parameter %zu: analytic %.12g, finite difference %.12g", k, g[k], fd);
+        moving += g[k] != 0;
+    }
+    return moving;
+}
+
+/* Every line of the PyTorch fixture: the objective and every derivative within 1e-10
+ * relative (of 1e-3 at least), and the same gradient by finite differences. For the gates
+ * that reach 0 and 1 the batch must have skipped subtrees (conditional computation) and
+ * still kept some splits inside the band. */
+static void test_against_torch(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tl_test_path("tests/fixtures/soft_tree/gradients.txt"), "r");
+    assert_non_null(f);
+    char line[16384];
+    size_t cases = 0, skipped_cases = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char gate[32], shape[32], task[32], loss[32];
+        int used;
+        double want;
+        assert_int_equal(
+            sscanf(line, "%31s %31s %31s %31s %lf%n", gate, shape, task, loss, &want, &used), 5);
+        int regression = !strcmp(task, "regression");
+        st_net net;
+        make_net(&net, gate, shape, regression);
+        st_objective obj = {!strcmp(loss, "expected") ? ST_LOSS_EXPECTED : ST_LOSS_MIXTURE, 0.3,
+                            0.05};
+        tl_err err;
+        st_work w;
+        assert_int_equal(st_work_alloc(&w, &net, B, &err), TL_OK);
+        double *g = malloc(net.n_theta * sizeof *g);
+        double got = objective(&net, &w, &obj, regression, g);
+        assert_true(finite_differences(&net, &w, &obj, regression, g) > net.n_theta / 3);
+        if (fabs(got - want) > 1e-10 * fabs(want))
+            fail_msg("%s %s %s %s: objective %.17g, torch %.17g", gate, shape, task, loss, got,
+                     want);
+        const char *at = line + used;
+        for (size_t k = 0; k < net.n_theta; k++) {
+            char *end;
+            double t = strtod(at, &end);
+            assert_true(end != at);
+            at = end;
+            if (fabs(g[k] - t) > 1e-10 * fmax(fabs(t), 1e-3))
+                fail_msg("%s %s %s %s: parameter %zu: %.17g, torch %.17g", gate, shape, task, loss,
+                         k, g[k], t);
+        }
+        assert_true(finite_differences(&net, &w, &obj, regression, g) > net.n_theta / 3);
+        if (strcmp(gate, "sigmoid")) {
+            size_t reached = w.e.start[B], band = 0;
+            for (size_t i = 0; i < reached; i++)
+                band += w.e.pos[i] < (int)net.tree.n_inner && w.e.p[i] > 0 && w.e.p[i] < 1;
+            assert_true(band > 0);
+            skipped_cases += reached < B * net.tree.n_nodes;
+        }
+        free(g);
+        st_work_clear(&w);
+        st_net_clear(&net);
+        cases++;
+    }
+    fclose(f);
+    assert_int_equal(cases, 3 * 3 * 2 * 2);
+    assert_int_equal(skipped_cases, 2 * 3 * 2 * 2);
+}
+
+/* The gates by hand: sigmoid(0.5); the smooth step's cubic at z = 0.3 (gamma 1.5: u = 0.2,
+ * p = -0.016 + 0.3 + 0.5) and its ends; entmoid at 0 (1/2, slope 1 / (2 sqrt 2)), at 1
+ * ((sqrt 7 - 1)^2 / 16 below) and at 2 (exactly 1). */
+static void test_gates_by_hand(void **state)
+{
+    (void)state;
+    double par[ST_GATE_PARS] = {GAMMA, 1 / GAMMA}, p, dp;
+    st_gate_sigmoid.apply(par, 0.5, &p, &dp);
+    assert_true(fabs(p - 1 / (1 + exp(-0.5))) < 1e-16);
+    st_gate_smooth_step.apply(par, 0.3, &p, &dp);
+    assert_true(fabs(p - 0.784) < 1e-15);
+    assert_true(fabs(dp - (1.5 - 6 * 0.04) / 1.5) < 1e-15);
+    st_gate_smooth_step.apply(par, 0.75, &p, &dp);
+    assert_true(p == 1 && dp == 0);
+    st_gate_smooth_step.apply(par, -0.75, &p, &dp);
+    assert_true(p == 0 && dp == 0);
+    st_gate_entmoid.apply(par, 0, &p, &dp);
+    assert_true(fabs(p - 0.5) < 1e-15 && fabs(dp - 1 / (2 * sqrt(2.0))) < 1e-15);
+    st_gate_entmoid.apply(par, -1, &p, &dp);
+    double low = (sqrt(7.0) - 1) * (sqrt(7.0) - 1) / 16;
+    assert_true(fabs(p - low) < 1e-16);
+    st_gate_entmoid.apply(par, 2, &p, &dp);
+    assert_true(p == 1 && dp == 0);
+    for (size_t i = 0; st_gate_at(i); i++) { /* symmetric, and log_p (if any) its log */
+        const st_gate_type *g = st_gate_at(i);
+        double q, dq;
+        g->apply(par, 0.4, &p, &dp);
+        g->apply(par, -0.4, &q, &dq);
+        assert_true(fabs(p + q - 1) < 1e-15 && fabs(dp - dq) < 1e-15);
+        assert_true(!g->log_p || fabs(g->log_p(par, 0.4) - log(p)) < 1e-15);
+    }
+}
+
+/* Routing at prediction: a depth-1 tree on one input (z = beta (x - 0.5)), leaves certain of
+ * c0 (left) and c1 (right). Hard routing gives c1 exactly where x > 0.5; max_path the same
+ * leaf; with smooth_step the mixture is exactly that leaf outside the band and a blend
+ * inside it. */
+static void test_routing(void **state)
+{
+    (void)state;
+    for (size_t gi = 0; st_gate_at(gi); gi++) {
+        st_net net = {0};
+        tl_err err;
+        net.gate = st_gate_at(gi);
+        net.gate_par[0] = net.gate_par[1] = 1.0;
+        net.shape = &st_shape_oblivious; /* the row passes for every gate */
+        assert_int_equal(st_tree_full(&net.tree, 1, &err), TL_OK);
+        net.n_in = 1;
+        net.n_out = 2;
+        net.beta = 4;
+        assert_int_equal(st_net_alloc_theta(&net, &err), TL_OK);
+        double th[] = {1, -0.5, 20, -20, -20, 20};
+        memcpy(net.theta, th, sizeof th);
+        double X[] = {0.1, 0.45, 0.55, 0.9}, out[3][8];
+        st_work w;
+        assert_int_equal(st_work_alloc(&w, &net, 4, &err), TL_OK);
+        for (int mode = 0; mode < 3; mode++)
+            st_predict_rows(&net, (st_predict_kind)mode, &w, X, 4, out[mode]);
+        for (size_t r = 0; r < 4; r++) {
+            double right = out[ST_PREDICT_HARD][r * 2 + 1];
+            assert_true((right > 0.99) == (X[r] > 0.5));
+            assert_true(out[ST_PREDICT_MAX_PATH][r * 2 + 1] == right);
+            if (net.gate == &st_gate_smooth_step && (r == 0 || r == 3)) /* |z| > 1/2 */
+                assert_true(out[ST_PREDICT_MIXTURE][r * 2 + 1] == right);
+            if (r == 1 || r == 2) /* z = -+0.2: a blend, on the side of hard routing */
+                assert_true(fabs(out[ST_PREDICT_MIXTURE][r * 2 + 1] - right) > 0.1 &&
+                            fabs(out[ST_PREDICT_MIXTURE][r * 2 + 1] - right) < 0.5);
+        }
+        st_work_clear(&w);
+        st_net_clear(&net);
+    }
+}
+
+/* Compositions that cannot work and bad slot parameters, refused with the reason. */
+static void test_refused(void **state)
+{
+    (void)state;
+    tl_test_refused("soft_tree", "gate", "tanh", "valid: sigmoid, smooth_step, entmoid");
+    tl_test_refused("soft_tree", "shape", "ring", "valid: full, incremental, oblivious");
+    tl_test_refused("soft_tree", "gate.gamma", "2", "gate sigmoid takes no parameters");
+    tl_test_refused("soft_tree", "leaf.kind", "x", "slots with parameters are gate and shape");
+    const char *const cases[][3] = {
+        {"gate=smooth_step", "gate.gamma=0", "gamma"},
+        {"grow=incremental", "shape=oblivious", "incremental growth adds one split at a time"},
+        {"precision=float", "gate=entmoid", "the float passes run over whole batches"},
+        {"precision=float", "shape=oblivious", "the float passes run over whole batches"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tl_params p;
+        tl_params_init(&p);
+        tl_err err;
+        assert_int_equal(tl_params_set_kv(&p, cases[i][0], &err), TL_OK);
+        assert_int_equal(tl_params_set_kv(&p, cases[i][1], &err), TL_OK);
+        tl_model *m = tl_model_new("soft_tree", &p, &err);
+        tl_params_clear(&p);
+        assert_null(m);
+        if (!strstr(err.msg, cases[i][2]))
+            fail_msg("%s, %s: '%s'", cases[i][0], cases[i][1], err.msg);
+    }
+}
+
+/* The slots are listed by `treelab plugins` (text and json) and `fit --algo soft_tree --help`. */
+static void test_listed(void **state)
+{
+    (void)state;
+    static char out[1 << 17];
+    assert_int_equal(tl_test_cli("plugins", out, sizeof out, NULL, 0), 0);
+    assert_non_null(strstr(out, "soft_tree.gate (set gate = NAME"));
+    assert_non_null(strstr(out, "  entmoid "));
+    assert_non_null(strstr(out, "soft_tree.shape (set shape = NAME"));
+    assert_non_null(strstr(out, "  oblivious "));
+    assert_int_equal(tl_test_cli("plugins --format json", out, sizeof out, NULL, 0), 0);
+    assert_non_null(strstr(out, "\"soft_tree.gate\": [\n    {\"name\": \"sigmoid\""));
+    assert_non_null(strstr(out, "{\"name\": \"gamma\""));
+    assert_int_equal(tl_test_cli("fit --algo soft_tree --help", out, sizeof out, NULL, 0), 0);
+    assert_non_null(strstr(out, "  smooth_step  cubic smooth step"));
+    assert_non_null(strstr(out, "  incremental  grown split by split"));
+}
+
+/* An oblivious smooth-step tree on wine: its file loads back to the same predictions, show
+ * names the gate and its three hyperplanes, the same seed gives the same file, and hard
+ * routing agrees with the mixture on most rows. */
+static void test_model_file(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/wine.arff", NULL);
+    const char *kv[] = {"gate=smooth_step", "shape=oblivious", "depth=3", "epochs=30", NULL};
+    tl_model *m = tl_test_fitted("soft_tree", d, kv);
+    char *text, *again_text;
+    tl_model *back = tl_test_reload(m, &text), *again = tl_test_fitted("soft_tree", d, kv);
+    tl_model_free(tl_test_reload(again, &again_text));
+    assert_string_equal(text, again_text);
+    size_t n = d->n_rows, k = tl_model_out_width(m);
+    double *a = malloc(n * k * sizeof *a), *b = malloc(n * k * sizeof *b);
+    assert_int_equal(tl_model_predict(m, d, NULL, n, a, NULL), TL_OK);
+    assert_int_equal(tl_model_predict(back, d, NULL, n, b, NULL), TL_OK);
+    assert_memory_equal(a, b, n * k * sizeof *a);
+    char *shown = tl_test_show(back, TL_SHOW_TEXT);
+    assert_non_null(strstr(shown, "gate smooth_step, shape oblivious (3 hyperplanes)"));
+    assert_non_null(strstr(shown, "p = smooth_step(z)"));
+    const soft_tree *st = m->state;
+    assert_int_equal(st->net.n_split, 3);
+    assert_int_equal(st->net.n_theta, 3 * (13 + 1) + 8 * 3);
+    free(shown);
+    free(text);
+    free(again_text);
+    free(a);
+    free(b);
+    tl_model_free(again);
+    tl_model_free(back);
+    tl_model_free(m);
+    tl_dataset_free(d);
+}
+
+/* 10-fold CV of the new gates and shapes on iris and wine (PyTorch references in
+ * docs/soft_trees.md). */
+static void test_cv_small(void **state)
+{
+    (void)state;
+    const char *const sets[][3] = {
+        {"gate=smooth_step", NULL, NULL},
+        {"gate=entmoid", NULL, NULL},
+        {"shape=oblivious", NULL, NULL},
+        {"gate=smooth_step", "shape=oblivious", NULL},
+    };
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+        assert_true(tl_test_cv_accuracy("soft_tree", "experiments/datasets/iris.arff", sets[i],
+                                        10) >= 0.94);
+        assert_true(tl_test_cv_accuracy("soft_tree", "experiments/datasets/wine.arff", sets[i],
+                                        10) >= 0.94);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gates_by_hand), cmocka_unit_test(test_against_torch),
+        cmocka_unit_test(test_routing),       cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_model_file),    cmocka_unit_test(test_cv_small),
+        cmocka_unit_test(test_listed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
