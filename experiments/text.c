@@ -110,6 +110,26 @@ void tl_html_str(FILE *f, const char *s)
     }
 }
 
+const char *tl_md_str(const char *s, char *buf, size_t size)
+{
+    size_t k = 0;
+    for (; s && *s && k + 8 < size; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '<' || ch == '>' || ch == '&') /* HTML inside Markdown is rendered: inert */
+            k += (size_t)snprintf(buf + k, size - k, "%s",
+                                  ch == '<'   ? "&lt;"
+                                  : ch == '>' ? "&gt;"
+                                              : "&amp;");
+        else if (strchr("|\\`*[]", ch)) /* a cell border, code, emphasis, a link ('_' inside a
+                                          word is plain text in GitHub's Markdown: cart_pre) */
+            buf[k++] = '\\', buf[k++] = (char)ch;
+        else
+            buf[k++] = (char)((ch < 0x20 || ch == 0x7f) ? ' ' : ch);
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 const char *tl_num_short(double v, char buf[32])
 {
     if (isnan(v))

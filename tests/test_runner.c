@@ -613,6 +613,33 @@ static void test_stale_temporaries_swept(void **state)
     tl_experiment_free(x);
 }
 
+/* Names reach summary.md escaped: a '|' in a model or dataset name added table cells, and
+ * HTML in one was written raw into the Markdown, which viewers render. */
+static void test_markdown_names_escaped(void **state)
+{
+    (void)state;
+    char data[256], text[1024];
+    snprintf(data, sizeof data, "%s",
+             tl_test_tmpfile(".csv", "x,y\n1,a\n2,a\n3,a\n4,b\n5,b\n6,b\n"));
+    snprintf(text, sizeof text,
+             "name = \"md\"; datasets = ( { path = \"%s\"; name = \"d|*x*\"; } );\n"
+             "models = ( { name = \"m|<img src=q onerror=alert(1)>\"; algorithm = \"id3\"; },\n"
+             "  { name = \"nb\"; algorithm = \"gaussian_nb\"; } );\n"
+             "protocol = { kind = \"cv\"; folds = 2; };\n",
+             data);
+    tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
+    const char *dir = "/tmp/tl_run_md";
+    rm(dir);
+    assert_int_equal(run(x, dir, 1, 0, 0), TL_OK);
+    char *md = tl_test_slurp_in(dir, "summary.md");
+    if (strstr(md, "<img") || strstr(md, "| m|") ||
+        !strstr(md, "m\\|&lt;img src=q onerror=alert(1)&gt;") || !strstr(md, "## d\\|\\*x\\*"))
+        fail_msg("%s", md);
+    free(md);
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* A folder that is neither new, empty nor treelab's is a user's: a run (or resume) into it is
  * refused before anything is written, naming a file of it and --force; nothing of it changes,
  * not even a lock file. An empty folder is taken, and --force takes the user's. */
@@ -761,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_stale_temporaries_swept),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_user_folder_refused),
+        cmocka_unit_test(test_markdown_names_escaped),
         cmocka_unit_test(test_hand_checked_summary),
         cmocka_unit_test(test_summary_baseline_tests),
     };

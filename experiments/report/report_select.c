@@ -79,7 +79,7 @@ static void md_counts(FILE *f, const tl_rep *r, size_t d, size_t m, size_t p)
 {
     const tl_cells_select *s = &r->meta.select[m];
     size_t first, n = tl_rep_range(r, d, m, &first);
-    fprintf(f, "| %s | %s | %s |", r->meta.dataset[d], r->meta.model[m], s->param[p]);
+    fprintf(f, "| %s | %s | %s |", MD(r->meta.dataset[d]), MD(r->meta.model[m]), MD(s->param[p]));
     int any = 0;
     for (size_t v = 0; v < s->n_values[p]; v++) {
         size_t times = 0;

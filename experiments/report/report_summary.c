@@ -109,7 +109,7 @@ static void md_header(FILE *f, const tl_rep *r)
             m->config, m->config_sha, m->seed, tl_rep_protocol_text(m, proto, sizeof proto));
     fputs("| dataset | sha256 |\n| --- | --- |\n", f);
     for (size_t d = 0; d < m->n_datasets; d++)
-        fprintf(f, "| %s | %s |\n", m->dataset[d], m->dataset_sha[d]);
+        fprintf(f, "| %s | %s |\n", MD(m->dataset[d]), m->dataset_sha[d]);
     fprintf(f,
             "\nBaseline: **%s**. Wins / ties / losses: corrected resampled t-test (Nadeau & "
             "Bengio 2003) on %s at %.2f, paired over the same folds.\n",
@@ -164,7 +164,7 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
     int cls = r->meta.n_classes[d] > 0, lc = r->meta.n_fractions > 0;
     size_t nm = (cls ? N_CLS : N_REG) + 2, nmod = r->meta.n_models;
     const char *const *names = cls ? cls_names : reg_names;
-    fprintf(f, "\n## %s (%s)\n\n| model |%s n |", r->meta.dataset[d],
+    fprintf(f, "\n## %s (%s)\n\n| model |%s n |", MD(r->meta.dataset[d]),
             cls ? "classification" : "regression", lc ? " training fraction |" : "");
     for (size_t j = 0; j < nm; j++)
         fprintf(f, " %s |", names[j]);
@@ -176,7 +176,7 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
         for (size_t g = 0; g < n_groups(r); g++) {
             const pair_stats *p = &ps[g * nmod + m];
             char frac[32];
-            fprintf(f, "| %s |", r->meta.model[m]);
+            fprintf(f, "| %s |", MD(r->meta.model[m]));
             if (lc)
                 fprintf(f, " %s |", tl_num_short(r->meta.fractions[g], frac));
             fprintf(f, " %zu |", p->n);
@@ -297,7 +297,7 @@ static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *e
                 int res = all[(d * ng + g) * nm + m].result;
                 w += res == 1, t += res == 0, l += res == -1;
             }
-        fprintf(f, "| %s | %d | %d | %d |", r->meta.model[m], w, t, l);
+        fprintf(f, "| %s | %d | %d | %d |", MD(r->meta.model[m]), w, t, l);
         if (have_ranks && at < nl && mi[at] == m)
             fprintf(f, " %.3f |", ranks[at++]);
         else if (have_ranks)

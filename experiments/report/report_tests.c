@@ -50,7 +50,7 @@ static int across_datasets(FILE *f, const tl_rep *r, const double *ranks, double
             rc = tl_err_set(err, TL_ENOMEM, "out of memory");
             break;
         }
-        fprintf(f, "| %s |", r->meta.model[m]);
+        fprintf(f, "| %s |", MD(r->meta.model[m]));
         if (wrc) /* every difference 0 or a NaN score */
             fputs(" n/a | n/a | n/a |", f);
         else
@@ -103,10 +103,10 @@ static void mcnemar_dataset(FILE *f, const tl_rep *r, size_t d, double alpha)
             significant += t.p_exact < alpha;
         }
         if (!tested) {
-            fprintf(f, "| %s | n/a | n/a | n/a | n/a | n/a | n/a |\n", r->meta.model[m]);
+            fprintf(f, "| %s | n/a | n/a | n/a | n/a | n/a | n/a |\n", MD(r->meta.model[m]));
             continue;
         }
-        fprintf(f, "| %s | %lu | %lu | %.4f | %.4g | %.4g | %zu of %zu |\n", r->meta.model[m],
+        fprintf(f, "| %s | %lu | %lu | %.4f | %.4g | %.4g | %zu of %zu |\n", MD(r->meta.model[m]),
                 first01, first10, first_t.chi2, first_t.p_chi2, first_t.p_exact, significant,
                 tested);
     }

@@ -21,6 +21,10 @@ FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err);
 size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first);
 /* The primary score of a cell, larger is better: accuracy, or minus the RMSE. */
 double tl_rep_primary(const tl_cell *c);
+/* A name escaped for Markdown (tl_md_str), in a buffer of the enclosing block: every name
+ * written to summary.md goes through it, so '|' adds no cell and HTML renders as text. */
+#define MD(s) tl_md_str((s), (char[600]){0}, 600)
+
 /* A value with fixed decimals ("nan" when undefined). */
 void tl_rep_num(FILE *f, double v);
 
