@@ -42,6 +42,9 @@ static int add_test_file(tl_dataset *d, const tl_data_opts *o, tl_err *err)
     t.target = d->schema.target.name; /* the same target, by name */
     t.attributes = o->attributes, t.n_attributes = o->n_attributes;
     t.nominal = o->nominal, t.n_nominal = o->n_nominal;
+    t.weight_column = o->weight_column;
+    t.decimal = o->decimal;
+    t.flags = o->flags & TL_LOAD_LATIN1; /* the same encoding */
     /* ignore names columns of the training file; the test file's extra columns go anyway */
     tl_dataset *test = tl_dataset_load_with(o->test_file, &t, err);
     if (!test)

@@ -197,7 +197,7 @@ static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experim
         rc = check_complete(&g, err);
     /* the folder is made only once the shards are known good */
     if (!rc)
-        rc = tl_run_prepare_dir(o->out_dir, 0, &lock, err);
+        rc = tl_run_prepare_dir(o->out_dir, 0, o->force, &lock, err);
     if (!rc)
         rc = write_cells(&g, o->out_dir, header, err);
     if (!rc && o->finish)

@@ -200,7 +200,7 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
      * corrected run, as "holds the results of another experiment") */
     if (!(rc = check_tasks(x, data, err)) && !(rc = tl_run_header(x, data, sc, &header, err)) &&
         !(rc = tl_run_make_splits(&s, err)) &&
-        !(rc = tl_run_prepare_dir(o->out_dir, o->resume, &lock, err)) &&
+        !(rc = tl_run_prepare_dir(o->out_dir, o->resume, o->force, &lock, err)) &&
         !(rc = tl_run_open_cells(&s, header, &done, &n_done, err)) &&
         !(rc = tl_run_plan(&s, done, n_done, err))) {
         if (n_done)
