@@ -8,7 +8,7 @@
  * With unknown values N is the test's known weight, and the grower then weights by the known
  * share as for gain: a test with unknowns loses that share about twice.
  * Empty branches and absent classes add nothing (E = 0). */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double score(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k)

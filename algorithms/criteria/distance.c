@@ -8,7 +8,7 @@
  * A gain below 1e-12 nats is rounding and scores 0. */
 #include <math.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double score(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k)

@@ -9,7 +9,7 @@
  * no split has a negative gain), is 0 on a pure node and at most sqrt(k - 1). */
 #include <math.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double dkm(const double *stats, size_t k)
 {

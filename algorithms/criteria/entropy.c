@@ -1,7 +1,7 @@
 /* Entropy in bits: ID3's information gain (Quinlan 1986). */
 #include <math.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 double tl_entropy_bits(const double *stats, size_t k);
 

@@ -11,7 +11,7 @@
  * min_impurity_decrease = c here is scikit-learn's c * (total sample weight).
  * Multiway splits (not in scikit-learn): the between-branch variance sum_b w_b (m_b - m)^2 / W,
  * which is the binary score for two branches. */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 extern const tl_criterion_type *const tl_criterion_mse;
 

@@ -12,7 +12,7 @@
  * as 0, so a test whose branches repeat the parent's class distribution is worth nothing. */
 #include <math.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double score(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k)

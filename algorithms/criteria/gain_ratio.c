@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 double tl_entropy_bits(const double *stats, size_t k);
 

@@ -1,5 +1,5 @@
 /* Gini impurity (CART): 1 - sum p^2. */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double gini(const double *stats, size_t k)
 {

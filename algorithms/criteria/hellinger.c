@@ -6,7 +6,7 @@
  * one-versus-rest distance (the two-class value when k = 2). */
 #include <math.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double one_vs_rest(const double *parent, const double *children, size_t n_children, size_t k,
                           size_t c)

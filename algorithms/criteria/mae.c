@@ -12,7 +12,7 @@
  * the first target, so a large common offset costs no precision; on targets of a few
  * significant bits (counts, grades) every loss is exact, as scikit-learn's, so equal cuts tie
  * as there. */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 /* A min-heap of (key, weight) pairs on caller memory; the lower half stores keys negated. */
 typedef struct heap {

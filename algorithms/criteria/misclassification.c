@@ -1,5 +1,5 @@
 /* Misclassification rate, 1 - max p: the "accuracy" criterion of seed 001's table 9.4. */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double misclassification(const double *stats, size_t k)
 {

@@ -1,5 +1,5 @@
 /* Mean squared error around the node mean (regression): from (w, sum, sum of squares). */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static double mse(const double *stats, size_t k)
 {

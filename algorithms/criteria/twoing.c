@@ -8,7 +8,7 @@
  * the binary value). */
 #include <math.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 /* Twoing of branch b against the union of the other branches. */
 static double one_vs_rest(const double *parent, const double *children, size_t k, size_t b,

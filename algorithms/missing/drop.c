@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static const tl_param_spec params[] = {
     {"predict", TL_PARAM_CHOICE, "stop", 0, 0, "stop|majority|fractional",

@@ -1,7 +1,7 @@
 /* C4.5's fractional rows: a row whose value is unknown goes down every branch, weighted by
  * the branch's share of the known weight, while growing and while predicting; a test's gain
  * counts the known rows only, times their share of the weight. */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 static const tl_missing_type fractional = {
     .name = "fractional",

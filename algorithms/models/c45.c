@@ -5,20 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../pruners/error_based.h"
 #include "tree_impl.h"
 
 static const tl_param_spec params[] = {
-    {"confidence", TL_PARAM_DOUBLE, "0.25", 1e-6, 0.5, NULL,
-     "error-based pruning: confidence factor (J48 -C); smaller prunes more"},
+    TL_EBP_CONFIDENCE, /* the pruner's spec: handed on as pruner.confidence */
     {"min_leaf", TL_PARAM_DOUBLE, "2", 0, 1e12, NULL,
      "a test needs two branches with at least this weight (J48 -M)"},
     {"prune", TL_PARAM_STRING, "true", 0, 0, NULL,
      "older name for pruner: true is error_based; false the unpruned tree (collapsed as J48 "
      "-U); or any pruner's name"},
-    {"subtree_raising", TL_PARAM_BOOL, "true", 0, 0, NULL,
-     "error-based pruning may replace a subtree by its largest branch (J48 without -S)"},
-    {"collapse", TL_PARAM_BOOL, "true", 0, 0, NULL,
-     "first collapse subtrees that do not lower the training error (J48 without -O)"},
+    TL_EBP_SUBTREE_RAISING,
+    TL_EBP_COLLAPSE,
     TL_TREE_PARAMS,
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

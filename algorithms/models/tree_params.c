@@ -180,7 +180,8 @@ static int build_slot(const tl_params *p, int s, plugin *pl, void **state, tl_er
     return rc;
 }
 
-int tl_tree_check_resolved(const tl_params *p, tl_err *err)
+/* The tree's own parameters (not a slot's) against its table. */
+static int check_own(const tl_params *p, tl_err *err)
 {
     tl_params own;
     tl_params_init(&own);
@@ -193,6 +194,12 @@ int tl_tree_check_resolved(const tl_params *p, tl_err *err)
     if (!rc)
         rc = tl_params_check(tree_spec, &own, err);
     tl_params_clear(&own);
+    return rc;
+}
+
+int tl_tree_check_resolved(const tl_params *p, tl_err *err)
+{
+    int rc = check_own(p, err);
     for (int s = 0; s < N_SLOTS && !rc; s++) {
         plugin pl;
         rc = build_slot(p, s, &pl, NULL, err);
@@ -285,7 +292,9 @@ void *tl_tree_learner_alloc(const tl_tree_preset *preset, const tl_params *user,
     if (tl_tree_resolve(preset, user, &p, err))
         return NULL;
     tl_tree_learner *h = calloc(1, sizeof *h);
-    int rc = h ? tl_tree_check_resolved(&p, err) : tl_err_set(err, TL_ENOMEM, "out of memory");
+    /* the slots are checked as they are built, each plug-in's init run once here (the
+     * model's parameter check before this ran them once more, their states dropped) */
+    int rc = h ? check_own(&p, err) : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc) {
         tl_prune_trace_reset(&h->trace);
         rc = build(h, &p, err);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 /* Relative slack when comparing alphas: links within it are pruned together. */
 #define TL_CCP_EPS 1e-12

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "treelab/tl_grow.h"
+
 /* Loss of the prediction pred (k class weights or one value) for row: 0/1, or the squared
  * error. */
 static double pred_loss(const tl_tree *t, const tl_dataset *d, size_t row, const double *pred)

@@ -1,7 +1,7 @@
 /* J48's collapse step: a subtree whose leaves misclassify no less training weight than the
  * node would as a leaf is replaced by that leaf (top-down; J48 does it before pruning, and
  * also for its unpruned tree). */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 static double training_errors(const tl_tree *t, size_t node)
 {

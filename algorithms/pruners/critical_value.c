@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 static const tl_param_spec params[] = {
     {"threshold", TL_PARAM_DOUBLE, "0.05", 0, 1e6, NULL,

@@ -9,7 +9,8 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "treelab/tl_grow.h"
+#include "error_based.h"
+#include "treelab/tl_prune.h"
 
 /* J48's Utils.SMALL: slack on every weight comparison. */
 #define TL_EBP_EPS 1e-6
@@ -295,12 +296,9 @@ static int prune_node(ebp *p, size_t node, tl_err *err)
 }
 
 static const tl_param_spec params[] = {
-    {"confidence", TL_PARAM_DOUBLE, "0.25", 1e-6, 0.5, NULL,
-     "confidence factor (J48 -C); smaller prunes more"},
-    {"subtree_raising", TL_PARAM_BOOL, "true", 0, 0, NULL,
-     "a subtree may be replaced by its largest branch (J48 without -S)"},
-    {"collapse", TL_PARAM_BOOL, "true", 0, 0, NULL,
-     "first collapse subtrees that do not lower the training error (J48 without -O)"},
+    TL_EBP_CONFIDENCE,
+    TL_EBP_SUBTREE_RAISING,
+    TL_EBP_COLLAPSE,
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 static const tl_param_spec params[] = {
     {"estimate", TL_PARAM_CHOICE, "laplace", 0, 0, "laplace|m",

@@ -1,5 +1,5 @@
 /* The pruner that keeps the grown tree as it is. */
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
                  tl_err *err)

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 static const tl_param_spec params[] = {
     {"leaves", TL_PARAM_INT, "0", 0, 1e9, NULL,

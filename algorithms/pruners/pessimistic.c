@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
                  tl_err *err)

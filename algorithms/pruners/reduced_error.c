@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 /* Validation weight the subtree at node gets right once pruned; prunes on the way up. */
 static double prune_node(tl_tree *t, size_t node, const double *reach)

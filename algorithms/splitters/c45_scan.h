@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-#include "treelab/tl_grow.h"
+#include "../tree/grow_view.h"
+#include "treelab/tl_plugin.h"
 
 /* J48 treats values closer than this as equal (no cut between them). */
 #define TL_C45_VALUE_EPS 1e-5

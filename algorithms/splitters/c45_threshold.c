@@ -174,13 +174,15 @@ static int node_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr
     const tl_dataset *d = tl_grow_data(g);
     const double *x = d->cols[attr].num;
     *buf_out = NULL;
-    if (node->sorted_rec) {
+    unsigned shift;
+    const uint32_t *rec = tlg_view_records(g, &shift);
+    if (rec) {
         double w = 0;
         for (size_t c = 0; c < k; c++) {
             known[c] = node->stats[c]; /* whole numbers: the sums of 1.0 in any order */
             w += known[c];
         }
-        *sr = (tl_c45_rows){NULL, NULL, NULL, node->sorted_rec, node->rec_shift};
+        *sr = (tl_c45_rows){NULL, NULL, NULL, rec, shift};
         *n_known_out = node->n;
         *known_w_out = *total_w_out = w;
         return TL_OK;

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "threshold.h"
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
+#include "treelab/tl_splitters.h"
 
 #define TL_MAX_BINS 65535
 

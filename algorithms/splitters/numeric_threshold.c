@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "threshold.h"
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 /* A cut between adjacent values xi < xn leaving weights wl and wr is admissible. */
 static inline int cut_allowed(double xi, double xn, double wl, double wr, double min_leaf)
@@ -174,11 +174,12 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     memset(children, 0, 3 * k * sizeof *children);
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
-    if (node->sorted_rec) { /* rows of weight 1, none unknown, an impurity: the node's counts */
+    unsigned shift;
+    const uint32_t *rec = tlg_view_records(g, &shift);
+    if (rec) { /* rows of weight 1, none unknown, an impurity: the node's counts */
         memcpy(known, node->stats, k * sizeof *known);
-        best_child =
-            sweep_fast(p, x, (sweep_src){NULL, NULL, node->sorted_rec, node->rec_shift}, node->n,
-                       known, (double)node->n, min_leaf, k, left, right, best_left, &best_t);
+        best_child = sweep_fast(p, x, (sweep_src){NULL, NULL, rec, shift}, node->n, known,
+                                (double)node->n, min_leaf, k, left, right, best_left, &best_t);
         return tl_threshold_found(g, node, attr, children, k, best_child, best_t, 0, out);
     }
     size_t n_known = node->n;

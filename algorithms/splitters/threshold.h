@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "treelab/tl_grow.h"
+#include "../tree/grow_view.h"
+#include "treelab/tl_plugin.h"
 
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between (the gap the
  * grower's compact records mark their cut bits by, so that both forms admit the same cuts). */

@@ -1,9 +1,11 @@
-/* The grower's private state, shared by its steps (grow.c, grow_rows.c, grow_score.c). */
+/* The grower's private state, shared by its steps (grow.c, grow_fit.c, grow_rows.c,
+ * grow_records.c, grow_score.c, grow_setup.c). */
 #ifndef TL_GROW_INTERNAL_H
 #define TL_GROW_INTERNAL_H
 
 #include <string.h>
 
+#include "grow_view.h"
 #include "treelab/tl_grow.h"
 
 struct tl_grow_ctx {
@@ -47,7 +49,7 @@ struct tl_grow_ctx {
      * cut losses; and the loss of the node being grown */
     double *ry, *rw, *rloss, *rvalue, *rwork, *cut_left, *cut_right;
     double node_loss;
-    /* The compact records (tl_node_rows.sorted_rec), when tlg_compact_applies: nodes of at
+    /* The compact records (tlg_view_records), when tlg_compact_applies: nodes of at
      * most rec_cap rows keep them per numeric attribute in rec_buf (one such subtree at a time,
      * depth first); a larger node builds one attribute's records at a time in g->tmp (free
      * until the partition). */
@@ -55,10 +57,11 @@ struct tl_grow_ctx {
     unsigned rec_shift;
     double rec_gap; /* the cut bit's gap: the numeric splitter's record_gap or TL_REC_GAP */
     size_t rec_cap;
-    uint32_t *rec_buf;   /* rec_cap x n_num words, allocated while a subtree uses it */
-    uint32_t **rec_ptrs; /* the materialised node's blocks (n_num) */
-    size_t *last_kept;   /* partition scratch: per group, where its last record came from */
-    uint64_t *branch1;   /* a binary split's branch per row, a bit each (compact) */
+    uint32_t *rec_buf;        /* rec_cap x n_num words, allocated while a subtree uses it */
+    uint32_t **rec_ptrs;      /* the materialised node's blocks (n_num) */
+    size_t *last_kept;        /* partition scratch: per group, where its last record came from */
+    uint64_t *branch1;        /* a binary split's branch per row, a bit each (compact) */
+    const uint32_t *view_rec; /* the records of the attribute being scored (tlg_view_records) */
 };
 
 /* tl_grow_sorted_rows' buffers when the grower keeps no sorted blocks (allocated on first
@@ -158,10 +161,10 @@ int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n);
 void tlg_sort_rows(uint32_t *rows, size_t n);
 
 /* The node's rows sorted by numeric attribute slot s as a sorted block would hold them, in
- * g->lazy's buffers (grow_rows.c); NULL when out of memory. */
+ * g->lazy's buffers (grow_sort.c); NULL when out of memory. */
 const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s);
 void tlg_lazy_free(struct tlg_lazy *lazy);
-/* Sort every numeric attribute's block once per fit (grow_rows.c); with g->packed, fill
+/* Sort every numeric attribute's block once per fit (grow_sort.c); with g->packed, fill
  * the value blocks xs (and class blocks ys for classification) in the same order. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
                 tl_err *err);
@@ -190,12 +193,16 @@ void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t
  * zero) follow, the same whole numbers as from the rows. */
 void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_split *s,
                        size_t *counts, double *stats);
-/* Route the node's rows by the chosen test (rows with an unknown value where the missing-
- * value method says) and hand each child its row set (grow_rows.c): the parent's blocks
+/* Route the node's rows by the chosen test, already written into the tree with its children
+ * (rows with an unknown value where the missing-value method says), and hand each child its
+ * row set (grow_rows.c): the parent's blocks
  * partitioned in place when each row goes to one branch or none, fresh blocks when some go
  * down every branch. Sets every child's training statistics. */
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
                   tlg_children *out, tl_err *err);
 void tlg_children_free(tlg_children *c);
+/* The grower's loop (grow.c): grow depth first from the root's rows into g->t (its root node
+ * made); with root_only, stop once the root's candidates are known (g->cand, g->has_cand). */
+int tlg_run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *err);
 
 #endif

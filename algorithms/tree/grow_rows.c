@@ -1,155 +1,11 @@
-/* The grower's row bookkeeping: numeric columns sorted once per fit, and a split node's
- * row blocks handed to its children (partitioned in place, or copied when rows with an
- * unknown value go down every branch). */
+/* The grower's row bookkeeping: a split node's rows routed and its row blocks handed to its
+ * children (partitioned in place, or copied when rows with an unknown value go down every
+ * branch). The sorts they start from: grow_sort.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow_internal.h"
-
-static int cmp_keyed(const void *a, const void *b)
-{
-    const tlg_keyed_row *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->row > y->row) - (x->row < y->row);
-}
-
-/* Below this many rows qsort wins; above, a stable LSD radix sort (the presort is the one
- * sort of a fit, and on 10^6 rows it dominated qsort's comparisons). */
-#define TL_RADIX_MIN_ROWS 4096
-
-/* Radix digits of 11 bits (6 passes over a 64-bit key): 2048 buckets keep the scatter's
- * write streams in cache, where 16-bit digits (65536 buckets) missed on nearly every write. */
-#define TL_RADIX_BITS 11
-#define TL_RADIX_PASSES 6
-#define TL_RADIX_BUCKETS (1u << TL_RADIX_BITS)
-
-int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n)
-{
-    if (n < TL_RADIX_MIN_ROWS) {
-        qsort(a, n, sizeof *a, cmp_keyed);
-        return 0;
-    }
-    size_t *count = calloc(TL_RADIX_PASSES * TL_RADIX_BUCKETS, sizeof *count);
-    if (!count)
-        return -1;
-    const uint64_t mask = TL_RADIX_BUCKETS - 1;
-    for (size_t i = 0; i < n; i++)
-        for (int d = 0; d < TL_RADIX_PASSES; d++)
-            count[d * TL_RADIX_BUCKETS + ((a[i].key >> (TL_RADIX_BITS * d)) & mask)]++;
-    tlg_keyed_row *src = a, *dst = tmp;
-    for (int d = 0; d < TL_RADIX_PASSES; d++) {
-        size_t *c = count + d * TL_RADIX_BUCKETS;
-        unsigned shift = TL_RADIX_BITS * (unsigned)d;
-        if (c[(src[0].key >> shift) & mask] == n)
-            continue; /* every key has this digit: the pass would change nothing */
-        size_t sum = 0;
-        for (size_t v = 0; v < TL_RADIX_BUCKETS; v++) {
-            size_t t = c[v];
-            c[v] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[c[(src[i].key >> shift) & mask]++] = src[i];
-        tlg_keyed_row *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-    free(count);
-    return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-void tlg_sort_rows(uint32_t *rows, size_t n)
-{
-    qsort(rows, n, sizeof *rows, cmp_u32);
-}
-
-/* Sort the rows by each numeric attribute once; equal values keep row order, so trees are
- * deterministic whatever order the rows were given in. Block s starts at s * g->n_rows. */
-int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
-                tl_err *err)
-{
-    size_t stride = g->n_rows; /* blocks are laid out for every row given, n may be fewer */
-    tlg_keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
-    if (!pairs)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    tlg_sort_rows(rows, n);
-    for (size_t s = 0; s < g->n_blocks; s++) {
-        const double *x = g->d->cols[g->num_attr[s]].num;
-        for (size_t i = 0; i < n; i++) {
-            pairs[i].key = tlg_sort_key(x[rows[i]]);
-            pairs[i].row = rows[i];
-        }
-        if (tlg_sort_keyed(pairs, pairs + n, n)) {
-            free(pairs);
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        }
-        for (size_t i = 0; i < n; i++)
-            blocks[s * stride + i] = pairs[i].row;
-        for (size_t i = 0; xs && i < n; i++)
-            xs[s * stride + i] = x[pairs[i].row];
-        for (size_t i = 0; ys && i < n; i++)
-            ys[s * stride + i] = g->d->y.code[pairs[i].row];
-        if (g->train_vals) {
-            size_t m = 0;
-            while (m < n && !isnan(x[pairs[m].row])) {
-                g->train_vals[s * stride + m] = x[pairs[m].row];
-                g->train_rows[s * stride + m] = pairs[m].row;
-                m++;
-            }
-            g->train_n[s] = m;
-        }
-    }
-    free(pairs);
-    return TL_OK;
-}
-
-void tlg_lazy_free(struct tlg_lazy *lazy)
-{
-    if (!lazy)
-        return;
-    free(lazy->pairs);
-    free(lazy->rows);
-    free(lazy);
-}
-
-/* The order of a sorted block (value, then row: the presort's, kept by stable partitions),
- * for a missing-value method that asks while the splitter needs none. */
-const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s)
-{
-    struct tlg_lazy *z = g->lazy;
-    tlg_keyed_row *pairs = z->pairs;
-    if (!pairs) {
-        z->pairs = malloc((g->n_rows ? g->n_rows : 1) * sizeof *pairs);
-        z->rows = malloc((g->n_rows ? g->n_rows : 1) * sizeof *z->rows);
-        if (!z->pairs || !z->rows) {
-            free(z->pairs);
-            free(z->rows);
-            z->pairs = NULL;
-            z->rows = NULL;
-            return NULL;
-        }
-        pairs = z->pairs;
-    }
-    const double *x = g->d->cols[g->num_attr[s]].num;
-    for (size_t i = 0; i < node->n; i++) {
-        pairs[i].key = tlg_sort_key(x[node->rows[i]]);
-        pairs[i].row = node->rows[i];
-    }
-    qsort(pairs, node->n, sizeof *pairs, cmp_keyed);
-    for (size_t i = 0; i < node->n; i++)
-        z->rows[i] = pairs[i].row;
-    return z->rows;
-}
 
 /* Where each of nb groups of the given sizes starts, into off (nb entries). */
 static void group_offsets(size_t *off, size_t nb, const size_t *counts)
@@ -406,15 +262,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     tl_tree *t = g->t;
     size_t node = view->id, nb = s->n_branches;
     memset(out, 0, sizeof *out);
-    t->attr[node] = (int)s->attr;
-    t->kind[node] = (unsigned char)s->kind;
-    t->threshold[node] = s->threshold;
-    t->mask[node] = s->left_mask;
-    size_t first = tl_tree_add_nodes(t, nb, node, err);
-    if (first == SIZE_MAX)
-        return TL_ENOMEM;
-    t->first_child[node] = first;
-    t->n_children[node] = nb; /* before tl_tree_branch, which checks codes against it */
+    size_t first = t->first_child[node]; /* the children's block, made by the write step */
     out->first = first;
     out->n = nb;
     /* a binary numeric test on a node with records: its attribute's records in order are

@@ -33,6 +33,11 @@ double *tl_grow_scratch(const tl_grow_ctx *g)
 {
     return g->scratch;
 }
+const uint32_t *tlg_view_records(const tl_grow_ctx *g, unsigned *shift)
+{
+    *shift = g->rec_shift;
+    return g->view_rec;
+}
 
 const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
                                    const uint32_t **rows)

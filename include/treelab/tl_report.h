@@ -14,7 +14,7 @@
 #include "treelab/tl_error.h"
 #include "treelab/tl_cells.h"
 #include "treelab/tl_runner.h"
-#include "treelab/tl_grow.h"
+#include "treelab/tl_prune.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* Hard decision trees: compact node arrays, the split record, prediction, routing and
- * export. The grower and its plug-ins are in tl_grow.h.
+ * export. The grower is in tl_grow.h, the plug-in contract in tl_plugin.h.
  *
  * API: tl_tree_alloc, tl_tree_copy and tl_tree_load return a tree the caller frees with
  * tl_tree_free (NULL accepted); the tree owns its arrays. Every output array is the caller's,

@@ -1,0 +1,412 @@
+/* The plug-in contract: the types a criterion, splitter, missing-value method or pruner fills
+ * in, what the grower shows them of a node (tl_node_rows and the tl_grow_* getters), the
+ * grower's settings, and the registries. The grower itself: tl_grow.h; what pruners share
+ * (traces, cost-complexity paths, chi-square): tl_prune.h.
+ *
+ * A plug-in is a GSL-style type (one `const` struct per file, exported as a handle such as
+ * `tl_criterion_gini`) that starts with TL_PLUGIN_FIELDS: the word used in configs, a line
+ * for `treelab plugins`, its own parameter table, and init/free for a state built from those
+ * parameters (rpart's `init(parms)`, GSL's `alloc`). The grower calls the operations and
+ * never knows which plug-in it runs. Registries (criteria/registry.c, splitters/registry.c,
+ * pruners/registry.c, missing/registry.c) list them; adding one is its file plus one
+ * registry line (docs/architecture.md).
+ *
+ * API: plug-in types are `const` structs owned by whoever defines them (static in practice)
+ * and must outlive any use; the registries return pointers to them, never copies, and
+ * tl_*_register keep the pointer given. What tl_grow_scratch, tl_grow_train_values and the
+ * other context getters return belongs to the grower and is valid during the plug-in call
+ * only. err may be NULL everywhere.
+ */
+#ifndef TL_PLUGIN_H
+#define TL_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "treelab/tl_api.h"
+#include "treelab/tl_dataset.h"
+#include "treelab/tl_error.h"
+#include "treelab/tl_params.h"
+#include "treelab/tl_tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A pruner's record of the subtrees it considered (tl_prune.h). */
+typedef struct tl_prune_trace tl_prune_trace;
+
+/* The fields every plug-in type starts with. init may be NULL (no state: NULL is passed to
+ * the operations); it gets the plug-in's parameters already checked against params. */
+#define TL_PLUGIN_FIELDS                                                                           \
+    const char *name;            /* the word in configs and on the command line */                 \
+    const char *summary;         /* one line for `treelab plugins` */                              \
+    const char *reference;       /* where the method comes from */                                 \
+    const tl_param_spec *params; /* its own parameters (NULL: none) */                             \
+    void *(*init)(const tl_params *p, tl_err *err);                                                \
+    void (*free)(void *state)
+
+/* ---- criterion: scores a partition of a node's statistics ---- */
+
+typedef struct tl_grow_ctx tl_grow_ctx;   /* the grower's state */
+typedef struct tl_node_rows tl_node_rows; /* what the grower shows a plug-in of a node (below) */
+
+/* How candidates and weights are compared, when a criterion wants more than "the highest
+ * rank wins" (C4.5 / J48 does). */
+typedef struct tl_choice_rules {
+    int average_gain_filter; /* Quinlan: only tests with at least the average gain compete */
+    double level_share;      /* J48: a nominal attribute with at least this share of the grown-on
+                                rows as levels stays out of that average; 0: off */
+    double slack;            /* J48's Utils.eps: a rank must beat the best by more than this
+                                (and be above it), and weights compare with this slack; 0 */
+    int zero_gain;           /* scikit-learn: a node that is not pure splits at its best
+                                admissible test even when that decreases nothing (its
+                                children may then split); 0: such a node is a leaf */
+} tl_choice_rules;
+
+typedef struct tl_criterion_type {
+    TL_PLUGIN_FIELDS;
+    unsigned tasks; /* TL_TASK_* */
+    /* Impurity form: impurity of one node's statistics (k class weights, or TL_REG_STATS
+     * values); the gain is then the weighted impurity decrease. NULL for partition criteria. */
+    double (*impurity)(const double *stats, size_t k);
+    /* Partition form (NULL: the impurity decrease): the worth of splitting parent into
+     * n_children children (n_children x k statistics, summing to parent), larger is
+     * better. Distances between the children's class distributions (Hellinger) live here.
+     * A criterion may give both: impurity then serves the node (stopping, the scale of a
+     * gain) and score the splits (friedman_mse). */
+    double (*score)(const void *state, const double *parent, const double *children,
+                    size_t n_children, size_t k);
+    /* Rank a test across attributes from its gain and branch weights (the missing weight
+     * counts as one more branch); NULL ranks by gain. */
+    double (*rank)(const void *state, double gain, const double *branch_w, size_t n_branches,
+                   double missing_w);
+    /* NULL: all rules off. */
+    void (*rules)(const void *state, tl_choice_rules *out);
+    /* Row form (NULL for the others), for a criterion that no fixed statistics give, such as
+     * the absolute error around the weighted median: for each prefix y[0..i] of n weighted
+     * targets, its weighted loss around its own best constant into loss[i] and that constant
+     * (what a leaf of those rows predicts) into value[i]; work holds TL_ROW_WORK doubles per
+     * target. With it the grower keeps each node's value in the tree, takes the node's
+     * impurity as loss / weight, and scores a test from the node's rows (tl_grow_score); a
+     * threshold sweep gets every cut's losses from tl_grow_cut_losses. Such a criterion has
+     * neither impurity nor score. */
+    void (*prefix_loss)(const void *state, const double *y, const double *w, size_t n, double *loss,
+                        double *value, double *work);
+    /* 1 when impurity is Shannon entropy in bits, so a splitter may use its closed forms
+     * (C4.5's cut scan) and stay equal to the generic path. */
+    int entropy_bits;
+    /* 1 when impurity is tl_gini_impurity (below), so a splitter may inline it in its sweep
+     * and get the same bits without a call per cut (only where impurity scores the cuts: not
+     * with a score of the criterion's own). */
+    int gini_form;
+    /* Optional variable selection before any split search (conditional inference, Hothorn,
+     * Hornik & Zeileis 2006): the attributes worth splitting the node on, best first, into
+     * attrs (room for every attribute), and the node's p-value into *p_value (NaN: none).
+     * Returns how many (0: the node stays a leaf) or a negative error code. The grower then
+     * asks the splitters for these attributes only, in this order, splits on the first that
+     * has an admissible test and keeps *p_value in the tree (tl_tree.p_value). */
+    int (*select)(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t *attrs,
+                  double *p_value, tl_err *err);
+    /* Optional partition form for a numeric target, for a criterion that serves both tasks
+     * with score (whose k statistics alone cannot tell classes from TL_REG_STATS): used
+     * instead of score when the target is numeric. */
+    double (*score_numeric)(const void *state, const double *parent, const double *children,
+                            size_t n_children, size_t k);
+} tl_criterion_type;
+
+/* Work a row-form criterion's prefix_loss gets per target, in doubles. */
+#define TL_ROW_WORK 4
+
+/* Gini impurity 1 - sum (s_c / w)^2 of k class weights (0 for an empty node): the gini
+ * criterion's impurity, inline here so that a sweep computes exactly the same numbers. */
+static inline double tl_gini_impurity(const double *stats, size_t k)
+{
+    double w = 0, s = 0;
+    for (size_t c = 0; c < k; c++)
+        w += stats[c];
+    if (w <= 0)
+        return 0;
+    for (size_t c = 0; c < k; c++)
+        s += (stats[c] / w) * (stats[c] / w);
+    return 1 - s;
+}
+
+/* w where keep, else +0.0, by a mask: adding it to every class's (or branch's) sum gives
+ * the same bits as adding w to its own sum alone (a sum starts at +0.0, and adding +0.0
+ * leaves any other double as it is), without a branch on the class that would mispredict or
+ * the chain through memory of sums[class] += w when consecutive rows share a class (the
+ * sums then stay in registers). */
+static inline double tl_kept_weight(double w, int keep)
+{
+    uint64_t u; /* memcpy, not a union: the header is also C++'s, where punning is undefined */
+    memcpy(&u, &w, sizeof u);
+    u &= 0 - (uint64_t)(keep != 0);
+    memcpy(&w, &u, sizeof w);
+    return w;
+}
+
+/* The total weight of k class statistics (a node's, or one branch's), summed in order, for
+ * the partition-form criteria. */
+static inline double tl_class_total(const double *stats, size_t k)
+{
+    double w = 0;
+    for (size_t j = 0; j < k; j++)
+        w += stats[j];
+    return w;
+}
+
+/* ---- what the grower shows a plug-in of a node ---- */
+
+/* The rows of the node being split, as the splitters see them. */
+struct tl_node_rows {
+    size_t n;
+    const uint32_t *rows;   /* the node's rows (any order) */
+    const uint32_t *sorted; /* for a numeric attribute: the same rows sorted by its value,
+                               missing values last; NULL otherwise */
+    const double *w;        /* w[row]: the row's weight in this node (fractional for C4.5) */
+    const double *stats;    /* the node's statistics (k) */
+    size_t depth;
+    size_t id;                      /* the node's index in the tree being grown */
+    const uint32_t *const *by_attr; /* the grower's sorted blocks (tl_grow_sorted_rows) */
+    /* Packed alongside sorted, for splitters that set needs_sorted_values (else NULL): the
+     * value and class code of each row in sorted order, so a sweep reads memory in sequence
+     * instead of gathering x[row] and y[row] (sorted_y is NULL for a numeric target). */
+    const double *sorted_x;
+    const int *sorted_y;
+    int unit_weights; /* every row of the node weighs exactly 1 (w[row] == 1) */
+};
+
+/* ---- splitter: the best test on one attribute at a node ---- */
+typedef struct tl_splitter_type {
+    TL_PLUGIN_FIELDS;
+    unsigned kinds; /* attribute kinds it handles: bits 1u << TL_ATTR_NUMERIC / NOMINAL */
+    unsigned tasks; /* TL_TASK_* it handles; 0: both */
+    /* Best test on attr for the node. Returns 1 and fills out, 0 when the attribute offers
+     * no admissible test, or a negative tl error code (err set). */
+    int (*best)(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                tl_split *out, tl_err *err);
+    /* Non-zero: the grower keeps every numeric attribute's sorted known training values
+     * (tl_grow_train_values), e.g. for C4.5's threshold = a value seen in training. */
+    int needs_train_values;
+    /* Non-zero: the grower keeps each numeric attribute's values (and class codes) packed in
+     * the nodes' sorted order and hands them over as tl_node_rows.sorted_x / sorted_y. */
+    int needs_sorted_values;
+    /* Non-zero: the splitter also reads the grower's compact records when they serve the node
+     * (a library splitter: algorithms/tree/grow_view.h), and then neither sorted nor sorted_x;
+     * the grower falls back to the forms above elsewhere. */
+    int reads_records;
+    /* With reads_records: the cut bit marks steps of more than this (0: 1e-7, scikit-learn's FEATURE_THRESHOLD), the
+     * splitter's own rule for values too close to cut between (C4.5's 1e-5). */
+    double record_gap;
+    /* Non-zero: best() reads neither tl_node_rows.sorted nor sorted_x / sorted_y (and the
+     * splitter sets neither needs flag), so the grower does not sort the numeric attributes
+     * nor carry sorted blocks down the tree; tl_grow_sorted_rows then sorts the node's rows
+     * on demand, for a missing-value method that asks (surrogate). */
+    int unsorted;
+    /* Optional (NULL for the others): per-fit work done once, before the root is split, on
+     * the rows grown on (root: rows, n, w and unit_weights; no statistics or sorted orders
+     * yet), for the slot it fills (kind: TL_ATTR_NUMERIC or _NOMINAL),
+     * e.g. binning every numeric attribute. *fit (NULL before the call) is then what
+     * tl_grow_prepared hands the splitter during that fit, released by release(state, kind,
+     * fit) when the fit ends, whatever happened. Returns TL_OK or an error code (err set). */
+    int (*prepare)(const void *state, const tl_grow_ctx *g, const tl_node_rows *root, int kind,
+                   void **fit, tl_err *err);
+    void (*release)(const void *state, int kind, void *fit);
+} tl_splitter_type;
+
+#define TL_KIND_BIT(kind) (1u << (unsigned)(kind))
+
+/* Called once a node's test is chosen; return 0 to make the node a leaf instead (validation
+ * pre-pruning), 1 to split, or a negative error code. rows: the node's training rows and
+ * their weights in it. When it is called, the node's ancestors are split and every node
+ * created so far (the node's siblings included) holds its training statistics. */
+typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
+                                  const tl_node_rows *rows, const tl_split *s, tl_err *err);
+
+/* ---- missing: rows with an unknown value, while growing and while predicting ---- */
+
+/* How a candidate test's worth counts the node's rows whose value is unknown. */
+typedef enum {
+    TL_MISSING_SCORE_SHARE = 0,   /* the gain on the known rows times their weight share
+                                     (C4.5; rpart's improvement on the known rows) */
+    TL_MISSING_SCORE_BEST_BRANCH, /* they join the branch where the gain is highest, last
+                                     branch first on ties (scikit-learn 1.3) */
+    TL_MISSING_SCORE_OWN_BRANCH   /* they form one more branch (tl_split.missing_branch) */
+} tl_missing_scoring;
+
+typedef struct tl_missing_type {
+    TL_PLUGIN_FIELDS;
+    int complete_rows;          /* grow on the rows with no unknown attribute value only */
+    int known_rows;             /* grow on the rows with some known attribute value only
+                                   (rpart's na.rpart) */
+    tl_missing_scoring scoring; /* used by tl_grow_score */
+    /* Once node's test s is chosen: branch[row] holds the test's branch for each row of rows
+     * (-1 where its value is unknown); set those to a branch, TL_UNKNOWN_SHARE (every branch by
+     * its share of the known weight, C4.5) or TL_UNKNOWN_STOP (the row stays at the node), and
+     * set the node's rule for prediction: t->unknown[node] and tl_tree_set_surrogates. NULL:
+     * every branch by its share, while growing and predicting. Returns TL_OK or an error. */
+    int (*route)(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
+                 const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err);
+} tl_missing_type;
+
+typedef struct tl_grow_params {
+    const tl_criterion_type *criterion;
+    const void *criterion_state;
+    const tl_splitter_type *numeric; /* splitter for numeric attributes */
+    const void *numeric_state;
+    const tl_splitter_type *nominal; /* splitter for nominal attributes */
+    const void *nominal_state;
+    size_t max_depth;             /* 0: unlimited */
+    double min_samples_split;     /* weight a node needs to be split */
+    double min_samples_leaf;      /* weight every branch must hold */
+    size_t min_leaf_branches;     /* branches that must hold min_samples_leaf (0 = all) */
+    double min_impurity_decrease; /* weighted decrease (as scikit-learn) a split needs */
+    int reuse_nominal;            /* 0: a multiway nominal attribute is not reused below */
+    const size_t *attr_order;     /* order attributes are tried (ties go to the first);
+                                        NULL: file order */
+    unsigned long seed;           /* for randomised splitters (the fit's seed) */
+    tl_accept_split_fn accept;    /* optional */
+    void *accept_user;
+    const tl_missing_type *missing; /* unknown values; NULL: C4.5's fractions */
+    const void *missing_state;
+} tl_grow_params;
+
+/* Defaults: no limits, reuse allowed, file order, min_samples_split 2, min_samples_leaf 1. */
+TL_API void tl_grow_params_init(tl_grow_params *p);
+
+/* What splitters may use from the grow context. */
+TL_API const tl_dataset *tl_grow_data(const tl_grow_ctx *g);
+TL_API const tl_grow_params *tl_grow_params_of(const tl_grow_ctx *g);
+/* The criterion's rules (zeros when it has none). */
+TL_API const tl_choice_rules *tl_grow_rules(const tl_grow_ctx *g);
+TL_API size_t tl_grow_k(const tl_grow_ctx *g);
+/* Scratch of at least (max levels + 4) * (k + 1) doubles, private to the current splitter call. */
+TL_API double *tl_grow_scratch(const tl_grow_ctx *g);
+/* Statistics of the node's rows per level of nominal attr into out (n_levels x k, zeroed
+ * here); returns the weight of the rows whose value is unknown. */
+TL_API double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                                  double *out);
+/* The sorted known values of numeric attribute attr over all rows grown on (n of them), or
+ * NULL unless the numeric splitter sets needs_train_values; *rows (if rows is not NULL) gets
+ * the row of each value (equal values in row order). */
+TL_API const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
+                                          const uint32_t **rows);
+/* The node's rows sorted by numeric attribute attr (unknown values last, equal values in row
+ * order), or NULL for a nominal attribute (or, with an unsorted numeric splitter, when there
+ * is no memory to sort them: a missing-value method then skips the attribute). */
+TL_API const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node,
+                                           size_t attr);
+/* The parent of node in the tree being grown (SIZE_MAX for the root or past the nodes made
+ * so far): node ids grow downwards, children after their parent. */
+TL_API size_t tl_grow_parent(const tl_grow_ctx *g, size_t node);
+/* What the splitter of attr's kind prepared for this fit (tl_splitter_type.prepare), or
+ * NULL. */
+TL_API void *tl_grow_prepared(const tl_grow_ctx *g, size_t attr);
+
+/* The branch holding the most weight of the node's rows whose branch[] is known (< nb), the
+ * lowest on ties; 0 when none is. For the missing-value methods. */
+TL_API int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node,
+                                   const int *branch, size_t nb);
+/* Set branch[row] = to for each of the node's rows whose branch is unknown (< 0). */
+TL_API void tl_grow_send_unknown(const tl_node_rows *node, int *branch, int to);
+/* Add row's statistics with weight w into stats. */
+TL_API void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
+/* The criterion's worth of a partition of the known rows (children n x k, summing to the
+ * parent), before the known-share weighting: impurity decrease or the criterion's score;
+ * NaN for a row-form criterion, whose worth the statistics do not give (tl_grow_score). */
+TL_API double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children,
+                                     size_t n_children);
+/* Row-form criteria, for a sweep over the node's rows in a splitter's order: *left[i] the
+ * loss of rows[0..i], *right[i] that of rows[i+1..n), for i < n (the node's weights), in the
+ * grower's buffers, valid until the next call. Returns 0 (nothing set) for other criteria. */
+TL_API int tl_grow_cut_losses(const tl_grow_ctx *g, const uint32_t *rows, size_t n,
+                              const double **left, const double **right);
+/* Gain of a partition: tl_grow_partition_gain times the known share of the node's weight;
+ * fills split->gain, known/missing weight and rank. split must already hold the test
+ * (attribute, kind, threshold or mask): a row-form criterion scores it from the node's rows
+ * routed by it. Returns 0 when the partition is not admissible (min_samples_leaf), else 1. */
+TL_API int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *children,
+                         size_t n_children, double missing_w, tl_split *split);
+
+/* ---- pruners: work on a grown tree ---- */
+
+/* What a pruner sees besides the tree. */
+typedef struct tl_prune_input {
+    const tl_dataset *d;
+    const size_t *train_rows; /* the rows the tree was grown on */
+    size_t n_train;
+    const size_t *valid_rows; /* validation rows (set when the pruner needs them) */
+    size_t n_valid;
+    const tl_grow_params *grow; /* the grower's settings, to regrow on folds */
+    unsigned long seed;         /* the fit's seed */
+} tl_prune_input;
+
+enum {
+    TL_NEEDS_VALIDATION = 1u, /* validation rows: the protocol's, or held out of training */
+    TL_NEEDS_CLASSES = 2u     /* a nominal target */
+};
+
+typedef struct tl_pruner_type {
+    TL_PLUGIN_FIELDS;
+    unsigned needs; /* TL_NEEDS_* */
+    /* Optional: what the pruner needs with these parameters, when that depends on them
+     * (cost_complexity with alpha = validation needs validation rows); NULL: needs. */
+    unsigned (*needs_of)(const void *state);
+    /* Prune the grown tree; record what was considered in trace (already reset). */
+    int (*prune)(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err);
+    /* Optional pre-pruning while growing: installed as the grower's accept callback, with
+     * a tl_prune_hook (below) as user data. */
+    tl_accept_split_fn accept;
+} tl_pruner_type;
+
+/* What pruner p with state needs: needs_of(state) when it has one, else needs. */
+static inline unsigned tl_pruner_needs(const tl_pruner_type *p, const void *state)
+{
+    return p->needs_of ? p->needs_of(state) : p->needs;
+}
+
+/* User data of a pruner's accept callback. */
+typedef struct tl_prune_hook {
+    const void *state;
+    const tl_prune_input *in;
+} tl_prune_hook;
+
+/* ---- registries: plug-in i, NULL past the last; find by name, or NULL with TL_EINVAL
+ * listing the valid names ---- */
+TL_API const tl_criterion_type *tl_criterion_at(size_t i);
+TL_API const tl_criterion_type *tl_criterion_find(const char *name, tl_err *err);
+TL_API const tl_splitter_type *tl_splitter_at(size_t i);
+TL_API const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
+TL_API const tl_pruner_type *tl_pruner_at(size_t i);
+TL_API const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
+TL_API const tl_missing_type *tl_missing_at(size_t i);
+TL_API const tl_missing_type *tl_missing_find(const char *name, tl_err *err);
+
+/* Add a plug-in defined outside treelab (an out-of-tree criterion, splitter, pruner or
+ * missing-value method), so that lookups, configs, `--set SLOT=NAME` and listings know it as
+ * the built-in ones. The type is kept by pointer (it must outlive every use; a static const
+ * struct). Register before use: registration takes a lock, but a fit running meanwhile may not
+ * see the new name. TL_EINVAL when the name is taken or not a word (a letter, then letters,
+ * digits, '_' or '-'), when an operation the grower needs is missing (a criterion's impurity or
+ * score and its tasks; a splitter's best and kinds; a pruner's prune; a missing-value method's
+ * scoring out of range), or past 64 registrations per kind. */
+TL_API int tl_criterion_register(const tl_criterion_type *t, tl_err *err);
+TL_API int tl_splitter_register(const tl_splitter_type *t, tl_err *err);
+TL_API int tl_pruner_register(const tl_pruner_type *t, tl_err *err);
+TL_API int tl_missing_register(const tl_missing_type *t, tl_err *err);
+
+/* The valid names of a registry, comma separated, into buf (what errors and --help list);
+ * for splitters, kinds keeps those handling one of these attribute kinds (0: all). */
+TL_API void tl_criterion_names(char *buf, size_t size);
+TL_API void tl_splitter_names(unsigned kinds, char *buf, size_t size);
+TL_API void tl_pruner_names(char *buf, size_t size);
+TL_API void tl_missing_names(char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
