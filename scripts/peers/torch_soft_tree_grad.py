@@ -40,14 +40,14 @@ def trees():
             ("oblivious", obl_l, obl_r, True)]
 
 
-def gate(name, z):
+def gate(name, z, gamma=GAMMA):
     if name == "sigmoid":
         return torch.sigmoid(z)
     if name == "smooth_step":
-        u = z / GAMMA
+        u = z / gamma
         cubic = -2 * u ** 3 + 1.5 * u + 0.5
-        return torch.where(z <= -GAMMA / 2, torch.zeros_like(z),
-                           torch.where(z >= GAMMA / 2, torch.ones_like(z), cubic))
+        return torch.where(z <= -gamma / 2, torch.zeros_like(z),
+                           torch.where(z >= gamma / 2, torch.ones_like(z), cubic))
     x = z.abs()  # entmoid
     inside = x < 2
     d = (torch.sqrt(torch.where(inside, 8 - x * x, torch.ones_like(x))) - x) / 2

@@ -39,6 +39,9 @@ static const tl_param_spec params[] = {
     {"grow", TL_PARAM_CHOICE, "full", 0, 0, "full|incremental",
      "older name of shape: train the full tree, or grow it split by split (Irsoy et al.)"},
     {"init_scale", TL_PARAM_DOUBLE, "0.1", 0, 1e3, NULL, "sd of the initial leaf parameters"},
+    {"anneal", TL_PARAM_DOUBLE, "1", 1, 10, NULL,
+     "temperature annealing: beta grows by this factor after each epoch (1: none); the fitted "
+     "model folds its final beta into the split weights, so it predicts with beta as set"},
     {"precision", TL_PARAM_CHOICE, "double", 0, 0, "double|float",
      "arithmetic of the passes over the data: float (float32, sgemm) is about twice as fast; "
      "the parameters are kept, updated and saved in double either way"},
@@ -83,6 +86,7 @@ static void *st_alloc(const tl_params *p, tl_err *err)
     o->epochs = (size_t)tl_params_int(&rd, "epochs");
     o->patience = (size_t)tl_params_int(&rd, "patience");
     o->init_scale = tl_params_double(&rd, "init_scale");
+    o->anneal = tl_params_double(&rd, "anneal");
     tl_params_clear(&own);
     if (rd.rc) {
         st_free(m);

@@ -297,6 +297,7 @@ typedef struct st_train_opts {
     double learning_rate;
     size_t batch_size, epochs, patience;
     double init_scale; /* spread of the initial leaf parameters */
+    double anneal;     /* beta's factor after each epoch (1: none) */
 } st_train_opts;
 
 /* Per-epoch trace: rows of (epoch, train_loss, valid_loss). Grows as training runs. */

@@ -159,6 +159,13 @@ int st_slots_check(const tl_params *p, tl_err *err)
                           "split at a time to any leaf, a %s tree is fixed in advance; use "
                           "shape = incremental",
                           shape, shape);
+    const char *anneal = tl_params_find(p, "anneal");
+    if (anneal && sh->grows && strtod(anneal, NULL) != 1)
+        return tl_err_set(err, TL_EINVAL,
+                          "anneal = %s with shape = %s: incremental growth retrains the tree "
+                          "for every candidate split, each from the last one's beta; anneal a "
+                          "full or oblivious tree",
+                          anneal, shape);
     if (prec && !strcmp(prec, "float") && (strcmp(gate, "sigmoid") || sh->row))
         return tl_err_set(err, TL_EINVAL,
                           "precision = float with gate = %s, shape = %s: the float passes run "
@@ -207,7 +214,7 @@ void st_slots_help(FILE *f)
     help_slot(f, 1);
     fprintf(f, "\nRefused before any work: grow = incremental with a shape other than "
                "incremental; precision = float with a gate other than sigmoid or the oblivious "
-               "shape.\n");
+               "shape; anneal with incremental growth.\n");
 }
 
 int st_plugin_at(size_t i, tl_model_plugin *out)

@@ -126,9 +126,20 @@ static double epoch_pass(st_net *net, const st_train_opts *o, train_bufs *b, con
     return ws > 0 ? sum / ws : 0;
 }
 
+/* Annealing's end: the final beta folded into W and b, which give the same logits with beta
+ * back at its starting value beta0. */
+static void fold_beta(st_net *net, double beta0)
+{
+    double scale = net->beta / beta0;
+    for (size_t k = 0; k < net->n_split * (net->n_in + 1); k++)
+        net->theta[k] *= scale;
+    net->beta = beta0;
+}
+
 int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st_data *valid,
              gsl_rng *rng, st_trace *trace, double *best_valid, tl_err *err)
 {
+    double beta0 = net->beta, best_beta = net->beta;
     size_t cap = o->batch_size < train->n ? o->batch_size : train->n;
     train_bufs b;
     if (bufs_alloc(&b, net, cap ? cap : 1, train->n, err))
@@ -154,6 +165,7 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
             if (vl < best) {
                 best = vl;
                 since = 0;
+                best_beta = net->beta;
                 memcpy(b.best, net->theta, net->n_theta * sizeof *b.best);
             } else {
                 since++;
@@ -163,9 +175,15 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
             break;
         if (use_valid && o->patience && since >= o->patience)
             break;
+        if (o->anneal != 1 && e < o->epochs)
+            net->beta *= o->anneal;
     }
-    if (use_valid && isfinite(best))
+    if (use_valid && isfinite(best)) {
         memcpy(net->theta, b.best, net->n_theta * sizeof *b.best);
+        net->beta = best_beta;
+    }
+    if (o->anneal != 1)
+        fold_beta(net, beta0);
     if (best_valid)
         *best_valid = use_valid ? best : last;
     bufs_clear(&b);

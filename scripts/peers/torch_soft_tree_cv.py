@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""PyTorch soft trees of the same design as treelab's soft_tree gates and shapes, 10-fold CV.
+
+For each data set, stratified 10-fold assignments (numpy seed 1) and, for each variant (gate x
+shape), the accuracy of a PyTorch tree trained on every fold with treelab's defaults: depth 4
+(`depth = auto` for these sets), inputs standardised with the training fold's mean and sd,
+W and b uniform in +-1/sqrt(D) (nn.Linear's default), leaf logits normal with sd 0.1, mixture
+cross-entropy plus the balance penalty (lambda 0.001), Adam lr 0.01, batch 32, 100 epochs, no
+early stopping, predictions by the mixture. The gates as in torch_soft_tree_grad.py.
+
+  torch_soft_tree_cv.py OUT.txt DATA.arff...
+Writes, per data set, a line "folds NAME f0 f1 ..." (each row's fold) and, per variant, a line
+"cv NAME GATE SHAPE ACCURACY"; tests/test_soft_tree_slots.c refits treelab on the same folds.
+"""
+import sys
+
+import numpy as np
+import torch
+
+from torch_soft_tree_grad import gate
+
+VARIANTS = [("smooth_step", "full"), ("entmoid", "full"), ("sigmoid", "oblivious"),
+            ("smooth_step", "oblivious")]
+DEPTH, EPOCHS, BATCH, LR, LAMBDA = 4, 100, 32, 0.01, 1e-3
+
+
+def read_arff(path):
+    X, y, classes = [], [], None
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.lower().startswith("@attribute") and "{" in line:
+            classes = [c.strip().strip("'") for c in line[line.index("{") + 1:line.index("}")]
+                       .split(",")]
+        if line.startswith("@"):
+            continue
+        v = line.split(",")
+        X.append([float(t) for t in v[:-1]])
+        y.append(classes.index(v[-1].strip().strip("'")))
+    return np.array(X), np.array(y), len(classes)
+
+
+def stratified_folds(y, k, seed):
+    rng = np.random.default_rng(seed)
+    fold = np.empty(len(y), dtype=int)
+    for c in np.unique(y):
+        idx = np.flatnonzero(y == c)
+        rng.shuffle(idx)
+        fold[idx] = np.arange(len(idx)) % k
+    return fold
+
+
+def forward(gname, oblivious, lin, phi, x, gamma=1.0):
+    """Mixture output and balance penalty of a full tree in heap order."""
+    z = lin(x)  # B x (splits or levels)
+    mu = torch.ones(x.shape[0], 1, dtype=x.dtype)
+    pen = x.new_zeros(())
+    for level in range(DEPTH):
+        zl = z[:, level:level + 1].expand(-1, 2 ** level) if oblivious \
+            else z[:, 2 ** level - 1:2 ** (level + 1) - 1]
+        p = gate(gname, zl, gamma)
+        # a split no row of the batch reaches has no penalty (treelab's den > 0); the safe
+        # denominator keeps 0 / 0 out of the graph, whose NaN would reach every gradient
+        den = mu.sum(0)
+        reached = den > 0
+        a = torch.clamp((mu * p).sum(0) / torch.where(reached, den, torch.ones_like(den)),
+                        1e-12, 1 - 1e-12)
+        term = torch.where(reached, torch.log(a) + torch.log(1 - a), torch.zeros_like(a))
+        pen = pen - LAMBDA * 2.0 ** -level * 0.5 * term.sum()
+        mu = torch.stack([mu * (1 - p), mu * p], dim=2).reshape(x.shape[0], -1)
+    return mu @ torch.softmax(phi, dim=1), pen
+
+
+def fit_predict(gname, shape, Xtr, ytr, Xte, K, seed):
+    torch.manual_seed(seed)
+    mu, sd = Xtr.mean(0), Xtr.std(0, ddof=1)
+    sd[sd == 0] = 1
+    xt = torch.tensor((Xtr - mu) / sd)
+    xe = torch.tensor((Xte - mu) / sd)
+    yt = torch.tensor(ytr)
+    oblivious = shape == "oblivious"
+    lin = torch.nn.Linear(xt.shape[1], DEPTH if oblivious else 2 ** DEPTH - 1).double()
+    phi = torch.nn.Parameter(0.1 * torch.randn(2 ** DEPTH, K, dtype=torch.float64))
+    opt = torch.optim.Adam(list(lin.parameters()) + [phi], lr=LR)
+    n = len(yt)
+    for _ in range(EPOCHS):
+        perm = torch.randperm(n)
+        for at in range(0, n, BATCH):
+            idx = perm[at:at + BATCH]
+            Y, pen = forward(gname, oblivious, lin, phi, xt[idx])
+            yc = torch.clamp(Y[torch.arange(len(idx)), yt[idx]], min=2.2250738585072014e-308)
+            loss = -torch.log(yc).mean() + pen
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    with torch.no_grad():
+        return forward(gname, oblivious, lin, phi, xe)[0].argmax(1).numpy()
+
+
+def main(out, paths):
+    torch.set_num_threads(1)
+    with open(out, "w") as f:
+        f.write(f"# scripts/peers/torch_soft_tree_cv.py, torch {torch.__version__}\n")
+        for path in paths:
+            name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            X, y, K = read_arff(path)
+            fold = stratified_folds(y, 10, 1)
+            f.write(f"folds {name} " + " ".join(map(str, fold)) + "\n")
+            f.flush()
+            for gname, shape in VARIANTS:
+                correct = 0
+                for k in range(10):
+                    tr, te = fold != k, fold == k
+                    pred = fit_predict(gname, shape, X[tr], y[tr], X[te], K, 100 + k)
+                    correct += int((pred == y[te]).sum())
+                acc = correct / len(y)
+                f.write(f"cv {name} {gname} {shape} {acc:.4f}\n")
+                f.flush()
+                print(name, gname, shape, acc, flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
