@@ -111,12 +111,70 @@ static void test_stats_command(void **state)
     assert_non_null(strstr(errb, "model 'model': expected a finite number, found 'nb'"));
 }
 
+/* compare = { metric; test; pairs; } drives the verdicts, the ranks and the tests: the run
+ * that recorded tests/fixtures/scores_5x2cv.csv, compared by ROC AUC with the 5x2cv t-test,
+ * gives the fixture's SciPy p-values as verdicts and ranks naive Bayes first by AUC (by
+ * accuracy it ranks 1.5). */
+static void test_compare_config(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tl_compare_XXXXXX", path[256], args[1024], out[4096], errb[4096];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/cmp.cfg", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "name = \"cmp\"; seed = 1998;\n"
+            "datasets = ( \"%s/experiments/datasets/breast_cancer.arff\", "
+            "\"%s/experiments/datasets/diabetes.arff\", \"%s/experiments/datasets/vote.arff\", "
+            "\"%s/experiments/datasets/credit-g.arff\" );\n"
+            "models = ( { name = \"nb\"; algorithm = \"gaussian_nb\"; }, { name = \"c45\"; "
+            "algorithm = \"c45\"; }, { name = \"cart\"; algorithm = \"cart\"; } );\n"
+            "protocol = { kind = \"cv\"; folds = 2; repeats = 5; };\nbaseline = \"nb\";\n"
+            "compare = { metric = \"roc_auc_macro\"; test = \"5x2cv_t\"; pairs = \"all\"; };\n",
+            TL_SOURCE_DIR, TL_SOURCE_DIR, TL_SOURCE_DIR, TL_SOURCE_DIR);
+    fclose(f);
+    snprintf(args, sizeof args, "run '%s' --out '%s/r' --quiet", path, dir);
+    assert_int_equal(tl_test_cli(args, out, sizeof out, errb, sizeof errb), 0);
+    snprintf(path, sizeof path, "%s/r/summary.md", dir);
+    char *md = tl_test_slurp(path);
+    /* breast_cancer, c45 and cart against nb by AUC: the fixture's p 0.0044765 and the cart
+     * line's, as SciPy computed them on these folds */
+    FILE *fx = fopen(tl_test_path("tests/fixtures/scipy_5x2cv.txt"), "r");
+    assert_non_null(fx);
+    char d[64], a[64], b[64], metric[64], want[128];
+    double t, pt, fv, pf;
+    size_t checked = 0;
+    while (fscanf(fx, "%63s %63s %63s %63s %lf %lf %lf %lf", d, a, b, metric, &t, &pt, &fv, &pf) ==
+           8)
+        if (!strcmp(d, "breast_cancer") && !strcmp(a, "nb") && !strcmp(metric, "roc_auc_macro")) {
+            snprintf(want, sizeof want, "| %s | 10 |", b);
+            const char *row = strstr(md, want);
+            assert_non_null(row);
+            snprintf(want, sizeof want, "%s (%.4f) |", t > 0 ? "loss" : "win", pt);
+            if (strncmp(strstr(row, " |\n") - strlen(want) + 2, want, strlen(want)))
+                fail_msg("%s row: no '%s' at its end", b, want);
+            checked++;
+        }
+    fclose(fx);
+    assert_int_equal(checked, 2);
+    const char *want_md[] = {"Dietterich's 5x2cv paired t-test (1998) on roc_auc_macro",
+                             "| nb | 0 | 0 | 0 | 1.000 |", "## All pairs", "| cart - c45 |"};
+    for (size_t i = 0; i < sizeof want_md / sizeof *want_md; i++)
+        if (!strstr(md, want_md[i]))
+            fail_msg("no '%s' in summary.md", want_md[i]);
+    free(md);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    assert_int_equal(system(args), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_5x2cv_as_scipy),
         cmocka_unit_test(test_holm_demsar),
         cmocka_unit_test(test_stats_command),
+        cmocka_unit_test(test_compare_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

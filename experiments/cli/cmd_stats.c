@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_stats.h"
 
 extern const tl_cli_command tl_cmd_stats;
@@ -108,34 +109,13 @@ static int read_table(const char *path, table *t, tl_err *err)
     return rc;
 }
 
-static int report(const table *t, double alpha, tl_wilcoxon_zeros zeros, tl_err *err)
+static int report(const table *t, double alpha, int split_zeros, tl_err *err)
 {
-    size_t k = t->k, n = t->n, np = k * (k - 1) / 2;
-    double *ranks = malloc(k * sizeof *ranks), *a = malloc(2 * n * sizeof *a);
-    double *z = malloc(np * sizeof *z), *p = malloc(3 * np * sizeof *p);
-    int *rej = malloc(2 * np * sizeof *rej);
-    tl_wilcoxon *w = malloc(np * sizeof *w);
+    size_t k = t->k, n = t->n;
+    double *ranks = malloc(k * sizeof *ranks);
     tl_friedman fr;
-    int rc = ranks && a && z && p && rej && w ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
-    if (!rc)
-        rc = tl_friedman_test(t->score, n, k, ranks, &fr, err);
-    if (!rc)
-        rc = tl_rank_pairs(ranks, k, n, z, p, err);
-    double *pw = p + np;
-    for (size_t i = 0, at = 0; !rc && i < k; i++)
-        for (size_t j = i + 1; j < k; j++, at++) {
-            for (size_t r = 0; r < n; r++)
-                a[r] = t->score[r * k + i], a[n + r] = t->score[r * k + j];
-            tl_err e;
-            if (tl_wilcoxon_test(a, a + n, n, zeros, &w[at], &e)) /* e.g. no difference */
-                w[at].r_plus = w[at].r_minus = pw[at] = NAN;
-            else
-                pw[at] = w[at].p;
-        }
-    if (!rc)
-        rc = tl_holm(p, np, alpha, rej, err);
-    if (!rc)
-        rc = tl_holm(pw, np, alpha, rej + np, err);
+    int rc = ranks ? tl_friedman_test(t->score, n, k, ranks, &fr, err)
+                   : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc) {
         printf("%zu datasets, %zu models (larger is better)\n\n| model | average rank |\n"
                "| --- | ---: |\n",
@@ -148,27 +128,11 @@ static int report(const table *t, double alpha, tl_wilcoxon_zeros zeros, tl_err 
         tl_err e;
         if (!tl_nemenyi_cd(k, n, alpha, &cd, &e))
             printf("Nemenyi critical difference at %.2f: %.4f\n", alpha, cd);
-        printf("\nEvery pair: Wilcoxon signed-rank test on the %zu datasets (zero differences "
-               "%s), and the z-test of average ranks (Demšar 2006, 3.2.2), each with Holm's "
-               "step-down over the %zu pairs at %.2f.\n\n"
-               "| pair | R+ | R- | Wilcoxon p | Holm | z | p | Holm |\n"
-               "| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |\n",
-               n, zeros == TL_WILCOXON_ZSPLIT ? "split between R+ and R-" : "dropped", np, alpha);
-        for (size_t i = 0, at = 0; i < k; i++)
-            for (size_t j = i + 1; j < k; j++, at++)
-                printf("| %s - %s | %.1f | %.1f | %.4g | %s | %.4f | %.4g | %s |\n", t->names[j],
-                       t->names[i], w[at].r_minus, w[at].r_plus, pw[at],
-                       isnan(pw[at])  ? "n/a"
-                       : rej[np + at] ? "rejected"
-                                      : "kept",
-                       -z[at], p[at], rej[at] ? "rejected" : "kept");
+        putchar('\n');
+        rc = tl_report_pairs_md(stdout, (const char *const *)t->names, t->score, n, k, ranks, alpha,
+                                split_zeros, err);
     }
     free(ranks);
-    free(a);
-    free(z);
-    free(p);
-    free(rej);
-    free(w);
     return rc;
 }
 
@@ -197,7 +161,7 @@ static int run(int argc, char **argv, tl_err *err)
     memset(&t, 0, sizeof t);
     rc = read_table(pos[0], &t, err);
     if (!rc)
-        rc = report(&t, alpha, split ? TL_WILCOXON_ZSPLIT : TL_WILCOXON_WILCOX, err);
+        rc = report(&t, alpha, split, err);
     table_free(&t);
     return rc;
 }

@@ -58,6 +58,8 @@ typedef struct tl_cells_meta {
     size_t n_missing;       /* entries of both (every dataset's when the run had rates) */
     char missing_rows[16];  /* "train", "test", "all" or "" */
     size_t shard, n_shards; /* "# shard I N" of `treelab run --shard I/N`; 0 0 for a run */
+    /* "# compare METRIC TEST PAIRS" (tl_experiment's compare_*; "-" a default): "" without */
+    char compare_metric[32], compare_test[16], compare_pairs[16];
 } tl_cells_meta;
 
 TL_API void tl_cells_meta_clear(tl_cells_meta *m);
@@ -74,6 +76,14 @@ TL_API void tl_cells_write(FILE *f, const tl_cell *c);
  * part (may be NULL). TL_EIO / TL_EPARSE on failure. */
 TL_API int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
                          long *valid_bytes, tl_err *err);
+
+/* Every pair of k models over n datasets (scores n x k, larger better; ranks: their average
+ * ranks, tl_friedman_test's): the Wilcoxon signed-rank test (split_zeros: Demsar's splitting
+ * of zero differences, else scipy's dropping) and the z-test of average ranks, each with
+ * Holm's step-down over all pairs at alpha, as a Markdown table to f. */
+TL_API int tl_report_pairs_md(FILE *f, const char *const *names, const double *scores, size_t n,
+                              size_t k, const double *ranks, double alpha, int split_zeros,
+                              tl_err *err);
 
 /* Render metrics.csv, timings.csv, summary.md, summary.csv, confusion/ and (learning curves)
  * learning_curve.csv, (nested selection) selections.csv from dir/cells.txt, then
