@@ -278,9 +278,10 @@ static int read_compare(const tl_cfg_ctx *c, const config_setting_t *s, tl_exper
     if (metric && !tl_metric_find(metric, &e))
         return tl_cfg_fail(c, config_setting_get_member(s, "metric"), "compare: %s", e.msg);
     if (metric) /* the table's own name, for an alias such as macro_f1 */
-        snprintf(x->compare_metric, sizeof x->compare_metric, "%s", tl_metric_find(metric, &e)->name);
-    if (test && strcmp(test, "corrected_t") && strcmp(test, "5x2cv_t") &&
-        strcmp(test, "5x2cv_f") && strcmp(test, "wilcoxon"))
+        snprintf(x->compare_metric, sizeof x->compare_metric, "%s",
+                 tl_metric_find(metric, &e)->name);
+    if (test && strcmp(test, "corrected_t") && strcmp(test, "5x2cv_t") && strcmp(test, "5x2cv_f") &&
+        strcmp(test, "wilcoxon"))
         return tl_cfg_fail(c, config_setting_get_member(s, "test"),
                            "compare: test \"%s\": expected corrected_t, 5x2cv_t, 5x2cv_f or "
                            "wilcoxon",

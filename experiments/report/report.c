@@ -53,8 +53,8 @@ void tl_rep_compare_text(const tl_rep *r, char *buf, size_t size)
 double tl_rep_primary(const tl_rep *r, const tl_cell *c)
 {
     const tl_metric_def *m = tl_rep_compare_metric(r, c->classification);
-    double v = tl_metric_value(m, c->classification ? &c->cm : NULL,
-                               c->classification ? NULL : &c->rm);
+    double v =
+        tl_metric_value(m, c->classification ? &c->cm : NULL, c->classification ? NULL : &c->rm);
     return m->lower_is_better ? -v : v;
 }
 

@@ -320,8 +320,8 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
 }
 
 /* compare.pairs = "all": every pair of the listed models across the datasets. */
-static int md_all_pairs(FILE *f, const tl_rep *r, const size_t *mi, size_t nl,
-                        const double *ranks, tl_err *err)
+static int md_all_pairs(FILE *f, const tl_rep *r, const size_t *mi, size_t nl, const double *ranks,
+                        tl_err *err)
 {
     size_t nd = r->meta.n_datasets;
     double *scores = malloc(nd * nl * sizeof *scores);
