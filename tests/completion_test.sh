@@ -22,7 +22,7 @@ complete_words() { # expected-word... -- the command line words (the last is bei
         fi
     done
 }
-complete_words run merge report cv fit predict show path plot info plugins -- "$prog" ""
+complete_words run merge report cv fit predict show path plot info plugins stats -- "$prog" ""
 complete_words plugins -- "$prog" pl
 complete_words c45 cart id3 tree soft_tree gaussian_nb -- "$prog" cv data.arff --algo ""
 complete_words criterion=gini criterion=gain_ratio criterion=hellinger -- "$prog" fit d.arff --set criterion=

@@ -19,7 +19,7 @@ fi
 [ -z "$out" ] || { echo "FAIL: $tool warns:"; echo "$out"; exit 1; }
 # every subcommand and the config format are described
 status=0
-for word in run report cv fit predict show path plot info plugins "EXPERIMENT FILES" protocol; do
+for word in run report cv fit predict show path plot info plugins stats "EXPERIMENT FILES" protocol; do
     grep -q -- "$word" <<< "$text" || { echo "FAIL: the page does not mention '$word'"; status=1; }
 done
 [ $status = 0 ] && echo "ok: $tool renders $(wc -l <<< "$text") lines without a warning"

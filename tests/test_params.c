@@ -33,6 +33,10 @@ static void test_defaults_and_values(void **state)
     assert_int_equal(tl_params_bool(&rd, "prune"), 0);
     assert_string_equal(tl_params_string(&rd, "criterion"), "entropy");
     assert_int_equal(rd.rc, TL_OK);
+    /* SLOT.name=X sets SLOT, as `name` in a config's plug-in group does */
+    assert_int_equal(tl_params_set_kv(&p, "criterion.name=gini", &err), TL_OK);
+    assert_string_equal(tl_params_string(&rd, "criterion"), "gini");
+    assert_null(tl_params_find(&p, "criterion.name"));
     /* a name the table does not hold is an error naming it, not a silent 0 */
     assert_int_equal(tl_params_int(&rd, "max_dpeth"), 0);
     assert_int_equal(rd.rc, TL_EINTERNAL);

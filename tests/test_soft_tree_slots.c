@@ -373,7 +373,7 @@ static double cv_on_folds(const tl_dataset *d, const int *fold, const char *cons
         tl_model *m = tl_model_new("soft_tree", &p, &err);
         tl_params_clear(&p);
         assert_non_null(m);
-        tl_fit_ctx ctx = {100 + (unsigned long)k, NULL, 0};
+        tl_fit_ctx ctx = {100 + (unsigned long)k, NULL, 0, 0};
         assert_int_equal(tl_model_fit(m, d, tr, n_tr, &ctx, &err), TL_OK);
         assert_int_equal(tl_model_predict_label(m, d, te, n_te, out, &err), TL_OK);
         for (size_t i = 0; i < n_te; i++)

@@ -78,6 +78,10 @@ int tl_params_set_kv(tl_params *p, const char *kv, tl_err *err)
         return tl_err_set(err, TL_EINVAL, "parameter name too long in '%s'", kv);
     memcpy(key, kv, n);
     key[n] = '\0';
+    /* SLOT.name=X is SLOT=X, as `name` inside a plug-in's group of a config file is */
+    char *dot = strchr(key, '.');
+    if (dot && !strcmp(dot, ".name"))
+        *dot = '\0';
     return tl_params_set(p, key, eq + 1, err);
 }
 

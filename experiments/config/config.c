@@ -1,5 +1,6 @@
 /* Experiment files (libconfig): top-level keys, datasets, protocol, reports and baseline. */
 #include "config_util.h"
+#include "treelab/tl_metrics.h"
 #include "treelab/tl_store.h"
 
 #include <math.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 
 const char *const tl_experiment_top_keys =
-    "name|seed|datasets|models|grids|protocol|baseline|reports|plots|max_cells";
+    "name|seed|datasets|models|grids|protocol|baseline|reports|plots|compare|max_cells";
 
 /* The figures `plots = [...]` may ask for; each lands in results/NAME/plots/ as
  * STEM.dat + STEM.gp (+ .png and .svg when gnuplot is installed):
@@ -288,6 +289,44 @@ static int check_cells(const tl_cfg_ctx *c, const config_setting_t *root, const 
     return TL_OK;
 }
 
+/* compare = { metric = "roc_auc_macro"; test = "wilcoxon"; pairs = "all"; }; */
+static int read_compare(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x)
+{
+    const char *metric = NULL, *test = NULL, *pairs = NULL;
+    int rc;
+    if (config_setting_type(s) != CONFIG_TYPE_GROUP)
+        return tl_cfg_fail(c, s, "expected a group compare = { metric = ...; test = ...; }");
+    if ((rc = tl_cfg_check_keys(c, s, "metric|test|pairs")) ||
+        (rc = tl_cfg_string(c, s, "metric", 0, &metric)) ||
+        (rc = tl_cfg_string(c, s, "test", 0, &test)) ||
+        (rc = tl_cfg_string(c, s, "pairs", 0, &pairs)))
+        return rc;
+    tl_err e;
+    if (metric && !tl_metric_find(metric, &e))
+        return tl_cfg_fail(c, config_setting_get_member(s, "metric"), "compare: %s", e.msg);
+    if (metric) /* the table's own name, for an alias such as macro_f1 */
+        snprintf(x->compare_metric, sizeof x->compare_metric, "%s",
+                 tl_metric_find(metric, &e)->name);
+    if (test && strcmp(test, "corrected_t") && strcmp(test, "5x2cv_t") && strcmp(test, "5x2cv_f") &&
+        strcmp(test, "wilcoxon"))
+        return tl_cfg_fail(c, config_setting_get_member(s, "test"),
+                           "compare: test \"%s\": expected corrected_t, 5x2cv_t, 5x2cv_f or "
+                           "wilcoxon",
+                           test);
+    if (test && !strncmp(test, "5x2cv", 5) &&
+        (x->protocol.kind != TL_PROTO_CV || x->protocol.folds != 2 || x->protocol.repeats != 5))
+        return tl_cfg_fail(c, config_setting_get_member(s, "test"),
+                           "compare: test \"%s\" needs 5 repeats of 2-fold CV: protocol = { "
+                           "kind = \"cv\"; folds = 2; repeats = 5; }",
+                           test);
+    if (pairs && strcmp(pairs, "baseline") && strcmp(pairs, "all"))
+        return tl_cfg_fail(c, config_setting_get_member(s, "pairs"),
+                           "compare: pairs \"%s\": expected baseline or all", pairs);
+    snprintf(x->compare_test, sizeof x->compare_test, "%s", test ? test : "");
+    snprintf(x->compare_pairs, sizeof x->compare_pairs, "%s", pairs ? pairs : "");
+    return TL_OK;
+}
+
 static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_experiment *x)
 {
     const char *name = NULL;
@@ -321,6 +360,9 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
     if (rc || (rc = tl_cfg_check_dataset_files(c, ds, x)) || (rc = read_reports(c, root, x)) ||
         (rc = read_plots(c, root, x)) || (rc = tl_cfg_expand_missing(c, x)) ||
         (rc = check_cells(c, root, x)))
+        return rc;
+    const config_setting_t *cmp = config_setting_get_member(root, "compare");
+    if (cmp && (rc = read_compare(c, cmp, x)))
         return rc;
     return read_baseline(c, root, x);
 }

@@ -28,9 +28,34 @@ size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first)
     return j - i;
 }
 
-double tl_rep_primary(const tl_cell *c)
+const tl_metric_def *tl_rep_compare_metric(const tl_rep *r, int classification)
 {
-    return c->classification ? c->cm.accuracy : -c->rm.rmse;
+    const char *name = r->meta.compare_metric;
+    tl_err e;
+    const tl_metric_def *m = name[0] && strcmp(name, "-") ? tl_metric_find(name, &e) : NULL;
+    if (m && m->classification == classification)
+        return m;
+    return tl_metric_find(classification ? "accuracy" : "rmse", &e);
+}
+
+void tl_rep_compare_text(const tl_rep *r, char *buf, size_t size)
+{
+    const char *name = r->meta.compare_metric;
+    const tl_metric_def *m = tl_rep_compare_metric(r, 1);
+    if (!name[0] || !strcmp(name, "-"))
+        snprintf(buf, size, "accuracy (RMSE for regression)");
+    else if (!strcmp(m->name, name))
+        snprintf(buf, size, "%s (RMSE for regression)", name);
+    else
+        snprintf(buf, size, "%s (accuracy for classification)", name);
+}
+
+double tl_rep_primary(const tl_rep *r, const tl_cell *c)
+{
+    const tl_metric_def *m = tl_rep_compare_metric(r, c->classification);
+    double v =
+        tl_metric_value(m, c->classification ? &c->cm : NULL, c->classification ? NULL : &c->rm);
+    return m->lower_is_better ? -v : v;
 }
 
 void tl_rep_num(FILE *f, double v)

@@ -16,7 +16,7 @@ static size_t score(const tl_rep *r, size_t d, size_t m, double *buf, double *me
 {
     size_t first, n = tl_rep_range(r, d, m, &first), k = 0;
     for (size_t i = 0; i < n; i++)
-        if (!isnan(buf[k] = tl_rep_primary(&r->cells[first + i])))
+        if (!isnan(buf[k] = tl_rep_primary(r, &r->cells[first + i])))
             k++;
     *mean = k ? gsl_stats_mean(buf, 1, k) : NAN;
     *sd = k > 1 ? gsl_stats_sd(buf, 1, k) : 0;

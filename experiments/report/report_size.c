@@ -18,7 +18,7 @@ static int point(const tl_rep *r, size_t d, size_t m, double *buf, double *leave
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
         const tl_cell *c = &r->cells[first + i];
-        if (isnan(c->leaves) || isnan(buf[k] = tl_rep_primary(c)))
+        if (isnan(c->leaves) || isnan(buf[k] = tl_rep_primary(r, c)))
             continue;
         sum += c->leaves;
         k++;

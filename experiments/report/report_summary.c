@@ -52,6 +52,48 @@ static size_t select_cells(const tl_rep *r, size_t d, size_t m, size_t fr, size_
     return k;
 }
 
+/* compare.test on the paired scores a (the model) and b (the baseline) of n cells in repeat
+ * and fold order: its p and the mean difference. 5x2cv tests need the 10 cells of 5 x 2-fold
+ * CV (else not tested). TL_OK, TL_ENOMEM, or another code when the test does not apply. */
+static int paired_test(const tl_rep *r, const double *a, const double *b, size_t n,
+                       double test_train, double *p, double *diff)
+{
+    const char *test = r->meta.compare_test;
+    tl_err e;
+    *diff = 0;
+    for (size_t i = 0; i < n; i++)
+        *diff += (a[i] - b[i]) / (double)n;
+    if (!strcmp(test, "5x2cv_t") || !strcmp(test, "5x2cv_f")) {
+        if (n != 10)
+            return TL_EINVAL;
+        tl_ttest t;
+        tl_ftest f;
+        int rc = test[6] == 't' ? tl_5x2cv_t_test(a, b, &t, &e) : tl_5x2cv_f_test(a, b, &f, &e);
+        *p = test[6] == 't' ? t.p : f.p;
+        return rc;
+    }
+    if (!strcmp(test, "wilcoxon")) {
+        tl_wilcoxon w;
+        int rc = tl_wilcoxon_test(a, b, n, TL_WILCOXON_WILCOX, &w, &e);
+        *p = rc ? NAN : w.p;
+        return rc;
+    }
+    tl_ttest t;
+    int rc = tl_corrected_ttest(a, b, n, test_train, &t, &e);
+    *p = rc ? NAN : t.p;
+    return rc;
+}
+
+/* The test's name for the summary's header. */
+static const char *test_text(const tl_rep *r)
+{
+    const char *t = r->meta.compare_test;
+    return !strcmp(t, "5x2cv_t")    ? "Dietterich's 5x2cv paired t-test (1998)"
+           : !strcmp(t, "5x2cv_f")  ? "Alpaydin's combined 5x2cv F-test (1999)"
+           : !strcmp(t, "wilcoxon") ? "Wilcoxon signed-rank test on the paired folds"
+                                    : "corrected resampled t-test (Nadeau & Bengio 2003)";
+}
+
 /* The pair (d, m) over its cells at fold fr (SIZE_MAX: all); idx holds 2 x r->n entries and
  * buf 2 x r->n values. */
 static int pair(const tl_rep *r, size_t d, size_t m, size_t fr, double *buf, size_t *idx,
@@ -78,20 +120,18 @@ static int pair(const tl_rep *r, size_t d, size_t m, size_t fr, double *buf, siz
         return TL_OK;
     double ntr = 0, nte = 0, *b = buf + n;
     for (size_t i = 0; i < n; i++) {
-        buf[i] = tl_rep_primary(&r->cells[idx[i]]);
-        b[i] = tl_rep_primary(&r->cells[bidx[i]]);
+        buf[i] = tl_rep_primary(r, &r->cells[idx[i]]);
+        b[i] = tl_rep_primary(r, &r->cells[bidx[i]]);
         ntr += (double)r->cells[bidx[i]].n_train;
         nte += (double)r->cells[bidx[i]].n_test;
     }
-    tl_ttest t;
-    tl_err e;
-    int rc = tl_corrected_ttest(buf, b, n, nte / ntr, &t, &e);
+    double diff = 0;
+    int rc = paired_test(r, buf, b, n, nte / ntr, &ps->p, &diff);
     if (rc == TL_ENOMEM)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     if (rc)
         return TL_OK; /* e.g. a non-finite difference: reported as not tested */
-    ps->p = t.p;
-    ps->result = isnan(t.p) ? 0 : t.p < ALPHA ? (t.mean_diff > 0 ? 1 : -1) : 0;
+    ps->result = isnan(ps->p) ? 0 : ps->p < ALPHA ? (diff > 0 ? 1 : -1) : 0;
     return TL_OK;
 }
 
@@ -110,10 +150,19 @@ static void md_header(FILE *f, const tl_rep *r)
     fputs("| dataset | sha256 |\n| --- | --- |\n", f);
     for (size_t d = 0; d < m->n_datasets; d++)
         fprintf(f, "| %s | %s |\n", MD(m->dataset[d]), m->dataset_sha[d]);
+    if (!m->compare_test[0]) { /* a run without `compare` */
+        fprintf(f,
+                "\nBaseline: **%s**. Wins / ties / losses: corrected resampled t-test (Nadeau & "
+                "Bengio 2003) on %s at %.2f, paired over the same folds.\n",
+                m->model[m->baseline], "accuracy (RMSE for regression)", ALPHA);
+        return;
+    }
+    char metric[96];
+    tl_rep_compare_text(r, metric, sizeof metric);
     fprintf(f,
-            "\nBaseline: **%s**. Wins / ties / losses: corrected resampled t-test (Nadeau & "
-            "Bengio 2003) on %s at %.2f, paired over the same folds.\n",
-            m->model[m->baseline], "accuracy (RMSE for regression)", ALPHA);
+            "\nBaseline: **%s**. Wins / ties / losses: %s on %s at %.2f, paired over the same "
+            "folds; the ranks and the tests across datasets use %s too.\n",
+            m->model[m->baseline], test_text(r), metric, ALPHA, metric);
 }
 
 /* Groups of a dataset's cells that get a row each: one, or a learning curve's fractions. */
@@ -241,7 +290,7 @@ int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double 
         for (size_t m = 0; m < nm; m++) {
             size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
             for (size_t i = 0; i < n; i++)
-                buf[i] = tl_rep_primary(&r->cells[first + i]);
+                buf[i] = tl_rep_primary(r, &r->cells[first + i]);
             scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
         }
     free(buf);
@@ -267,6 +316,26 @@ int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks
     if (*applies && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
         *cd = NAN;
     free(scores);
+    return rc;
+}
+
+/* compare.pairs = "all": every pair of the listed models across the datasets. */
+static int md_all_pairs(FILE *f, const tl_rep *r, const size_t *mi, size_t nl, const double *ranks,
+                        tl_err *err)
+{
+    size_t nd = r->meta.n_datasets;
+    double *scores = malloc(nd * nl * sizeof *scores);
+    const char **names = malloc(nl * sizeof *names);
+    int rc = scores && names ? tl_rep_mean_scores(r, mi, nl, scores, err)
+                             : tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t j = 0; !rc && j < nl; j++)
+        names[j] = r->meta.model[mi[j]];
+    if (!rc) {
+        fputs("\n## All pairs\n\n", f);
+        rc = tl_report_pairs_md(f, names, scores, nd, nl, ranks, ALPHA, 0, err);
+    }
+    free(scores);
+    free(names);
     return rc;
 }
 
@@ -328,6 +397,8 @@ static int md_overall(FILE *f, const tl_rep *r, const pair_stats *all, tl_err *e
               f);
     }
     rc = tl_rep_md_baseline_tests(f, r, have_ranks ? ranks : NULL, ALPHA, err);
+    if (!rc && have_ranks && !strcmp(r->meta.compare_pairs, "all"))
+        rc = md_all_pairs(f, r, mi, nl, ranks, err);
     free(ranks);
     free(mi);
     return rc;

@@ -23,13 +23,16 @@ static int across_datasets(FILE *f, const tl_rep *r, const double *ranks, double
     if (crc == TL_ENOMEM)
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     int have_ct = crc == TL_OK;
+    char metric[96] = "accuracy (minus RMSE for regression)";
+    if (r->meta.compare_test[0])
+        tl_rep_compare_text(r, metric, sizeof metric);
     if (!rc) {
         fprintf(f,
                 "\nAgainst the baseline across the %zu datasets (mean %s per dataset): "
                 "Wilcoxon signed-rank test (two-sided; zero differences dropped; exact p up to "
                 "50 datasets without ties, else the normal approximation with tie correction, "
                 "as scipy 1.10)",
-                nd, "accuracy (minus RMSE for regression)");
+                nd, metric);
         if (have_ct)
             fprintf(f,
                     "; Holm's step-down and Bonferroni-Dunn procedures on the average ranks "

@@ -2,6 +2,7 @@
 #ifndef TL_REPORT_UTIL_H
 #define TL_REPORT_UTIL_H
 
+#include "treelab/tl_metrics.h"
 #include "treelab/tl_outfile.h"
 #include "treelab/tl_report.h"
 #include "treelab/tl_stats.h"
@@ -20,7 +21,12 @@ FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err);
 /* Cells of (dataset, model): *first index and the count (sorted order makes them adjacent). */
 size_t tl_rep_range(const tl_rep *r, size_t d, size_t m, size_t *first);
 /* The primary score of a cell, larger is better: accuracy, or minus the RMSE. */
-double tl_rep_primary(const tl_cell *c);
+double tl_rep_primary(const tl_rep *r, const tl_cell *c);
+/* The metric that compares models (compare.metric; accuracy, or RMSE for regression, by
+ * default, and for a task the chosen metric does not score). */
+const tl_metric_def *tl_rep_compare_metric(const tl_rep *r, int classification);
+/* That metric named for a reader: "accuracy (rmse for regression)", or the chosen one. */
+void tl_rep_compare_text(const tl_rep *r, char *buf, size_t size);
 /* A name escaped for Markdown (tl_md_str), in a buffer of the enclosing block: every name
  * written to summary.md goes through it, so '|' adds no cell and HTML renders as text. */
 #define MD(s) tl_md_str((s), (char[600]){0}, 600)

@@ -129,7 +129,9 @@ static int parse_header(const char *line, tl_cells_meta *m)
         sscanf(line, "# name %255[^\n]", m->name) == 1 ||
         sscanf(line, "# baseline %zu", &m->baseline) == 1 ||
         sscanf(line, "# reports %u", &m->reports) == 1 ||
-        sscanf(line, "# missing_rows %15s", m->missing_rows) == 1)
+        sscanf(line, "# missing_rows %15s", m->missing_rows) == 1 ||
+        sscanf(line, "# compare %31s %15s %15s", m->compare_metric, m->compare_test,
+               m->compare_pairs) == 3)
         return TL_OK;
     double rate;
     if (sscanf(line, "# missing %zu %lf %n", &i, &rate, &off) == 2 && off && line[off]) {

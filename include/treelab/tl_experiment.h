@@ -157,6 +157,10 @@ typedef struct tl_experiment {
     size_t n_plots;
     tl_exp_grid *grids; /* the config's grids, in order */
     size_t n_grids;
+    /* compare = { metric; test; pairs; }: what wins, ties, losses, ranks and every test of
+     * the summary use; "" for the defaults (accuracy, or RMSE for regression; corrected_t;
+     * baseline). test: corrected_t, 5x2cv_t, 5x2cv_f or wilcoxon; pairs: baseline or all. */
+    char compare_metric[32], compare_test[16], compare_pairs[16];
 } tl_experiment;
 
 /* Read an experiment file. Every parameter is checked against its learner's table and every

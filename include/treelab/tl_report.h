@@ -76,6 +76,14 @@ TL_API int tl_report_results(const char *dir, const tl_experiment *x, tl_dataset
 TL_API int tl_report_manifest(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                               time_t start, time_t end, int resumed, tl_err *err);
 
+/* Every pair of k models over n datasets (scores n x k, larger better; ranks: their average
+ * ranks, tl_friedman_test's): the Wilcoxon signed-rank test (split_zeros: Demsar's splitting
+ * of zero differences, else scipy's dropping) and the z-test of average ranks, each with
+ * Holm's step-down over all pairs at alpha, as a Markdown table to f. */
+TL_API int tl_report_pairs_md(FILE *f, const char *const *names, const double *scores, size_t n,
+                              size_t k, const double *ranks, double alpha, int split_zeros,
+                              tl_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,6 +94,28 @@ typedef struct tl_mcnemar {
 } tl_mcnemar;
 TL_API void tl_mcnemar_test(unsigned long n01, unsigned long n10, tl_mcnemar *out);
 
+/* Dietterich's (1998) 5x2cv paired t-test on the scores of two learners on 5 repeats of
+ * 2-fold CV, a[2 i + j] the score of repeat i, fold j: t = p_1^(1) / sqrt(sum s_i^2 / 5),
+ * 5 df, s_i^2 the variance of repeat i's two differences; p two-sided. */
+TL_API int tl_5x2cv_t_test(const double *a, const double *b, tl_ttest *out, tl_err *err);
+
+/* Alpaydin's (1999) combined 5x2cv F-test on the same scores: f = sum of the 10 squared
+ * differences / (2 sum s_i^2), F(10, 5), p its upper tail. */
+typedef struct tl_ftest {
+    double f, df1, df2, p;
+} tl_ftest;
+TL_API int tl_5x2cv_f_test(const double *a, const double *b, tl_ftest *out, tl_err *err);
+
+/* Holm's step-down over m p-values: the i-th smallest (i = 1..m) rejected while it is below
+ * alpha / (m - i + 1); reject[] gets 1 for each rejected, 0 else (a NaN p is never). */
+TL_API int tl_holm(const double *p, size_t m, double alpha, int *reject, tl_err *err);
+
+/* Every pair i < j of k models by average ranks over n_datasets (Demsar 2006, 3.2.2):
+ * z = (R_i - R_j) / sqrt(k (k+1) / (6 N)) and its two-sided normal p, into z[] and p[] of
+ * k (k-1) / 2 entries in the order (0,1), (0,2), ..., (1,2), ... */
+TL_API int tl_rank_pairs(const double *ranks, size_t k, size_t n_datasets, double *z, double *p,
+                         tl_err *err);
+
 #ifdef __cplusplus
 }
 #endif
