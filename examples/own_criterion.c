@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include <treelab/tl_grow.h>
+#include <treelab/tl_report.h>
 #include <treelab/tl_runner.h>
 
 /* Tsallis entropy S_q(p) = (1 - sum p^q) / (q - 1): Shannon's (in nats) as q -> 1, Gini's at
@@ -88,7 +89,7 @@ int main(int argc, char **argv)
     /* the config may now say criterion = { name = "tsallis"; q = 2.0; } */
     if (!(x = tl_experiment_load(argv[1], NULL, &err)))
         goto done;
-    tl_run_opts opts = {.out_dir = argv[2], .jobs = 2};
+    tl_run_opts opts = {.out_dir = argv[2], .jobs = 2, .finish = tl_report_results};
     if (tl_run(x, NULL, &opts, &err))
         goto done;
     printf("ran %zu models on %zu datasets into %s\n", x->n_models, x->n_datasets, argv[2]);

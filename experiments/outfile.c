@@ -36,7 +36,7 @@ void tl_out_tmp_name(const char *path, char *buf, size_t size)
     /* hidden, in the same folder (so rename is atomic), not under the final name */
     const char *slash = strrchr(path, '/');
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-    snprintf(buf, size, "%.*s.%s.tmp", (int)dir, path, path + dir);
+    snprintf(buf, size, "%.*s.%s" TL_OUT_TMP_SUFFIX, (int)dir, path, path + dir);
 }
 
 int tl_out_rename(const char *path, tl_err *err)
@@ -131,7 +131,9 @@ static void sweep(const char *dir, int depth)
         snprintf(path, sizeof path, "%s/%s", dir, n);
         if (lstat(path, &st) != 0)
             continue;
-        if (S_ISREG(st.st_mode) && n[0] == '.' && len > 5 && !strcmp(n + len - 4, ".tmp"))
+        size_t sl = strlen(TL_OUT_TMP_SUFFIX); /* only names tl_out_tmp_name makes */
+        if (S_ISREG(st.st_mode) && n[0] == '.' && len > sl + 1 &&
+            !strcmp(n + len - sl, TL_OUT_TMP_SUFFIX))
             unlink(path);
         else if (S_ISDIR(st.st_mode) && depth > 0)
             sweep(path, depth - 1);

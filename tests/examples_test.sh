@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install treelab from a build folder into a scratch prefix, build examples/ against it twice
 # (cc with `pkg-config --cflags --libs treelab`, and CMake with find_package(treelab)), run
-# both builds and check their output: C4.5's tree of labor.arff (Weka J48's, as README shows),
+# both builds and check their output: C4.5's tree of labor.arff (Weka J48's, as the README shows),
 # and the out-of-tree Tsallis criterion used from examples/tsallis.cfg, whose q = 2 models
 # must equal the Gini ones fold by fold.
 #   tests/examples_test.sh BUILD_DIR SOURCE_DIR [CC]

@@ -78,6 +78,15 @@ expect_fail "this run has shard 2/3 against shard 3/3" "$bin" run x.cfg --shard 
 mv out merged3
 same_results merged3 serial
 
+# a user's folder: merge refuses it before writing, names --force, and leaves it as it was
+mkdir paper && echo mine > paper/tables.tex
+expect_fail "paper is not a treelab results folder (it holds 'tables.tex'" "$bin" merge s1 s2 s3 --out paper
+expect_fail "--force" "$bin" merge s1 s2 s3 --out paper
+[ "$(ls -A paper)" = tables.tex ] && [ "$(cat paper/tables.tex)" = mine ] ||
+  fail "a refused merge changed a user's folder"
+"$bin" merge s1 s2 s3 --out paper --force >/dev/null || fail "merge --force"
+[ -s paper/metrics.csv ] || fail "merge --force wrote no metrics"
+
 # bad --shard values
 for v in 0/3 4/3 3 x/2 1/0 2/; do
   expect_fail "--shard: expected I/N" "$bin" run x.cfg --shard "$v"

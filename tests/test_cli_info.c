@@ -83,7 +83,8 @@ static void test_usage_errors(void **state)
     assert_int_equal(rc, 1);
     expect_in(
         errbuf,
-        "unknown option '--bogus'; valid options: --target, --ignore, --attributes, --nominal, --help");
+        "unknown option '--bogus'; valid options: --target, --ignore, --attributes, --nominal, "
+        "--weight, --decimal, --encoding, --help");
     rc = tl_test_cli("info", out, sizeof out, errbuf, sizeof errbuf);
     assert_int_equal(rc, 1);
     expect_in(errbuf, "expected one DATA file");

@@ -209,12 +209,37 @@ static void test_impossible_combinations(void **state)
     tl_tree_free(t);
 }
 
+/* Training rows whose weights sum to 0 are refused by every learner (each divided by the
+ * sum, and cart, c45, id3 and soft_tree scored -nan with exit 0), even when the dataset's
+ * other rows carry weight. */
+static void test_zero_weight_training_rows(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load_text(".arff",
+                                      "@relation r\n@attribute a numeric\n@attribute c {x,y}\n"
+                                      "@data\n1,x,{0}\n2,y,{0}\n3,x,{1}\n4,y,{1}\n",
+                                      NULL);
+    const size_t rows[] = {0, 1};
+    for (size_t i = 0; tl_model_at(i); i++) {
+        tl_err err;
+        tl_model *m = tl_model_new(tl_model_at(i)->name, NULL, &err);
+        assert_non_null(m);
+        assert_int_equal(tl_model_fit(m, d, rows, 2, NULL, &err), TL_EINVAL);
+        if (!strstr(err.msg, "the weights of its 2 training rows sum to 0"))
+            fail_msg("%s: %s", tl_model_at(i)->name, err.msg);
+        assert_int_equal(tl_model_fit(m, d, NULL, 0, NULL, &err), TL_OK);
+        tl_model_free(m);
+    }
+    tl_dataset_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_combination),
         cmocka_unit_test(test_missing_methods_contract),
         cmocka_unit_test(test_impossible_combinations),
+        cmocka_unit_test(test_zero_weight_training_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include "treelab/tl_experiment.h"
 #include "treelab/tl_model.h"
 #include "treelab/tl_protocol.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_runner.h"
 
 static tl_dataset *load_with(const char *path, const tl_data_opts *o)
@@ -339,6 +340,7 @@ static void test_fold_file_experiment(void **state)
     memset(&ro, 0, sizeof ro);
     ro.out_dir = dir;
     ro.jobs = 2;
+    ro.finish = tl_report_results;
     assert_int_equal(tl_run(x, &d, &ro, &err), TL_OK);
     char metrics[600];
     snprintf(metrics, sizeof metrics, "%s/metrics.csv", dir);

@@ -9,6 +9,7 @@
 #include "tl_test_util.h"
 #include "treelab/tl_experiment.h"
 #include "treelab/tl_model.h"
+#include "treelab/tl_outfile.h"
 #include "treelab/tl_params.h"
 #include "treelab/tl_plot.h"
 #include "treelab/tl_report.h"
@@ -190,7 +191,7 @@ static tl_experiment *load(const char *path)
 
 static int run(const tl_experiment *x, const char *out, tl_err *err)
 {
-    tl_run_opts o = {out, 1, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {out, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     return tl_run(x, NULL, &o, err);
 }
 
@@ -228,14 +229,14 @@ static void test_run(void **state)
 static void block(const char *folder, const char *name)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/.%s.tmp", folder, name);
+    snprintf(path, sizeof path, "%s/.%s" TL_OUT_TMP_SUFFIX, folder, name);
     assert_int_equal(mkdir(path, 0777), 0);
 }
 
 static void unblock(const char *folder, const char *name)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/.%s.tmp", folder, name);
+    snprintf(path, sizeof path, "%s/.%s" TL_OUT_TMP_SUFFIX, folder, name);
     assert_int_equal(rmdir(path), 0);
 }
 

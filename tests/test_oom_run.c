@@ -12,6 +12,7 @@
 
 #include "tl_oom.h"
 #include "treelab/tl_plot.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_runner.h"
 
 /* ---- a small experiment run ---- */
@@ -41,7 +42,7 @@ static int run_config(const char *config, const char *dir, int resume, size_t ma
     tl_experiment *x = tl_experiment_load(config, NULL, err);
     if (!x)
         return err->code;
-    tl_run_opts o = {dir, 1, resume, max_cells, NULL, NULL, NULL};
+    tl_run_opts o = {dir, 1, resume, max_cells, NULL, NULL, NULL, tl_report_results, 0};
     int rc = tl_run(x, NULL, &o, err);
     tl_experiment_free(x);
     return rc;

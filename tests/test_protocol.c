@@ -7,6 +7,7 @@
 
 #include "tl_test_util.h"
 #include "treelab/tl_protocol.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_runner.h"
 
 static void count(const tl_dataset *d, const size_t *fold_of, size_t k,
@@ -158,7 +159,7 @@ static void run_cfg(const char *models, const char *out)
     tl_experiment *x = tl_experiment_load(cfg, NULL, &err);
     if (!x)
         fail_msg("%s", err.msg);
-    tl_run_opts o = {out, 2, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {out, 2, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     if (tl_run(x, NULL, &o, &err))
         fail_msg("%s", err.msg);
     tl_experiment_free(x);

@@ -14,6 +14,7 @@
 #include "treelab/tl_log.h"
 #include "treelab/tl_plot.h"
 #include "treelab/tl_protocol.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_runner.h"
 #include "treelab/tl_grow.h"
 
@@ -38,7 +39,7 @@ static void run(const char *run_name, const char *text)
         fail_msg("%s", err.msg);
     char out[256];
     snprintf(out, sizeof out, "%s/%s", dir, run_name);
-    tl_run_opts o = {out, 1, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {out, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     if (tl_run(x, NULL, &o, &err))
         fail_msg("%s", err.msg);
     tl_experiment_free(x);

@@ -142,7 +142,7 @@ static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume,
 {
     tl_err err;
     tl_err_clear(&err);
-    tl_run_opts o = {dir, jobs, resume, max, NULL, NULL, NULL};
+    tl_run_opts o = {dir, jobs, resume, max, NULL, NULL, NULL, tl_report_results, 0};
     int rc = tl_run(x, NULL, &o, &err);
     if (rc && rc != TL_EINTERRUPTED && rc != TL_EINVAL)
         fail_msg("%s", err.msg);
@@ -316,7 +316,7 @@ static void test_results_folder_lock(void **state)
     int fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR | O_CREAT, 0666);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
     assert_non_null(strstr(err.msg, "/tmp/tl_run_lock is in use: another treelab run"));
     assert_int_equal(file_size(cells), -1);
@@ -361,7 +361,7 @@ static void test_report_on_other_folder(void **state)
      * directory') */
     tl_experiment *x = load(config());
     const char *file = tl_test_tmpfile(".txt", "mine\n");
-    tl_run_opts o = {file, 1, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {file, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     tl_err err;
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EIO);
     assert_non_null(strstr(err.msg, "it is a file, not a folder"));
@@ -450,7 +450,7 @@ static void test_control_character_in_class(void **state)
     tl_err err;
     tl_experiment *x = load(cfg);
     rm("/tmp/tl_run_nl");
-    tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL};
+    tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
     char want[300];
     snprintf(want, sizeof want, "%s:2: dataset 'd': class 'b...' holds control character \\n", cfg);
@@ -522,7 +522,7 @@ static void test_report_phase_stops_cleanly(void **state)
     rm(dir);
     probe_file = "/tmp/tl_run_stop/trees/iris__p.txt";
     probe_cancel = 0, probe_final_seen = 0;
-    tl_run_opts o = {dir, 1, 0, 0, &probe_cancel, NULL, NULL};
+    tl_run_opts o = {dir, 1, 0, 0, &probe_cancel, NULL, NULL, tl_report_results, 0};
     tl_err err;
     int rc = tl_run(x, NULL, &o, &err);
     assert_false(probe_final_seen);
@@ -565,7 +565,7 @@ static void test_refused_run_leaves_no_folder(void **state)
                  data, protocols[i]);
         tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
         rm("/tmp/tl_run_refused");
-        tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL};
+        tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
         tl_err err;
         int rc = tl_run(x, NULL, &o, &err);
         if (rc != TL_EINVAL || !strstr(err.msg, want[i]))
@@ -575,26 +575,30 @@ static void test_refused_run_leaves_no_folder(void **state)
     }
 }
 
-/* Temporary files a killed run left (.NAME.tmp in the folder and its subfolders; gnuplot
- * finishes the figure it was drawing after treelab is killed) are removed by the resume and
- * by `treelab report`, which hold the folder's lock; other files stay. */
+/* Temporary files a killed run left (.NAME.treelab.tmp in the folder and its subfolders;
+ * gnuplot finishes the figure it was drawing after treelab is killed) are removed by the
+ * resume and by `treelab report`, which hold the folder's lock; other files stay, a user's
+ * own hidden .tmp files among them. */
 static void test_stale_temporaries_swept(void **state)
 {
     (void)state;
     tl_err err;
     tl_experiment *x = load(config());
     const char *dir = "/tmp/tl_run_sweep";
-    static const char *const stale[] = {"/tmp/tl_run_sweep/.figure.png.tmp",
-                                        "/tmp/tl_run_sweep/trees/.gone.dot.tmp"};
-    static const char *const kept[] = {"/tmp/tl_run_sweep/notes.tmp", "/tmp/tl_run_sweep/.x",
-                                       "/tmp/tl_run_sweep/trees/.tmp"};
+    static const char *const stale[] = {"/tmp/tl_run_sweep/.figure.png.treelab.tmp",
+                                        "/tmp/tl_run_sweep/trees/.gone.dot.treelab.tmp"};
+    static const char *const kept[] = {
+        "/tmp/tl_run_sweep/notes.tmp",       "/tmp/tl_run_sweep/.x",
+        "/tmp/tl_run_sweep/trees/.tmp",      "/tmp/tl_run_sweep/.draft.tex.tmp",
+        "/tmp/tl_run_sweep/trees/.mine.tmp", "/tmp/tl_run_sweep/.treelab.tmp"};
+    const size_t n_kept = sizeof kept / sizeof *kept;
     rm(dir);
     assert_int_equal(run(x, dir, 1, 0, 5), TL_EINTERRUPTED);
     assert_int_equal(mkdir("/tmp/tl_run_sweep/trees", 0777), 0);
     for (int round = 0; round < 2; round++) {
         for (size_t i = 0; i < 2; i++)
             fclose(fopen(stale[i], "w"));
-        for (size_t i = 0; round == 0 && i < 3; i++)
+        for (size_t i = 0; round == 0 && i < n_kept; i++)
             fclose(fopen(kept[i], "w"));
         if (round == 0)
             assert_int_equal(run(x, dir, 1, 1, 0), TL_OK);
@@ -602,9 +606,46 @@ static void test_stale_temporaries_swept(void **state)
             assert_int_equal(tl_report_render(dir, &err), TL_OK);
         for (size_t i = 0; i < 2; i++)
             assert_int_equal(file_size(stale[i]), -1);
-        for (size_t i = 0; i < 3; i++)
+        for (size_t i = 0; i < n_kept; i++)
             assert_int_equal(file_size(kept[i]), 0);
     }
+    rm(dir);
+    tl_experiment_free(x);
+}
+
+/* A folder that is neither new, empty nor treelab's is a user's: a run (or resume) into it is
+ * refused before anything is written, naming a file of it and --force; nothing of it changes,
+ * not even a lock file. An empty folder is taken, and --force takes the user's. */
+static void test_user_folder_refused(void **state)
+{
+    (void)state;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_user", *mine = "/tmp/tl_run_user/tables.tex";
+    rm(dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    FILE *f = fopen(mine, "w");
+    fputs("mine\n", f);
+    fclose(f);
+    for (int resume = 0; resume < 2; resume++) {
+        tl_err err;
+        tl_run_opts o = {dir, 1, resume, 0, NULL, NULL, NULL, tl_report_results, 0};
+        assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+        if (!strstr(err.msg, "not a treelab results folder (it holds 'tables.tex'") ||
+            !strstr(err.msg, "--force"))
+            fail_msg("%s", err.msg);
+        assert_int_equal(file_size(mine), 5);
+        assert_int_equal(access("/tmp/tl_run_user/" TL_LOCK_FILE, F_OK), -1);
+        assert_int_equal(access("/tmp/tl_run_user/" TL_CELLS_FILE, F_OK), -1);
+        assert_false(tl_results_is_ours(dir));
+    }
+    tl_err err;
+    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 1};
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
+    assert_true(tl_results_is_ours(dir));
+    assert_true(file_size("/tmp/tl_run_user/metrics.csv") > 0);
+    rm(dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    assert_int_equal(run(x, dir, 1, 0, 0), TL_OK); /* an empty folder made for the results */
     rm(dir);
     tl_experiment_free(x);
 }
@@ -719,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_report_phase_stops_cleanly),
         cmocka_unit_test(test_stale_temporaries_swept),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
+        cmocka_unit_test(test_user_folder_refused),
         cmocka_unit_test(test_hand_checked_summary),
         cmocka_unit_test(test_summary_baseline_tests),
     };

@@ -11,6 +11,7 @@
 #include "tl_test_util.h"
 #include "treelab/tl_experiment.h"
 #include "treelab/tl_protocol.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_runner.h"
 
 static tl_experiment *load(const char *text, tl_err *err)
@@ -367,7 +368,7 @@ static void test_run_records_values(void **state)
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", dirs[j]);
         assert_int_equal(system(cmd), 0);
-        tl_run_opts o = {dirs[j], j + 1, 0, 0, NULL, NULL, NULL};
+        tl_run_opts o = {dirs[j], j + 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
         if (tl_run(x, NULL, &o, &err))
             fail_msg("%s", err.msg);
     }

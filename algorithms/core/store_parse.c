@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "treelab/tl_utf8.h"
+
 int tl_store_check_int_literals(const char *path, tl_err *err)
 {
     FILE *f = fopen(path, "r");
@@ -188,13 +190,47 @@ static int syntax_error(const config_t *cfg, const char *path, const char *what,
             strstr(what, "model") ? "a model file written by `treelab fit DATA --algo NAME -o "
                                     "MODEL` (libconfig text starting `format = ...;`)"
                                   : "libconfig settings (`name = \"...\"; datasets = ( ... ); "
-                                    "models = ( ... );`, see the README's Experiment files)");
+                                    "models = ( ... );`, see docs/experiments.md)");
     if (!hint[0] && !strcmp(config_error_text(cfg), "syntax error"))
         snprintf(hint, sizeof hint,
                  "; expected `name = value;` settings, strings in double "
                  "quotes, lists ( ), arrays [ ] and groups { } closed in order");
     return tl_err_set(err, TL_EPARSE, "%s:%d: %s%s%s", file, line, config_error_text(cfg), where,
                       hint);
+}
+
+/* The file's bytes as UTF-8 (libconfig takes any byte into a string, which then reaches
+ * metrics.json and the reports), read in blocks: a sequence cut by a block's end is carried
+ * into the next. */
+static int check_utf8(const char *path, const char *what, tl_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return TL_OK; /* the reader reports it */
+    char buf[1 << 14];
+    size_t keep = 0, line = 1, col = 1;
+    int rc = TL_OK;
+    for (;;) {
+        size_t n = keep + fread(buf + keep, 1, sizeof buf - keep, f);
+        int last = n < sizeof buf;
+        long bad = tl_utf8_invalid(buf, n);
+        size_t good = bad < 0 ? n : (size_t)bad;
+        /* the bytes before the bad one only count lines and columns */
+        for (size_t i = 0; i < good; i++)
+            buf[i] == '\n' ? (line++, col = 1) : col++;
+        if (bad >= 0 && (last || n - good > 3)) {
+            rc = tl_err_set(err, TL_EPARSE,
+                            "%s:%zu:%zu: byte 0x%02X is not UTF-8: %s must be UTF-8 text", path,
+                            line, col, (unsigned char)buf[good], what);
+            break;
+        }
+        if (last)
+            break;
+        keep = n - good; /* 0, or the start of a sequence the block cut */
+        memmove(buf, buf + good, keep);
+    }
+    fclose(f);
+    return rc;
 }
 
 int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *err)
@@ -207,6 +243,8 @@ int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *er
         return tl_err_set(err, TL_EIO, "%s: cannot read %s (%s)", path, what,
                           S_ISDIR(sb.st_mode) ? "it is a directory" : "not a regular file");
     int rc = tl_store_check_int_literals(path, err);
+    if (!rc)
+        rc = check_utf8(path, what, err);
     if (rc)
         return rc;
     errno = 0;

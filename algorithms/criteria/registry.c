@@ -16,6 +16,7 @@
     X(g_statistic)                                                                                 \
     X(dkm)                                                                                         \
     X(distance)                                                                                    \
+    X(ctree)                                                                                       \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_criterion_type *const tl_criterion_##n;

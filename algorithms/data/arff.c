@@ -5,8 +5,9 @@
  * levels keep their declared order. Weka's instance weights (`a,b,c,{0.5}`, the comma before
  * the brace optional) and sparse rows (`{0 x, 3 y}`: 0-based increasing indices, a column not
  * listed holds 0, which for a nominal attribute is its first value; a weight may follow) are
- * read as Weka's ArffLoader reads them. String, date and relational attributes are refused as
- * not supported. */
+ * read as Weka's ArffLoader reads them. A date attribute is numeric: the milliseconds since
+ * the epoch, as Weka stores them (arff_date.c). String and relational attributes are refused
+ * as not supported. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,7 +95,27 @@ static int read_attribute(arff_cur *c, tl_build *b, tl_err *err)
             return rc;
         if (ieq(c->tok, "numeric") || ieq(c->tok, "real") || ieq(c->tok, "integer"))
             cols[j].kind = TL_ATTR_NUMERIC;
-        else if (ieq(c->tok, "string") || ieq(c->tok, "date") || ieq(c->tok, "relational"))
+        else if (ieq(c->tok, "date")) {
+            cols[j].kind = TL_ATTR_NUMERIC;
+            skip_ws(c);
+            size_t fmt_col = col_of(c, c->q);
+            const char *fmt = tl_arff_date_default;
+            if (!at_end(c)) {
+                if ((rc = tla_read_token(c, "", 1, err)))
+                    return rc;
+                fmt = c->tok;
+            }
+            char bad;
+            if (tl_arff_date_check(fmt, &bad))
+                return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, fmt_col,
+                                    "date pattern '%s' of attribute '%s' is not supported "
+                                    "(at '%c'): the fields are y, M, d, H, m, s and S as "
+                                    "numbers (Java's SimpleDateFormat letters), 'quoted' text "
+                                    "literal",
+                                    fmt, cols[j].name, bad);
+            if (!(cols[j].date = strdup(fmt)))
+                return tla_oom(c, err);
+        } else if (ieq(c->tok, "string") || ieq(c->tok, "relational"))
             return tl_parse_err(err, TL_EUNSUPPORTED, c->path, c->line, type_col,
                                 "%s attributes are not supported (attribute '%s'); use "
                                 "numeric, real, integer or {...}",
@@ -169,7 +190,7 @@ tl_dataset *tl_arff_load(const char *path, const tl_data_opts *o, tl_err *err)
 {
     tl_err_clear(err);
     tl_src src;
-    if (tl_src_read(&src, path, err))
+    if (tl_src_read(&src, path, o ? o->flags : 0, err))
         return NULL;
     arff_cur c;
     memset(&c, 0, sizeof c);

@@ -42,6 +42,12 @@ int tla_next_line(arff_cur *c);
 int tla_read_token(arff_cur *c, const char *stops, int stop_at_blank, tl_err *err);
 /* TL_ENOMEM naming the file. */
 int tla_oom(const arff_cur *c, tl_err *err);
+/* Date attributes (arff_date.c): Weka's default pattern; 0 when every letter of a pattern is
+ * supported, else -1 with the letter in *bad; a text by the pattern into milliseconds since
+ * the epoch (UTC), 0 or -1 when it does not match. */
+extern const char *const tl_arff_date_default;
+int tl_arff_date_check(const char *fmt, char *bad);
+int tl_arff_parse_date(const char *fmt, const char *s, size_t len, double *ms);
 /* The rows after @data into b (dense or sparse, with Weka's instance weights). */
 int tla_read_data(arff_cur *c, tl_build *b, tl_err *err);
 

@@ -22,6 +22,14 @@ static int store_value(arff_cur *c, tl_colbuild *col, size_t row, tl_err *err)
         return TL_OK;
     }
     double v = 0.0;
+    if (col->date && !missing) {
+        if (tl_arff_parse_date(col->date, c->tok, c->tok_len, &v))
+            return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
+                                "expected a date as '%s' for attribute '%s', found '%s'", col->date,
+                                col->name, c->tok);
+        col->num[row] = v;
+        return TL_OK;
+    }
     int r = missing ? 0 : tl_parse_number(c->tok, c->tok_len, &v);
     if (r)
         return tl_parse_err(err, TL_EPARSE, c->path, c->line, c->tok_col,
@@ -85,7 +93,8 @@ static int read_row_end(arff_cur *c, tl_build *b, tl_err *err)
 static int fast_number(arff_cur *c, tl_colbuild *col, size_t row, char next)
 {
     double v;
-    const char *q = col->kind == TL_ATTR_NUMERIC ? tl_number_scan(c->q, c->le, &v) : NULL;
+    const char *q =
+        col->kind == TL_ATTR_NUMERIC && !col->date ? tl_number_scan(c->q, c->le, &v) : NULL;
     if (!q || (q < c->le && *q != next && *q != ','))
         return 0;
     col->num[row] = v;

@@ -95,6 +95,7 @@ static void col_free(tl_colbuild *c)
     tl_levels_free(&c->lv);
     free(c->num);
     free(c->code);
+    free(c->date);
     memset(c, 0, sizeof *c);
 }
 
@@ -192,6 +193,20 @@ static int check_classes(const tl_build *b, size_t t, tl_err *err)
                         c->name, c->lv.names[c->code[0]]);
 }
 
+/* The instance weights' sum, which every learner and metric divides by: finite and > 0. */
+static int check_weights(const tl_build *b, tl_err *err)
+{
+    double w = 0;
+    for (size_t i = 0; b->weight && i < b->n_rows; i++)
+        w += b->weight[i];
+    if (!b->weight || (isfinite(w) && w > 0))
+        return TL_OK;
+    return tl_err_set(err, TL_EINVAL,
+                      "%s: the instance weights of its %zu rows sum to %g; they must sum to a "
+                      "finite number > 0",
+                      b->path, b->n_rows, w);
+}
+
 /* Move a built column into an attribute header and a data column. */
 static void take_col(tl_colbuild *c, size_t n_rows, tl_attr_info *a, tl_column *out)
 {
@@ -212,6 +227,7 @@ static void take_col(tl_colbuild *c, size_t n_rows, tl_attr_info *a, tl_column *
             out->code = p;
     }
     free(c->lv.slots);
+    free(c->date);
     memset(c, 0, sizeof *c);
 }
 
@@ -220,7 +236,7 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
     static const tl_data_opts none = {0};
     o = o ? o : &none;
     tl_dataset *d = NULL;
-    tl_build_plan plan = {NULL, 0, -1, -1};
+    tl_build_plan plan = {NULL, 0, -1, -1, -1};
     size_t t = 0;
     if (b->n_rows == 0) {
         tl_parse_err(err, TL_EPARSE, b->path, b->eof_line, b->eof_col,
@@ -239,7 +255,9 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
                    b->cols[t].name);
         goto fail;
     }
-    if (!unlabelled && check_classes(b, t, err))
+    if (!unlabelled)
+        tl_build_hints(b, o, t, &plan);
+    if ((!unlabelled && check_classes(b, t, err)) || check_weights(b, err))
         goto fail;
     d = calloc(1, sizeof *d);
     if (!d || !(d->schema.attrs = calloc(plan.n_keep ? plan.n_keep : 1, sizeof *d->schema.attrs)) ||

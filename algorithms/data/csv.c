@@ -8,7 +8,9 @@
  * One pass over the text in memory types the columns and stores numbers and level codes; a
  * cell that is a plain number followed by its delimiter is read in one step by the fast
  * number parser, any other cell through the general field reader. A column that turns
- * nominal after holding numbers gets its codes from a second pass over the records. */
+ * nominal after holding numbers gets its codes from a second pass over the records.
+ * With a decimal comma (tl_data_opts.decimal) every cell takes the general reader, and a cell
+ * holding one ',' and no '.' is read as the number with a '.' there. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +65,21 @@ typedef struct {
     size_t cap;
 } csv_scratch;
 
+/* Parse field f as a number written with a decimal comma: as tl_parse_number. */
+static int parse_comma_number(const csv_field *f, double *v)
+{
+    char buf[64];
+    if (f->len >= sizeof buf || memchr(f->s, '.', f->len))
+        return -1;
+    for (size_t i = 0; i < f->len; i++)
+        buf[i] = f->s[i] == ',' ? '.' : f->s[i];
+    buf[f->len] = '\0';
+    return tl_parse_number(buf, f->len, v);
+}
+
 /* A cell the fast path did not take: missing, a number (possibly not finite), or a level. */
 static int slow_cell(tl_build *b, size_t j, size_t row, const csv_field *f, csv_colstate *st,
-                     csv_scratch *sc)
+                     csv_scratch *sc, char decimal)
 {
     tl_colbuild *col = &b->cols[j];
     if (tl_csv_is_missing(f)) {
@@ -77,7 +91,7 @@ static int slow_cell(tl_build *b, size_t j, size_t row, const csv_field *f, csv_
     }
     if (!st->nominal) {
         double v;
-        int r = tl_parse_number(f->s, f->len, &v);
+        int r = decimal == ',' ? parse_comma_number(f, &v) : tl_parse_number(f->s, f->len, &v);
         if (r >= 0) {
             col->num[row] = r == 0 ? v : NAN;
             st->seen_number = 1;
@@ -110,7 +124,7 @@ static int read_row(csv_cur *c, tl_build *b, csv_colstate *st, csv_scratch *sc, 
     const char *p = c->p;
     for (size_t j = 0; j < n; j++) {
         tl_colbuild *col = &b->cols[j];
-        if (col->num) {
+        if (col->num && c->decimal != ',') {
             double v;
             const char *q = tl_number_scan(p, c->end, &v);
             if (q && (j + 1 < n ? *q == c->delim : q == c->end || *q == '\n' || *q == '\r')) {
@@ -125,7 +139,7 @@ static int read_row(csv_cur *c, tl_build *b, csv_colstate *st, csv_scratch *sc, 
         int rc = tl_csv_read_field(c, &f, err);
         if (rc)
             return rc;
-        if (slow_cell(b, j, row, &f, &st[j], sc))
+        if (slow_cell(b, j, row, &f, &st[j], sc, c->decimal))
             return tl_err_set(err, TL_ENOMEM, "%s: out of memory", c->path);
         int more = c->p < c->end && *c->p == c->delim;
         if (more && j + 1 == n) {
@@ -189,13 +203,17 @@ static int second_pass(csv_cur *c, tl_build *b, const csv_colstate *st, csv_fiel
     return rc;
 }
 
-static int load(tl_build *b, const tl_src *src, tl_err *err)
+static int load(tl_build *b, const tl_src *src, char decimal, tl_err *err)
 {
-    csv_cur c = {src->path, src->text, src->text + src->len, src->text, 1, ','};
+    csv_cur c = {src->path, src->text, src->text + src->len, src->text, 1, ',', decimal};
     if (!tl_csv_skip_blank_lines(&c))
         return tl_parse_err(err, TL_EPARSE, src->path, c.line, 1,
                             "expected a header row, found an empty file");
     c.delim = tl_csv_detect_delim(c.p, c.end);
+    if (decimal == ',' && c.delim == ',')
+        return tl_parse_err(err, TL_EINVAL, src->path, c.line, 1,
+                            "a decimal comma needs another delimiter, but the header is "
+                            "separated by commas; separate the cells by ';' or a tab");
     csv_field *fields = NULL;
     size_t n_cols = 0;
     int rc = tl_csv_read_header(&c, &fields, &n_cols, err);
@@ -242,12 +260,17 @@ tl_dataset *tl_csv_load(const char *path, const tl_data_opts *o, tl_err *err)
 {
     tl_err_clear(err);
     tl_src src;
-    if (tl_src_read(&src, path, err))
+    if (tl_src_read(&src, path, o ? o->flags : 0, err))
         return NULL;
     tl_build b;
     memset(&b, 0, sizeof b);
     tl_dataset *d = NULL;
-    if (load(&b, &src, err) == TL_OK) {
+    if (o->decimal && o->decimal != '.' && o->decimal != ',') {
+        tl_err_set(err, TL_EINVAL, "%s: decimal mark '%c': expected '.' or ','", path, o->decimal);
+        tl_src_free(&src);
+        return NULL;
+    }
+    if (load(&b, &src, o->decimal == ',' ? ',' : '.', err) == TL_OK) {
         b.flags = o->flags; /* load() initialised b */
         d = tl_build_finish(&b, NULL, o, err);
     }

@@ -13,6 +13,7 @@ typedef struct {
     const char *p, *end, *line_start;
     size_t line;
     char delim;
+    char decimal; /* '.' or ',' (tl_data_opts.decimal) */
 } csv_cur;
 
 /* A field as it is in the text (quotes removed, "" pairs not yet), and where it starts. */

@@ -20,7 +20,7 @@ typedef struct tl_src {
 } tl_src;
 
 /* Read path into s. TL_EIO naming the file and the system's reason on failure. */
-int tl_src_read(tl_src *s, const char *path, tl_err *err);
+int tl_src_read(tl_src *s, const char *path, unsigned flags, tl_err *err);
 void tl_src_free(tl_src *s);
 
 /* Number of '\n' in [p, end) plus one: an upper bound on the records left. */
@@ -66,6 +66,7 @@ typedef struct tl_colbuild {
     double *num;      /* numeric: cap values */
     int *code;        /* nominal: cap codes */
     size_t line, col; /* where the attribute was declared, for messages */
+    char *date;       /* an ARFF date attribute's pattern (numeric: milliseconds), or NULL */
 } tl_colbuild;
 
 /* A dataset under construction: columns of cap_rows cells, n_rows of them filled. */
@@ -107,8 +108,9 @@ tl_dataset *tl_csv_load(const char *path, const tl_data_opts *o, tl_err *err);
 typedef struct tl_build_plan {
     size_t *keep; /* the attributes' columns, in order */
     size_t n_keep;
-    long fold;  /* column of fold ids (numeric, checked), or -1 */
-    long split; /* column of roles (numeric TL_ROLE_* codes, checked), or -1 */
+    long fold;   /* column of fold ids (numeric, checked), or -1 */
+    long split;  /* column of roles (numeric TL_ROLE_* codes, checked), or -1 */
+    long weight; /* column of row weights (numeric, checked, in b->weight), or -1 */
 } tl_build_plan;
 
 /* Resolve o's names against b's columns (target t), force the nominal columns, read the
@@ -116,6 +118,10 @@ typedef struct tl_build_plan {
  * option and listing the valid columns. */
 int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err);
 void tl_build_plan_free(tl_build_plan *p);
+/* Warnings through tl_log about the columns of a plan made for target t: a numeric target of
+ * few integers (classes coded as numbers?), an attribute that looks like a row id, a nominal
+ * column of numbers written with decimal commas (hints.c). */
+void tl_build_hints(const tl_build *b, const tl_data_opts *o, size_t t, const tl_build_plan *p);
 /* Fill d->fold / d->role from the plan's columns (rows already dropped). TL_EINVAL when a
  * fold or a role ends up without rows. */
 int tl_build_plan_parts(tl_build *b, const tl_build_plan *p, tl_dataset *d, tl_err *err);

@@ -135,7 +135,7 @@ static int fold_values(tl_build *b, size_t j, const char *what, tl_err *err)
 static int read_fold_file(tl_build *b, const char *path, long *col, tl_err *err)
 {
     tl_src src;
-    int rc = tl_src_read(&src, path, err);
+    int rc = tl_src_read(&src, path, 0, err);
     if (rc)
         return rc;
     if ((rc = tl_build_add_col(b, err)))
@@ -216,8 +216,39 @@ static int split_values(tl_build *b, size_t j, tl_err *err)
     return TL_OK;
 }
 
+/* Row weights from column j: numeric, every value finite and >= 0. */
+static int weight_values(tl_build *b, size_t j, tl_err *err)
+{
+    const tl_colbuild *c = &b->cols[j];
+    if (b->weight)
+        return tl_err_set(err, TL_EINVAL,
+                          "%s: the rows carry ARFF weights {w}; a weight column '%s' cannot "
+                          "weigh them too",
+                          b->path, c->name);
+    if (c->kind != TL_ATTR_NUMERIC)
+        return tl_err_set(err, TL_EINVAL,
+                          "%s: weight column '%s' is nominal: expected numbers >= 0", b->path,
+                          c->name);
+    for (size_t i = 0; i < b->n_rows; i++) {
+        double w = c->num[i];
+        if (isnan(w)) /* a missing cell */
+            return tl_err_set(err, TL_EINVAL,
+                              "%s: weight column '%s', data row %zu: the weight is missing",
+                              b->path, c->name, i + 1);
+        if (!(w >= 0) || !isfinite(w))
+            return tl_err_set(err, TL_EINVAL,
+                              "%s: weight column '%s', data row %zu: expected a finite "
+                              "number >= 0, found %g",
+                              b->path, c->name, i + 1, w);
+        int rc = tl_build_set_weight(b, i, w, err);
+        if (rc)
+            return rc;
+    }
+    return TL_OK;
+}
+
 /* The attributes' columns: o->attributes in order, or all; minus the target, the ignored,
- * fold and split columns. */
+ * fold, split and weight columns. */
 static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err)
 {
     size_t n = b->n_cols, j = 0;
@@ -232,6 +263,8 @@ static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p
         out[p->fold] = 1;
     if (p->split >= 0)
         out[p->split] = 1;
+    if (p->weight >= 0)
+        out[p->weight] = 1;
     for (size_t k = 0; k < o->n_ignore && !rc; k++)
         if (!(rc = find_col(b, "ignore", o->ignore[k], &j, err))) {
             if (j == t)
@@ -249,12 +282,14 @@ static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p
             if (taken[j])
                 rc = tl_err_set(err, TL_EINVAL, "%s: attributes: '%s' is named twice", b->path,
                                 o->attributes[k]);
-            else if ((long)j == p->fold || (long)j == p->split)
+            else if ((long)j == p->fold || (long)j == p->split || (long)j == p->weight)
                 rc = tl_err_set(err, TL_EINVAL,
                                 "%s: attributes: '%s' holds the %s and cannot "
                                 "be an attribute",
                                 b->path, o->attributes[k],
-                                (long)j == p->fold ? "fold ids" : "train / test split");
+                                (long)j == p->fold    ? "fold ids"
+                                : (long)j == p->split ? "train / test split"
+                                                      : "row weights");
             else if (!out[j])
                 p->keep[p->n_keep++] = j;
             taken[j] = 1;
@@ -271,7 +306,7 @@ int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_pl
 {
     int rc = TL_OK;
     size_t j = 0;
-    p->fold = p->split = -1;
+    p->fold = p->split = p->weight = -1;
     if (o->fold_column && o->fold_file)
         return tl_err_set(err, TL_EINVAL, "%s: fold ids come from a column or a file, not both",
                           b->path);
@@ -296,6 +331,12 @@ int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_pl
                                              "target",
                                              b->path, o->split_column)
                                 : split_values(b, j, err);
+    }
+    if (!rc && o->weight_column && !(rc = find_col(b, "weight", o->weight_column, &j, err))) {
+        p->weight = (long)j;
+        rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL, "%s: weight column '%s' is the target",
+                                             b->path, o->weight_column)
+                                : weight_values(b, j, err);
     }
     if (!rc)
         rc = choose(b, o, t, p, err);

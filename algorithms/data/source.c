@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "treelab/tl_utf8.h"
+
 /* Map a large regular file instead of copying it: the pages come from the page cache as
  * they are, with no buffer to clear and fill. The text must end in a NUL, which the bytes
  * past the end of a file in its last page are; a file that fills its last page is read. A
@@ -68,7 +70,41 @@ static int read_whole(FILE *f, const char *path, size_t cap, char **out, size_t 
     return TL_OK;
 }
 
-int tl_src_read(tl_src *s, const char *path, tl_err *err)
+/* Line and column (in bytes, from 1) of text[at]. */
+static void position(const char *text, size_t at, size_t *line, size_t *col)
+{
+    const char *p = text + at, *bol = p;
+    *line = tl_src_count_lines(text, p);
+    while (bol > text && bol[-1] != '\n' && bol[-1] != '\r')
+        bol--;
+    *col = (size_t)(p - bol) + 1;
+}
+
+/* The text as UTF-8: checked, or converted when the caller declared Latin-1. */
+static int check_encoding(tl_src *s, unsigned flags, tl_err *err)
+{
+    long bad = tl_utf8_invalid(s->text, s->len);
+    if (bad < 0)
+        return TL_OK;
+    if (!(flags & TL_LOAD_LATIN1)) {
+        size_t line, col;
+        position(s->text, (size_t)bad, &line, &col);
+        return tl_parse_err(err, TL_EPARSE, s->path, line, col,
+                            "byte 0x%02X is not UTF-8: treelab reads UTF-8 text; for a "
+                            "Latin-1 (ISO 8859-1) file give --encoding latin1",
+                            (unsigned char)s->text[bad]);
+    }
+    size_t len;
+    char *text = tl_utf8_from_latin1(s->text, s->len, &len);
+    if (!text)
+        return tl_err_set(err, TL_ENOMEM, "%s: out of memory reading the file", s->path);
+    const char *path = s->path;
+    tl_src_free(s);
+    s->path = path, s->buf = text, s->text = text, s->len = len;
+    return TL_OK;
+}
+
+int tl_src_read(tl_src *s, const char *path, unsigned flags, tl_err *err)
 {
     memset(s, 0, sizeof *s);
     s->path = path;
@@ -114,7 +150,9 @@ int tl_src_read(tl_src *s, const char *path, tl_err *err)
         return tl_parse_err(err, TL_EPARSE, path, line, col,
                             "a NUL byte: expected text (is the file binary, or UTF-16?)");
     }
-    return TL_OK;
+    if ((rc = check_encoding(s, flags, err)))
+        tl_src_free(s);
+    return rc;
 }
 
 void tl_src_free(tl_src *s)

@@ -3,6 +3,7 @@
 #include "treelab/tl_version.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,15 +61,29 @@ int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
                  const tl_fit_ctx *ctx, tl_err *err)
 {
     unsigned task = tl_dataset_is_classification(d) ? TL_TASK_CLASSIFICATION : TL_TASK_REGRESSION;
+    if (!(m->type->tasks & task) && task == TL_TASK_REGRESSION)
+        return tl_err_set(err, TL_EUNSUPPORTED,
+                          "%s does not do regression, and the target '%s' is numeric; if it "
+                          "holds classes coded as numbers, --nominal %s (nominal = [\"%s\"]; "
+                          "in a dataset entry) reads them as classes",
+                          m->type->name, d->schema.target.name, d->schema.target.name,
+                          d->schema.target.name);
     if (!(m->type->tasks & task))
-        return tl_err_set(err, TL_EUNSUPPORTED, "%s does not do %s", m->type->name,
-                          task == TL_TASK_CLASSIFICATION ? "classification" : "regression");
+        return tl_err_set(err, TL_EUNSUPPORTED, "%s does not do classification", m->type->name);
     size_t *all;
     if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
         return TL_ENOMEM;
     int rc = TL_OK;
     if (n == 0)
         rc = tl_err_set(err, TL_EINVAL, "cannot fit %s on zero rows", m->type->name);
+    double w = 0; /* every learner divides by it: 0 or inf would make NaN of every number */
+    for (size_t i = 0; !rc && d->weight && i < n; i++)
+        w += d->weight[rows[i]];
+    if (!rc && d->weight && !(isfinite(w) && w > 0))
+        rc = tl_err_set(err, TL_EINVAL,
+                        "cannot fit %s: the weights of its %zu training rows sum to %g; they "
+                        "must sum to a finite number > 0",
+                        m->type->name, n, w);
     tl_fit_ctx none = {0};
     if (!rc) {
         tl_schema_clear(&m->schema);

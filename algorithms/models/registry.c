@@ -13,6 +13,7 @@ extern const tl_model_type *const tl_model_cart;
 extern const tl_model_type *const tl_model_gaussian_nb;
 extern const tl_model_type *const tl_model_soft_tree;
 extern const tl_model_type *const tl_model_c45;
+extern const tl_model_type *const tl_model_ctree;
 extern const tl_model_type *const tl_model_composable_tree;
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
@@ -22,6 +23,7 @@ static const tl_model_type *const *const registry[] = {&tl_model_id3,
                                                        &tl_model_gaussian_nb,
                                                        &tl_model_soft_tree,
                                                        &tl_model_c45,
+                                                       &tl_model_ctree,
                                                        &tl_model_composable_tree,
                                                        NULL};
 

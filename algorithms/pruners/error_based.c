@@ -287,18 +287,7 @@ static int prune_node(ebp *p, size_t node, tl_err *err)
     if (!(e_big - (e_tree + 0.1) < TL_EBP_EPS))
         return TL_OK;
     /* raise the largest branch: node takes its test and children, then all of node's rows */
-    t->attr[node] = t->attr[big];
-    t->kind[node] = t->kind[big];
-    t->threshold[node] = t->threshold[big];
-    t->mask[node] = t->mask[big];
-    t->unknown[node] = t->unknown[big]; /* the test's rule for unknowns comes with it */
-    t->seen[node] = t->seen[big];
-    t->sur_first[node] = t->sur_first[big];
-    t->sur_n[node] = t->sur_n[big];
-    t->first_child[node] = t->first_child[big];
-    t->n_children[node] = t->attr[big] < 0 ? 0 : t->n_children[big];
-    for (size_t c = 0; c < t->n_children[node]; c++)
-        t->parent[t->first_child[node] + c] = node;
+    tl_tree_take_test(t, node, big); /* the rule for unknowns comes with the test */
     rowlist mine = p->data[node];
     p->data[node] = (rowlist){NULL, 0};
     int rc = redistribute(p, node, mine, err);

@@ -77,8 +77,12 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     size_t levels = d->schema.attrs[attr].n_levels;
     if (levels > TL_SUBSET_MAX_LEVELS)
         return -tl_err_set(err, TL_EUNSUPPORTED,
-                           "attribute '%s' has %zu levels; subset splits take at most %d",
-                           d->schema.attrs[attr].name, levels, TL_SUBSET_MAX_LEVELS);
+                           "attribute '%s' has %zu levels; subset splits take at most %d: "
+                           "--ignore %s leaves it out, or a splitter that takes any number "
+                           "of levels (--set nominal=nominal_multiway, one branch a level) "
+                           "splits it",
+                           d->schema.attrs[attr].name, levels, TL_SUBSET_MAX_LEVELS,
+                           d->schema.attrs[attr].name);
     double *scratch = tl_grow_scratch(g);
     double *level_stats = scratch, *children = scratch + levels * k;
     size_t *present = (size_t *)(void *)(children + 2 * k); /* levels entries fit in k+1 doubles */

@@ -10,6 +10,7 @@
     X(nominal_multiway)                                                                            \
     X(nominal_subset)                                                                              \
     X(random_subset)                                                                               \
+    X(max_stat)                                                                                    \
     /* one X(name) line per plug-in, above this one */
 
 #define DECLARE(n) extern const tl_splitter_type *const tl_splitter_##n;

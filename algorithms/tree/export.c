@@ -1,42 +1,10 @@
 /* Tree export: Weka-style text (J48's layout and numbers), Graphviz DOT (rules: export_rules.c). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
 #include "treelab/tl_tree.h"
-
-/* Java's Double.toString of a value rounded to 2 decimals, as J48 prints weights. */
-static void fmt_weight(char *buf, size_t size, double v)
-{
-    snprintf(buf, size, "%.2f", round(v * 100) / 100);
-    char *dot = strchr(buf, '.');
-    if (!dot)
-        return;
-    char *end = buf + strlen(buf) - 1;
-    while (end > dot + 1 && *end == '0')
-        *end-- = '\0';
-}
-
-/* Weka's Utils.doubleToString(v, 6): v * 10^6 rounded half up in floating point (not the
- * exact decimal rounding of printf), at most 6 decimals, no trailing zeros. */
-void tl_export_threshold(char *buf, size_t size, double v)
-{
-    double scaled = v * 1e6;
-    if (!(fabs(scaled) < 9.2e18)) {
-        snprintf(buf, size, "%.17g", v);
-        return;
-    }
-    long long p = scaled > 0 ? (long long)(scaled + 0.5) : -(long long)(fabs(scaled) + 0.5);
-    long long a = p < 0 ? -p : p;
-    snprintf(buf, size, "%s%lld.%06lld", p < 0 ? "-" : "", a / 1000000, a % 1000000);
-    char *end = buf + strlen(buf) - 1;
-    while (*end == '0')
-        *end-- = '\0';
-    if (*end == '.')
-        *end = '\0';
-}
 
 /* "attr <= 2.5", "attr = level", "attr in {a, b}", "attr = ?" for branch b of node. */
 static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t b, char *buf,
@@ -73,27 +41,6 @@ static void condition(const tl_tree *t, const tl_schema *s, size_t node, size_t 
         return;
     }
     }
-}
-
-void tl_export_leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *buf, size_t size)
-{
-    double w = tl_tree_node_weight(t, node);
-    char wbuf[64], ebuf[64];
-    fmt_weight(wbuf, sizeof wbuf, w);
-    if (t->regression) {
-        double mean;
-        tl_tree_node_predict(t, node, &mean);
-        snprintf(buf, size, "%.6g (%s)", mean, wbuf);
-        return;
-    }
-    size_t best = tl_tree_node_class(t, node);
-    double e = tl_tree_node_error(t, node);
-    const char *label = best < s->target.n_levels ? s->target.levels[best] : "?";
-    fmt_weight(ebuf, sizeof ebuf, e);
-    if (e > 1e-6) /* J48's Utils.gr(errors, 0): "/0.0" when a trace of error remains */
-        snprintf(buf, size, "%s (%s/%s)", label, wbuf, ebuf);
-    else
-        snprintf(buf, size, "%s (%s)", label, wbuf);
 }
 
 /* Where a depth-first walk of a tree stands at one level: the node and the branch to take
@@ -176,6 +123,10 @@ static int text(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
         if (depth)
             fwrite(indent.s, 1, 4 * depth, f);
         condition(t, s, node, b, cond, sizeof cond);
+        if (b == 0 && t->p_value && !isnan(t->p_value[node])) { /* the test's p-value, once */
+            size_t len = strlen(cond);
+            snprintf(cond + len, sizeof cond - len, " [p = %.4g]", t->p_value[node]);
+        }
         if (t->attr[ch] < 0) {
             tl_export_leaf_label(t, s, ch, leaf, sizeof leaf);
             fprintf(f, "%s: %s\n", cond, leaf);
@@ -211,6 +162,8 @@ static void dot(const tl_tree *t, const tl_schema *s, FILE *f)
             fprintf(f, "\", style=rounded];\n");
         } else {
             dot_escape(s->attrs[t->attr[n]].name, f);
+            if (t->p_value && !isnan(t->p_value[n]))
+                fprintf(f, "\\np = %.4g", t->p_value[n]);
             fprintf(f, "\"];\n");
         }
     }

@@ -7,7 +7,7 @@
 
 #include "treelab/tl_tree.h"
 
-/* A threshold as Weka's Utils.doubleToString(v, 6) prints it. */
+/* Labels (export_label.c). A threshold as Weka's Utils.doubleToString(v, 6) prints it. */
 void tl_export_threshold(char *buf, size_t size, double v);
 /* "bad (15.27/2.27)" for a class leaf, "4.5 (2.0)" for a regression leaf. */
 void tl_export_leaf_label(const tl_tree *t, const tl_schema *s, size_t node, char *buf,

@@ -69,13 +69,15 @@ static int must_stop(const tl_grow_ctx *g, const frame *f, const double *stats, 
     return 0;
 }
 
-/* Step 3: the best test on every attribute, from the splitter for its kind. */
-static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, tl_err *err)
+/* Step 3: the best test on every attribute (or on only[0..n_only) when only is not NULL),
+ * from the splitter for its kind. */
+static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, const size_t *only,
+                            size_t n_only, tl_err *err)
 {
     const tl_grow_params *p = g->p;
     const tl_dataset *d = g->d;
-    for (size_t i = 0; i < d->schema.n_attrs; i++) {
-        size_t a = g->order[i];
+    for (size_t i = 0; i < (only ? n_only : d->schema.n_attrs); i++) {
+        size_t a = only ? only[i] : g->order[i];
         g->has_cand[a] = 0;
         int nominal = d->schema.attrs[a].kind == TL_ATTR_NOMINAL;
         const tl_splitter_type *sp = nominal ? p->nominal : p->numeric;
@@ -104,6 +106,29 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         g->has_cand[a] = (unsigned char)(found == 1);
     }
     return TL_OK;
+}
+
+/* Steps 3 and 4 with a criterion that selects attributes before any search (conditional
+ * inference): the splitters try the attributes it selects, in its order, and the first
+ * with an admissible test is chosen (*best NULL: none, or none selected); *p_value gets
+ * the criterion's p-value for the node. */
+static int selected_split(tl_grow_ctx *g, const frame *f, tl_node_rows *view, const tl_split **best,
+                          double *p_value, tl_err *err)
+{
+    const tl_criterion_type *c = g->p->criterion;
+    size_t *attrs = malloc((g->d->schema.n_attrs ? g->d->schema.n_attrs : 1) * sizeof *attrs);
+    if (!attrs)
+        return tl_err_set(err, TL_ENOMEM, "out of memory selecting an attribute");
+    *best = NULL;
+    int n = c->select(g->p->criterion_state, g, view, attrs, p_value, err);
+    int rc = n < 0 ? -n : TL_OK;
+    for (int i = 0; i < n && !rc && !*best; i++) {
+        size_t a = attrs[i];
+        if (!(rc = find_best_splits(g, f, view, &a, 1, err)) && g->has_cand[a])
+            *best = &g->cand[a];
+    }
+    free(attrs);
+    return rc;
 }
 
 /* J48 leaves nominal attributes with many levels out of the average gain. */
@@ -185,10 +210,17 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
                          .by_attr = (const uint32_t *const *)f->rs.sorted,
                          .unit_weights = f->rs.unit,
                          .rec_shift = g->rec_shift};
-    rc = find_best_splits(g, f, &view, err);
-    if (rc || root_only)
-        return rc;
-    const tl_split *best = choose(g);
+    const tl_split *best = NULL;
+    double p_value = NAN;
+    if (p->criterion->select && !root_only) {
+        if ((rc = selected_split(g, f, &view, &best, &p_value, err)))
+            return rc;
+    } else {
+        rc = find_best_splits(g, f, &view, NULL, 0, err);
+        if (rc || root_only)
+            return rc;
+        best = choose(g);
+    }
     if (!best)
         return TL_OK;
     tl_split chosen = *best;
@@ -205,6 +237,8 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         if (ok <= 0)
             return ok < 0 ? -ok : TL_OK;
     }
+    if (!isnan(p_value) && (rc = tl_tree_set_p_value(g->t, f->node, p_value, err)))
+        return rc;
     if (chosen.kind == TL_SPLIT_MULTIWAY) {
         f->marked_attr = (int)chosen.attr;
         f->was_used = g->used[chosen.attr];

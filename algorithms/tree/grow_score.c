@@ -98,6 +98,8 @@ static double gain_of(const tl_grow_ctx *g, const double *children, size_t n_chi
     size_t k = g->k;
     if (cr->prefix_loss)
         return NAN; /* the statistics cannot tell: the rows must (rows_gain) */
+    if (cr->score_numeric && g->t->regression)
+        return cr->score_numeric(g->p->criterion_state, g->parent_buf, children, n_children, k);
     if (cr->score)
         return cr->score(g->p->criterion_state, g->parent_buf, children, n_children, k);
     double wimp = 0;

@@ -27,6 +27,8 @@ static int grow_arrays(tl_tree *t, size_t cap)
     TL_GROW(sur_n);
     if (t->value)
         TL_GROW(value);
+    if (t->p_value)
+        TL_GROW(p_value);
 #undef TL_GROW
     double *s = realloc(t->stats, cap * t->k * sizeof *s);
     if (!s)
@@ -60,6 +62,18 @@ int tl_tree_keep_values(tl_tree *t, tl_err *err)
     return TL_OK;
 }
 
+int tl_tree_set_p_value(tl_tree *t, size_t node, double p, tl_err *err)
+{
+    if (!t->p_value) {
+        if (!(t->p_value = malloc(t->cap * sizeof *t->p_value)))
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        for (size_t i = 0; i < t->cap; i++)
+            t->p_value[i] = NAN;
+    }
+    t->p_value[node] = p;
+    return TL_OK;
+}
+
 void tl_tree_free(tl_tree *t)
 {
     if (!t)
@@ -78,6 +92,7 @@ void tl_tree_free(tl_tree *t)
     free(t->sur_n);
     free(t->sur);
     free(t->value);
+    free(t->p_value);
     free(t);
 }
 
@@ -107,6 +122,8 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
         t->sur_n[i] = 0;
         if (t->value)
             t->value[i] = 0;
+        if (t->p_value)
+            t->p_value[i] = NAN;
     }
     memset(t->stats + first * t->k, 0, n * t->k * sizeof *t->stats);
     t->n_nodes += n;
@@ -286,19 +303,41 @@ int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_
     return TL_OK;
 }
 
-/* Copy node's test and statistics from src into dst_node of dst, and for a split give
- * dst_node its block of children (appended, so they come after every node made so far). */
-static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node, tl_err *err)
+/* The one list of a node's test fields (attribute, kind, threshold, mask, rule for unknown
+ * values, levels seen): a new field of the test is added here, and both the copy of a tree
+ * and a pruner's raising of a branch carry it. */
+static void copy_test(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node)
 {
     dst->attr[dst_node] = src->attr[node];
     dst->kind[dst_node] = src->kind[node];
     dst->threshold[dst_node] = src->threshold[node];
     dst->mask[dst_node] = src->mask[node];
-    memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
     dst->unknown[dst_node] = src->unknown[node];
     dst->seen[dst_node] = src->seen[node];
+}
+
+void tl_tree_take_test(tl_tree *t, size_t node, size_t from)
+{
+    copy_test(t, node, t, from);
+    t->sur_first[node] = t->sur_first[from];
+    t->sur_n[node] = t->sur_n[from];
+    t->first_child[node] = t->first_child[from];
+    t->n_children[node] = t->attr[from] < 0 ? 0 : t->n_children[from];
+    for (size_t c = 0; c < t->n_children[node]; c++)
+        t->parent[t->first_child[node] + c] = node;
+}
+
+/* Copy node's test and statistics from src into dst_node of dst, and for a split give
+ * dst_node its block of children (appended, so they come after every node made so far). */
+static int copy_node(tl_tree *dst, size_t dst_node, const tl_tree *src, size_t node, tl_err *err)
+{
+    copy_test(dst, dst_node, src, node);
+    memcpy(dst->stats + dst_node * dst->k, src->stats + node * src->k, src->k * sizeof(double));
     if (src->value)
         dst->value[dst_node] = src->value[node];
+    if (src->p_value && !isnan(src->p_value[node]) &&
+        tl_tree_set_p_value(dst, dst_node, src->p_value[node], err))
+        return TL_ENOMEM;
     if (src->attr[node] < 0)
         return TL_OK;
     if (src->sur_n[node] && tl_tree_set_surrogates(dst, dst_node, src->sur + src->sur_first[node],

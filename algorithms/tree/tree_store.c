@@ -82,6 +82,15 @@ int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
     if (t->value) /* only then: every other tree's file stays as it was */
         tl_store_put_doubles(f, indent, "value", t->value, n);
     free(tmp);
+    if (t->p_value) { /* likewise; -1 where a node has none (libconfig has no NaN) */
+        double *p = malloc((n ? n : 1) * sizeof *p);
+        if (!p)
+            return tl_err_set(err, TL_ENOMEM, "out of memory saving a tree");
+        for (size_t i = 0; i < n; i++)
+            p[i] = isnan(t->p_value[i]) ? -1 : t->p_value[i];
+        tl_store_put_doubles(f, indent, "p_value", p, n);
+        free(p);
+    }
     return t->n_nodes && tl_tree_has_unknown_rules(t) ? save_unknown_rules(t, f, indent, err)
                                                       : TL_OK;
 }
@@ -276,6 +285,27 @@ static int load_indices(const tl_store *s, const char *prefix, const char *name,
     return rc;
 }
 
+/* prefix.p_value: n p-values in [0, 1], or -1 for a node without one (NaN in memory). */
+static int load_p_values(tl_tree *t, const tl_store *s, const char *prefix, size_t n, tl_err *err)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s.p_value", prefix);
+    for (size_t i = 0; i < n; i++)
+        if (tl_tree_set_p_value(t, i, NAN, err))
+            return TL_ENOMEM;
+    int rc = tl_store_doubles(s, path, t->p_value, n, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        if (t->p_value[i] == -1)
+            t->p_value[i] = NAN;
+        else if (!(t->p_value[i] >= 0 && t->p_value[i] <= 1))
+            return tl_err_set(err, TL_EPARSE, "model file: %s[%zu] is not a p-value in [0, 1]",
+                              path, i);
+    }
+    return TL_OK;
+}
+
 tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
 {
     char p[128];
@@ -335,6 +365,8 @@ tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err)
     if (tl_store_has(s, TL_PATH("value")) &&
         (tl_tree_keep_values(t, err) ||
          tl_store_doubles(s, TL_PATH("value"), t->value, (size_t)n, err)))
+        goto fail;
+    if (tl_store_has(s, TL_PATH("p_value")) && load_p_values(t, s, prefix, (size_t)n, err))
         goto fail;
     if (check_shape(t, prefix, err))
         goto fail;

@@ -8,6 +8,8 @@
 #include "model_io.h"
 #include "treelab/tl_protocol.h"
 #include "treelab/tl_runner.h"
+#include "treelab/tl_log.h"
+#include "treelab/tl_metrics.h"
 #include "treelab/tl_text.h"
 
 extern const tl_cli_command tl_cmd_cv;
@@ -23,14 +25,20 @@ static void base_name(const char *path, char *buf, size_t size)
         *dot = '\0';
 }
 
+/* The metrics printed: --metrics, or accuracy (rmse and r2 for regression). */
+enum { MAX_METRICS = 16 };
 typedef struct {
-    double *score, *score2, *leaves, *depth;
+    const tl_metric_def *metric[MAX_METRICS];
+    size_t n_metrics;
+    double *score;    /* n_metrics x cells */
+    double *accuracy; /* cells: for the majority-rate warning */
+    double *leaves, *depth;
 } cv_out;
 
 static int cv_loop(const tl_exp_model *m, const tl_dataset *d, const char *name, size_t k,
                    size_t repeats, unsigned long seed, cv_out *o, tl_err *err)
 {
-    size_t n = d->n_rows, *fold_of = malloc(n * sizeof *fold_of);
+    size_t n = d->n_rows, *fold_of = malloc(n * sizeof *fold_of), cells = k * repeats;
     size_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
     int rc = fold_of && tr && te ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t r = 0; !rc && r < repeats; r++) {
@@ -42,8 +50,10 @@ static int cv_loop(const tl_exp_model *m, const tl_dataset *d, const char *name,
             tl_protocol_fold_rows(fold_of, n, f, tr, &ntr, te, &nte);
             rc = tl_cell_eval(m, d, tr, ntr, NULL, 0, te, nte,
                               tl_protocol_seed(seed, name, r, f + 1), &c, err);
-            o->score[i] = c.classification ? c.cm.accuracy : c.rm.rmse;
-            o->score2[i] = c.rm.r2;
+            for (size_t j = 0; j < o->n_metrics; j++)
+                o->score[j * cells + i] = tl_metric_value(
+                    o->metric[j], c.classification ? &c.cm : NULL, c.classification ? NULL : &c.rm);
+            o->accuracy[i] = c.classification ? c.cm.accuracy : NAN;
             o->leaves[i] = c.leaves;
             o->depth[i] = c.depth;
             tl_cell_clear(&c);
@@ -55,36 +65,113 @@ static int cv_loop(const tl_exp_model *m, const tl_dataset *d, const char *name,
     return rc;
 }
 
+/* Mean and sd of the defined values of v[0..n); *defined gets their count. */
+static void mean_sd(const double *v, size_t n, double *mean, double *sd, size_t *defined)
+{
+    double s = 0, s2 = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            s += v[i], m++;
+    *mean = m ? s / (double)m : NAN;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            s2 += (v[i] - *mean) * (v[i] - *mean);
+    *sd = m > 1 ? sqrt(s2 / (double)(m - 1)) : 0;
+    *defined = m;
+}
+
+/* rmse and r2 print as RMSE and R2, as cv always has; the others by their names. */
+static const char *label(const tl_metric_def *m)
+{
+    return !strcmp(m->name, "rmse") ? "RMSE" : !strcmp(m->name, "r2") ? "R2" : m->name;
+}
+
 static void print(const char *data, const char *algo, size_t k, size_t reps, int cls, int csv,
                   const cv_out *o)
 {
-    size_t n = k * reps;
-    double m1 = gsl_stats_mean(o->score, 1, n), s1 = n > 1 ? gsl_stats_sd(o->score, 1, n) : 0;
-    double m2 = gsl_stats_mean(o->score2, 1, n), s2 = n > 1 ? gsl_stats_sd(o->score2, 1, n) : 0;
-    double lv = gsl_stats_mean(o->leaves, 1, n), dp = gsl_stats_mean(o->depth, 1, n);
+    size_t n = k * reps, defined;
+    double lv = gsl_stats_mean(o->leaves, 1, n), dp = gsl_stats_mean(o->depth, 1, n), mean, sd;
     if (csv) {
-        printf("dataset,algorithm,folds,repeats,%s,leaves_mean,depth_mean\n",
-               cls ? "accuracy_mean,accuracy_sd" : "rmse_mean,rmse_sd,r2_mean,r2_sd");
+        printf("dataset,algorithm,folds,repeats");
+        for (size_t j = 0; j < o->n_metrics; j++)
+            printf(",%s_mean,%s_sd", o->metric[j]->name, o->metric[j]->name);
+        printf(",leaves_mean,depth_mean\n");
         tl_csv_pair(stdout, data, algo);
-        printf(",%zu,%zu,%.6f,%.6f", k, reps, m1, s1);
-        if (!cls)
-            printf(",%.6f,%.6f", m2, s2);
+        printf(",%zu,%zu", k, reps);
+        for (size_t j = 0; j < o->n_metrics; j++) {
+            mean_sd(o->score + j * n, n, &mean, &sd, &defined);
+            printf(",%.6f,%.6f", mean, sd);
+        }
         if (isnan(lv)) /* a learner without a tree */
             printf(",,\n");
         else
             printf(",%.4f,%.4f\n", lv, dp);
         return;
     }
-    if (cls)
-        printf("%s on %s, %zu-fold stratified CV x %zu:\n  accuracy %.4f (sd %.4f)\n", algo, data,
-               k, reps, m1, s1);
-    else
-        printf("%s on %s, %zu-fold CV x %zu:\n  RMSE %.4f (sd %.4f)\n  R2 %.4f (sd %.4f)\n", algo,
-               data, k, reps, m1, s1, m2, s2);
+    printf("%s on %s, %zu-fold%s CV x %zu:\n", algo, data, k, cls ? " stratified" : "", reps);
+    for (size_t j = 0; j < o->n_metrics; j++) {
+        mean_sd(o->score + j * n, n, &mean, &sd, &defined);
+        printf("  %s %.4f (sd %.4f)", label(o->metric[j]), mean, sd);
+        if (defined < n)
+            printf(", undefined in %zu of %zu folds", n - defined, n);
+        printf("\n");
+    }
     if (isnan(lv))
         printf("  leaves, depth: none (%s has no tree)\n", algo);
     else
         printf("  leaves %.2f, depth %.2f (means)\n", lv, dp);
+}
+
+/* A warning when the mean accuracy is no better than always predicting the majority class. */
+static void warn_majority(const tl_dataset *d, const double *accuracy, size_t n)
+{
+    size_t k = d->schema.target.n_levels, top = 0;
+    double *w = calloc(k ? k : 1, sizeof *w), total = 0, mean, sd;
+    if (!w)
+        return;
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (d->y.code[i] >= 0) {
+            double wi = d->weight ? d->weight[i] : 1.0;
+            w[d->y.code[i]] += wi;
+            total += wi;
+        }
+    for (size_t c = 1; c < k; c++)
+        if (w[c] > w[top])
+            top = c;
+    size_t defined;
+    mean_sd(accuracy, n, &mean, &sd, &defined);
+    double rate = total > 0 ? w[top] / total : NAN;
+    if (defined && mean <= rate + 1e-12)
+        tl_warn("accuracy %.4f is no better than always predicting the majority class '%s' "
+                "(%.4f of the rows); compare balanced_accuracy or roc_auc_macro "
+                "(--metrics accuracy,balanced_accuracy,roc_auc_macro)",
+                mean, d->schema.target.levels[top], rate);
+    free(w);
+}
+
+/* --metrics a,b,c into o (the defaults without it). */
+static int choose_metrics(const char *list, int cls, cv_out *o, tl_err *err)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list ? list : cls ? "accuracy" : "rmse,r2");
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        while (*tok == ' ')
+            tok++;
+        const tl_metric_def *m = tl_metric_find(tok, err);
+        if (!m)
+            return tl_err_prefix(err, "--metrics: ");
+        if (m->classification != cls)
+            return tl_err_set(err, TL_EINVAL, "--metrics: %s is a %s metric, and this is %s",
+                              m->name, m->classification ? "classification" : "regression",
+                              cls ? "classification" : "regression");
+        if (o->n_metrics == MAX_METRICS)
+            return tl_err_set(err, TL_EINVAL, "--metrics: at most %d metrics", MAX_METRICS);
+        o->metric[o->n_metrics++] = m;
+    }
+    if (!o->n_metrics)
+        return tl_err_set(err, TL_EINVAL, "--metrics: expected metric names separated by commas");
+    return TL_OK;
 }
 
 /* --test: the learner fitted on every row of DATA, scored on FILE's rows. DATA is loaded
@@ -114,12 +201,13 @@ static int hold_out(const tl_exp_model *m, const char *data, const tl_cli_data *
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL,
-               *test = NULL, *pos[1];
-    tl_cli_data dd = {NULL, NULL, NULL, NULL};
-    const tl_cli_opt opts[] = {{"--algo", 1, &algo},      {"--folds", 1, &folds_s},
-                               {"--repeats", 1, &reps_s}, {"--seed", 1, &seed_s},
-                               {"--csv", 0, &csv},        {"--test", 1, &test},
-                               TL_CLI_DATA_OPTS(dd),      {NULL, 0, NULL}};
+               *test = NULL, *metrics = NULL, *class_weight = NULL, *pos[1];
+    tl_cli_data dd = {0};
+    const tl_cli_opt opts[] = {{"--algo", 1, &algo},       {"--folds", 1, &folds_s},
+                               {"--repeats", 1, &reps_s},  {"--seed", 1, &seed_s},
+                               {"--csv", 0, &csv},         {"--test", 1, &test},
+                               {"--metrics", 1, &metrics}, {"--class-weight", 1, &class_weight},
+                               TL_CLI_DATA_OPTS(dd),       {NULL, 0, NULL}};
     tl_exp_model m;
     memset(&m, 0, sizeof m);
     tl_params_init(&m.params);
@@ -138,6 +226,7 @@ static int run(int argc, char **argv, tl_err *err)
         return rc;
     }
     m.name = (char *)algo;
+    m.class_weight = (char *)class_weight;
     tl_dataset *d = NULL;
     cv_out o = {0};
     size_t n = (size_t)(k * reps);
@@ -146,14 +235,17 @@ static int run(int argc, char **argv, tl_err *err)
     if (!(m.type = tl_model_find(algo, err)) || tl_model_check_params(m.type, &m.params, err) ||
         !(d = tl_cli_load(pos[0], &dd, NULL, 0, err))) {
         rc = err->code;
-    } else if (!(o.score = calloc(4 * n, sizeof *o.score))) {
+    } else if ((rc = choose_metrics(metrics, tl_dataset_is_classification(d), &o, err))) {
+    } else if (!(o.score = calloc((o.n_metrics + 3) * n, sizeof *o.score))) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     } else {
-        o.score2 = o.score + n, o.leaves = o.score + 2 * n, o.depth = o.score + 3 * n;
+        o.accuracy = o.score + o.n_metrics * n, o.leaves = o.accuracy + n, o.depth = o.leaves + n;
         rc = cv_loop(&m, d, name, (size_t)k, (size_t)reps, seed, &o, err);
+        int cls = tl_dataset_is_classification(d);
         if (!rc)
-            print(name, algo, (size_t)k, (size_t)reps, tl_dataset_is_classification(d), csv != NULL,
-                  &o);
+            print(name, algo, (size_t)k, (size_t)reps, cls, csv != NULL, &o);
+        if (!rc && cls)
+            warn_majority(d, o.accuracy, n);
         if (!rc && test)
             rc = hold_out(&m, pos[0], &dd, test, seed, csv ? stderr : stdout, err);
     }
@@ -166,8 +258,13 @@ static int run(int argc, char **argv, tl_err *err)
 const tl_cli_command tl_cmd_cv = {
     "cv", "stratified k-fold cross-validation of one learner",
     "usage: treelab cv DATA --algo NAME [--set k=v]... [--folds 10] [--repeats 1] [--seed S]\n"
-    "                  [--test FILE] [--csv] [data options]\n"
-    "  Prints mean and sd of accuracy (RMSE and R2 for regression) and mean leaves and depth.\n"
+    "                  [--metrics a,b,c] [--test FILE] [--csv] [data options]\n"
+    "  Prints mean and sd of accuracy (RMSE and R2 for regression) and mean leaves and depth;\n"
+    "  warns when the accuracy is no better than always predicting the majority class.\n"
+    "  --class-weight balanced|a=2,b=1  training rows weighted by class (balanced:\n"
+    "                n / (k n_c), scikit-learn's); scores stay unweighted by class\n"
+    "  --metrics a,b  these metrics instead (any column of metrics.csv: accuracy,\n"
+    "                balanced_accuracy, kappa, f1_macro, log_loss, roc_auc_macro, brier, ...)\n"
     "  Folds depend only on the data, k, the repeat and the seed (the same as `treelab run`).\n"
     "  Scores weigh each row by its ARFF instance weight {w} (1 without one).\n"
     "  --csv         a header and one row, for scripts (a --test line then goes to stderr)\n"

@@ -38,7 +38,7 @@ static void learner_help(const char *algo)
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *algo = NULL, *out = NULL, *seed_s = NULL, *test = NULL, *pos[1];
-    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    tl_cli_data dd = {0};
     tl_cli_opt opts[] = {{"--algo", 1, &algo},   {"-o", 1, &out},      {"--output", 1, &out},
                          {"--seed", 1, &seed_s}, {"--test", 1, &test}, TL_CLI_DATA_OPTS(dd),
                          {NULL, 0, NULL}};

@@ -114,7 +114,7 @@ static void print_task(const tl_dataset *d)
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *pos[1];
-    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    tl_cli_data dd = {0};
     const tl_cli_opt opts[] = {TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
     int n_pos, help;
     if (tl_cli_parse(argc, argv, opts, pos, 1, &n_pos, NULL, &help, err))

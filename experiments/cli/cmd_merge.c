@@ -31,8 +31,9 @@ static int shard_config(const char *dir, char *path, size_t size, tl_err *err)
 
 static int merge(int argc, char **argv, tl_err *err)
 {
-    const char *out = NULL, *config = NULL, *pos[MAX_SHARDS];
-    const tl_cli_opt opts[] = {{"--out", 1, &out}, {"--config", 1, &config}, {NULL, 0, NULL}};
+    const char *out = NULL, *config = NULL, *force = NULL, *pos[MAX_SHARDS];
+    const tl_cli_opt opts[] = {
+        {"--out", 1, &out}, {"--config", 1, &config}, {"--force", 0, &force}, {NULL, 0, NULL}};
     int n_pos, help;
     int rc = tl_cli_parse(argc, argv, opts, pos, MAX_SHARDS, &n_pos, NULL, &help, err);
     if (rc || help) {
@@ -60,6 +61,8 @@ static int merge(int argc, char **argv, tl_err *err)
     tl_run_opts o;
     memset(&o, 0, sizeof o);
     o.out_dir = out;
+    o.finish = tl_report_results;
+    o.force = force != NULL;
     rc = tl_merge(pos, (size_t)n_pos, x, NULL, &o, err);
     if (!rc)
         printf("report: %s/summary.md (cells in %s/metrics.csv)\n", out, out);
@@ -69,13 +72,15 @@ static int merge(int argc, char **argv, tl_err *err)
 
 const tl_cli_command tl_cmd_merge = {
     "merge", "assemble the shards of `run --shard I/N` into one run's results",
-    "usage: treelab merge SHARD_DIR... --out DIR [--config CONFIG]\n"
+    "usage: treelab merge SHARD_DIR... --out DIR [--config CONFIG] [--force]\n"
     "  Reads the cells of every shard folder (written by treelab run CONFIG --shard I/N, a\n"
     "  job array's tasks), checks they are the N shards of one experiment, all done, and\n"
     "  writes DIR as a single run of CONFIG would: the same metrics.csv, confusion/,\n"
     "  summary, trees/ and figures, byte for byte (timings.csv and the manifest's times\n"
     "  aside). Refused, before DIR is made: a shard of another config, seed, data (SHA-256),\n"
-    "  models or number of shards, a shard given twice or missing, an unfinished shard.\n"
+    "  models or number of shards, a shard given twice or missing, an unfinished shard; a DIR\n"
+    "  that is neither new, empty nor a treelab results folder (unless --force).\n"
     "  --config CONFIG  the experiment file (default: the path the shards recorded; its\n"
-    "                   content must be the one they ran)\n",
+    "                   content must be the one they ran)\n"
+    "  --force          write into an existing folder that is not a treelab results folder\n",
     merge};

@@ -37,7 +37,7 @@ static int run(int argc, char **argv, tl_err *err)
 {
     const char *algo = "cart", *cv_s = NULL, *seed_s = NULL, *plot = NULL;
     const char *pos[1];
-    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    tl_cli_data dd = {0};
     tl_cli_opt opts[] = {{"--algo", 1, &algo}, {"--cv", 1, &cv_s},   {"--seed", 1, &seed_s},
                          {"--plot", 1, &plot}, TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
     tl_params set;

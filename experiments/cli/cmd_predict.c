@@ -37,7 +37,7 @@ static void print_number(double v, int digits)
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *proba = NULL, *test = NULL, *digits_s = NULL, *pos[2];
-    tl_cli_data dd = {NULL, NULL, NULL, NULL};
+    tl_cli_data dd = {0};
     tl_cli_opt opts[] = {{"--proba", 0, &proba},
                          {"--test", 1, &test},
                          {"--digits", 1, &digits_s},
@@ -57,6 +57,10 @@ static int run(int argc, char **argv, tl_err *err)
                           "expected MODEL and DATA, or MODEL and --test FILE "
                           "(see treelab predict --help)");
     tl_model *m = tl_model_load(pos[0], err);
+    if (m && tl_cli_check_names(&m->schema, pos[0], err)) {
+        tl_model_free(m);
+        m = NULL;
+    }
     if (m && !dd.target)
         dd.target = m->schema.target.name;
     /* the rows to predict need no class: unlabelled rows and a missing target column are

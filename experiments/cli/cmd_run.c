@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "run_plan.h"
+#include "treelab/tl_report.h"
 #include "treelab/tl_scale.h"
 
 extern const tl_cli_command tl_cmd_run;
@@ -105,11 +106,11 @@ static int start_mpi(size_t jobs, int *on, tl_err *err)
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *out = NULL, *jobs_s = "1", *resume = NULL, *quiet = NULL, *shard = NULL,
-               *plan = NULL, *wall = "1h", *pos[1];
-    const tl_cli_opt opts[] = {{"--out", 1, &out},       {"--jobs", 1, &jobs_s},
-                               {"--resume", 0, &resume}, {"--quiet", 0, &quiet},
-                               {"--shard", 1, &shard},   {"--plan", 0, &plan},
-                               {"--wall", 1, &wall},     {NULL, 0, NULL}};
+               *plan = NULL, *wall = "1h", *force = NULL, *pos[1];
+    const tl_cli_opt opts[] = {
+        {"--out", 1, &out},     {"--jobs", 1, &jobs_s}, {"--resume", 0, &resume},
+        {"--quiet", 0, &quiet}, {"--shard", 1, &shard}, {"--plan", 0, &plan},
+        {"--wall", 1, &wall},   {"--force", 0, &force}, {NULL, 0, NULL}};
     int n_pos, help, mpi = 0;
     long jobs;
     double wall_s;
@@ -143,9 +144,9 @@ static int run(int argc, char **argv, tl_err *err)
         char dir[4096];
         results_dir(x, out, resume != NULL, &sc, dir, sizeof dir);
         progress_state ps = {isatty(2), 0};
-        tl_run_opts o = {dir, (size_t)jobs, resume != NULL,
-                         0,   &interrupted, quiet || !lead ? NULL : progress,
-                         &ps};
+        tl_run_opts o = {dir, (size_t)jobs,      resume != NULL,
+                         0,   &interrupted,      quiet || !lead ? NULL : progress,
+                         &ps, tl_report_results, force != NULL};
         if (lead) { /* the other ranks stop at once: mpirun stops the run as a whole */
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);
@@ -176,6 +177,7 @@ static int run(int argc, char **argv, tl_err *err)
 const tl_cli_command tl_cmd_run = {
     "run", "run an experiment file (cross-validation, reports, statistics)",
     "usage: treelab run CONFIG [--out DIR] [--jobs N] [--resume] [--quiet] [--shard I/N]\n"
+    "                          [--force]\n"
     "       treelab run CONFIG --plan [--wall TIME] [--jobs N] [--shard I/N]\n"
     "       mpirun -n RANKS treelab run CONFIG [options]   (a build with -DTREELAB_MPI=ON)\n"
     "  Runs every cell (dataset x model x repeat x fold) of the experiment file CONFIG and\n"
@@ -184,12 +186,15 @@ const tl_cli_command tl_cmd_run = {
     "  CONFIG's folder when the file is there, else to the current folder. Results are never\n"
     "  overwritten: without --out, when results/NAME holds an earlier run this one goes to\n"
     "  results/NAME-2 (-3, ...); an existing --out DIR with results is refused, and so is a\n"
-    "  folder another treelab run is writing. Ctrl-C stops after the running cells, or\n"
+    "  folder another treelab run is writing. A folder that is neither new, empty nor a\n"
+    "  treelab results folder is refused, so that none of a user's files is replaced. Ctrl-C stops after the running cells, or\n"
     "  during the reports before the next file (files are written whole or not at all).\n"
     "  --jobs N     threads, and figures drawn at once (the numbers do not depend on N);\n"
     "               under MPI, per rank\n"
     "  --resume     finish an interrupted run (or shard) in results/NAME (or DIR)\n"
     "  --quiet      no progress on stderr\n"
+    "  --force      write into an existing folder that is not a treelab results folder\n"
+    "               (its files of treelab's names are replaced)\n"
     "  --shard I/N  only the cells of shard I of N (a stable partition balanced by estimated\n"
     "               cost), into DIR (default results/NAME-shard-I-of-N) as cells.txt alone;\n"
     "               `treelab merge` assembles the N shards into the results of one run\n"

@@ -33,6 +33,10 @@ static int run(int argc, char **argv, tl_err *err)
     else
         return tl_err_set(err, TL_EINVAL, "--format: '%s' is not one of text, dot, rules", format);
     tl_model *m = tl_model_load(pos[0], err);
+    if (m && tl_cli_check_names(&m->schema, pos[0], err)) {
+        tl_model_free(m);
+        m = NULL;
+    }
     if (!m)
         return err->code;
     tl_model_show(m, fmt, stdout, err);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 const char *const tl_experiment_top_keys =
-    "name|seed|datasets|models|grids|protocol|baseline|reports|plots";
+    "name|seed|datasets|models|grids|protocol|baseline|reports|plots|max_cells";
 
 /* The figures `plots = [...]` may ask for; each lands in results/NAME/plots/ as
  * STEM.dat + STEM.gp (+ .png and .svg when gnuplot is installed):
@@ -46,6 +46,7 @@ void tl_experiment_free(tl_experiment *x)
     for (size_t i = 0; x->models && i < x->n_models; i++) {
         tl_exp_model *m = &x->models[i];
         free(m->name);
+        free(m->class_weight);
         tl_params_clear(&m->params);
         tl_exp_select_clear(&m->select);
     }
@@ -260,6 +261,33 @@ static int read_baseline(const tl_cfg_ctx *c, const config_setting_t *root, tl_e
     return TL_OK;
 }
 
+/* The cells the config asks for (folds a data file gives count one: a lower bound) against
+ * max_cells: a run of millions of cells would end out of memory after hours. */
+static int check_cells(const tl_cfg_ctx *c, const config_setting_t *root, const tl_experiment *x)
+{
+    const config_setting_t *mc = config_setting_get_member(root, "max_cells");
+    long long cap = TL_MAX_CELLS_DEFAULT;
+    if (mc &&
+        (config_setting_type(mc) != CONFIG_TYPE_INT || (cap = config_setting_get_int(mc)) < 1))
+        return tl_cfg_fail(c, mc, "max_cells: expected an integer >= 1 (default %d)",
+                           TL_MAX_CELLS_DEFAULT);
+    const tl_protocol *p = &x->protocol;
+    double per =
+        (double)(p->repeats ? p->repeats : 1) * (double)(p->kind == TL_PROTO_CV ? p->folds
+                                                         : p->kind == TL_PROTO_LEARNING_CURVE
+                                                             ? (p->n_fractions ? p->n_fractions : 1)
+                                                             : 1);
+    double cells = (double)x->n_datasets * (double)x->n_models * per;
+    if (cells > (double)cap)
+        return tl_cfg_fail(c, mc ? mc : root,
+                           "the experiment asks for %.0f cells (%zu datasets x %zu models x "
+                           "%.0f fits each), more than max_cells = %lld; sweep fewer values, or "
+                           "raise max_cells if the machine can hold them (treelab run --plan "
+                           "estimates the time)",
+                           cells, x->n_datasets, x->n_models, per, cap);
+    return TL_OK;
+}
+
 static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_experiment *x)
 {
     const char *name = NULL;
@@ -291,7 +319,8 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
         x->protocol.kind = TL_PROTO_CV, x->protocol.folds = 10, x->protocol.repeats = 1,
         x->protocol.stratified = 1;
     if (rc || (rc = tl_cfg_check_dataset_files(c, ds, x)) || (rc = read_reports(c, root, x)) ||
-        (rc = read_plots(c, root, x)) || (rc = tl_cfg_expand_missing(c, x)))
+        (rc = read_plots(c, root, x)) || (rc = tl_cfg_expand_missing(c, x)) ||
+        (rc = check_cells(c, root, x)))
         return rc;
     return read_baseline(c, root, x);
 }

@@ -73,14 +73,17 @@ static int read_file(const tl_cfg_ctx *c, const config_setting_t *e, const char 
 static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const char *config_path,
                         tl_exp_dataset *d)
 {
-    const char *path = NULL, *name = NULL, *target = NULL;
+    const char *path = NULL, *name = NULL, *target = NULL, *weight = NULL, *decimal = NULL;
     int rc = TL_OK;
     d->line = config_setting_source_line(e);
     if (config_setting_type(e) == CONFIG_TYPE_STRING) {
         path = config_setting_get_string(e);
     } else if (config_setting_type(e) == CONFIG_TYPE_GROUP) {
         if ((rc = tl_cfg_check_keys(c, e,
-                                    "path|name|target|attributes|ignore|nominal|folds|test")) ||
+                                    "path|name|target|attributes|ignore|nominal|folds|test|"
+                                    "weight|decimal")) ||
+            (rc = tl_cfg_string(c, e, "weight", 0, &weight)) ||
+            (rc = tl_cfg_string(c, e, "decimal", 0, &decimal)) ||
             (rc = tl_cfg_string(c, e, "path", 1, &path)) ||
             (rc = tl_cfg_string(c, e, "name", 0, &name)) ||
             (rc = tl_cfg_string(c, e, "target", 0, &target)) ||
@@ -108,6 +111,12 @@ static int read_dataset(const tl_cfg_ctx *c, const config_setting_t *e, const ch
     d->name = name ? tl_cfg_strdup(name) : base_name(path);
     if (target && !(d->target = tl_cfg_strdup(target)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    if (weight && !(d->weight = tl_cfg_strdup(weight)))
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    if (decimal && (strlen(decimal) != 1 || !strchr(".,", decimal[0])))
+        return tl_cfg_fail(c, config_setting_get_member(e, "decimal"),
+                           "decimal = \"%s\": expected \".\" or \",\"", decimal);
+    d->decimal = decimal ? decimal[0] : 0;
     if (!d->name)
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
     if (!d->name[0] || strchr(d->name, '/'))
@@ -150,6 +159,7 @@ void tl_exp_datasets_free(tl_exp_dataset *v, size_t n)
         free(d->target);
         free(d->fold_file);
         free(d->test_file);
+        free(d->weight);
         free(d->base);
         tl_cfg_strv_free(d->attrs, d->n_attrs);
         tl_cfg_strv_free(d->ignore, d->n_ignore);
@@ -163,11 +173,12 @@ static int copy_entry(tl_exp_dataset *dst, const tl_exp_dataset *src)
 {
     *dst = *src;
     dst->name = dst->path = dst->target = dst->fold_file = dst->test_file = dst->base = NULL;
+    dst->weight = NULL;
     dst->attrs = dst->ignore = dst->nominal = NULL;
     dst->n_attrs = dst->n_ignore = dst->n_nominal = 0;
-    const char *s[] = {src->path, src->target, src->fold_file, src->test_file};
-    char **d[] = {&dst->path, &dst->target, &dst->fold_file, &dst->test_file};
-    for (int i = 0; i < 4; i++)
+    const char *s[] = {src->path, src->target, src->fold_file, src->test_file, src->weight};
+    char **d[] = {&dst->path, &dst->target, &dst->fold_file, &dst->test_file, &dst->weight};
+    for (int i = 0; i < 5; i++)
         if (s[i] && !(*d[i] = tl_cfg_strdup(s[i])))
             return -1;
     char *const *sv[] = {src->attrs, src->ignore, src->nominal};
@@ -258,6 +269,8 @@ tl_dataset *tl_experiment_load_dataset(const tl_experiment *x, size_t i, tl_err 
     o.nominal = (const char *const *)e->nominal, o.n_nominal = e->n_nominal;
     o.fold_file = e->fold_file;
     o.test_file = e->test_file;
+    o.weight_column = e->weight;
+    o.decimal = e->decimal;
     o.fold_column = p->kind == TL_PROTO_FOLDS ? p->column : NULL;
     o.split_column = p->kind == TL_PROTO_SPLIT ? p->column : NULL;
     tl_dataset *d = tl_dataset_load_with(e->path, &o, err);

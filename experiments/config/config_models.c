@@ -1,8 +1,11 @@
-/* Experiment files: the models list, nested parameter selection and parameter grids. */
+/* Experiment files: the models list and parameter grids (select: config_select.c, values:
+ * config_values.c). */
 #include "config_util.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "treelab/tl_text.h"
 
 static int find_type(const tl_cfg_ctx *c, const config_setting_t *s, const char *algo,
                      const tl_model_type **out)
@@ -63,54 +66,33 @@ static int read_params(const tl_cfg_ctx *c, const config_setting_t *g, tl_params
     return read_params_at(c, g, "", p);
 }
 
-int tl_cfg_check_model(const tl_cfg_ctx *c, const config_setting_t *s, const tl_exp_model *m)
+/* class_weight = "balanced"; or "a=2,b=1"; or { a = 2.0; b = 1.0; } into m->class_weight as
+ * text (checked against each dataset's classes when a cell fits). */
+static int read_class_weight(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp_model *m)
 {
-    tl_err e;
-    tl_err_clear(&e);
-    int rc = tl_model_check_params(m->type, &m->params, &e);
-    if (rc == TL_OK)
-        return TL_OK;
-    if (!tl_err_is_user(rc)) { /* out of memory says nothing about the config */
-        if (c->err)
-            *c->err = e;
-        return rc;
+    char text[1024] = "";
+    size_t used = 0;
+    if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        snprintf(text, sizeof text, "%s", config_setting_get_string(s));
+    } else if (config_setting_type(s) == CONFIG_TYPE_GROUP) {
+        for (int i = 0; i < config_setting_length(s); i++) {
+            const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+            int t = config_setting_type(e);
+            if (t != CONFIG_TYPE_FLOAT && t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
+                return tl_cfg_fail(c, e, "class_weight: expected a number for class '%s'",
+                                   config_setting_name(e));
+            double w = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(e)
+                                              : (double)config_setting_get_int64(e);
+            used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0,
+                                     "%s%s=%.17g", i ? "," : "", config_setting_name(e), w);
+        }
     }
-    return tl_cfg_fail(c, s, "model '%s' (%s): %s", m->name, m->type->name, e.msg);
-}
-
-int tl_cfg_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***out, size_t *n)
-{
-    int t = config_setting_type(s);
-    size_t len = (size_t)config_setting_length(s);
-    if ((t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) || len == 0)
-        return tl_cfg_fail(c, s, "expected a non-empty array of values [v1, v2, ...]");
-    char **v = calloc(len, sizeof *v);
-    if (!v)
+    if (!text[0] || used >= sizeof text)
+        return tl_cfg_fail(
+            c, s, "class_weight: expected \"balanced\" or a group { CLASS = WEIGHT; ... }");
+    if (!(m->class_weight = tl_cfg_strdup(text)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    *out = v;
-    *n = len;
-    for (size_t i = 0; i < len; i++) {
-        char text[256];
-        int rc = tl_cfg_scalar_text(c, config_setting_get_elem(s, (unsigned)i), text, sizeof text);
-        if (rc)
-            return rc;
-        if (!(v[i] = tl_cfg_strdup(text)))
-            return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    }
     return TL_OK;
-}
-
-int tl_cfg_check_values(const tl_cfg_ctx *c, const config_setting_t *at, const tl_exp_model *base,
-                        const char *param, char *const *values, size_t n)
-{
-    tl_exp_model probe = *base;
-    tl_params_init(&probe.params);
-    int rc = tl_params_copy(&probe.params, &base->params, c->err);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (!(rc = tl_params_set(&probe.params, param, values[i], c->err)))
-            rc = tl_cfg_check_model(c, at, &probe);
-    tl_params_clear(&probe.params);
-    return rc;
 }
 
 static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_model *m)
@@ -120,7 +102,7 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
     m->line = config_setting_source_line(e);
     if (config_setting_type(e) != CONFIG_TYPE_GROUP)
         return tl_cfg_fail(c, e, "expected a group { name = ...; algorithm = ...; }");
-    if ((rc = tl_cfg_check_keys(c, e, "name|algorithm|params|select")) ||
+    if ((rc = tl_cfg_check_keys(c, e, "name|algorithm|params|select|class_weight")) ||
         (rc = tl_cfg_string(c, e, "algorithm", 1, &algo)) ||
         (rc = tl_cfg_string(c, e, "name", 0, &name)))
         return rc;
@@ -133,6 +115,9 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
     const config_setting_t *ps = config_setting_get_member(e, "params");
     if (ps && (rc = read_params(c, ps, &m->params)))
         return rc;
+    const config_setting_t *cw = config_setting_get_member(e, "class_weight");
+    if (cw && (rc = read_class_weight(c, cw, m)))
+        return rc;
     if ((rc = tl_cfg_check_model(c, ps ? ps : e, m)))
         return rc;
     const config_setting_t *sel = config_setting_get_member(e, "select");
@@ -144,10 +129,7 @@ static int read_model(const tl_cfg_ctx *c, const config_setting_t *e, tl_exp_mod
 static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x,
                           size_t base, char *const *key, const char *const *value, size_t n)
 {
-    tl_exp_model *ms = realloc(x->models, (x->n_models + 1) * sizeof *ms);
-    if (!ms)
-        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-    x->models = ms;
+    tl_exp_model *ms = x->models; /* room was made by read_grid */
     tl_exp_model *b = &ms[base], *m = &ms[x->n_models];
     memset(m, 0, sizeof *m);
     x->n_models++;
@@ -161,7 +143,16 @@ static int add_grid_model(const tl_cfg_ctx *c, const config_setting_t *s, tl_exp
     size_t used = (size_t)snprintf(m->name, len, "%s", b->name);
     for (size_t i = 0; i < n; i++)
         used += (size_t)snprintf(m->name + used, len - used, "[%s=%s]", key[i], value[i]);
+    /* a made name names files as a given one does: the same rules, checked before any work */
+    if (strchr(m->name, '/') || tl_text_ctrl(m->name) >= 0)
+        return tl_cfg_fail(c, s,
+                           "the grid's model name '%s' (the model's name and a swept value) "
+                           "must be without '/' or control characters; it names the model's "
+                           "files",
+                           m->name);
     int rc = tl_params_copy(&m->params, &b->params, c->err);
+    if (!rc && b->class_weight && !(m->class_weight = tl_cfg_strdup(b->class_weight)))
+        rc = tl_err_set(c->err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < n; i++)
         rc = tl_params_set(&m->params, key[i], value[i], c->err);
     return rc ? rc : tl_cfg_check_model(c, s, m);
@@ -198,54 +189,6 @@ static int read_grid_params(const tl_cfg_ctx *c, const config_setting_t *g,
     return rc;
 }
 
-/* Swept parameters of group ps, as the grid's and the select's `params` give them. */
-static size_t count_swept(const config_setting_t *ps)
-{
-    size_t n = 0;
-    for (int i = 0; i < config_setting_length(ps); i++) {
-        const config_setting_t *e = config_setting_get_elem(ps, (unsigned)i);
-        n += config_setting_type(e) == CONFIG_TYPE_GROUP ? (size_t)config_setting_length(e) : 1;
-    }
-    return n;
-}
-
-int tl_cfg_sweep(const tl_cfg_ctx *c, const config_setting_t *ps, const tl_exp_model *base,
-                 size_t max, char **names, char ***values, size_t *n_values, size_t *n)
-{
-    *n = config_setting_type(ps) == CONFIG_TYPE_GROUP ? count_swept(ps) : 0;
-    if (*n < 1 || *n > max)
-        return tl_cfg_fail(c, ps,
-                           "expected a group of 1 to %zu parameters "
-                           "{ name = [v1, v2, ...]; slot = { param = [...]; }; }",
-                           max);
-    size_t k = 0;
-    for (int i = 0; i < config_setting_length(ps); i++) {
-        const config_setting_t *e = config_setting_get_elem(ps, (unsigned)i);
-        /* a plug-in's parameters: `pruner = { confidence = [...]; }` sweeps pruner.confidence */
-        int group = config_setting_type(e) == CONFIG_TYPE_GROUP;
-        for (int j = 0; j < (group ? config_setting_length(e) : 1); j++) {
-            const config_setting_t *v = group ? config_setting_get_elem(e, (unsigned)j) : e;
-            char name[256];
-            if (group && config_setting_type(v) == CONFIG_TYPE_GROUP)
-                return tl_cfg_fail(c, v,
-                                   "expected [v1, v2, ...]: a plug-in's parameters "
-                                   "nest one level only");
-            if (group)
-                snprintf(name, sizeof name, "%s.%s", config_setting_name(e),
-                         config_setting_name(v));
-            else
-                snprintf(name, sizeof name, "%s", config_setting_name(e));
-            if (!(names[k] = tl_cfg_strdup(name)))
-                return tl_err_set(c->err, TL_ENOMEM, "out of memory");
-            int rc = tl_cfg_values(c, v, &values[k], &n_values[k]);
-            if (rc || (rc = tl_cfg_check_values(c, v, base, names[k], values[k], n_values[k])))
-                return rc;
-            k++;
-        }
-    }
-    return TL_OK;
-}
-
 static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experiment *x)
 {
     const char *model = NULL;
@@ -272,6 +215,17 @@ static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experime
     gr->first = x->n_models;
     if ((rc = read_grid_params(c, g, &x->models[base], gr)))
         return rc;
+    size_t add = gr->n_values[0] * gr->n_values[1];
+    if (add > TL_MAX_MODELS - x->n_models)
+        return tl_cfg_fail(c, g,
+                           "the grid makes %zu models, %zu in all with those before it: more "
+                           "than the %d models an experiment may have (each is fitted on every "
+                           "fold of every dataset); sweep fewer values",
+                           add, x->n_models + add, TL_MAX_MODELS);
+    tl_exp_model *ms = realloc(x->models, (x->n_models + add) * sizeof *ms);
+    if (!ms)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    x->models = ms;
     const config_setting_t *at = config_setting_get_member(g, "params");
     if (!at)
         at = config_setting_get_member(g, "values");
@@ -284,6 +238,33 @@ static int read_grid(const tl_cfg_ctx *c, const config_setting_t *g, tl_experime
                 m->grid = x->n_grids, m->grid_ix = ix, m->grid_iy = iy;
             }
         }
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const tl_exp_model *x = *(const tl_exp_model *const *)a, *y = *(const tl_exp_model *const *)b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x > y) - (x < y); /* the earlier model first */
+}
+
+/* Every model name once, given or made by a grid: sorted, so a grid of 10^5 models loads in
+ * linear-logarithmic time. */
+static int check_unique_names(const tl_cfg_ctx *c, const tl_experiment *x)
+{
+    const tl_exp_model **s = malloc((x->n_models ? x->n_models : 1) * sizeof *s);
+    if (!s)
+        return tl_err_set(c->err, TL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < x->n_models; i++)
+        s[i] = &x->models[i];
+    qsort(s, x->n_models, sizeof *s, by_name);
+    int rc = TL_OK;
+    for (size_t i = 1; !rc && i < x->n_models; i++)
+        if (!strcmp(s[i]->name, s[i - 1]->name))
+            rc = tl_err_set(c->err, TL_EINVAL,
+                            "%s:%d: model name '%s' is used twice (line %d); give one a `name`",
+                            c->file, s[i]->line, s[i]->name, s[i - 1]->line);
+    free(s);
     return rc;
 }
 
@@ -329,12 +310,5 @@ int tl_cfg_read_models(const tl_cfg_ctx *c, const config_setting_t *models,
                 return rc;
         }
     }
-    for (size_t i = 0; i < x->n_models; i++)
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(x->models[i].name, x->models[j].name))
-                return tl_err_set(c->err, TL_EINVAL,
-                                  "%s:%d: model name '%s' is used twice "
-                                  "(line %d); give one a `name`",
-                                  c->file, x->models[i].line, x->models[i].name, x->models[j].line);
-    return TL_OK;
+    return check_unique_names(c, x);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "treelab/tl_text.h"
+#include "treelab/tl_utf8.h"
 
 char *tl_cfg_strdup(const char *s)
 {
@@ -118,8 +119,13 @@ static const config_setting_t *member(const tl_cfg_ctx *c, const config_setting_
  * here, before any cell is computed. */
 static int check_text(const tl_cfg_ctx *c, const config_setting_t *s, const char *text)
 {
-    long at = tl_text_ctrl(text);
+    long at = tl_text_ctrl(text), bad = tl_utf8_invalid(text, strlen(text));
     char name[5];
+    if (bad >= 0)
+        return tl_cfg_fail(c, s,
+                           "byte 0x%02X at byte %ld of the string is not UTF-8 (a \\x escape?); "
+                           "names and paths end up in result files, which are UTF-8",
+                           (unsigned char)text[bad], bad + 1);
     if (at < 0)
         return TL_OK;
     return tl_cfg_fail(c, s,

@@ -41,7 +41,7 @@ int tl_cfg_scalar_text(const tl_cfg_ctx *c, const config_setting_t *s, char *buf
 
 char *tl_cfg_strdup(const char *s);
 
-/* Check m's params against its learner's table; the message gets setting s's place. */
+/* Parameter values (config_values.c). Check m's params against its learner's table; the message gets setting s's place. */
 int tl_cfg_check_model(const tl_cfg_ctx *c, const config_setting_t *s, const tl_exp_model *m);
 /* Values of an array or list of scalars s, as text: a new array *out of *n copies. */
 int tl_cfg_values(const tl_cfg_ctx *c, const config_setting_t *s, char ***out, size_t *n);

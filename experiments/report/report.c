@@ -289,6 +289,11 @@ int tl_report_render(const char *dir, tl_err *err)
                           "one",
                           dir,
                           S_ISDIR(st.st_mode) ? "it has no " TL_CELLS_FILE : "it is not a folder");
+    if (!tl_results_is_ours(dir)) /* a cells.txt of someone else's: its folder is not ours */
+        return tl_err_set(err, TL_EINVAL,
+                          "%s is not a treelab results folder: its %s does not start with "
+                          "treelab's header, so no report is written into it",
+                          dir, TL_CELLS_FILE);
     int lock;
     int rc = tl_results_lock(dir, &lock, err);
     if (!rc) {

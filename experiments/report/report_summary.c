@@ -122,6 +122,43 @@ static size_t n_groups(const tl_rep *r)
     return r->meta.n_fractions ? r->meta.n_fractions : 1;
 }
 
+/* The share of dataset d's test rows (weighted) in its largest class, from the baseline's
+ * confusion matrices, and that class in *top; NaN for regression or without matrices. */
+static double majority_rate(const tl_rep *r, size_t d, size_t *top)
+{
+    size_t first, n = tl_rep_range(r, d, r->meta.baseline, &first), k = r->meta.n_classes[d];
+    double best = 0, total = 0;
+    *top = 0;
+    for (size_t c = 0; c < k; c++) {
+        double w = 0;
+        for (size_t i = first; i < first + n; i++)
+            for (size_t j = 0; r->cells[i].confusion && r->cells[i].k == k && j < k; j++)
+                w += r->cells[i].confusion[c * k + j];
+        total += w;
+        if (w > best)
+            best = w, *top = c;
+    }
+    return total > 0 ? best / total : NAN;
+}
+
+/* A note under a dataset's table for each model whose accuracy is no better than always
+ * predicting the majority class: on skewed classes accuracy says little. */
+static void md_majority(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
+{
+    size_t top, nmod = r->meta.n_models;
+    double rate = majority_rate(r, d, &top);
+    if (isnan(rate))
+        return;
+    for (size_t m = 0; m < nmod; m++)
+        for (size_t g = 0; g < n_groups(r); g++)
+            if (ps[g * nmod + m].mean[0] <= rate + 1e-12)
+                fprintf(f,
+                        "\n**Warning:** %s's accuracy %.4f is no better than always "
+                        "predicting the majority class '%s' (%.4f of the test rows); compare "
+                        "balanced_accuracy and roc_auc_macro.\n",
+                        r->meta.model[m], ps[g * nmod + m].mean[0], r->meta.classes[d][top], rate);
+}
+
 static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
 {
     int cls = r->meta.n_classes[d] > 0, lc = r->meta.n_fractions > 0;
@@ -153,6 +190,8 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
             else
                 fprintf(f, " %s (%.4f) |\n", result_word(p->result), p->p);
         }
+    if (cls)
+        md_majority(f, r, d, ps);
 }
 
 static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, int any_cls,

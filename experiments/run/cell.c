@@ -33,8 +33,9 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
         err = &local; /* a candidate model that cannot be made leaves its code only in err */
     *selected = -1;
     size_t *all = NULL;
-    if (!rows && m->select.n_params) {
-        /* nested selection needs the rows spelled out for its inner folds */
+    if (!rows && (m->select.n_params || m->class_weight)) {
+        /* nested selection needs the rows spelled out for its inner folds, class weights
+         * for their counts */
         if (!(all = malloc((d->n_rows ? d->n_rows : 1) * sizeof *all))) {
             tl_err_set(err, TL_ENOMEM, "out of memory");
             return NULL;
@@ -43,17 +44,22 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
             all[i] = i;
         rows = all, n = d->n_rows;
     }
+    tl_dataset view = *d; /* the same data, weighted by class: never freed as a dataset */
+    tl_model *model = NULL;
+    if (m->class_weight && tl_class_weights_apply(m->class_weight, d, rows, n, &view.weight, err))
+        goto done;
     if (m->select.n_params &&
-        (*selected = tl_select_run(m, d, rows, n, valid, n_valid, seed, err)) < 0) {
-        free(all);
-        return NULL;
-    }
-    tl_model *model = tl_select_model(m, *selected, err);
+        (*selected = tl_select_run(m, &view, rows, n, valid, n_valid, seed, err)) < 0)
+        goto done;
+    model = tl_select_model(m, *selected, err);
     tl_fit_ctx ctx = {seed, valid, n_valid};
-    if (model && tl_model_fit(model, d, rows, n, &ctx, err)) {
+    if (model && tl_model_fit(model, &view, rows, n, &ctx, err)) {
         tl_model_free(model);
         model = NULL;
     }
+done:
+    if (view.weight != d->weight)
+        free(view.weight);
     free(all);
     return model;
 }

@@ -1,7 +1,7 @@
 /* The cells file's format: a self-describing header written, then one line per finished cell
  * (%.17g) written and parsed; cells_read.c reads a whole file back. */
 #include "cells_line.h"
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 #include "treelab/tl_text.h"
 #include "treelab/tl_version.h"
 

@@ -2,7 +2,7 @@
 #ifndef TL_CELLS_LINE_H
 #define TL_CELLS_LINE_H
 
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 
 /* A line as tl_cells_write writes it into c (line is modified): TL_OK, TL_EPARSE or TL_ENOMEM. */
 int tl_cells_parse_line(char *line, tl_cell *c);

@@ -1,7 +1,7 @@
 /* The cells file read back (what cells.c writes): the header into tl_cells_meta, each line into
  * a tl_cell, checked against each other. */
 #include "cells_line.h"
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 #include "treelab/tl_text.h"
 
 #include <errno.h>

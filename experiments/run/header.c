@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 
 int tl_run_header(const tl_experiment *x, tl_dataset *const *data, const tl_run_scale *sc,
                   char **text, tl_err *err)

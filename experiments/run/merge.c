@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "treelab/tl_outfile.h"
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 #include "treelab/tl_scale.h"
 
 /* Where each cell goes in the canonical order (dataset, model, repeat, fold). */
@@ -197,11 +197,11 @@ static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experim
         rc = check_complete(&g, err);
     /* the folder is made only once the shards are known good */
     if (!rc)
-        rc = tl_run_prepare_dir(o->out_dir, 0, &lock, err);
+        rc = tl_run_prepare_dir(o->out_dir, 0, o->force, &lock, err);
     if (!rc)
         rc = write_cells(&g, o->out_dir, header, err);
-    if (!rc)
-        rc = tl_run_reports(o->out_dir, x, data, start, 0, o->jobs, o->cancel, err);
+    if (!rc && o->finish)
+        rc = o->finish(o->out_dir, x, data, start, 0, o->jobs, o->cancel, err);
     tl_results_unlock(lock);
     for (size_t i = 0; g.cells && i < g.l.n; i++)
         tl_cell_clear(&g.cells[i]);

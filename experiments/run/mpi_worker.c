@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 
 typedef struct {
     tl_run_state *s;

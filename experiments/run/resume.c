@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "treelab/tl_outfile.h"
-#include "treelab/tl_report.h"
+#include "treelab/tl_cells.h"
 
 int tl_run_plan(tl_run_state *s, const tl_cell *done, size_t n_done, tl_err *err)
 {
@@ -95,8 +95,12 @@ int tl_run_open_cells(tl_run_state *s, const char *header, tl_cell **done, size_
     return TL_OK;
 }
 
-int tl_run_prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
+int tl_run_prepare_dir(const char *dir, int resume, int force, int *lock, tl_err *err)
 {
+    /* before anything is made or locked: the lock file would mark a user's folder as ours */
+    int rc = tl_results_claim(dir, force, err);
+    if (rc)
+        return rc;
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", dir);
     for (char *p = buf + 1; *p; p++)
@@ -113,7 +117,7 @@ int tl_run_prepare_dir(const char *dir, int resume, int *lock, tl_err *err)
                           "cannot write the results to %s: it is a file, not a "
                           "folder",
                           dir);
-    int rc = tl_results_lock(dir, lock, err);
+    rc = tl_results_lock(dir, lock, err);
     if (!rc && resume) /* what a killed run was writing: its files are all rewritten */
         tl_out_sweep(dir);
     if (rc || resume)

@@ -78,9 +78,10 @@ int tl_run_header_diff(const char *a, const char *b, int skip_shard, char *what,
 int tl_run_load_data(const tl_experiment *x, tl_dataset ***data, tl_err *err);
 void tl_run_free_data(const tl_experiment *x, tl_dataset **data);
 
-/* Create the results folder and lock it; an existing non-empty one is refused unless
- * resuming. The check comes after the lock, so two runs cannot both pass it. */
-int tl_run_prepare_dir(const char *dir, int resume, int *lock, tl_err *err);
+/* Create the results folder and lock it. A folder that is neither new, empty nor treelab's
+ * is refused unless force (tl_results_claim); one with results is refused unless resuming
+ * (checked after the lock, so two runs cannot both pass it). */
+int tl_run_prepare_dir(const char *dir, int resume, int force, int *lock, tl_err *err);
 /* Open (or create) the cells file with header; on resume read what is there into
  * done[0..n_done) (after checking the header is this run's) and cut a half-written line. */
 int tl_run_open_cells(tl_run_state *s, const char *header, tl_cell **done, size_t *n_done,
@@ -88,11 +89,6 @@ int tl_run_open_cells(tl_run_state *s, const char *header, tl_cell **done, size_
 /* s->todo: the cells not found in done[0..n_done), of the shard when there are shards;
  * s->total and s->done count the shard's cells and those already done. */
 int tl_run_plan(tl_run_state *s, const tl_cell *done, size_t n_done, tl_err *err);
-
-/* Whole-data models, reports, figures (up to jobs drawn at once) and manifest of a folder
- * whose cells are complete. */
-int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data, time_t start,
-                   int resumed, size_t jobs, volatile sig_atomic_t *cancel, tl_err *err);
 
 /* Which cells shard sc->shard (1-based) of sc->n_shards holds: *mask gets one byte per cell
  * in the canonical order (dataset, model, repeat, fold), 1 for the shard's; NULL without

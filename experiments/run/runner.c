@@ -1,4 +1,5 @@
-/* Running an experiment: a pool of threads over the cells, durable cell records, reports. */
+/* Running an experiment: a pool of threads over the cells, durable cell records, then the
+ * caller's finish step (the reports). */
 #include "run_state.h"
 
 #include <errno.h>
@@ -9,9 +10,9 @@
 #include <unistd.h>
 
 #include "treelab/tl_log.h"
+#include "treelab/tl_cells.h"
 #include "treelab/tl_outfile.h"
 #include "treelab/tl_scale.h"
-#include "../report/report_util.h"
 
 int tl_run_stored(tl_run_state *s, int *sync)
 {
@@ -182,32 +183,6 @@ static void free_state(tl_run_state *s)
     pthread_mutex_destroy(&s->lock);
 }
 
-int tl_run_reports(const char *dir, const tl_experiment *x, tl_dataset *const *data, time_t start,
-                   int resumed, size_t jobs, volatile sig_atomic_t *cancel, tl_err *err)
-{
-    /* whole-data models, reports and manifest are rebuilt from scratch on every finish; the
-     * cancel flag stops them before the next file (each one is written whole or not at all) */
-    tl_out_set_cancel(cancel);
-    int rc = tl_report_models(dir, x, data, err);
-    if (!rc)
-        rc = tl_rep_render(dir, err);
-    if (!rc)
-        rc = tl_rep_figures(dir, x, data, jobs, err);
-    if (!rc)
-        rc = tl_report_manifest(dir, x, data, start, time(NULL), resumed, err);
-    if (!rc) /* last: they hold the figures and the manifest's provenance */
-        rc = tl_rep_paper(dir, err);
-    /* a gnuplot killed by the same Ctrl-C fails too: the stop is what to report */
-    if (rc && tl_out_cancelled())
-        rc = tl_err_set(err, TL_EINTERRUPTED,
-                        "stopped while writing the reports; every cell "
-                        "is kept in %s and each report file there is complete or absent; "
-                        "--resume writes them all",
-                        dir);
-    tl_out_set_cancel(NULL);
-    return rc;
-}
-
 static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o,
                       const tl_run_scale *sc, tl_err *err)
 {
@@ -225,7 +200,7 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
      * corrected run, as "holds the results of another experiment") */
     if (!(rc = check_tasks(x, data, err)) && !(rc = tl_run_header(x, data, sc, &header, err)) &&
         !(rc = tl_run_make_splits(&s, err)) &&
-        !(rc = tl_run_prepare_dir(o->out_dir, o->resume, &lock, err)) &&
+        !(rc = tl_run_prepare_dir(o->out_dir, o->resume, o->force, &lock, err)) &&
         !(rc = tl_run_open_cells(&s, header, &done, &n_done, err)) &&
         !(rc = tl_run_plan(&s, done, n_done, err))) {
         if (n_done)
@@ -244,8 +219,8 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     free(header);
     free_state(&s);
     /* a shard's reports would describe part of the experiment: `treelab merge` writes them */
-    if (!rc && !sc->n_shards)
-        rc = tl_run_reports(o->out_dir, x, data, start, n_done > 0, o->jobs, o->cancel, err);
+    if (!rc && !sc->n_shards && o->finish)
+        rc = o->finish(o->out_dir, x, data, start, n_done > 0, o->jobs, o->cancel, err);
     tl_results_unlock(lock);
     return rc;
 }

@@ -77,8 +77,10 @@ TL_API tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_
 /* Loading options (bits). TL_LOAD_UNLABELLED, for data to predict: rows whose target is
  * missing are kept (code TL_MISSING_CODE or NaN), one class is enough, and when the target
  * named is not a column at all the dataset gets a target column of that name whose every
- * cell is missing (nominal with no levels). */
-enum { TL_LOAD_UNLABELLED = 1u };
+ * cell is missing (nominal with no levels). TL_LOAD_LATIN1: the file is Latin-1 (ISO 8859-1),
+ * converted to UTF-8 as it is read; without it a byte that is not UTF-8 is refused with its
+ * line and column, so that no file treelab writes holds invalid UTF-8. */
+enum { TL_LOAD_UNLABELLED = 1u, TL_LOAD_LATIN1 = 2u };
 
 /* tl_dataset_load with options. */
 TL_API tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
@@ -109,6 +111,12 @@ typedef struct tl_data_opts {
     const char *split_column;
     const char *test_file;
     unsigned flags; /* TL_LOAD_* */
+    /* Row weights from this numeric column (finite, >= 0, none missing), which is then no
+     * attribute; the file must not carry ARFF weights {w} too. */
+    const char *weight_column;
+    /* The decimal mark of a CSV file's numbers: '.' (or 0) or ','. With ',' a cell such as
+     * 1,5 is the number 1.5 (the delimiter must then be ';' or a tab). */
+    char decimal;
 } tl_data_opts;
 
 /* Load with every option of o (NULL: none). NULL with err set on failure. */

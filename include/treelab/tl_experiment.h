@@ -34,6 +34,8 @@ typedef struct tl_exp_dataset {
     size_t n_nominal;
     char *fold_file; /* protocol folds: this dataset's fold ids, one a line (resolved path) */
     char *test_file; /* protocol split: this dataset's test rows (resolved path) */
+    char *weight;    /* a column of row weights, or NULL */
+    char decimal;    /* a CSV's decimal mark: '.' (or 0) or ',' */
     int line;        /* line in the config file */
     /* protocol.missing: this entry is `base` with a share missing_rate of the values of the
      * rows protocol.missing_rows says removed at random in each cell (base NULL: as read) */
@@ -88,6 +90,9 @@ typedef struct tl_exp_model {
      * positions of this model's values in that grid's value lists (iy 0 for one parameter). */
     size_t grid;
     size_t grid_ix, grid_iy;
+    /* class_weight: "balanced", "a=2,b=0.5" (a class not named keeps 1), or NULL: the
+     * training rows' weights are multiplied by their class's (tl_class_weights_apply) */
+    char *class_weight;
 } tl_exp_model;
 
 /* A parameter grid over one model: one parameter (a curve) or two (their cartesian product,
@@ -130,6 +135,12 @@ enum { TL_MISSING_IN_TRAIN = 1u, TL_MISSING_IN_TEST = 2u };
 
 /* Reports that can be asked for (bits of tl_experiment.reports). */
 enum { TL_REPORT_CONFUSION = 1u, TL_REPORT_TREES = 2u, TL_REPORT_TRACE = 4u, TL_REPORT_ALL = 7u };
+
+/* The most models an experiment may have, grids expanded; and the default of `max_cells`, the
+ * most cells (dataset x model x repeat x fold) a config may ask for. Both are refused at
+ * config load, before any work: a grid of two million cells ran out of memory in the end. */
+#define TL_MAX_MODELS 100000
+#define TL_MAX_CELLS_DEFAULT 1000000
 
 typedef struct tl_experiment {
     char *name;        /* results go to results/NAME unless --out */

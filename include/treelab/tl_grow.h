@@ -45,6 +45,9 @@ extern "C" {
 
 /* ---- criterion: scores a partition of a node's statistics ---- */
 
+typedef struct tl_grow_ctx tl_grow_ctx; /* the grower's state (below) */
+typedef struct tl_node_rows tl_node_rows;
+
 /* How candidates and weights are compared, when a criterion wants more than "the highest
  * rank wins" (C4.5 / J48 does). */
 typedef struct tl_choice_rules {
@@ -94,6 +97,19 @@ typedef struct tl_criterion_type {
      * and get the same bits without a call per cut (only where impurity scores the cuts: not
      * with a score of the criterion's own). */
     int gini_form;
+    /* Optional variable selection before any split search (conditional inference, Hothorn,
+     * Hornik & Zeileis 2006): the attributes worth splitting the node on, best first, into
+     * attrs (room for every attribute), and the node's p-value into *p_value (NaN: none).
+     * Returns how many (0: the node stays a leaf) or a negative error code. The grower then
+     * asks the splitters for these attributes only, in this order, splits on the first that
+     * has an admissible test and keeps *p_value in the tree (tl_tree.p_value). */
+    int (*select)(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t *attrs,
+                  double *p_value, tl_err *err);
+    /* Optional partition form for a numeric target, for a criterion that serves both tasks
+     * with score (whose k statistics alone cannot tell classes from TL_REG_STATS): used
+     * instead of score when the target is numeric. */
+    double (*score_numeric)(const void *state, const double *parent, const double *children,
+                            size_t n_children, size_t k);
 } tl_criterion_type;
 
 /* Work a row-form criterion's prefix_loss gets per target, in doubles. */
@@ -138,10 +154,9 @@ static inline double tl_class_total(const double *stats, size_t k)
 }
 
 /* ---- the grower ---- */
-typedef struct tl_grow_ctx tl_grow_ctx;
 
 /* The rows of the node being split, as the splitters see them. */
-typedef struct tl_node_rows {
+struct tl_node_rows {
     size_t n;
     const uint32_t *rows;   /* the node's rows (any order) */
     const uint32_t *sorted; /* for a numeric attribute: the same rows sorted by its value,
@@ -162,7 +177,7 @@ typedef struct tl_node_rows {
      * per row in sorted order (TL_REC_* below), so a sweep reads 4 bytes a row and no value. */
     const uint32_t *sorted_rec;
     unsigned rec_shift; /* the row is word >> rec_shift; the class code sits in bits 2 .. */
-} tl_node_rows;
+};
 
 /* A compact record's bits: the cut between the previous record and this one is allowed (this
  * value exceeds the previous one by more than TL_REC_GAP, or the splitter's record_gap), and

@@ -18,9 +18,9 @@
 extern "C" {
 #endif
 
-/* Open path for writing under a temporary name in its folder (.NAME.tmp). NULL with TL_EIO
- * naming path, or TL_EINTERRUPTED once the flag given to tl_out_set_cancel is set, so a
- * stopped report phase starts no new file. */
+/* Open path for writing under a temporary name in its folder (.NAME.treelab.tmp). NULL with
+ * TL_EIO naming path, or TL_EINTERRUPTED once the flag given to tl_out_set_cancel is set, so
+ * a stopped report phase starts no new file. */
 TL_API FILE *tl_out_open(const char *path, tl_err *err);
 
 /* Finish a file from tl_out_open: with rc TL_OK and every write successful it is renamed to
@@ -35,10 +35,12 @@ TL_API void tl_out_discard(FILE *f);
 /* The temporary name tl_out_open uses for path, into buf (for files another program
  * writes, e.g. gnuplot's PNG, renamed with tl_out_rename). */
 TL_API void tl_out_tmp_name(const char *path, char *buf, size_t size);
+/* The ending of every temporary name: a user's own hidden .tmp files are never swept. */
+#define TL_OUT_TMP_SUFFIX ".treelab.tmp"
 /* Rename the temporary file of path (tl_out_tmp_name) into place; TL_EIO naming path. */
 TL_API int tl_out_rename(const char *path, tl_err *err);
 
-/* Remove the temporary files (.NAME.tmp) that a killed writer left in dir and in its
+/* Remove the temporary files (.NAME.treelab.tmp) that a killed writer left in dir and in its
  * folders one level down (a results folder's plots/, trees/, ...). Only for a folder whose
  * lock the caller holds: no other process writes there. */
 TL_API void tl_out_sweep(const char *dir);

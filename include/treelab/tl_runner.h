@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "treelab/tl_api.h"
 #include "treelab/tl_experiment.h"
@@ -53,6 +54,11 @@ TL_API int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t
 TL_API tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *rows,
                              size_t n, const size_t *valid, size_t n_valid, unsigned long seed,
                              long *selected, tl_err *err);
+/* m's class_weight (see tl_exp_model) for training rows rows[0..n) of d: a new array of
+ * d->n_rows weights (*weight; free it), each row's own weight times its class's. TL_EINVAL
+ * for a numeric target, an unknown class or a bad weight. */
+TL_API int tl_class_weights_apply(const char *spec, const tl_dataset *d, const size_t *rows,
+                                  size_t n, double **weight, tl_err *err);
 
 /* Nested selection (select.c). The objective's value of each candidate of m->select
  * (scores[0 .. n_candidates)), each candidate fitted with seed and m's other parameters:
@@ -84,6 +90,13 @@ TL_API long tl_select_run(const tl_exp_model *m, const tl_dataset *d, const size
 /* Progress: cells finished (including those found on resume), the total, seconds elapsed. */
 typedef void (*tl_progress_fn)(size_t done, size_t total, double elapsed, void *user);
 
+/* What a run or merge writes after its cells, while it still holds the folder's lock and the
+ * loaded data: start is when it began, resumed whether cells were found on resume. The
+ * reports' tl_report_results is one (the runner knows nothing of the reports). */
+typedef int (*tl_run_finish_fn)(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                                time_t start, int resumed, size_t jobs,
+                                volatile sig_atomic_t *cancel, tl_err *err);
+
 typedef struct tl_run_opts {
     const char *out_dir;           /* results folder (created; must not exist unless resume) */
     size_t jobs;                   /* threads, and figures drawn at once (0 or 1: one) */
@@ -92,11 +105,14 @@ typedef struct tl_run_opts {
     volatile sig_atomic_t *cancel; /* set (e.g. by SIGINT) to stop after the running cells */
     tl_progress_fn progress;
     void *progress_user;
+    tl_run_finish_fn finish; /* after the cells (not for a shard): tl_report_results for the
+                                reports, or NULL for the cells file alone */
+    int force; /* write into an existing folder that is not a treelab results folder */
 } tl_run_opts;
 
-/* Run every cell of x and write the results folder (see README of results/ and issue 5):
- * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then
- * metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, plots/ (the
+/* Run every cell of x and write the results folder (see docs/experiments.md):
+ * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then what
+ * o->finish writes: with tl_report_results, metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, plots/ (the
  * figures x->plots names, tl_report_plots), manifest. Report files are written whole or not
  * at all (tl_out_open); the cancel flag also stops the report phase before its next file.
  * data: the loaded datasets (x->n_datasets of them), or NULL to load them here. The numbers
@@ -113,6 +129,17 @@ TL_API int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_
 #define TL_CELLS_FILE "cells.txt"
 /* The lock file inside a results folder (see tl_results_lock). */
 #define TL_LOCK_FILE ".treelab.lock"
+/* How the cells file's first line starts: what marks a folder as treelab's. */
+#define TL_CELLS_MAGIC "# treelab cells "
+
+/* 1 when dir is a treelab results folder: it holds treelab's lock file, or a cells file
+ * whose first line is treelab's. */
+TL_API int tl_results_is_ours(const char *dir);
+/* Whether results may be written into dir: TL_OK when it does not exist, is an empty
+ * folder, is a treelab results folder (tl_results_is_ours), or force is set; else TL_EINVAL
+ * naming dir and one of its files (a user's folder is never overwritten), TL_EIO when dir
+ * is a file or cannot be read. */
+TL_API int tl_results_claim(const char *dir, int force, tl_err *err);
 
 /* Take the advisory lock (flock, non-blocking) of the existing results folder dir, which
  * tl_run holds for the whole run and tl_report_render while it writes: two processes writing

@@ -1,5 +1,5 @@
 /* Model files: libconfig text written with %.17g (values read back exactly) and read by path.
- * Numbers follow LC_NUMERIC, which must be "C" (as the CLI sets it): see README.
+ * Numbers follow LC_NUMERIC, which must be "C" (as the CLI sets it): see docs/development.md.
  *
  * API: tl_store_read returns a store the caller frees with tl_store_free; strings that the
  * getters return are owned by the store and live as long as it does. tl_store_params fills a

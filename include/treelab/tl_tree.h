@@ -90,8 +90,10 @@ typedef struct tl_tree {
     unsigned char *sur_n;
     tl_surrogate *sur; /* every node's surrogates */
     size_t sur_count, sur_cap;
-    double *value; /* regression: what each node predicts when that is not the mean of
+    double *value;   /* regression: what each node predicts when that is not the mean of
                               its statistics (an mae tree's weighted median); NULL: the mean */
+    double *p_value; /* per node: the p-value of the test that chose its split (conditional
+                        inference), NaN where none; NULL: no node has one */
 } tl_tree;
 
 /* An empty tree with room for cap nodes. NULL + err on allocation failure. */
@@ -100,6 +102,8 @@ TL_API void tl_tree_free(tl_tree *t);
 /* Give t a value per node (t->value, zeros), for a regression tree whose nodes predict
  * something else than their mean. TL_OK or TL_ENOMEM. */
 TL_API int tl_tree_keep_values(tl_tree *t, tl_err *err);
+/* Record p as node's p-value (t->p_value, NaN elsewhere, made on first use). TL_ENOMEM. */
+TL_API int tl_tree_set_p_value(tl_tree *t, size_t node, double p, tl_err *err);
 /* Append n nodes (leaves with zero stats) and return the index of the first, or SIZE_MAX
  * with err set on allocation failure. */
 TL_API size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err);
@@ -108,6 +112,10 @@ TL_API size_t tl_tree_leaves(const tl_tree *t, size_t node);
 TL_API size_t tl_tree_depth(const tl_tree *t, size_t node);
 /* Make node a leaf (its descendants become unreachable until tl_tree_compact). */
 TL_API void tl_tree_make_leaf(tl_tree *t, size_t node);
+/* Node takes the test of node from (a descendant: attribute, kind, threshold, mask, rule for
+ * unknown values, levels seen, surrogates) and its children, which get node as parent; node
+ * keeps its own statistics. from's former place becomes unreachable (subtree raising). */
+TL_API void tl_tree_take_test(tl_tree *t, size_t node, size_t from);
 /* Drop unreachable nodes, renumbering in depth-first order. Returns TL_OK or TL_ENOMEM. */
 TL_API int tl_tree_compact(tl_tree *t, tl_err *err);
 /* Deep copy, or NULL + err. */

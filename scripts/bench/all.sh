@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every side-by-side benchmark of scripts/bench/ in turn, into one markdown report from which
-# the README's speed table is regenerated: the date, the machine (uname -a, CPU model, cores,
+# docs/speed.md's tables are regenerated: the date, the machine (uname -a, CPU model, cores,
 # memory, load average), the commit, then for each comparison the exact command, how long it
 # took and its table. A script that is not there is skipped with a note; one that fails is
 # reported with its exit status and the others still run. Tables printed as markdown are kept

@@ -1,7 +1,7 @@
 # Sourced by the C4.5 benchmark and identity scripts: `c45_synth ROWS CLASSES MISSING OUT`
 # writes the synthetic ARFF set: 8 numeric and 2 nominal attributes, CLASSES (2, 3 or 5)
 # from a noisy rule, each cell but c2 and the class unknown with probability MISSING.
-# ROWS 10^5, 3 classes, 0.05 is the set the README's C4.5 figures were first measured on.
+# ROWS 10^5, 3 classes, 0.05 is the set docs/speed.md's C4.5 figures were first measured on.
 c45_synth() {
   awk -v n="$1" -v classes="$2" -v miss="$3" 'BEGIN {
     srand(1);

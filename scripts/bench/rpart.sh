@@ -18,8 +18,6 @@ cd "$(dirname "$0")/../.."
 command -v Rscript > /dev/null && Rscript -e 'library(rpart)' > /dev/null 2>&1 ||
     { echo "rpart.sh: needs R's rpart (Debian: r-cran-rpart)" >&2; exit 1; }
 [ $# -gt 0 ] || set -- 10000 100000 1000000
-# 10000 as 10^4; other counts as they are
-rows_label() { case $1 in 1*) [ -z "$(echo "${1#1}" | tr -d 0)" ] && { echo "10^$((${#1} - 1))"; return; } ;; esac; echo "$1"; }
 echo "| rows | treelab fit | rpart fit | speed-up | leaves treelab / rpart | rpart depth |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
 for rows in "$@"; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale-out benchmark (docs/scale.md, README): wall time of configs/default.cfg serially and
+# Scale-out benchmark (docs/scale.md): wall time of configs/default.cfg serially and
 # under mpirun with 2 and 4 ranks (rank 0 coordinates; on a 2-core machine 4 ranks are
 # oversubscribed), one thread per rank, each checked byte for byte against the serial run;
 # then the measured seconds per cell of every dataset x model against `run --plan`'s

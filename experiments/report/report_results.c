@@ -1,0 +1,34 @@
+/* What a finished run or merge writes beside its cells: the whole-data models, the reports,
+ * the figures, the manifest and the paper (the runner calls it as its finish step). */
+#include <time.h>
+
+#include "report_util.h"
+#include "treelab/tl_outfile.h"
+#include "treelab/tl_report.h"
+
+int tl_report_results(const char *dir, const tl_experiment *x, tl_dataset *const *data,
+                      time_t start, int resumed, size_t jobs, volatile sig_atomic_t *cancel,
+                      tl_err *err)
+{
+    /* whole-data models, reports and manifest are rebuilt from scratch on every finish; the
+     * cancel flag stops them before the next file (each one is written whole or not at all) */
+    tl_out_set_cancel(cancel);
+    int rc = tl_report_models(dir, x, data, err);
+    if (!rc)
+        rc = tl_rep_render(dir, err);
+    if (!rc)
+        rc = tl_rep_figures(dir, x, data, jobs, err);
+    if (!rc)
+        rc = tl_report_manifest(dir, x, data, start, time(NULL), resumed, err);
+    if (!rc) /* last: they hold the figures and the manifest's provenance */
+        rc = tl_rep_paper(dir, err);
+    /* a gnuplot killed by the same Ctrl-C fails too: the stop is what to report */
+    if (rc && tl_out_cancelled())
+        rc = tl_err_set(err, TL_EINTERRUPTED,
+                        "stopped while writing the reports; every cell "
+                        "is kept in %s and each report file there is complete or absent; "
+                        "--resume writes them all",
+                        dir);
+    tl_out_set_cancel(NULL);
+    return rc;
+}
