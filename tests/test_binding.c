@@ -25,7 +25,9 @@ static tl_dataset *wrap_of(const tl_dataset *d)
         if (rc)
             fail_msg("%s", err.msg);
     }
-    assert_int_equal(tl_dataset_wrap_weights(w, d->weight, &err), TL_OK);
+    assert_int_equal(tl_dataset_wrap_weights(w, tl_dataset_row_weights(d), &err), TL_OK);
+    assert_int_equal(tl_dataset_rows(w), d->n_rows);
+    assert_ptr_equal(tl_dataset_row_weights(w), d->weight);
     assert_int_equal(tl_dataset_wrap_check(w, &err), TL_OK);
     return w;
 }
@@ -67,6 +69,7 @@ static void test_wrapped_arrays_fit_and_predict_as_the_file(void **state)
     same_fit("experiments/datasets/vote.arff", "c45", c45, 1);           /* nominal, unknowns */
     same_fit("experiments/datasets/breast-cancer.arff", "id3", NULL, 0); /* nominal */
     same_fit("experiments/datasets/wine.arff", "gaussian_nb", NULL, 0);
+    same_fit("tests/fixtures/weighted/labor-weighted.arff", "c45", NULL, 0); /* {w} weights */
 }
 
 static void expect(int rc, const tl_err *err, const char *msg)

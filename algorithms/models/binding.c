@@ -143,6 +143,16 @@ const int *tl_dataset_codes(const tl_dataset *d, size_t j)
     return j > d->schema.n_attrs ? NULL : j == d->schema.n_attrs ? d->y.code : d->cols[j].code;
 }
 
+size_t tl_dataset_rows(const tl_dataset *d)
+{
+    return d->n_rows;
+}
+
+const double *tl_dataset_row_weights(const tl_dataset *d)
+{
+    return d->weight;
+}
+
 tl_model *tl_model_new_kv(const char *algo, const char *const *kv, size_t n, tl_err *err)
 {
     tl_params p;

@@ -58,6 +58,9 @@ TL_API void tl_dataset_wrap_free(tl_dataset *d);
 TL_API const tl_attr_info *tl_dataset_attr(const tl_dataset *d, size_t j);
 TL_API const double *tl_dataset_numbers(const tl_dataset *d, size_t j);
 TL_API const int *tl_dataset_codes(const tl_dataset *d, size_t j);
+/* Its number of rows, and its row weights (n_rows values, NULL when every row weighs 1). */
+TL_API size_t tl_dataset_rows(const tl_dataset *d);
+TL_API const double *tl_dataset_row_weights(const tl_dataset *d);
 
 /* tl_model_new with the parameters given as n strings "key=value" (SLOT.PARAM keys
  * included). NULL + TL_EINVAL for a string without '=', or tl_model_new's error. */

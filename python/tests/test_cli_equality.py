@@ -36,6 +36,9 @@ CASES = [
      "iris.arff"),
     (treelab.TreelabClassifier(algorithm="c45", subtree_raising=False), "c45",
      ["subtree_raising=false"], "labor.arff"),
+    (treelab.CTreeClassifier(), "ctree", [], "vote.arff"),
+    (treelab.CTreeClassifier(mincriterion=0.99), "ctree", ["mincriterion=0.99"], "iris.arff"),
+    (treelab.CTreeRegressor(), "ctree", [], "engagement-regression.csv"),
     (treelab.CARTRegressor(), "cart", [], "engagement-regression.csv"),
     (treelab.TreeRegressor(criterion="mae", max_depth=3), "tree", ["criterion=mae",
                                                                   "max_depth=3"],
@@ -119,3 +122,19 @@ def test_run_writes_what_the_program_writes(tmp_path):
     assert os.path.exists(res.report_path)
     with pytest.raises(ValueError, match="no such|cannot open|No such"):
         treelab.run(tmp_path / "missing.cfg", out=tmp_path / "x", quiet=True)
+
+
+def test_arff_weights_reach_the_fit(tmp_path):
+    path = os.path.join(ROOT, "tests", "fixtures", "weighted", "labor-weighted.arff")
+    df = treelab.load_dataset(path)
+    w = df.attrs["sample_weight"]
+    assert w is not None and len(set(w)) > 1
+    est = treelab.C45Classifier().fit(df.iloc[:, :-1], df.iloc[:, -1], sample_weight=w)
+    model = str(tmp_path / "m.cfg")
+    cli("fit", path, "--algo", "c45", "--seed", "1", "-o", model)
+    out = pd.read_csv(pd.io.common.StringIO(cli("predict", model, path, "--proba")),
+                      float_precision="round_trip")
+    assert np.array_equal(est.predict_proba(df.iloc[:, :-1]),
+                          out[["p_%s" % c for c in est.classes_]].to_numpy())
+    assert est._model_.text() == open(model, encoding="utf-8").read()
+    assert treelab.load_dataset(os.path.join(DATA, "iris.arff")).attrs["sample_weight"] is None

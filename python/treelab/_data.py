@@ -125,9 +125,9 @@ def build(columns, kinds, names, levels, n_rows, target=None, target_levels=None
 
 
 def read(handle):
-    """A loaded tl_dataset as (DataFrame of attributes and target, weights or None)."""
-    # tl_dataset (tl_dataset.h) opens with name, path, n_rows
-    n_rows = ctypes.cast(handle, ctypes.POINTER(ctypes.c_size_t))[2]
+    """A loaded tl_dataset as a DataFrame of its attributes and target; its row weights (ARFF
+    {w}) in .attrs["sample_weight"] (None when every row weighs 1)."""
+    n_rows = lib.tl_dataset_rows(handle)
     data = {}
     j = 0
     while True:
@@ -145,4 +145,7 @@ def read(handle):
             data[name] = np.ctypeslib.as_array(lib.tl_dataset_numbers(handle, j),
                                                (n_rows,)).copy()
         j += 1
-    return pd.DataFrame(data)
+    df = pd.DataFrame(data)
+    w = lib.tl_dataset_row_weights(handle)
+    df.attrs["sample_weight"] = np.ctypeslib.as_array(w, (n_rows,)).copy() if w else None
+    return df

@@ -163,6 +163,8 @@ _SIGNATURES = {
     "tl_dataset_attr": (ctypes.POINTER(AttrInfo), [_p, _sz]),
     "tl_dataset_numbers": (_dp, [_p, _sz]),
     "tl_dataset_codes": (_ip, [_p, _sz]),
+    "tl_dataset_rows": (_sz, [_p]),
+    "tl_dataset_row_weights": (_dp, [_p]),
     "tl_model_new_kv": (_p, [_str, _strs, _sz, _ep]),
     "tl_model_free": (None, [_p]),
     "tl_model_fit": (ctypes.c_int, [_p, _p, _p, _sz, ctypes.POINTER(FitCtx), _ep]),

@@ -538,3 +538,5 @@ _SOFT_TAGS = {"_xfail_checks": {
 SoftTreeClassifier = make_estimator("SoftTreeClassifier", "soft_tree", True, tags=_SOFT_TAGS)
 SoftTreeRegressor = make_estimator("SoftTreeRegressor", "soft_tree", False, tags=_SOFT_TAGS)
 GaussianNB = make_estimator("GaussianNB", "gaussian_nb", True)
+CTreeClassifier = make_estimator("CTreeClassifier", "ctree", True)
+CTreeRegressor = make_estimator("CTreeRegressor", "ctree", False)

@@ -90,8 +90,9 @@ def plugins():
 def load_dataset(path, target=None):
     """A data file (ARFF or CSV) read by treelab's own loaders, as a DataFrame: nominal
     attributes as pandas categoricals (their declared levels, unknown as NaN), numeric ones as
-    float64 (NaN unknown), the target last. Rows with an unknown target are dropped, as
-    treelab does."""
+    float64 (NaN unknown), the target last; the rows' ARFF weights {w} in
+    ``.attrs["sample_weight"]`` (None when every row weighs 1). Rows with an unknown target
+    are dropped, as treelab does."""
     d = safe_call(lib.tl_dataset_load, os.fspath(path).encode(),
                   target.encode() if target else None)
     try:
