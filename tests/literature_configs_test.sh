@@ -21,4 +21,4 @@ check() {
 check pruning_methods $((4 * 11 * 10 * 10)) size_accuracy_breast-cancer
 check selection_measures $((4 * 20 * 10 * 10)) size_accuracy_vote
 check missing_values $((4 * 4 * 6 * 10 * 5)) missing_wine
-check chessboard $((3 * 6 * 10 * 3)) size_accuracy_chessboard_noise5
+check chessboard $((3 * 6 * 10)) size_accuracy_chessboard_noise5
