@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The three literature configs (configs/literature/) run end to end: every cell, the summary,
+# The literature configs (configs/literature/) run end to end: every cell, the summary,
 # and the figures their READMEs show. Usage: tests/literature_configs_test.sh build/treelab
 set -euo pipefail
 treelab=$(realpath "$1")
@@ -21,3 +21,4 @@ check() {
 check pruning_methods $((4 * 11 * 10 * 10)) size_accuracy_breast-cancer
 check selection_measures $((4 * 20 * 10 * 10)) size_accuracy_vote
 check missing_values $((4 * 4 * 6 * 10 * 5)) missing_wine
+check chessboard $((3 * 6 * 10)) size_accuracy_chessboard_noise5

@@ -50,6 +50,13 @@ double opt_leaf_error(const double *cw, size_t k)
     return sum - max;
 }
 
+/* The best split below one side of the root: its cost and the errors of its two leaves. */
+typedef struct side {
+    double leaf, split; /* costs as a leaf and with the best split (2 leaves) */
+    int j;              /* that split's feature, -1 for none */
+    double e[2];        /* its leaves' costs, branch 0 and 1 */
+} side;
+
 struct opt_depth2 {
     const opt_data *d;
     double *m;   /* k x F x F: m[c][i][j], i <= j, weight of class c with features i and j */
@@ -58,6 +65,7 @@ struct opt_depth2 {
     size_t n_prev;
     int have_prev;
     double *cell; /* 4 x k scratch */
+    side *sides;  /* 2 per root feature: its branches 0 and 1 */
 };
 
 opt_depth2 *opt_depth2_new(const opt_data *d, tl_err *err)
@@ -75,8 +83,9 @@ opt_depth2 *opt_depth2_new(const opt_data *d, tl_err *err)
         s->prev = malloc((d->n_rows + 1) * sizeof *s->prev);
         s->diff = malloc((2 * d->n_rows + 1) * sizeof *s->diff);
         s->cell = malloc(4 * d->k * sizeof *s->cell);
+        s->sides = malloc((2 * f + 1) * sizeof *s->sides);
     }
-    if (!s || !s->m || !s->tot || !s->prev || !s->diff || !s->cell) {
+    if (!s || !s->m || !s->tot || !s->prev || !s->diff || !s->cell || !s->sides) {
         opt_depth2_free(s);
         tl_err_set(err, TL_ENOMEM,
                    "optimal: out of memory for the pair counts of %zu binary features "
@@ -96,6 +105,7 @@ void opt_depth2_free(opt_depth2 *s)
     free(s->prev);
     free(s->diff);
     free(s->cell);
+    free(s->sides);
     free(s);
 }
 
@@ -147,13 +157,6 @@ static void recount(opt_depth2 *s, const uint32_t *rows, size_t n)
     s->have_prev = 1;
 }
 
-/* The best split below one side of the root: its cost and the errors of its two leaves. */
-typedef struct side {
-    double leaf, split; /* costs as a leaf and with the best split (2 leaves) */
-    int j;              /* that split's feature, -1 for none */
-    double e[2];        /* its leaves' costs, branch 0 and 1 */
-} side;
-
 /* Class weights of the four cells under root i and feature j. */
 static void cells(const opt_depth2 *s, size_t i, size_t j, double *cell)
 {
@@ -183,37 +186,45 @@ static double min2(double a, double b)
     return a < b ? a : b;
 }
 
-/* best_sides for two classes, where a leaf's error is the smaller count: the same choices,
- * without the per-class loops (most of a search's time is spent here). */
-static void best_sides2(const opt_depth2 *s, size_t i, double lambda, side out[2])
+/* Every root's sides for two classes, where a leaf's error is the smaller count, from each
+ * unordered pair of features once (MurTree's order): the pair's four cells give root i's
+ * children by j and root j's children by i. The same choices as best_sides (each root's
+ * children are still considered in increasing order). */
+static void all_sides2(opt_depth2 *s, double lambda)
 {
     size_t f = s->d->n_feat;
     const double *m0 = s->m, *m1 = s->m + f * f;
-    double t0 = s->tot[0], t1 = s->tot[1], fi0 = m0[i * f + i], fi1 = m1[i * f + i];
-    out[0].leaf = min2(t0 - fi0, t1 - fi1) + lambda;
-    out[1].leaf = min2(fi0, fi1) + lambda;
-    for (int b = 0; b < 2; b++) {
-        out[b].split = out[b].leaf;
-        out[b].j = -1;
+    double t0 = s->tot[0], t1 = s->tot[1];
+    side *sd = s->sides;
+    for (size_t i = 0; i < f; i++) {
+        double fi0 = m0[i * f + i], fi1 = m1[i * f + i];
+        sd[2 * i].leaf = min2(t0 - fi0, t1 - fi1) + lambda;
+        sd[2 * i + 1].leaf = min2(fi0, fi1) + lambda;
+        for (int b = 0; b < 2; b++) {
+            sd[2 * i + b].split = sd[2 * i + b].leaf;
+            sd[2 * i + b].j = -1;
+        }
     }
-    for (size_t j = 0; j < f; j++) {
-        if (j == i)
-            continue;
-        size_t at = j < i ? j * f + i : i * f + j;
-        double p0 = m0[at], p1 = m1[at], fj0 = m0[j * f + j], fj1 = m1[j * f + j];
-        consider_side(&out[0], min2(t0 - fi0 - fj0 + p0, t1 - fi1 - fj1 + p1) + lambda,
-                      min2(fj0 - p0, fj1 - p1) + lambda, j);
-        consider_side(&out[1], min2(fi0 - p0, fi1 - p1) + lambda, min2(p0, p1) + lambda, j);
+    for (size_t i = 0; i < f; i++) {
+        const double *r0 = m0 + i * f, *r1 = m1 + i * f;
+        double fi0 = r0[i], fi1 = r1[i];
+        for (size_t j = i + 1; j < f; j++) {
+            double p0 = r0[j], p1 = r1[j], fj0 = m0[j * f + j], fj1 = m1[j * f + j];
+            double e00 = min2(t0 - fi0 - fj0 + p0, t1 - fi1 - fj1 + p1) + lambda;
+            double e01 = min2(fj0 - p0, fj1 - p1) + lambda; /* i = 0, j = 1 */
+            double e10 = min2(fi0 - p0, fi1 - p1) + lambda; /* i = 1, j = 0 */
+            double e11 = min2(p0, p1) + lambda;
+            consider_side(&sd[2 * i], e00, e01, j);
+            consider_side(&sd[2 * i + 1], e10, e11, j);
+            consider_side(&sd[2 * j], e00, e10, i);
+            consider_side(&sd[2 * j + 1], e01, e11, i);
+        }
     }
 }
 
 static void best_sides(opt_depth2 *s, size_t i, double lambda, side out[2])
 {
     size_t f = s->d->n_feat, k = s->d->k;
-    if (k == 2) {
-        best_sides2(s, i, lambda, out);
-        return;
-    }
     double *cell = s->cell;
     for (size_t c = 0; c < k; c++) {
         double fi = s->m[c * f * f + i * f + i];
@@ -283,9 +294,12 @@ int opt_depth2_solve(opt_depth2 *s, const uint32_t *rows, size_t n, double lambd
         best[b].cost = leaf;
         best[b].root = -1;
     }
+    if (s->d->k == 2)
+        all_sides2(s, lambda);
     for (size_t i = 0; i < f; i++) {
-        side sd[2];
-        best_sides(s, i, lambda, sd);
+        side *sd = s->sides + 2 * i;
+        if (s->d->k != 2)
+            best_sides(s, i, lambda, sd);
         double s0 = sd[0].split < sd[0].leaf ? sd[0].split : sd[0].leaf;
         double s1 = sd[1].split < sd[1].leaf ? sd[1].split : sd[1].leaf;
         consider(&best[0], sd[0].leaf + sd[1].leaf, (int)i, sd, 0, 0);

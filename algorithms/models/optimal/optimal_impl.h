@@ -59,6 +59,34 @@ typedef struct opt_arena {
 void *opt_arena_alloc(opt_arena *a, size_t size);
 void opt_arena_clear(opt_arena *a);
 
+/* The search's cache of row sets (cache.c). Entries live in the arena; the table and the
+ * row keys are the cache's (opt_cache_clear). */
+typedef struct opt_entry opt_entry;
+typedef struct opt_cache {
+    const opt_data *d;
+    opt_arena *arena;
+    uint64_t *zobrist; /* a random word per row: a row set's key is their xor */
+    opt_entry **table; /* open addressing, a power of two */
+    size_t cap, used;
+} opt_cache;
+int opt_cache_init(opt_cache *c, const opt_data *d, opt_arena *arena); /* TL_ENOMEM */
+void opt_cache_clear(opt_cache *c);
+uint64_t opt_cache_hash(const opt_cache *c, const uint32_t *rows, size_t n);
+/* The entry of rows (ascending), or NULL. */
+opt_entry *opt_cache_find(const opt_cache *c, uint64_t h, const uint32_t *rows, size_t n);
+/* A lower bound at (depth, nodes) from what e (may be NULL) knows: anything solved or bounded
+ * with at least that much room costs no more; *sol gets an optimal tree for exactly (depth,
+ * nodes), or NULL. */
+double opt_cache_bound(const opt_entry *e, int depth, int nodes, const opt_sol **sol);
+/* MurTree's similarity bound: removing rows lowers the error by at most their weight, so e's
+ * bound less the weight of e's rows that rows lacks bounds rows (0 when nothing is left). */
+double opt_cache_similar(const opt_cache *c, const opt_entry *e, const uint32_t *rows, size_t n,
+                         int depth, int nodes);
+/* Record an optimal tree (sol) or a lower bound (sol NULL) for rows at (depth, nodes), in *e
+ * (made when NULL). TL_ENOMEM. */
+int opt_cache_put(opt_cache *c, opt_entry **e, uint64_t h, const uint32_t *rows, size_t n,
+                  int depth, int nodes, const opt_sol *sol, double lb);
+
 /* The depth-two solver: pair frequencies of the features per class, kept between calls so
  * that the next row set is counted from the difference (MurTree's incremental counting). */
 typedef struct opt_depth2 opt_depth2;

@@ -8,32 +8,16 @@
 
 #include "optimal_impl.h"
 
-/* What is known about a row set at (depth, splits): an optimal tree, or a lower bound. */
-typedef struct item {
-    int depth, nodes;
-    double lb;
-    const opt_sol *sol;
-    struct item *next;
-} item;
-
-typedef struct entry {
-    uint64_t hash;
-    uint32_t n, *rows;
-    item *items;
-} entry;
-
 #define OPT_ARCHIVE 2 /* row sets remembered per depth for the similarity bound */
 
 struct opt_search {
     const opt_data *d;
     opt_arena arena;
     opt_depth2 *d2;
-    uint64_t *zobrist; /* a random word per row: a row set's hash is their xor */
-    entry **table;
-    size_t cap, used;
+    opt_cache cache;
     uint32_t *scratch; /* per level: 2 x n_rows */
     double *cw;        /* class weights scratch, k per level */
-    entry *archive[64][OPT_ARCHIVE];
+    opt_entry *archive[64][OPT_ARCHIVE];
     double lambda, deadline;
     int timed_out, oom;
     size_t depth2_calls;
@@ -46,141 +30,12 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static uint64_t splitmix(uint64_t *x)
+/* Record in the cache; an allocation failure ends the search (s->oom). */
+static opt_entry *remember(opt_search *s, opt_entry *e, uint64_t h, const uint32_t *rows, size_t n,
+                           int depth, int nodes, const opt_sol *sol, double lb)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static uint64_t hash_rows(const opt_search *s, const uint32_t *rows, size_t n)
-{
-    uint64_t h = n;
-    for (size_t i = 0; i < n; i++)
-        h ^= s->zobrist[rows[i]];
-    return h;
-}
-
-static entry *lookup(const opt_search *s, uint64_t h, const uint32_t *rows, size_t n)
-{
-    for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        entry *e = s->table[i];
-        if (!e)
-            return NULL;
-        if (e->hash == h && e->n == n && !memcmp(e->rows, rows, n * sizeof *rows))
-            return e;
-    }
-}
-
-static int grow_table(opt_search *s)
-{
-    size_t cap = s->cap * 2;
-    entry **t = calloc(cap, sizeof *t);
-    if (!t)
-        return TL_ENOMEM;
-    for (size_t i = 0; i < s->cap; i++)
-        if (s->table[i]) {
-            size_t j = s->table[i]->hash & (cap - 1);
-            while (t[j])
-                j = (j + 1) & (cap - 1);
-            t[j] = s->table[i];
-        }
-    free(s->table);
-    s->table = t;
-    s->cap = cap;
-    return TL_OK;
-}
-
-static entry *insert(opt_search *s, uint64_t h, const uint32_t *rows, size_t n)
-{
-    if (2 * (s->used + 1) > s->cap && grow_table(s))
-        return NULL;
-    entry *e = opt_arena_alloc(&s->arena, sizeof *e);
-    uint32_t *copy = opt_arena_alloc(&s->arena, (n ? n : 1) * sizeof *copy);
-    if (!e || !copy)
-        return NULL;
-    memcpy(copy, rows, n * sizeof *rows);
-    *e = (entry){h, (uint32_t)n, copy, NULL};
-    size_t i = h & (s->cap - 1);
-    while (s->table[i])
-        i = (i + 1) & (s->cap - 1);
-    s->table[i] = e;
-    s->used++;
-    return e;
-}
-
-/* A bound for (depth, nodes) from what e knows: anything solved or bounded with at least
- * that much room costs no more. *sol gets an optimal tree for exactly (depth, nodes). */
-static double known_lb(const entry *e, int depth, int nodes, const opt_sol **sol)
-{
-    double lb = 0;
-    *sol = NULL;
-    for (const item *it = e ? e->items : NULL; it; it = it->next) {
-        if (it->depth == depth && it->nodes == nodes && it->sol)
-            *sol = it->sol;
-        if (it->depth >= depth && it->nodes >= nodes) {
-            double v = it->sol ? it->sol->cost : it->lb;
-            lb = v > lb ? v : lb;
-        }
-    }
-    return lb;
-}
-
-/* MurTree's similarity bound: removing rows lowers the error by at most their weight, so a
- * row set e bounds rows by e's bound less the weight of e's rows that rows lacks. */
-static double similar_lb(const opt_search *s, const entry *e, const uint32_t *rows, size_t n,
-                         int depth, int nodes)
-{
-    const opt_sol *sol;
-    double lb = known_lb(e, depth, nodes, &sol);
-    if (lb <= 0)
-        return 0;
-    double gone = 0;
-    size_t i = 0, j = 0;
-    while (i < e->n) {
-        if (j == n || e->rows[i] < rows[j])
-            gone += s->d->w[e->rows[i++]];
-        else if (rows[j] < e->rows[i])
-            j++;
-        else
-            i++, j++;
-        if (gone >= lb)
-            return 0;
-    }
-    return lb - gone;
-}
-
-static item *item_for(opt_search *s, entry *e, int depth, int nodes)
-{
-    for (item *it = e->items; it; it = it->next)
-        if (it->depth == depth && it->nodes == nodes)
-            return it;
-    item *it = opt_arena_alloc(&s->arena, sizeof *it);
-    if (it) {
-        *it = (item){depth, nodes, 0, NULL, e->items};
-        e->items = it;
-    }
-    return it;
-}
-
-/* Record an optimal tree (sol) or a lower bound (sol NULL) for rows at (depth, nodes). */
-static entry *remember(opt_search *s, entry *e, uint64_t h, const uint32_t *rows, size_t n,
-                       int depth, int nodes, const opt_sol *sol, double lb)
-{
-    if (!e && !(e = insert(s, h, rows, n))) {
+    if (opt_cache_put(&s->cache, &e, h, rows, n, depth, nodes, sol, lb))
         s->oom = 1;
-        return NULL;
-    }
-    item *it = item_for(s, e, depth, nodes);
-    if (!it) {
-        s->oom = 1;
-        return e;
-    }
-    if (sol)
-        it->sol = sol;
-    else if (lb > it->lb)
-        it->lb = lb;
     return e;
 }
 
@@ -219,7 +74,8 @@ static double cached_lb(opt_search *s, const uint32_t *rows, size_t n, int depth
     if (nodes == 0)
         return 0;
     const opt_sol *sol;
-    return known_lb(lookup(s, hash_rows(s, rows, n), rows, n), depth, nodes, &sol);
+    return opt_cache_bound(opt_cache_find(&s->cache, opt_cache_hash(&s->cache, rows, n), rows, n),
+                           depth, nodes, &sol);
 }
 
 static const opt_sol *solve(opt_search *s, const uint32_t *rows, size_t n, int depth, int nodes,
@@ -240,7 +96,7 @@ static void split_rows(const opt_data *d, const uint32_t *rows, size_t n, size_t
     *n1 = b;
 }
 
-static const opt_sol *solve_depth2(opt_search *s, entry *e, uint64_t h, const uint32_t *rows,
+static const opt_sol *solve_depth2(opt_search *s, opt_entry *e, uint64_t h, const uint32_t *rows,
                                    size_t n, int depth, int nodes, double ub)
 {
     const opt_sol *out[3];
@@ -269,15 +125,15 @@ static const opt_sol *solve(opt_search *s, const uint32_t *rows, size_t n, int d
     double lc = leaf_cost(s, rows, n, level);
     if (nodes == 0 || s->oom)
         return lc < ub ? leaf(s, lc) : NULL;
-    uint64_t h = hash_rows(s, rows, n);
-    entry *e = lookup(s, h, rows, n);
+    uint64_t h = opt_cache_hash(&s->cache, rows, n);
+    opt_entry *e = opt_cache_find(&s->cache, h, rows, n);
     const opt_sol *sol;
-    double lb = known_lb(e, depth, nodes, &sol);
+    double lb = opt_cache_bound(e, depth, nodes, &sol);
     if (sol)
         return sol->cost < ub ? sol : NULL;
     for (int a = 0; a < OPT_ARCHIVE && depth < 64; a++)
         if (s->archive[depth][a] && s->archive[depth][a] != e) {
-            double v = similar_lb(s, s->archive[depth][a], rows, n, depth, nodes);
+            double v = opt_cache_similar(&s->cache, s->archive[depth][a], rows, n, depth, nodes);
             lb = v > lb ? v : lb;
         }
     if (lb < s->lambda)
@@ -338,7 +194,8 @@ static const opt_sol *solve(opt_search *s, const uint32_t *rows, size_t n, int d
         return best;
     e = remember(s, e, h, rows, n, depth, nodes, best, ub);
     if (e && depth < 64) { /* the most recent row sets serve the similarity bound */
-        memmove(&s->archive[depth][1], &s->archive[depth][0], (OPT_ARCHIVE - 1) * sizeof(entry *));
+        memmove(&s->archive[depth][1], &s->archive[depth][0],
+                (OPT_ARCHIVE - 1) * sizeof(opt_entry *));
         s->archive[depth][0] = e;
     }
     return best;
@@ -350,7 +207,8 @@ static double root_bound(opt_search *s, const uint32_t *rows, size_t n, int dept
 {
     normalise(&depth, &nodes);
     const opt_sol *sol;
-    double lb = known_lb(lookup(s, hash_rows(s, rows, n), rows, n), depth, nodes, &sol);
+    double lb = opt_cache_bound(
+        opt_cache_find(&s->cache, opt_cache_hash(&s->cache, rows, n), rows, n), depth, nodes, &sol);
     if (depth <= 0 || lb >= best)
         return lb < best ? lb : best;
     double m = best;
@@ -378,30 +236,25 @@ opt_search *opt_search_run(const opt_data *d, int max_depth, int max_nodes, doub
         s->d = d;
         s->lambda = lambda;
         s->deadline = time_limit > 0 ? start + time_limit : INFINITY;
-        s->cap = 1024;
-        s->table = calloc(s->cap, sizeof *s->table);
-        s->zobrist = malloc((d->n_rows + 1) * sizeof *s->zobrist);
         s->scratch = malloc(((size_t)levels * 2 * d->n_rows + 1) * sizeof *s->scratch);
         s->cw = malloc((size_t)levels * d->k * sizeof *s->cw);
         s->d2 = opt_depth2_new(d, err);
     }
-    if (!s || !all || !s->table || !s->zobrist || !s->scratch || !s->cw || !s->d2) {
+    if (!s || !all || opt_cache_init(&s->cache, d, &s->arena) || !s->scratch || !s->cw || !s->d2) {
         if (!s || s->d2) /* else opt_depth2_new said why */
             tl_err_set(err, TL_ENOMEM, "out of memory");
         free(all);
         opt_search_free(s);
         return NULL;
     }
-    uint64_t seed = 20220101u;
-    for (size_t i = 0; i < d->n_rows; i++) {
-        s->zobrist[i] = splitmix(&seed);
+    for (size_t i = 0; i < d->n_rows; i++)
         all[i] = (uint32_t)i;
-    }
     const opt_sol *t = solve(s, all, d->n_rows, max_depth, max_nodes, INFINITY, 0);
     if (!t && !s->oom) /* only a time-out before anything else: the leaf */
         t = leaf(s, leaf_cost(s, all, d->n_rows, 0));
     if (s->oom || !t) {
-        tl_err_set(err, TL_ENOMEM, "optimal: out of memory after %zu cached row sets", s->used);
+        tl_err_set(err, TL_ENOMEM, "optimal: out of memory after %zu cached row sets",
+                   s->cache.used);
         free(all);
         opt_search_free(s);
         return NULL;
@@ -411,7 +264,7 @@ opt_search *opt_search_run(const opt_data *d, int max_depth, int max_nodes, doub
     res->proven = !s->timed_out;
     res->lower_bound =
         res->proven ? t->cost : root_bound(s, all, d->n_rows, max_depth, max_nodes, t->cost);
-    res->cache_entries = s->used;
+    res->cache_entries = s->cache.used;
     res->depth2_calls = s->depth2_calls;
     res->seconds = now() - start;
     free(all);
@@ -424,8 +277,7 @@ void opt_search_free(opt_search *s)
         return;
     opt_arena_clear(&s->arena);
     opt_depth2_free(s->d2);
-    free(s->table);
-    free(s->zobrist);
+    opt_cache_clear(&s->cache);
     free(s->scratch);
     free(s->cw);
     free(s);
