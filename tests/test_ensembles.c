@@ -296,6 +296,76 @@ static void test_permutation_importance(void **state)
     tl_dataset_free(d);
 }
 
+/* 10-fold CV accuracy on scikit-learn's folds (tests/fixtures/ensemble_cv/, recorded by
+ * scripts/peers/sklearn_ensemble_cv.py) within 1.5 points of scikit-learn's mean over
+ * random_state 0..4, for random_forest, extra_trees (50 trees) and adaboost (SAMME.R, 50
+ * stumps); treelab with one seed. */
+static void test_cv_accuracy_near_scikit_learn(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tl_test_path("tests/fixtures/ensemble_cv/sklearn_cv.txt"), "r");
+    assert_non_null(f);
+    char line[1024], name[64], learner[64];
+    double sk_mean, sk_sd, worst = 0;
+    size_t checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' ||
+            sscanf(line, "%63s %63s %lf %lf", name, learner, &sk_mean, &sk_sd) != 4)
+            continue;
+        char data[128], folds[128];
+        snprintf(data, sizeof data, "%s", tl_test_path("experiments/datasets/"));
+        size_t used = strlen(data);
+        snprintf(data + used, sizeof data - used, "%s.arff", name);
+        snprintf(folds, sizeof folds, "%s", tl_test_path("tests/fixtures/ensemble_cv/"));
+        used = strlen(folds);
+        snprintf(folds + used, sizeof folds - used, "%s.folds", name);
+        tl_data_opts o = {0};
+        o.fold_file = folds;
+        tl_err err;
+        tl_dataset *d = tl_dataset_load_with(data, &o, &err);
+        if (!d)
+            fail_msg("%s", err.msg);
+        size_t n = d->n_rows, *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
+        double *lab = malloc(n * sizeof *lab), right = 0;
+        const char *kv[] = {"n_estimators=50", NULL};
+        for (int k = 0; k < 10; k++) {
+            size_t ntr = 0, nte = 0;
+            for (size_t r = 0; r < n; r++) {
+                if (d->fold[r] == k)
+                    te[nte++] = r;
+                else
+                    tr[ntr++] = r;
+            }
+            tl_params p;
+            tl_params_init(&p);
+            tl_params_set_kv(&p, kv[0], NULL);
+            tl_model *m = tl_model_new(learner, &p, &err);
+            tl_params_clear(&p);
+            assert_non_null(m);
+            tl_fit_ctx ctx = {100 + (unsigned long)k, NULL, 0, 0};
+            assert_int_equal(tl_model_fit(m, d, tr, ntr, &ctx, &err), TL_OK);
+            assert_int_equal(tl_model_predict_label(m, d, te, nte, lab, &err), TL_OK);
+            for (size_t i = 0; i < nte; i++)
+                right += (int)lab[i] == d->y.code[te[i]];
+            tl_model_free(m);
+        }
+        double acc = right / (double)n;
+        print_message("%-10s %-13s treelab %.4f, scikit-learn %.4f (sd %.4f over 5 seeds)\n", name,
+                      learner, acc, sk_mean, sk_sd);
+        worst = fmax(worst, fabs(acc - sk_mean));
+        checked++;
+        if (fabs(acc - sk_mean) > 0.015)
+            fail_msg("%s %s: %.4f against scikit-learn's %.4f", name, learner, acc, sk_mean);
+        free(tr);
+        free(te);
+        free(lab);
+        tl_dataset_free(d);
+    }
+    fclose(f);
+    print_message("%zu comparisons, largest gap %.4f\n", checked, worst);
+    assert_true(checked >= 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_bad_parameters_are_refused),
         cmocka_unit_test(test_forest_beats_its_tree),
         cmocka_unit_test(test_permutation_importance),
+        cmocka_unit_test(test_cv_accuracy_near_scikit_learn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

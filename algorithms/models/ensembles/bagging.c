@@ -131,12 +131,11 @@ static int bag_check(const bag_kind *kind, const tl_params *p, tl_err *err)
     tl_params own;
     tl_ens_base base;
     int rc = tl_ens_parse(kind->spec, p, kind->base_defaults, &own, &base, err);
-    if (!rc)
-        rc = check_own(&own, err, NULL, kind->spec);
-    if (!rc) {
-        tl_params_clear(&own);
-        tl_ens_base_clear(&base);
-    }
+    if (rc)
+        return rc; /* parse cleared both */
+    rc = check_own(&own, err, NULL, kind->spec);
+    tl_params_clear(&own);
+    tl_ens_base_clear(&base);
     return rc;
 }
 
