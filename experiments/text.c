@@ -120,8 +120,8 @@ const char *tl_md_str(const char *s, char *buf, size_t size)
                                   ch == '<'   ? "&lt;"
                                   : ch == '>' ? "&gt;"
                                               : "&amp;");
-        else if (strchr("|\\`*[]", ch)) /* a cell border, code, emphasis, a link ('_' inside a
-                                          word is plain text in GitHub's Markdown: cart_pre) */
+        else if (strchr("|\\`*", ch) || (ch == ']' && s[1] == '(')) /* a cell border, code,
+                                  emphasis, a link's "](" (a grid's m[a=1] stays as it is) */
             buf[k++] = '\\', buf[k++] = (char)ch;
         else
             buf[k++] = (char)((ch < 0x20 || ch == 0x7f) ? ' ' : ch);

@@ -47,8 +47,8 @@ TL_API void tl_html_str(FILE *f, const char *s);
  * 0.59999999999999998. "nan", "inf", "-inf" for those. buf holds 32 bytes. */
 TL_API const char *tl_num_short(double v, char buf[32]);
 
-/* s for Markdown text or a table cell, into buf (cut to fit size): '|', '\\', '`', '*', '[' and
- * ']' backslash-escaped, '<', '>' and '&' as HTML entities (viewers
+/* s for Markdown text or a table cell, into buf (cut to fit size): '|', '\\', '`', '*' and a
+ * link's "](" backslash-escaped, '<', '>' and '&' as HTML entities (viewers
  * render raw HTML), control characters as spaces. Returns buf. */
 TL_API const char *tl_md_str(const char *s, char *buf, size_t size);
 
