@@ -93,8 +93,8 @@ static void test_stats_command(void **state)
     assert_int_equal(rc, 0);
     const char *want[] = {"14 datasets, 4 models", "| C4.5 | 3.1429 |", "| C4.5+m+cf | 1.9286 |",
                           /* the table as printed (scipy, tests/fixtures/scipy_stats.txt) */
-                          "Friedman chi² = 9.8571 (p = 0.01982); Iman-Davenport F = 3.9867 (p = "
-                          "0.01435)",
+                          ("Friedman chi² = 9.8571 (p = 0.01982); Iman-Davenport F = 3.9867 (p = "
+                           "0.01435)"),
                           /* Demsar's Wilcoxon example: R+ = 93, R- = 12 */
                           "| C4.5+m - C4.5 | 93.0 | 12.0 |"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
