@@ -640,6 +640,25 @@ static void test_markdown_names_escaped(void **state)
     tl_experiment_free(x);
 }
 
+/* A results folder whose cells file holds the header and no cell (a run stopped before its
+ * first cell) is reported, empty: the sort of its cells passed NULL to qsort (UBSan). */
+static void test_report_without_cells(void **state)
+{
+    (void)state;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_nocells";
+    rm(dir);
+    assert_int_equal(run(x, dir, 1, 0, 0), TL_OK);
+    assert_int_equal(system("grep '^#' /tmp/tl_run_nocells/cells.txt > /tmp/tl_run_nocells/h && "
+                            "mv /tmp/tl_run_nocells/h /tmp/tl_run_nocells/cells.txt"),
+                     0);
+    tl_err err;
+    assert_int_equal(tl_report_render(dir, &err), TL_OK);
+    assert_true(file_size("/tmp/tl_run_nocells/summary.md") > 0);
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* A folder that is neither new, empty nor treelab's is a user's: a run (or resume) into it is
  * refused before anything is written, naming a file of it and --force; nothing of it changes,
  * not even a lock file. An empty folder is taken, and --force takes the user's. */
@@ -788,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_stale_temporaries_swept),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_user_folder_refused),
+        cmocka_unit_test(test_report_without_cells),
         cmocka_unit_test(test_markdown_names_escaped),
         cmocka_unit_test(test_hand_checked_summary),
         cmocka_unit_test(test_summary_baseline_tests),

@@ -286,7 +286,7 @@ int tl_rep_load(const char *dir, tl_rep *r, tl_err *err)
     memset(r, 0, sizeof *r);
     r->dir = dir;
     int rc = tl_cells_read(path, &r->meta, &r->cells, &r->n, NULL, err);
-    if (!rc)
+    if (!rc && r->n) /* qsort of no cells: NULL is not an array (UBSan) */
         qsort(r->cells, r->n, sizeof *r->cells, cmp_cell);
     return rc;
 }
