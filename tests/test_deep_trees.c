@@ -91,13 +91,17 @@ static size_t cond_len(size_t i, int b)
 /* "a (1.0)" / "b (1.0)" */
 #define LEAF_LEN 7
 
-/* Bytes of `show --format text` for the chain: per split i, two lines indented 4i. */
+/* Bytes of `show --format text` for the chain: per split i, two lines indented 4i up to 64
+ * levels, then 256 bytes and "[depth i] " (linear in depth: the chain once printed 40 GB). */
 static size_t text_bytes(size_t depth)
 {
     size_t n = 0;
     for (size_t i = 0; i < depth; i++) {
-        n += 4 * i + cond_len(i, 0) + 2 + LEAF_LEN + 1;
-        n += 4 * i + cond_len(i, 1) + (i + 1 == depth ? 2 + LEAF_LEN : 0) + 1;
+        char tag[32];
+        size_t indent =
+            i <= 64 ? 4 * i : 256 + (size_t)snprintf(tag, sizeof tag, "[depth %zu] ", i);
+        n += indent + cond_len(i, 0) + 2 + LEAF_LEN + 1;
+        n += indent + cond_len(i, 1) + (i + 1 == depth ? 2 + LEAF_LEN : 0) + 1;
     }
     return n;
 }
@@ -215,7 +219,7 @@ static void *deep_checks(void *arg)
     CHECK(s.bytes == text_bytes(D), "text: %zu bytes, expected %zu", s.bytes, text_bytes(D));
     CHECK(starts_with(s.head, "x <= 0: a (1.0)\nx > 0\n|   x <= 1: b (1.0)\n|   x > 1\n"),
           "text starts %s", s.head);
-    CHECK(ends_with(s.tail, "|   |   x > 99999: a (1.0)\n"), "text ends %s", s.tail);
+    CHECK(ends_with(s.tail, "|   |   [depth 99999] x > 99999: a (1.0)\n"), "text ends %s", s.tail);
     CHECK((f = sink_open(&s)), "fopencookie");
     CHECK(!tl_tree_show(t, sc, TL_SHOW_RULES, f, &err), "rules: %s", err.msg);
     fclose(f);

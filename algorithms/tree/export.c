@@ -102,7 +102,12 @@ static int strbuf_add(strbuf *b, const char *s, tl_err *err)
     return rc;
 }
 
-/* Weka's layout: one line per branch, "|   " per level above it, the leaf after a colon. */
+/* The most levels of "|   " a line is indented by; deeper lines say their depth instead (a
+ * 20,000-deep chain printed 1.6 GB). */
+#define TEXT_MAX_INDENT 64
+
+/* Weka's layout: one line per branch, "|   " per level above it (at most TEXT_MAX_INDENT),
+ * the leaf after a colon. */
 static int text(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
 {
     char cond[1024], leaf[512];
@@ -116,13 +121,16 @@ static int text(const tl_tree *t, const tl_schema *s, FILE *f, tl_err *err)
             continue;
         }
         size_t node = at->node, b = at->next++, depth = w.n - 1;
-        size_t ch = t->first_child[node] + b;
-        while (indent.len < 4 * depth && !(rc = strbuf_add(&indent, "|   ", err)))
+        size_t ch = t->first_child[node] + b,
+               shown = depth < TEXT_MAX_INDENT ? depth : TEXT_MAX_INDENT;
+        while (indent.len < 4 * shown && !(rc = strbuf_add(&indent, "|   ", err)))
             ;
         if (rc)
             break;
-        if (depth)
-            fwrite(indent.s, 1, 4 * depth, f);
+        if (shown)
+            fwrite(indent.s, 1, 4 * shown, f);
+        if (depth > shown) /* the text grows linearly with depth, not with its square */
+            fprintf(f, "[depth %zu] ", depth);
         condition(t, s, node, b, cond, sizeof cond);
         if (b == 0 && t->p_value && !isnan(t->p_value[node])) { /* the test's p-value, once */
             size_t len = strlen(cond);
