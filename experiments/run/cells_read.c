@@ -148,7 +148,7 @@ static int parse_header(const char *line, tl_cells_meta *m)
         return (m->missing_base[i] = strdup(line + off)) ? TL_OK : TL_ENOMEM;
     }
     if (sscanf(line, "# shard %zu %zu", &i, &k) == 2) {
-        if (i < 1 || i > k || m->n_shards)
+        if (i < 1 || i > k || k > TL_MAX_CELLS_DEFAULT || m->n_shards) /* merge makes k slots */
             return TL_EPARSE;
         m->shard = i, m->n_shards = k;
         return TL_OK;
@@ -164,7 +164,7 @@ static int parse_header(const char *line, tl_cells_meta *m)
     if (sscanf(line, "# dataset %zu %zu %64s%n", &i, &k, sha, &off) == 3 && name_at(line, &off)) {
         if (bad_name(line + off))
             return BAD_NAME;
-        if (i != m->n_datasets)
+        if (i != m->n_datasets || k > 10000) /* a cell line holds at most 10,000 classes */
             return TL_EPARSE;
         if (grow((void **)&m->dataset, i, sizeof *m->dataset) ||
             grow((void **)&m->dataset_sha, i, sizeof *m->dataset_sha) ||
