@@ -78,6 +78,11 @@ expect_fail "this run has shard 2/3 against shard 3/3" "$bin" run x.cfg --shard 
 mv out merged3
 same_results merged3 serial
 
+# a FIFO in place of a shard's cells.txt: refused at once (merge hung reading it)
+mkdir fifo && mkfifo fifo/cells.txt
+expect_fail "fifo/cells.txt: not a regular file" timeout 20 "$bin" merge fifo s2 s3 --out bad --config x.cfg
+[ ! -e bad ] || fail "a refused merge left its folder"
+
 # a user's folder: merge refuses it before writing, names --force, and leaves it as it was
 mkdir paper && echo mine > paper/tables.tex
 expect_fail "paper is not a treelab results folder (it holds 'tables.tex'" "$bin" merge s1 s2 s3 --out paper

@@ -3,6 +3,7 @@
 #include "treelab/tl_metrics.h"
 #include "treelab/tl_store.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,9 +337,14 @@ static int read_root(const tl_cfg_ctx *c, const config_setting_t *root, tl_exper
         (rc = tl_cfg_string(c, root, "name", 1, &name)) ||
         (rc = tl_cfg_long(c, root, "seed", 0, 0, 4294967295L, &seed)))
         return rc;
+    size_t len = strlen(name);
     if (!name[0] || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
         return tl_cfg_fail(c, config_setting_get_member(root, "name"),
                            "'%s' cannot name a results folder", name);
+    if (isspace((unsigned char)name[0]) || isspace((unsigned char)name[len - 1]))
+        return tl_cfg_fail(c, config_setting_get_member(root, "name"),
+                           "'%s' cannot name a results folder: it starts or ends with a space",
+                           name);
     if (!(x->name = tl_cfg_strdup(name)))
         return tl_err_set(c->err, TL_ENOMEM, "out of memory");
     x->seed = (unsigned long)seed;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void tl_cells_meta_clear(tl_cells_meta *m)
 {
@@ -243,6 +244,9 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
     memset(meta, 0, sizeof *meta);
     *cells = NULL;
     *n = 0;
+    struct stat st; /* a FIFO in its place would block the open, and merge with it */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return tl_err_set(err, TL_EIO, "%s: not a regular file (a cells file is one)", path);
     FILE *f = fopen(path, "r");
     if (!f)
         return tl_err_set(err, TL_EIO, "%s: %s", path, strerror(errno));

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "treelab/tl_cells.h"
 
@@ -23,6 +24,9 @@ int tl_run_header(const tl_experiment *x, tl_dataset *const *data, const tl_run_
 
 int tl_run_read_header(const char *path, char **text, tl_err *err)
 {
+    struct stat st; /* a FIFO in its place would block the open */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return tl_err_set(err, TL_EIO, "%s: not a regular file (a cells file is one)", path);
     FILE *f = fopen(path, "r");
     if (!f)
         return tl_err_set(err, TL_EIO, "%s: %s", path, strerror(errno));
