@@ -49,6 +49,15 @@ TL_API int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t
                         size_t n_train, const size_t *valid, size_t n_valid, const size_t *test,
                         size_t n_test, unsigned long seed, tl_cell *out, tl_err *err);
 
+/* tl_cell_eval of models m[0..n) that differ only in their learner's stage parameter
+ * (tl_model_stage_param), whose values stages[0..n) decrease: one fit of m[0], truncated to
+ * each in turn (tl_model_truncate), so out[i] holds the numbers tl_cell_eval(m[i]) gives,
+ * except that every fit_s is the one fit's time. m[0] must select nothing. */
+TL_API int tl_cell_eval_stages(const tl_exp_model *const *m, const size_t *stages, size_t n,
+                               const tl_dataset *d, const size_t *train, size_t n_train,
+                               const size_t *valid, size_t n_valid, const size_t *test,
+                               size_t n_test, unsigned long seed, tl_cell *out, tl_err *err);
+
 /* Fit m on rows (NULL: every row; nested selection included, its choice in *selected, else
  * -1); the caller frees the model. NULL + err. */
 TL_API tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *rows,
