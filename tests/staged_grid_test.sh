@@ -41,6 +41,16 @@ for pair in "rf[n_estimators=3] rf_3" "rf[n_estimators=12] rf_12" "gb[n_estimato
 $a
 $b"
 done
+# metrics.csv counts each cell's trees (its last column here), also once re-rendered from the cells
+head -1 "$m" | grep -q ',leaves,depth,trees$' || fail "no trees column in metrics.csv"
+"$treelab" report "$out/j1" > /dev/null 2>&1 || fail "report failed"
+# (gradient boosting on wine's 3 classes: 3 trees a stage)
+for c in "wine rf[n_estimators=3] 3" "diabetes rf[n_estimators=12] 12" "wine gb[n_estimators=30] 90" \
+         "diabetes gb[n_estimators=30] 30" "wine rf 100"; do
+  set -- $c
+  n=$(grep -F "$1,$2,0," "$m" | awk -F, -v t="$3" '$NF == t' | wc -l)
+  [ "$n" -eq 4 ] || fail "$1 $2: $n of 4 cells count $3 trees"
+done
 # one fit per dataset and fold: the grid's cells of a fold record the same fit time
 t=$out/j1/timings.csv
 for f in 0 1 2 3; do

@@ -133,6 +133,7 @@ static void cell_start(const tl_dataset *d, size_t n_train, size_t n_test, tl_ce
     out->confusion = out->proba_bins = NULL;
     out->correct = NULL;
     out->roc_bins = NULL;
+    out->trees = 0;
 }
 
 /* Predict the test rows with the fitted model, score them and record its size. */
@@ -152,6 +153,8 @@ static int cell_finish(const tl_model *model, const tl_dataset *d, const size_t 
     /* a learner without a tree has no leaves: NaN, written as an empty field, not 0 */
     out->leaves = tl_model_has_size(model) ? (double)info.leaves : NAN;
     out->depth = tl_model_has_size(model) ? (double)info.depth : NAN;
+    const tl_ensemble *e = tl_model_ensemble(model);
+    out->trees = e ? e->n_trees : 0;
     free(pred);
     return rc;
 }

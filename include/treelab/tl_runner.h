@@ -37,6 +37,7 @@ typedef struct tl_cell {
     char *correct;       /* per test row '1' right, '0' wrong (n_test chars + NUL), kept
                                by the runner for hold-out splits (McNemar's test); or NULL */
     double *roc_bins;    /* 2 x TL_ROC_BINS (tl_roc_bins_add) or NULL (older cells); owned */
+    size_t trees;        /* an ensemble's members (leaves and depth are their means), else 0 */
 } tl_cell;
 
 TL_API void tl_cell_clear(tl_cell *c);
