@@ -94,16 +94,23 @@ static void *worker(void *arg)
         if (!buf && !s->rc)
             s->rc = tl_err_set(&s->err, TL_ENOMEM, "out of memory");
         tl_cell *c = stop ? NULL : &s->todo[s->next++];
-        if (c)
-            s->computed++; /* reserved, so max_cells bounds what is started */
+        size_t n = c ? 1 : 0; /* with the cells of the same fit that follow it */
+        while (c && s->next < s->n_todo && tl_run_same_fit(s->x, c, &s->todo[s->next]) &&
+               (!s->o->max_cells || s->computed + n < s->o->max_cells))
+            s->next++, n++;
+        s->computed += n; /* reserved, so max_cells bounds what is started */
         pthread_mutex_unlock(&s->lock);
         if (!c)
             break;
-        int rc = tl_run_compute(s, c, buf, &err);
-        size_t len;
-        char *line = rc ? NULL : tl_run_cell_line(c, "", &len);
-        store(s, rc, &err, line);
-        free(line);
+        int rc = tl_run_compute_group(s, c, n, buf, &err);
+        for (size_t i = 0; i < n; i++) {
+            size_t len;
+            char *line = rc ? NULL : tl_run_cell_line(&c[i], "", &len);
+            store(s, rc, &err, line);
+            free(line);
+            if (rc)
+                break;
+        }
     }
     free(buf);
     return NULL;
@@ -151,6 +158,8 @@ static int run_cells(tl_run_state *s, tl_err *err)
     /* largest first, so that the threads finish together: the last cells are the cheapest
      * (the results do not depend on the order) */
     int rc = jobs > 1 ? tl_run_largest_first(s, err) : TL_OK;
+    if (!rc) /* a grid over n_estimators: one fit for all its values */
+        rc = tl_run_group_stages(s, err);
     pthread_t *th = rc ? NULL : calloc(jobs, sizeof *th);
     if (rc || !th)
         return rc ? rc : tl_err_set(err, TL_ENOMEM, "out of memory");
