@@ -303,7 +303,8 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
         goto fail;
     if (!unlabelled)
         tl_build_hints(b, o, t, &plan);
-    if ((!unlabelled && check_classes(b, t, err)) || check_weights(b, err))
+    int one_class = unlabelled || (b->flags & TL_LOAD_ONE_CLASS);
+    if ((!one_class && check_classes(b, t, err)) || check_weights(b, err))
         goto fail;
     d = calloc(1, sizeof *d);
     if (!d || !(d->schema.attrs = calloc(plan.n_keep ? plan.n_keep : 1, sizeof *d->schema.attrs)) ||

@@ -319,45 +319,6 @@ static void csv_header(FILE *f, const tl_rep *r, int any_cls, int any_reg)
     fputs(",leaves_mean,leaves_sd,depth_mean,depth_sd,p_vs_baseline,vs_baseline\n", f);
 }
 
-int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double *scores,
-                       tl_err *err)
-{
-    double *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
-    if (!buf)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t d = 0; d < r->meta.n_datasets; d++)
-        for (size_t m = 0; m < nm; m++) {
-            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
-            for (size_t i = 0; i < n; i++)
-                buf[i] = tl_rep_primary(r, &r->cells[first + i]);
-            scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
-        }
-    free(buf);
-    return TL_OK;
-}
-
-int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks, tl_friedman *fr,
-                 double *cd, int *applies, tl_err *err)
-{
-    size_t nd = r->meta.n_datasets;
-    *cd = NAN;
-    *applies = 0;
-    if (nd < 2 || nm < 2 || r->meta.n_fractions)
-        return TL_OK;
-    double *scores = malloc(nd * nm * sizeof *scores);
-    int rc = scores ? tl_rep_mean_scores(r, models, nm, scores, err)
-                    : tl_err_set(err, TL_ENOMEM, "out of memory");
-    tl_err e;
-    int frc = rc ? rc : tl_friedman_test(scores, nd, nm, ranks, fr, &e);
-    if (frc == TL_ENOMEM && !rc)
-        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    *applies = !frc; /* else e.g. a NaN score */
-    if (*applies && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
-        *cd = NAN;
-    free(scores);
-    return rc;
-}
-
 /* compare.pairs = "all": every pair of the listed models across the datasets. */
 static int md_all_pairs(FILE *f, const tl_rep *r, const size_t *mi, size_t nl, const double *ranks,
                         tl_err *err)
