@@ -75,6 +75,9 @@ int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
                           d->schema.target.name);
     if (!(m->type->tasks & task))
         return tl_err_set(err, TL_EUNSUPPORTED, "%s does not do classification", m->type->name);
+    int limit = m->type->check_data ? m->type->check_data(&m->params, &d->schema, err) : TL_OK;
+    if (limit)
+        return limit;
     size_t *all;
     if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
         return TL_ENOMEM;
@@ -114,6 +117,9 @@ int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows,
     if (d->schema.n_attrs != m->schema.n_attrs)
         return tl_err_set(err, TL_EINVAL, "data has %zu attributes, the model expects %zu",
                           d->schema.n_attrs, m->schema.n_attrs);
+    int limit = m->type->check_data ? m->type->check_data(&m->params, &d->schema, err) : TL_OK;
+    if (limit)
+        return limit;
     size_t *all;
     if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
         return TL_ENOMEM;

@@ -60,10 +60,8 @@ double tl_rep_primary(const tl_rep *r, const tl_cell *c)
 
 void tl_rep_num(FILE *f, double v)
 {
-    if (isnan(v))
-        fputs("nan", f);
-    else
-        fprintf(f, "%.6f", v);
+    char buf[32];
+    fputs(tl_num_short(v, buf), f); /* "nan" when undefined */
 }
 
 const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size)

@@ -305,7 +305,7 @@ int tl_cells_parse_line(char *line, tl_cell *c)
         p = end;
     }
     c->k = (size_t)strtoull(p, &end, 10);
-    if (end == p || c->k > 10000)
+    if (end == p || c->k > TL_MAX_CLASSES)
         return TL_EPARSE;
     p = end;
     c->classification = c->k > 0;

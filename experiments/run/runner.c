@@ -121,8 +121,17 @@ static int check_tasks(const tl_experiment *x, tl_dataset *const *data, tl_err *
     for (size_t d = 0; d < x->n_datasets; d++) {
         int cls = tl_dataset_is_classification(data[d]);
         unsigned task = cls ? TL_TASK_CLASSIFICATION : TL_TASK_REGRESSION;
-        for (size_t m = 0; m < x->n_models; m++)
-            if (!(x->models[m].type->tasks & task))
+        for (size_t m = 0; m < x->n_models; m++) {
+            const tl_model_type *type = x->models[m].type;
+            tl_err why;
+            int rc = type->check_data
+                         ? type->check_data(&x->models[m].params, &data[d]->schema, &why)
+                         : TL_OK;
+            if (rc) /* before the results folder is made */
+                return tl_err_set(err, rc, "%s:%d: model '%s', dataset '%s': %s", x->config_path,
+                                  x->models[m].line, x->models[m].name, x->datasets[d].name,
+                                  why.msg);
+            if (!(type->tasks & task))
                 return tl_err_set(err, TL_EINVAL,
                                   "%s:%d: model '%s' (%s) does not do %s, which "
                                   "dataset '%s' needs",
@@ -138,6 +147,7 @@ static int check_tasks(const tl_experiment *x, tl_dataset *const *data, tl_err *
                                   x->models[m].select.objective->name,
                                   cls ? "regression" : "classification", x->datasets[d].name,
                                   cls ? "classification" : "regression");
+        }
     }
     return TL_OK;
 }

@@ -23,6 +23,12 @@ typedef enum { TL_ATTR_NUMERIC = 0, TL_ATTR_NOMINAL = 1 } tl_attr_kind;
 /* Tasks, as bits: what a learner or a plug-in can handle. */
 enum { TL_TASK_CLASSIFICATION = 1u, TL_TASK_REGRESSION = 2u };
 
+/* The most classes a target, and levels a nominal attribute, may have. A data file with more
+ * is refused when loaded, before any work: per-class and per-level counts are kept at every
+ * node, and such a column is an identifier or free text (docs/limits.md). */
+#define TL_MAX_CLASSES 1000
+#define TL_MAX_LEVELS 10000
+
 /* Code of a missing nominal cell. Numeric missing cells are NaN. */
 #define TL_MISSING_CODE (-1)
 

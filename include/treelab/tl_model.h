@@ -94,6 +94,11 @@ typedef struct tl_model_type {
      * svm_check_parameter), for learners whose parameters a table alone cannot check
      * (e.g. SLOT.PARAM names of the composable tree). NULL: tl_params_check on params. */
     int (*check_params)(const tl_params *p, tl_err *err);
+    /* Optional: what the learner cannot take in a dataset (a nominal attribute of more levels
+     * than it encodes), from the header alone, before any work: tl_model_fit and `run` call
+     * it. TL_EINVAL naming the attribute, the count, the limit and the way out. NULL: any
+     * dataset the loader accepts (TL_MAX_CLASSES, TL_MAX_LEVELS). */
+    int (*check_data)(const tl_params *p, const tl_schema *schema, tl_err *err);
     /* What the learner offers besides predictions (NULL: it has none). */
     const tl_tree *(*tree)(const void *state);                      /* its fitted hard tree */
     const struct tl_prune_trace *(*prune_trace)(const void *state); /* how it was pruned */
