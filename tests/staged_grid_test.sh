@@ -58,4 +58,14 @@ for f in 0 1 2 3; do
       sort -u | wc -l)
   [ "$n" -eq 1 ] || fail "wine fold $f: the rf grid's 3 cells record $n fit times, not one"
 done
+# cv --stages: one fit per fold, each count's scores those of cv with n_estimators = count
+w=$src/experiments/datasets/wine.arff
+"$treelab" cv "$w" --algo random_forest --stages 12,3 --csv > "$out/stages.csv" ||
+  fail "cv --stages failed"
+for n in 3 12; do
+  a=$(grep -F "random_forest[n_estimators=$n]," "$out/stages.csv" | cut -d, -f3-)
+  b=$("$treelab" cv "$w" --algo random_forest --set n_estimators=$n --csv | tail -1 | cut -d, -f3-)
+  [ -n "$a" ] && [ "$a" = "$b" ] || fail "cv --stages: $n trees give '$a', a fit of $n '$b'"
+done
+"$treelab" cv "$w" --algo cart --stages 3 > /dev/null 2>&1 && fail "cv --stages accepted cart"
 echo "staged_grid: 2 grids over n_estimators, one fit per fold, equal to separate fits"

@@ -64,8 +64,9 @@ typedef struct tally {
     size_t cases, binary, multi, regression, with_imp;
 } tally;
 
+/* f32: the peer read the attributes as float32 (scikit-learn), else as doubles (Weka). */
 static tally check_fixture(const char *rel, const char *algo, const char *key0,
-                           const char *depth_key, double out_tol, double imp_tol)
+                           const char *depth_key, double out_tol, double imp_tol, int f32)
 {
     FILE *f = fopen(tl_test_path(rel), "r");
     assert_non_null(f);
@@ -83,7 +84,13 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
             tl_dataset_free(d);
             free(pred);
             parse_case(line, &c, key0, depth_key);
-            d = tl_test_load_sklearn(c.file, c.target);
+            if (f32) {
+                d = tl_test_load_sklearn(c.file, c.target);
+            } else {
+                char path[128];
+                snprintf(path, sizeof path, "experiments/datasets/%s", c.file);
+                d = tl_test_load(path, NULL);
+            }
             m = tl_test_fitted(algo, d, c.kvp);
             width = tl_model_out_width(m);
             pred = malloc(d->n_rows * width * sizeof *pred);
@@ -131,7 +138,7 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
     tl_dataset_free(d);
     free(pred);
     print_message("%s: %zu cases (%zu binary, %zu multinomial, %zu regression), %zu rows: "
-                  "outputs within %.3g; importances of %zu cases within %.3g of scikit-learn\n",
+                  "outputs within %.3g; importances of %zu cases within %.3g of the peer\n",
                   algo, cases, binary, multi, regression, rows_checked, worst_p, with_imp,
                   worst_imp);
     return (tally){cases, binary, multi, regression, with_imp};
@@ -141,7 +148,7 @@ static void test_equals_scikit_learn(void **state)
 {
     (void)state;
     tally t = check_fixture("tests/fixtures/sklearn_gradient_boosting.txt", "gradient_boosting",
-                            "loss", "max_depth", 1e-9, 1e-12);
+                            "loss", "max_depth", 1e-9, 1e-12, 1);
     assert_true(t.cases >= 6 && t.binary >= 1 && t.multi >= 1 && t.regression >= 1 &&
                 t.with_imp >= 3);
 }
@@ -152,8 +159,19 @@ static void test_adaboost_equals_scikit_learn(void **state)
 {
     (void)state;
     tally t = check_fixture("tests/fixtures/sklearn_adaboost.txt", "adaboost", "algorithm",
-                            "base.max_depth", 1e-9, 1e-12);
+                            "base.max_depth", 1e-9, 1e-12, 1);
     assert_true(t.cases >= 4 && t.binary >= 1 && t.multi >= 1);
+}
+
+/* AdaBoost.M1 as Weka 3.6's AdaBoostM1 with reweighting over DecisionStump (an entropy stump),
+ * tests/fixtures/weka_adaboost.txt by scripts/peers/weka_adaboost.sh: deterministic, so exact,
+ * on 7 cases (binary, multiclass; ten classes' stumps stopping at the first round). */
+static void test_adaboost_m1_equals_weka(void **state)
+{
+    (void)state;
+    tally t = check_fixture("tests/fixtures/weka_adaboost.txt", "adaboost", "algorithm",
+                            "base.max_depth", 1e-9, 1e-12, 0);
+    assert_true(t.cases >= 5 && t.binary >= 2 && t.multi >= 3);
 }
 
 /* Early stopping keeps the stage that did not improve, as scikit-learn; the model file
@@ -221,6 +239,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equals_scikit_learn),
         cmocka_unit_test(test_adaboost_equals_scikit_learn),
+        cmocka_unit_test(test_adaboost_m1_equals_weka),
         cmocka_unit_test(test_early_stopping_and_files),
         cmocka_unit_test(test_bad_parameters_are_refused),
     };

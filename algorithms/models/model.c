@@ -393,8 +393,8 @@ int tl_model_truncate(tl_model *m, size_t n, const tl_dataset *d, tl_err *err)
         return tl_err_set(err, TL_EUNSUPPORTED, "%s has no stages to keep the first of",
                           m->type->name);
     if (!m->fitted || n == 0)
-        return tl_err_set(err, TL_EINVAL, "%s: keep the first %zu members of %s",
-                          m->type->name, n, m->fitted ? "it (at least 1)" : "an unfitted model");
+        return tl_err_set(err, TL_EINVAL, "%s: keep the first %zu members of %s", m->type->name, n,
+                          m->fitted ? "it (at least 1)" : "an unfitted model");
     char v[32];
     snprintf(v, sizeof v, "%zu", n);
     int rc = m->type->truncate(m->state, n, d, err);

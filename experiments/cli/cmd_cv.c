@@ -35,33 +35,47 @@ typedef struct {
     double *leaves, *depth;
 } cv_out;
 
+/* --stages: each fold fits once with the most stages and scores every count (decreasing) by
+ * truncation (tl_cell_eval_stages), into o[0..n_stages); without it, n_stages is 1. */
 static int cv_loop(const tl_exp_model *m, const tl_dataset *d, const char *name, size_t k,
-                   size_t repeats, unsigned long seed, cv_out *o, tl_err *err)
+                   size_t repeats, unsigned long seed, const size_t *stages, size_t n_stages,
+                   cv_out *o, tl_err *err)
 {
     size_t n = d->n_rows, *fold_of = malloc(n * sizeof *fold_of), cells = k * repeats;
     size_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
-    int rc = fold_of && tr && te ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    tl_cell *c = calloc(n_stages, sizeof *c);
+    const tl_exp_model **ms = malloc(n_stages * sizeof *ms);
+    int rc = fold_of && tr && te && c && ms ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t s = 0; ms && s < n_stages; s++)
+        ms[s] = m;
     for (size_t r = 0; !rc && r < repeats; r++) {
         rc = tl_protocol_folds(d, k, 1, seed, name, r, fold_of, err);
         for (size_t f = 0; !rc && f < k; f++) {
             size_t ntr, nte, i = r * k + f;
-            tl_cell c;
-            memset(&c, 0, sizeof c);
+            memset(c, 0, n_stages * sizeof *c);
             tl_protocol_fold_rows(fold_of, n, f, tr, &ntr, te, &nte);
-            rc = tl_cell_eval(m, d, tr, ntr, NULL, 0, te, nte,
-                              tl_protocol_seed(seed, name, r, f + 1), &c, err);
-            for (size_t j = 0; j < o->n_metrics; j++)
-                o->score[j * cells + i] = tl_metric_value(
-                    o->metric[j], c.classification ? &c.cm : NULL, c.classification ? NULL : &c.rm);
-            o->accuracy[i] = c.classification ? c.cm.accuracy : NAN;
-            o->leaves[i] = c.leaves;
-            o->depth[i] = c.depth;
-            tl_cell_clear(&c);
+            unsigned long fs = tl_protocol_seed(seed, name, r, f + 1);
+            rc = stages ? tl_cell_eval_stages(ms, stages, n_stages, d, tr, ntr, NULL, 0, te, nte,
+                                              fs, c, err)
+                        : tl_cell_eval(m, d, tr, ntr, NULL, 0, te, nte, fs, c, err);
+            for (size_t s = 0; s < n_stages; s++) {
+                cv_out *os = &o[s];
+                for (size_t j = 0; j < os->n_metrics; j++)
+                    os->score[j * cells + i] =
+                        tl_metric_value(os->metric[j], c[s].classification ? &c[s].cm : NULL,
+                                        c[s].classification ? NULL : &c[s].rm);
+                os->accuracy[i] = c[s].classification ? c[s].cm.accuracy : NAN;
+                os->leaves[i] = c[s].leaves;
+                os->depth[i] = c[s].depth;
+                tl_cell_clear(&c[s]);
+            }
         }
     }
     free(fold_of);
     free(tr);
     free(te);
+    free(c);
+    free(ms);
     return rc;
 }
 
@@ -87,16 +101,19 @@ static const char *label(const tl_metric_def *m)
     return !strcmp(m->name, "rmse") ? "RMSE" : !strcmp(m->name, "r2") ? "R2" : m->name;
 }
 
+/* header: the CSV header line too (the first of --stages' rows). */
 static void print(const char *data, const char *algo, size_t k, size_t reps, int cls, int csv,
-                  const cv_out *o)
+                  int header, const cv_out *o)
 {
     size_t n = k * reps, defined;
     double lv = gsl_stats_mean(o->leaves, 1, n), dp = gsl_stats_mean(o->depth, 1, n), mean, sd;
     if (csv) {
-        printf("dataset,algorithm,folds,repeats");
-        for (size_t j = 0; j < o->n_metrics; j++)
-            printf(",%s_mean,%s_sd", o->metric[j]->name, o->metric[j]->name);
-        printf(",leaves_mean,depth_mean\n");
+        if (header) {
+            printf("dataset,algorithm,folds,repeats");
+            for (size_t j = 0; j < o->n_metrics; j++)
+                printf(",%s_mean,%s_sd", o->metric[j]->name, o->metric[j]->name);
+            printf(",leaves_mean,depth_mean\n");
+        }
         tl_csv_pair(stdout, data, algo);
         printf(",%zu,%zu", k, reps);
         for (size_t j = 0; j < o->n_metrics; j++) {
@@ -174,6 +191,42 @@ static int choose_metrics(const char *list, int cls, cv_out *o, tl_err *err)
     return TL_OK;
 }
 
+/* --stages 10,50,100 into decreasing distinct counts (at most 64), for a learner with stages;
+ * the model's stage parameter is set to the most. */
+static int parse_stages(const char *list, tl_exp_model *m, size_t *st, size_t *n, tl_err *err)
+{
+    const char *param = tl_model_stage_param(m->type);
+    if (!param)
+        return tl_err_set(err, TL_EINVAL,
+                          "--stages: %s has no stages (bagging, random_forest, extra_trees, "
+                          "adaboost and gradient_boosting do)",
+                          m->type->name);
+    *n = 0;
+    for (const char *p = list; *p;) {
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p || (*end && *end != ',') || v == 0 || v > 1000000 || *p == '-')
+            return tl_err_set(err, TL_EINVAL,
+                              "--stages %s: expected counts from 1 to 10^6 separated by commas",
+                              list);
+        size_t i = 0;
+        while (i < *n && st[i] > v)
+            i++;
+        if ((i == *n || st[i] != v) && *n == 64)
+            return tl_err_set(err, TL_EINVAL, "--stages: at most 64 counts");
+        if (i == *n || st[i] != v) {
+            memmove(st + i + 1, st + i, (*n - i) * sizeof *st);
+            st[i] = (size_t)v, (*n)++;
+        }
+        p = *end ? end + 1 : end;
+    }
+    if (!*n)
+        return tl_err_set(err, TL_EINVAL, "--stages: expected counts separated by commas");
+    char v[32];
+    snprintf(v, sizeof v, "%zu", st[0]);
+    return tl_params_set(&m->params, param, v, err);
+}
+
 /* --test: the learner fitted on every row of DATA, scored on FILE's rows. DATA is loaded
  * again with FILE appended, so the CV above ran on DATA alone (the folds of `cv` without
  * --test). */
@@ -201,13 +254,19 @@ static int hold_out(const tl_exp_model *m, const char *data, const tl_cli_data *
 static int run(int argc, char **argv, tl_err *err)
 {
     const char *algo = NULL, *folds_s = "10", *reps_s = "1", *seed_s = "1", *csv = NULL,
-               *test = NULL, *metrics = NULL, *class_weight = NULL, *pos[1];
+               *test = NULL, *metrics = NULL, *class_weight = NULL, *stages_s = NULL, *pos[1];
     tl_cli_data dd = {0};
-    const tl_cli_opt opts[] = {{"--algo", 1, &algo},       {"--folds", 1, &folds_s},
-                               {"--repeats", 1, &reps_s},  {"--seed", 1, &seed_s},
-                               {"--csv", 0, &csv},         {"--test", 1, &test},
-                               {"--metrics", 1, &metrics}, {"--class-weight", 1, &class_weight},
-                               TL_CLI_DATA_OPTS(dd),       {NULL, 0, NULL}};
+    const tl_cli_opt opts[] = {{"--algo", 1, &algo},
+                               {"--folds", 1, &folds_s},
+                               {"--repeats", 1, &reps_s},
+                               {"--seed", 1, &seed_s},
+                               {"--csv", 0, &csv},
+                               {"--test", 1, &test},
+                               {"--metrics", 1, &metrics},
+                               {"--class-weight", 1, &class_weight},
+                               {"--stages", 1, &stages_s},
+                               TL_CLI_DATA_OPTS(dd),
+                               {NULL, 0, NULL}};
     tl_exp_model m;
     memset(&m, 0, sizeof m);
     tl_params_init(&m.params);
@@ -228,28 +287,44 @@ static int run(int argc, char **argv, tl_err *err)
     m.name = (char *)algo;
     m.class_weight = (char *)class_weight;
     tl_dataset *d = NULL;
-    cv_out o = {0};
-    size_t n = (size_t)(k * reps);
+    cv_out o[64];
+    memset(o, 0, sizeof o);
+    size_t n = (size_t)(k * reps), stages[64], n_st = 1;
     char name[1024];
     base_name(pos[0], name, sizeof name);
-    if (!(m.type = tl_model_find(algo, err)) || tl_model_check_params(m.type, &m.params, err) ||
-        !(d = tl_cli_load(pos[0], &dd, NULL, 0, err))) {
+    if (!(m.type = tl_model_find(algo, err)) ||
+        (stages_s && parse_stages(stages_s, &m, stages, &n_st, err)) ||
+        tl_model_check_params(m.type, &m.params, err) ||
+        !(d = tl_cli_load(pos[0], &dd, NULL, 0, err)))
         rc = err->code;
-    } else if ((rc = choose_metrics(metrics, tl_dataset_is_classification(d), &o, err))) {
-    } else if (!(o.score = calloc((o.n_metrics + 3) * n, sizeof *o.score))) {
-        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    } else {
-        o.accuracy = o.score + o.n_metrics * n, o.leaves = o.accuracy + n, o.depth = o.leaves + n;
-        rc = cv_loop(&m, d, name, (size_t)k, (size_t)reps, seed, &o, err);
+    for (size_t s = 0; !rc && s < n_st; s++) {
+        if ((rc = choose_metrics(metrics, tl_dataset_is_classification(d), &o[s], err)))
+            break;
+        if (!(o[s].score = calloc((o[s].n_metrics + 3) * n, sizeof *o[s].score)))
+            rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+        else
+            o[s].accuracy = o[s].score + o[s].n_metrics * n, o[s].leaves = o[s].accuracy + n,
+            o[s].depth = o[s].leaves + n;
+    }
+    if (!rc) {
+        rc = cv_loop(&m, d, name, (size_t)k, (size_t)reps, seed, stages_s ? stages : NULL, n_st, o,
+                     err);
         int cls = tl_dataset_is_classification(d);
-        if (!rc)
-            print(name, algo, (size_t)k, (size_t)reps, cls, csv != NULL, &o);
+        for (size_t s = n_st; !rc && s-- > 0;) { /* fewest stages first */
+            char label[300];
+            if (stages_s)
+                snprintf(label, sizeof label, "%s[%s=%zu]", algo, tl_model_stage_param(m.type),
+                         stages[s]);
+            print(name, stages_s ? label : algo, (size_t)k, (size_t)reps, cls, csv != NULL,
+                  s + 1 == n_st, &o[s]);
+        }
         if (!rc && cls)
-            warn_majority(d, o.accuracy, n);
+            warn_majority(d, o[0].accuracy, n);
         if (!rc && test)
             rc = hold_out(&m, pos[0], &dd, test, seed, csv ? stderr : stdout, err);
     }
-    free(o.score);
+    for (size_t s = 0; s < n_st; s++)
+        free(o[s].score);
     tl_dataset_free(d);
     tl_params_clear(&m.params);
     return rc;
@@ -258,13 +333,16 @@ static int run(int argc, char **argv, tl_err *err)
 const tl_cli_command tl_cmd_cv = {
     "cv", "stratified k-fold cross-validation of one learner",
     "usage: treelab cv DATA --algo NAME [--set k=v]... [--folds 10] [--repeats 1] [--seed S]\n"
-    "                  [--metrics a,b,c] [--test FILE] [--csv] [data options]\n"
+    "                  [--metrics a,b,c] [--stages N1,N2,...] [--test FILE] [--csv]\n"
+    "                  [data options]\n"
     "  Prints mean and sd of accuracy (RMSE and R2 for regression) and mean leaves and depth;\n"
     "  warns when the accuracy is no better than always predicting the majority class.\n"
     "  --class-weight balanced|a=2,b=1  training rows weighted by class (balanced:\n"
     "                n / (k n_c), scikit-learn's); scores stay unweighted by class\n"
     "  --metrics a,b  these metrics instead (any column of metrics.csv: accuracy,\n"
     "                balanced_accuracy, kappa, f1_macro, log_loss, roc_auc_macro, brier, ...)\n"
+    "  --stages 10,50,100  an ensemble's scores with its first 10, 50 and 100 members, from\n"
+    "                one fit per fold (the most, truncated: the numbers of separate fits)\n"
     "  Folds depend only on the data, k, the repeat and the seed (the same as `treelab run`).\n"
     "  Scores weigh each row by its ARFF instance weight {w} (1 without one).\n"
     "  --csv         a header and one row, for scripts (a --test line then goes to stderr)\n"

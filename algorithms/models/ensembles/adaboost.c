@@ -58,7 +58,7 @@ static void *boost_alloc(const tl_params *p, tl_err *err)
         return NULL;
     }
     tl_params own;
-    int rc = tl_ens_parse(params, p, base_defaults, &own, &b->base, err);
+    int rc = tl_ens_parse(params, p, base_defaults, 0, &own, &b->base, err);
     if (!rc) {
         tl_param_reader rd = tl_params_reader(params, &own, err);
         const char *alg = tl_params_string(&rd, "algorithm");

@@ -73,6 +73,7 @@ typedef struct bag_kind {
     const char *name;
     const tl_param_spec *spec;
     const char *const *base_defaults;
+    int any; /* members may be any learner (bagging), not only a tree (the forests) */
 } bag_kind;
 
 typedef struct bag {
@@ -85,6 +86,7 @@ typedef struct bag {
     char max_features[32];
     /* fitted */
     tl_ens_trees trees;
+    tl_model **models; /* a base without a tree (the soft tree): trees.n fitted members */
     int regression;
     size_t k, n_attrs;
     double oob_score;
@@ -126,14 +128,34 @@ static int check_own(const tl_params *own, tl_err *err, bag *b, const tl_param_s
     return TL_OK;
 }
 
+/* Members without a tree predict the data's own attributes: bootstrap_features is for trees. */
+static int check_members(const tl_params *own, const tl_ens_base *base, tl_err *err)
+{
+    const char *bf = tl_params_find(own, "bootstrap_features");
+    if (!base->type->tree && bf && strcmp(bf, "false") && strcmp(bf, "0"))
+        return tl_err_set(err, TL_EINVAL,
+                          "bootstrap_features needs a base that grows a tree (base = %s)",
+                          base->type->name);
+    return TL_OK;
+}
+
+/* Free the model members past the first n. */
+static void models_truncate(bag *b, size_t n)
+{
+    for (size_t i = n; b->models && i < b->trees.n; i++)
+        tl_model_free(b->models[i]), b->models[i] = NULL;
+}
+
 static int bag_check(const bag_kind *kind, const tl_params *p, tl_err *err)
 {
     tl_params own;
     tl_ens_base base;
-    int rc = tl_ens_parse(kind->spec, p, kind->base_defaults, &own, &base, err);
+    int rc = tl_ens_parse(kind->spec, p, kind->base_defaults, kind->any, &own, &base, err);
     if (rc)
         return rc; /* parse cleared both */
     rc = check_own(&own, err, NULL, kind->spec);
+    if (!rc)
+        rc = check_members(&own, &base, err);
     tl_params_clear(&own);
     tl_ens_base_clear(&base);
     return rc;
@@ -145,6 +167,8 @@ static void bag_free(void *state)
     if (!b)
         return;
     tl_ens_base_clear(&b->base);
+    models_truncate(b, 0);
+    free(b->models);
     tl_ens_trees_clear(&b->trees);
     free(b->importances);
     free(b->inbag);
@@ -161,9 +185,11 @@ static void *bag_alloc(const bag_kind *kind, const tl_params *p, tl_err *err)
     }
     b->kind = kind;
     tl_params own;
-    int rc = tl_ens_parse(kind->spec, p, kind->base_defaults, &own, &b->base, err);
+    int rc = tl_ens_parse(kind->spec, p, kind->base_defaults, kind->any, &own, &b->base, err);
     if (!rc) {
         rc = check_own(&own, err, b, kind->spec);
+        if (!rc)
+            rc = check_members(&own, &b->base, err);
         tl_params_clear(&own);
     }
     if (rc) {
@@ -183,6 +209,7 @@ typedef struct bag_fit {
     unsigned long seed;
     unsigned short *inbag;
     tl_tree **out;
+    tl_model **models; /* the members, when they are not trees */
 } bag_fit;
 
 /* Member i: its rows (bootstrap counts, or a draw without replacement), its attributes, its
@@ -232,7 +259,8 @@ static int fit_one(void *user, size_t i, tl_err *err)
     }
     tl_ens_member m = {f->d,  f->rows, f->n, count,
                        attrs, n_attrs, NULL, (unsigned long)tl_ens_seed(f->seed, i, 1)};
-    if (!(f->out[i] = tl_ens_fit_member(&f->base, &m, err)))
+    if (f->models ? !(f->models[i] = tl_ens_fit_model(&f->base, &m, err))
+                  : !(f->out[i] = tl_ens_fit_member(&f->base, &m, err)))
         rc = err && err->code ? err->code : TL_EINTERNAL;
 done:
     free(count);
@@ -255,7 +283,8 @@ static int combine(const bag *b, const tl_dataset *d, const size_t *rows, size_t
         memset(votes, 0, n * sizeof *votes);
     int rc = TL_OK;
     for (size_t t = 0; t < b->trees.n && !rc; t++) {
-        if (!(rc = tl_tree_predict(b->trees.t[t], d, rows, n, tmp, err)))
+        if (!(rc = b->models ? tl_model_predict(b->models[t], d, rows, n, tmp, err)
+                             : tl_tree_predict(b->trees.t[t], d, rows, n, tmp, err)))
             for (size_t i = 0; i < n; i++) {
                 if (use && !use[t * stride + i])
                     continue;
@@ -325,6 +354,9 @@ static int importances(bag *b, tl_err *err)
 {
     size_t na = b->n_attrs;
     free(b->importances);
+    b->importances = NULL;
+    if (b->models) /* impurity importances are the trees' */
+        return TL_OK;
     double *one = calloc(na ? na : 1, sizeof *one);
     b->importances = calloc(na ? na : 1, sizeof *b->importances);
     if (!one || !b->importances) {
@@ -353,6 +385,9 @@ static int bag_fit_all(void *state, const tl_dataset *d, const size_t *rows, siz
                        const tl_fit_ctx *ctx, tl_err *err)
 {
     bag *b = state;
+    models_truncate(b, 0);
+    free(b->models);
+    b->models = NULL;
     tl_ens_trees_clear(&b->trees);
     free(b->inbag);
     free(b->fit_rows);
@@ -362,10 +397,13 @@ static int bag_fit_all(void *state, const tl_dataset *d, const size_t *rows, siz
     b->k = tl_dataset_n_classes(d);
     b->n_attrs = d->schema.n_attrs;
     b->oob_score = NAN;
-    bag_fit f = {b, {0}, d, rows, n, ctx->seed, NULL, NULL};
+    bag_fit f = {b, {0}, d, rows, n, ctx->seed, NULL, NULL, NULL};
     int rc = tl_ens_resolve(&b->base, b->max_features, 0, d, &f.base, err);
     if (!rc)
         rc = tl_ens_trees_alloc(&b->trees, b->n_estimators, err);
+    if (!rc && !b->base.type->tree &&
+        !(f.models = b->models = calloc(b->n_estimators, sizeof *b->models)))
+        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc && b->oob) {
         b->inbag = malloc(b->n_estimators * n * sizeof *b->inbag);
         b->fit_rows = malloc(n * sizeof *b->fit_rows);
@@ -385,8 +423,10 @@ static int bag_fit_all(void *state, const tl_dataset *d, const size_t *rows, siz
     if (!rc)
         rc = importances(b, err);
     tl_params_clear(&f.base.params);
-    if (rc)
+    if (rc) {
+        models_truncate(b, 0);
         tl_ens_trees_clear(&b->trees);
+    }
     return rc;
 }
 
@@ -395,6 +435,7 @@ static int bag_truncate(void *state, size_t n, const tl_dataset *d, tl_err *err)
     bag *b = state;
     if (n >= b->trees.n)
         return TL_OK;
+    models_truncate(b, n);
     tl_ens_trees_truncate(&b->trees, n);
     b->n_estimators = n; /* member i's draws sit at inbag[i * n_fit], whatever the count */
     if (b->inbag && !d)
@@ -419,6 +460,10 @@ static int bag_predict(const void *state, const tl_dataset *d, const size_t *row
 static int bag_save(const void *state, FILE *f, int indent, tl_err *err)
 {
     const bag *b = state;
+    if (b->models)
+        return tl_err_set(err, TL_EUNSUPPORTED,
+                          "a %s of %s members cannot be saved yet (only tree members can)",
+                          b->kind->name, b->base.type->name);
     tl_store_put_string(f, indent, "vote", b->majority ? "majority" : "average");
     tl_store_put_int(f, indent, "classes", (long)b->k);
     tl_store_put_double(f, indent, "oob_score", b->oob_score);
@@ -464,6 +509,13 @@ static int bag_show(const void *state, const tl_schema *schema, tl_show_format f
     char line[160];
     snprintf(line, sizeof line, "%s (%s vote)%s", b->kind->name,
              b->majority ? "majority" : "average", "");
+    if (b->models) {
+        if (fmt != TL_SHOW_TEXT)
+            return tl_err_set(err, TL_EUNSUPPORTED, "%s members have no %s form here",
+                              b->base.type->name, fmt == TL_SHOW_DOT ? "dot" : "rules");
+        fprintf(f, "%s: %zu %s members\n", line, b->trees.n, b->base.type->name);
+        return TL_OK;
+    }
     int rc = tl_ens_trees_show(&b->trees, line, 3, schema, fmt, f, err);
     if (!rc && fmt == TL_SHOW_TEXT && b->oob_score == b->oob_score)
         fprintf(f, "out-of-bag %s: %.6f\n", b->regression ? "R^2" : "accuracy", b->oob_score);
@@ -472,14 +524,25 @@ static int bag_show(const void *state, const tl_schema *schema, tl_show_format f
 
 static void bag_info(const void *state, tl_model_info *out)
 {
-    tl_ens_trees_info(&((const bag *)state)->trees, out);
+    const bag *b = state;
+    if (!b->models) {
+        tl_ens_trees_info(&b->trees, out);
+        return;
+    }
+    tl_model_info sum = {0, 0, 0}, one; /* the members' mean leaves and depth, total nodes */
+    for (size_t i = 0; i < b->trees.n; i++) {
+        tl_model_get_info(b->models[i], &one);
+        sum.leaves += one.leaves, sum.depth += one.depth, sum.nodes += one.nodes;
+    }
+    size_t n = b->trees.n ? b->trees.n : 1;
+    *out = (tl_model_info){(sum.leaves + n / 2) / n, (sum.depth + n / 2) / n, sum.nodes};
 }
 
 static const tl_ensemble *bag_view(const void *state)
 {
     bag *b = (bag *)state;
     b->view = (tl_ensemble){b->trees.n,
-                            (const tl_tree *const *)b->trees.t,
+                            b->models ? NULL : (const tl_tree *const *)b->trees.t,
                             b->inbag,
                             b->fit_rows,
                             b->inbag ? b->n_fit : 0,
@@ -489,8 +552,8 @@ static const tl_ensemble *bag_view(const void *state)
     return &b->view;
 }
 
-#define BAG_TYPE(ID, NAME, SUMMARY, SPEC, DEFAULTS)                                                \
-    static const bag_kind ID##_kind = {NAME, SPEC, DEFAULTS};                                      \
+#define BAG_TYPE(ID, NAME, SUMMARY, SPEC, DEFAULTS, ANY)                                           \
+    static const bag_kind ID##_kind = {NAME, SPEC, DEFAULTS, ANY};                                 \
     static void *ID##_alloc(const tl_params *p, tl_err *err)                                       \
     {                                                                                              \
         return bag_alloc(&ID##_kind, p, err);                                                      \
@@ -522,11 +585,11 @@ static const tl_ensemble *bag_view(const void *state)
     const tl_model_type *const tl_model_##ID = &ID##_type
 
 BAG_TYPE(bagging, "bagging",
-         "bagging (Breiman 1996): members on bootstrap samples, any tree learner", bagging_params,
-         NULL);
+         "bagging (Breiman 1996): members on bootstrap samples, any tree learner or soft_tree",
+         bagging_params, NULL, 1);
 BAG_TYPE(random_forest, "random_forest",
          "random forest (Breiman 2001): bagged unpruned trees, random_subset splits", forest_params,
-         forest_base);
+         forest_base, 0);
 BAG_TYPE(extra_trees, "extra_trees",
          "extremely randomized trees (Geurts et al. 2006): random_threshold cuts, no bootstrap",
-         extra_params, extra_base);
+         extra_params, extra_base, 0);

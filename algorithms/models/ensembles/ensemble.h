@@ -16,7 +16,8 @@
      0,                                                                                            \
      0,                                                                                            \
      NULL,                                                                                         \
-     "the learner each member is (a tree learner: tree, cart, c45, id3); its own parameters "      \
+     "the learner each member is (a tree learner: tree, cart, c45, id3; bagging: any, soft_tree "  \
+     "included); its own parameters "                                                              \
      "as base.PARAM (configs: base = { name = \"tree\"; criterion = \"hellinger\"; })"},           \
     {                                                                                              \
         "jobs", TL_PARAM_INT, "0", 0, 256, NULL,                                                   \
@@ -33,10 +34,11 @@ typedef struct tl_ens_base {
 /* The learner's own parameters (keys without "base.") into own, and the base learner (from
  * `base` or `base.algorithm`, else def_base) with defaults[] ("key=value", NULL-terminated,
  * overridden by the user's base.KEY) into base. Checks everything before any work: own
- * against spec, a base that offers a tree (TL_EINVAL naming the tree learners otherwise), the
- * base's parameters against its own check. Both outputs are cleared on error. */
+ * against spec, a base that offers a tree unless any (TL_EINVAL naming the tree learners
+ * otherwise), the base's parameters against its own check. Both outputs are cleared on
+ * error. */
 int tl_ens_parse(const tl_param_spec *spec, const tl_params *user, const char *const *defaults,
-                 tl_params *own, tl_ens_base *base, tl_err *err);
+                 int any, tl_params *own, tl_ens_base *base, tl_err *err);
 void tl_ens_base_clear(tl_ens_base *b);
 
 /* max_features as a count for n attributes: auto (sqrt for classes, all for values), sqrt,
@@ -79,6 +81,9 @@ typedef struct tl_ens_member {
     unsigned long seed;
 } tl_ens_member;
 tl_tree *tl_ens_fit_member(const tl_ens_base *b, const tl_ens_member *m, tl_err *err);
+/* The same member as the fitted model itself (any learner; the caller frees it), for bases
+ * without a tree (the soft tree). Not with attrs or y_num: it predicts d's own rows. */
+tl_model *tl_ens_fit_model(const tl_ens_base *b, const tl_ens_member *m, tl_err *err);
 
 /* The members of a fitted ensemble. */
 typedef struct tl_ens_trees {

@@ -64,7 +64,7 @@ static int base_params(const tl_params *user, const char *const *defaults, tl_pa
 }
 
 int tl_ens_parse(const tl_param_spec *spec, const tl_params *user, const char *const *defaults,
-                 tl_params *own, tl_ens_base *base, tl_err *err)
+                 int any, tl_params *own, tl_ens_base *base, tl_err *err)
 {
     tl_params_init(own);
     tl_params_init(&base->params);
@@ -86,7 +86,7 @@ int tl_ens_parse(const tl_param_spec *spec, const tl_params *user, const char *c
     }
     if (!rc && !(base->type = tl_model_find(name, err)))
         rc = TL_EINVAL;
-    if (!rc && !base->type->tree) {
+    if (!rc && !base->type->tree && !any) {
         char names[256];
         tree_learners(names, sizeof names);
         rc = tl_err_set(err, TL_EINVAL,
@@ -138,11 +138,10 @@ static void map_attrs(tl_tree *t, const size_t *attrs)
         t->sur[s].attr = (int)attrs[t->sur[s].attr];
 }
 
-tl_tree *tl_ens_fit_member(const tl_ens_base *b, const tl_ens_member *m, tl_err *err)
+tl_model *tl_ens_fit_model(const tl_ens_base *b, const tl_ens_member *m, tl_err *err)
 {
     const tl_dataset *d = m->d;
     tl_dataset v = *d;
-    tl_tree *out = NULL;
     tl_model *model = NULL;
     size_t *rows = malloc((m->n ? m->n : 1) * sizeof *rows), n = 0;
     double *w = m->count || d->weight ? calloc(d->n_rows ? d->n_rows : 1, sizeof *w) : NULL;
@@ -183,17 +182,25 @@ tl_tree *tl_ens_fit_member(const tl_ens_base *b, const tl_ens_member *m, tl_err 
     if (!(model = tl_model_new_type(b->type, &b->params, err)))
         goto done;
     tl_fit_ctx ctx = {m->seed, NULL, 0, 1};
-    if (tl_model_fit(model, &v, rows, n, &ctx, err))
-        goto done;
-    out = tl_tree_copy(tl_model_tree(model), err);
-    if (out && m->attrs)
-        map_attrs(out, m->attrs);
+    if (tl_model_fit(model, &v, rows, n, &ctx, err)) {
+        tl_model_free(model);
+        model = NULL;
+    }
 done:
-    tl_model_free(model);
     free(rows);
     free(w);
     free(cols);
     free(info);
+    return model;
+}
+
+tl_tree *tl_ens_fit_member(const tl_ens_base *b, const tl_ens_member *m, tl_err *err)
+{
+    tl_model *model = tl_ens_fit_model(b, m, err);
+    tl_tree *out = model ? tl_tree_copy(tl_model_tree(model), err) : NULL;
+    if (out && m->attrs)
+        map_attrs(out, m->attrs);
+    tl_model_free(model);
     return out;
 }
 

@@ -92,7 +92,7 @@ static void *gb_alloc(const tl_params *p, tl_err *err)
         return NULL;
     }
     tl_params own;
-    int rc = tl_ens_parse(params, p, base_defaults, &own, &g->base, err);
+    int rc = tl_ens_parse(params, p, base_defaults, 0, &own, &g->base, err);
     if (!rc) {
         rc = read_own(g, &own, err);
         tl_params_clear(&own);
