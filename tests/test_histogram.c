@@ -11,6 +11,7 @@
 #include "tl_test_util.h"
 #include "treelab/tl_grow.h"
 #include "treelab/tl_model.h"
+#include "treelab/tl_splitters.h"
 
 /* Every attribute's boundaries are the fixture's doubles: in quantile mode numpy's midpoint
  * interpolation b - (b - a) / 2 reproduced; in distinct mode treelab cuts where

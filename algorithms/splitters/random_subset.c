@@ -79,9 +79,36 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static uint64_t draw(unsigned long seed, size_t node, size_t attr)
+/* The node's part of every attribute's draw, mixed once per call: the draw of attribute a is
+ * mix(node_key ^ a), that is mix(mix(mix(seed) ^ node) ^ a). */
+static uint64_t node_key(unsigned long seed, size_t node)
 {
-    return mix(mix(mix((uint64_t)seed) ^ (uint64_t)node) ^ (uint64_t)attr);
+    return mix(mix((uint64_t)seed) ^ (uint64_t)node);
+}
+
+/* The node's drawn attributes, kept per thread for the last node asked about: a pure function
+ * of (seed, node, attributes, mtry), so it serves every attribute the grower asks about at that
+ * node, in any fit of the thread, and a tree stays the same for any thread count. */
+#define DRAW_MEMO_ATTRS 1024
+typedef struct draw_memo {
+    int valid;
+    unsigned long seed;
+    size_t node, n, m;
+    unsigned char in[DRAW_MEMO_ATTRS];
+} draw_memo;
+static _Thread_local draw_memo memo;
+
+/* attr is among the node's m attributes with the smallest draws (ties by index), from the
+ * node key: each attribute's draw against attr's. */
+static int among(uint64_t key, size_t n, size_t m, size_t attr)
+{
+    uint64_t mine = mix(key ^ (uint64_t)attr);
+    size_t below = 0;
+    for (size_t a = 0; a < n && below < m; a++) {
+        uint64_t v = mix(key ^ (uint64_t)a);
+        below += v < mine || (v == mine && a < attr);
+    }
+    return below < m;
 }
 
 /* attr is among the node's mtry attributes with the smallest draws (ties by index). */
@@ -94,13 +121,34 @@ static int drawn(const subset *s, const tl_grow_ctx *g, size_t node, size_t attr
     if (m >= n)
         return 1;
     unsigned long seed = tl_grow_params_of(g)->seed;
-    uint64_t mine = draw(seed, node, attr);
-    size_t below = 0;
-    for (size_t a = 0; a < n && below < m; a++) {
-        uint64_t v = draw(seed, node, a);
-        below += v < mine || (v == mine && a < attr);
+    if (n > DRAW_MEMO_ATTRS)
+        return among(node_key(seed, node), n, m, attr);
+    if (!(memo.valid && memo.seed == seed && memo.node == node && memo.n == n && memo.m == m)) {
+        uint64_t key = node_key(seed, node), v[DRAW_MEMO_ATTRS];
+        for (size_t a = 0; a < n; a++)
+            v[a] = mix(key ^ (uint64_t)a);
+        /* the m least draws (ties by index), or the n - m greatest left out, whichever is
+         * fewer picks: among's order, chosen once for the node */
+        int low = m <= n - m;
+        size_t picks = low ? m : n - m;
+        memset(memo.in, !low, n);
+        for (size_t p = 0; p < picks; p++) {
+            size_t at = SIZE_MAX;
+            for (size_t a = 0; a < n; a++) {
+                if (memo.in[a] == low)
+                    continue; /* picked already */
+                if (at == SIZE_MAX || (low ? v[a] < v[at] : v[a] >= v[at]))
+                    at = a;
+            }
+            memo.in[at] = (unsigned char)low;
+        }
+        memo.valid = 1;
+        memo.seed = seed;
+        memo.node = node;
+        memo.n = n;
+        memo.m = m;
     }
-    return below < m;
+    return memo.in[attr];
 }
 
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,

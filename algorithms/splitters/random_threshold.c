@@ -5,9 +5,10 @@
  * attribute), so a tree does not depend on the thread count. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_grow.h"
+#include "treelab/tl_plugin.h"
 
 /* SplitMix64, salted apart from random_subset's draw of the same (seed, node, attribute). */
 static uint64_t mix(uint64_t x)
@@ -18,46 +19,82 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* Up to this many rows a node's values are gathered on the stack, above into the heap. */
+#define RT_STACK_ROWS 2048
+
+/* The rows' values into v (in node order), and the least and greatest known value of the rows
+ * that weigh something: the one gather of the column. */
+static void gather(const double *x, const tl_node_rows *node, double *v, double *lo, double *hi)
+{
+    const double *w = node->w;
+    double a = INFINITY, b = -INFINITY;
+    for (size_t i = 0; i < node->n; i++) {
+        uint32_t row = node->rows[i];
+        double xi = x[row];
+        v[i] = xi;
+        if (xi == xi && (node->unit_weights || w[row] > 0)) {
+            a = xi < a ? xi : a;
+            b = xi > b ? xi : b;
+        }
+    }
+    *lo = a;
+    *hi = b;
+}
+
+/* The two sides' statistics (children: 2 x k, zero) of the cut at t over the gathered values;
+ * returns the weight whose value is unknown. */
+static double sides(const tl_grow_ctx *g, const tl_node_rows *node, const double *v, double t,
+                    double *children)
+{
+    const tl_dataset *d = tl_grow_data(g);
+    const double *w = node->w;
+    size_t k = tl_grow_k(g);
+    /* a class's weight added in place (tl_grow_add_row's sum, without a call per row) */
+    const int *code = tl_dataset_is_classification(d) ? d->y.code : NULL;
+    double missing_w = 0;
+    for (size_t i = 0; i < node->n; i++) {
+        uint32_t row = node->rows[i];
+        if (v[i] != v[i])
+            missing_w += w[row];
+        else if (code)
+            children[(v[i] <= t ? 0 : k) + (size_t)code[row]] += w[row];
+        else
+            tl_grow_add_row(g, children + (v[i] <= t ? 0 : k), row, w[row]);
+    }
+    return missing_w;
+}
+
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
                 tl_split *out, tl_err *err)
 {
     (void)state;
-    (void)err;
-    const tl_dataset *d = tl_grow_data(g);
-    const double *x = d->cols[attr].num, *w = node->w;
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < node->n; i++) {
-        double v = x[node->rows[i]];
-        if (w[node->rows[i]] > 0 && v == v) {
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-        }
+    double stack[RT_STACK_ROWS], lo, hi;
+    double *v = node->n <= RT_STACK_ROWS ? stack : malloc(node->n * sizeof *v);
+    if (!v)
+        return -tl_err_set(err, TL_ENOMEM, "out of memory");
+    gather(tl_grow_data(g)->cols[attr].num, node, v, &lo, &hi);
+    int found = 0;
+    if (hi > lo + 1e-7) { /* else scikit-learn's FEATURE_THRESHOLD: a constant attribute */
+        unsigned long seed = tl_grow_params_of(g)->seed;
+        uint64_t r =
+            mix(mix(mix((uint64_t)seed ^ 0x5eedc07ull) ^ (uint64_t)node->id) ^ (uint64_t)attr);
+        double u = (double)(r >> 11) * 0x1.0p-53, t = lo + u * (hi - lo);
+        if (t >= hi) /* as scikit-learn: a draw that rounds to the top cuts at the bottom */
+            t = lo;
+        double *children = tl_grow_scratch(g);
+        memset(children, 0, 2 * tl_grow_k(g) * sizeof *children);
+        double missing_w = sides(g, node, v, t, children);
+        memset(out, 0, sizeof *out);
+        out->attr = attr;
+        out->kind = TL_SPLIT_NUMERIC;
+        out->threshold = t;
+        out->n_branches = 2;
+        out->missing_branch = -1;
+        found = tl_grow_score(g, node, children, 2, missing_w, out);
     }
-    if (!(hi > lo + 1e-7)) /* scikit-learn's FEATURE_THRESHOLD: a constant attribute */
-        return 0;
-    unsigned long seed = tl_grow_params_of(g)->seed;
-    uint64_t r = mix(mix(mix((uint64_t)seed ^ 0x5eedc07ull) ^ (uint64_t)node->id) ^ (uint64_t)attr);
-    double u = (double)(r >> 11) * 0x1.0p-53, t = lo + u * (hi - lo);
-    if (t >= hi) /* as scikit-learn: a draw that rounds to the top cuts at the bottom */
-        t = lo;
-    size_t k = tl_grow_k(g);
-    double *children = tl_grow_scratch(g), missing_w = 0;
-    memset(children, 0, 2 * k * sizeof *children);
-    for (size_t i = 0; i < node->n; i++) {
-        uint32_t row = node->rows[i];
-        double v = x[row];
-        if (v != v)
-            missing_w += w[row];
-        else
-            tl_grow_add_row(g, children + (v <= t ? 0 : k), row, w[row]);
-    }
-    memset(out, 0, sizeof *out);
-    out->attr = attr;
-    out->kind = TL_SPLIT_NUMERIC;
-    out->threshold = t;
-    out->n_branches = 2;
-    out->missing_branch = -1;
-    return tl_grow_score(g, node, children, 2, missing_w, out);
+    if (v != stack)
+        free(v);
+    return found;
 }
 
 static const tl_splitter_type random_threshold = {

@@ -30,7 +30,7 @@ typedef struct frame {
 static double node_stats(tl_grow_ctx *g, const frame *f, double *stats)
 {
     /* compact: whole-number counts, the same sums in any order, set by the partition */
-    if (g->compact && f->node > 0)
+    if (g->v.compact && f->node > 0)
         return tl_tree_node_weight(g->t, f->node);
     memset(stats, 0, g->k * sizeof *stats);
     for (size_t i = 0; i < f->rs.n; i++)
@@ -170,23 +170,6 @@ static double node_scale(const tl_grow_ctx *g, const double *stats, double w)
     return c->impurity ? c->impurity(stats, g->k) : 1;
 }
 
-/* Step 6: the chosen test goes into the tree, with its children's block (leaves until
- * the rows are partitioned; n_children set first, as tl_tree_branch checks codes against it). */
-static int write_split(tl_grow_ctx *g, size_t node, const tl_split *s, tl_err *err)
-{
-    tl_tree *t = g->t;
-    t->attr[node] = (int)s->attr;
-    t->kind[node] = (unsigned char)s->kind;
-    t->threshold[node] = s->threshold;
-    t->mask[node] = s->left_mask;
-    size_t first = tl_tree_add_nodes(t, s->n_branches, node, err);
-    if (first == SIZE_MAX)
-        return TL_ENOMEM;
-    t->first_child[node] = first;
-    t->n_children[node] = s->n_branches;
-    return TL_OK;
-}
-
 /* Steps 1 to 7 for the frame's node: a leaf (kids.n = 0) or a split whose children are
  * ready to be pushed. */
 static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
@@ -201,7 +184,7 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     if (must_stop(g, f, stats, w))
         return TL_OK;
     int rc = TL_OK;
-    if (g->compact && !f->rs.rec && f->rs.n <= g->rec_cap) { /* the subtree's records */
+    if (g->v.compact && !f->rs.rec && f->rs.n <= g->v.rec_cap) { /* the subtree's records */
         if ((rc = tlg_materialise(g, &f->rs, err)))
             return rc;
         f->materialised = 1;
@@ -248,8 +231,8 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         f->was_used = g->used[chosen.attr];
         g->used[chosen.attr] = 1;
     }
-    if ((rc = write_split(g, f->node, &chosen, err))) /* step 6 */
-        return rc;
+    if (tl_tree_split_node(g->t, f->node, &chosen, err) == SIZE_MAX) /* step 6: the test */
+        return TL_ENOMEM;
     return tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err); /* step 7 */
 }
 
@@ -258,9 +241,9 @@ static void release(tl_grow_ctx *g, frame *f)
     if (f->marked_attr >= 0)
         g->used[f->marked_attr] = f->was_used;
     tlg_children_free(&f->kids);
-    if (f->materialised && g->rec_cap < g->n_rows) { /* the next subtree builds its own */
-        free(g->rec_buf);
-        g->rec_buf = NULL;
+    if (f->materialised && g->v.rec_cap < g->n_rows) { /* the next subtree builds its own */
+        free(g->v.rec_buf);
+        g->v.rec_buf = NULL;
     }
 }
 

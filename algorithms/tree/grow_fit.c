@@ -29,7 +29,7 @@ static int grown_on(const tl_grow_params *p, const tl_dataset *d, size_t row)
  * attribute. On failure root->xs stays NULL (the caller reports it). */
 static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, double **xs, int **ys)
 {
-    int classes = g->tmp_y != NULL;
+    int classes = g->v.tmp_y != NULL;
     *xs = malloc(n * g->n_num * sizeof **xs);
     *ys = classes ? malloc(n * g->n_num * sizeof **ys) : NULL;
     root->xs = malloc(g->n_num * sizeof *root->xs);
@@ -45,14 +45,14 @@ static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, doubl
 static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **blocks, double **xs,
                          int **ys, tl_err *err)
 {
-    *blocks = malloc((n * g->n_blocks > 0 ? n * g->n_blocks : 1) * sizeof **blocks);
-    root->sorted = malloc((g->n_blocks ? g->n_blocks : 1) * sizeof *root->sorted);
-    if (g->packed)
+    *blocks = malloc((n * g->v.n_blocks > 0 ? n * g->v.n_blocks : 1) * sizeof **blocks);
+    root->sorted = malloc((g->v.n_blocks ? g->v.n_blocks : 1) * sizeof *root->sorted);
+    if (g->v.packed)
         alloc_packed(g, n, root, xs, ys);
-    if (!*blocks || !root->sorted || (g->packed && !root->xs))
+    if (!*blocks || !root->sorted || (g->v.packed && !root->xs))
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     int rc = tlg_presort(g, root->base, root->n, *blocks, *xs, *ys, err);
-    for (size_t s = 0; !rc && s < g->n_blocks; s++) {
+    for (size_t s = 0; !rc && s < g->v.n_blocks; s++) {
         root->sorted[s] = *blocks + s * n;
         if (*xs)
             root->xs[s] = *xs + s * n;
@@ -66,11 +66,11 @@ static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **
  * tlg_presort leaves them, so the node statistics are summed in the same order. */
 static int compact_root(tl_grow_ctx *g, tlg_rowset *root, tl_err *err)
 {
-    g->packed = 0;
-    free(g->tmp_x);
-    free(g->tmp_y);
-    g->tmp_x = NULL;
-    g->tmp_y = NULL;
+    g->v.packed = 0;
+    free(g->v.tmp_x);
+    free(g->v.tmp_y);
+    g->v.tmp_x = NULL;
+    g->v.tmp_y = NULL;
     tlg_sort_rows(root->base, root->n);
     return tlg_compact_setup(g, g->n_rows, err);
 }
@@ -121,7 +121,7 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
     }
     tlg_rowset root = {n, NULL, NULL, NULL, NULL, 1, NULL};
     uint32_t *blocks = NULL;
-    double *xs = NULL; /* the packed values and class codes (g.packed) */
+    double *xs = NULL; /* the packed values and class codes (g.v.packed) */
     int *ys = NULL;
     g.t = tl_tree_alloc(g.k, regression, 64, err);
     int rc = g.t ? tlg_ctx_alloc(&g, n, err) : TL_ENOMEM;
@@ -155,8 +155,8 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
             root.n = n;
     }
     if (!rc) {
-        g.compact = !g.leaf_only && tlg_compact_applies(d, p, root.base, root.n);
-        rc = g.compact ? compact_root(&g, &root, err)
+        g.v.compact = !g.leaf_only && tlg_compact_applies(d, p, root.base, root.n);
+        rc = g.v.compact ? compact_root(&g, &root, err)
                        : sorted_blocks(&g, n, &root, &blocks, &xs, &ys, err);
     }
     if (!rc && tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)

@@ -8,6 +8,33 @@
 #include "views/views.h"
 #include "treelab/tl_grow.h"
 
+/* The views a fit keeps of the rows (views/view.c decides from the splitters' requests):
+ * sorted blocks, packed values, compact records, training values, sorts on demand. */
+typedef struct tlg_views {
+    size_t n_blocks;       /* sorted blocks per row set: n_num, or 0 when no splitter asked
+                              for a sorted view (tl_grow_view then sorts on demand) */
+    struct tlg_lazy *lazy; /* tl_grow_view's sorts on demand when there are no blocks */
+    int packed;            /* the numeric splitter asked for TL_VIEW_VALUES / _CLASSES */
+    double *tmp_x;         /* partition buffers of the packed values (packed only) */
+    int *tmp_y;            /* ... and class codes (packed classification only) */
+    double *train_vals;    /* per numeric slot: sorted known values (TL_VIEW_TRAIN_VALUES) */
+    size_t *train_n;       /* per numeric slot: how many */
+    uint32_t *train_rows;  /* per numeric slot: the rows of those values */
+    /* The compact records (TL_VIEW_RECORDS), when tlg_compact_applies: nodes of at most
+     * rec_cap rows keep them per numeric attribute in rec_buf (one such subtree at a time,
+     * depth first); a larger node builds one attribute's records at a time in g->tmp when
+     * the splitter asks (free until the partition). */
+    int compact;
+    unsigned rec_shift;
+    double rec_gap; /* the cut bit's gap: the numeric splitter's request or TL_REC_GAP */
+    size_t rec_cap;
+    uint32_t *rec_buf;   /* rec_cap x n_num words, allocated while a subtree uses it */
+    uint32_t **rec_ptrs; /* the materialised node's blocks (n_num) */
+    size_t *last_kept;   /* partition scratch: per group, where its last record came from */
+    uint64_t *branch1;   /* a binary split's branch per row, a bit each (compact) */
+} tlg_views;
+
+/* The state of the grower's named steps (grow.c) for one fit, and the views it keeps. */
 struct tl_grow_ctx {
     const tl_dataset *d;
     const tl_grow_params *p;
@@ -23,14 +50,8 @@ struct tl_grow_ctx {
     size_t n_num;          /* numeric attributes */
     size_t *num_attr;      /* their indices */
     long *num_slot;        /* attribute -> slot in the sorted blocks, or -1 */
-    size_t n_blocks;       /* sorted blocks per row set: n_num, or 0 when no splitter asked
-                              for a sorted view (tl_grow_view then sorts on demand) */
     void *prep[2];         /* what the numeric and the nominal splitter prepared for the fit */
-    struct tlg_lazy *lazy; /* tl_grow_view's sorts on demand when there are no blocks */
     uint32_t *tmp;         /* partition buffer */
-    int packed;            /* the numeric splitter asked for TL_VIEW_VALUES / _CLASSES */
-    double *tmp_x;         /* partition buffers of the packed values (packed only) */
-    int *tmp_y;            /* ... and class codes (packed classification only) */
     unsigned char *used;   /* nominal attributes used on the current path */
     const size_t *order;   /* order attributes are tried in: p->attr_order or file order */
     size_t *file_order;    /* 0..n_attrs-1 when attr_order is NULL */
@@ -41,26 +62,12 @@ struct tl_grow_ctx {
     size_t n_rows;        /* rows grown on */
     int multival;         /* J48: every attribute is nominal with many levels */
     int leaf_only;        /* the missing-value method left no row to grow on: one leaf */
-    double *train_vals;   /* per numeric slot: sorted known values (TL_VIEW_TRAIN_VALUES) */
-    size_t *train_n;      /* per numeric slot: how many */
-    uint32_t *train_rows; /* per numeric slot: the rows of those values */
     /* row-form criteria (prefix_loss), each n_rows long: a row set's targets and weights,
      * their prefix losses and values, the criterion's work (TL_ROW_WORK per row), a sweep's
      * cut losses; and the loss of the node being grown */
     double *ry, *rw, *rloss, *rvalue, *rwork, *cut_left, *cut_right;
     double node_loss;
-    /* The compact records (TL_VIEW_RECORDS), when tlg_compact_applies: nodes of at
-     * most rec_cap rows keep them per numeric attribute in rec_buf (one such subtree at a time,
-     * depth first); a larger node builds one attribute's records at a time in g->tmp (free
-     * until the partition). */
-    int compact;
-    unsigned rec_shift;
-    double rec_gap; /* the cut bit's gap: the numeric splitter's request or TL_REC_GAP */
-    size_t rec_cap;
-    uint32_t *rec_buf;        /* rec_cap x n_num words, allocated while a subtree uses it */
-    uint32_t **rec_ptrs;      /* the materialised node's blocks (n_num) */
-    size_t *last_kept;        /* partition scratch: per group, where its last record came from */
-    uint64_t *branch1;        /* a binary split's branch per row, a bit each (compact) */
+    tlg_views v;
 };
 
 /* tl_grow_view's sorts on demand when the grower keeps no sorted blocks (allocated on first

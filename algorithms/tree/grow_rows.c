@@ -38,21 +38,21 @@ static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys
         for (size_t i = 0; i < n; i++) {
             size_t o = off[group_of(g, block[i], narrow)]++;
             g->tmp[o] = block[i];
-            g->tmp_x[o] = xs[i];
+            g->v.tmp_x[o] = xs[i];
         }
     } else {
         for (size_t i = 0; i < n; i++) {
             size_t o = off[group_of(g, block[i], narrow)]++;
             g->tmp[o] = block[i];
-            g->tmp_x[o] = xs[i];
-            g->tmp_y[o] = ys[i];
+            g->v.tmp_x[o] = xs[i];
+            g->v.tmp_y[o] = ys[i];
         }
     }
     memcpy(block, g->tmp, n * sizeof *block);
     if (xs)
-        memcpy(xs, g->tmp_x, n * sizeof *xs);
+        memcpy(xs, g->v.tmp_x, n * sizeof *xs);
     if (ys)
-        memcpy(ys, g->tmp_y, n * sizeof *ys);
+        memcpy(ys, g->v.tmp_y, n * sizeof *ys);
 }
 
 void tlg_children_free(tlg_children *c)
@@ -88,13 +88,13 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     for (size_t i = 0; i < rs->n && narrow && !routed; i++)
         g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
     /* branch1 serves only the partition of kept compact records (partition_two) */
-    for (size_t i = 0; i < rs->n && rs->rec && g->branch1 && groups == 2 && !routed; i++) {
+    for (size_t i = 0; i < rs->n && rs->rec && g->v.branch1 && groups == 2 && !routed; i++) {
         uint32_t r = rs->base[i];
         uint64_t bit = (uint64_t)1 << (r & 63);
-        g->branch1[r >> 6] = g->branch[r] ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;
+        g->v.branch1[r >> 6] = g->branch[r] ? g->v.branch1[r >> 6] | bit : g->v.branch1[r >> 6] & ~bit;
     }
     partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
-    for (size_t s2 = 0; rs->sorted && s2 < g->n_blocks; s2++)
+    for (size_t s2 = 0; rs->sorted && s2 < g->v.n_blocks; s2++)
         partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL, rs->n,
                   groups, counts, off, narrow);
     for (size_t s2 = 0; rs->rec && s2 < g->n_num; s2++) {
@@ -111,8 +111,8 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
         c->kids[b].base = rs->base + at;
         c->kids[b].unit = rs->unit;
         if (rs->sorted) {
-            c->kids[b].sorted = c->ptrs + b * g->n_blocks;
-            for (size_t s2 = 0; s2 < g->n_blocks; s2++)
+            c->kids[b].sorted = c->ptrs + b * g->v.n_blocks;
+            for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
                 c->kids[b].sorted[s2] = rs->sorted[s2] + at;
         }
         if (rs->rec) {
@@ -121,13 +121,13 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
                 c->kids[b].rec[s2] = rs->rec[s2] + at;
         }
         if (rs->xs) {
-            c->kids[b].xs = c->xptrs + b * g->n_blocks;
-            for (size_t s2 = 0; s2 < g->n_blocks; s2++)
+            c->kids[b].xs = c->xptrs + b * g->v.n_blocks;
+            for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
                 c->kids[b].xs[s2] = rs->xs[s2] + at;
         }
         if (rs->ys) {
-            c->kids[b].ys = c->yptrs + b * g->n_blocks;
-            for (size_t s2 = 0; s2 < g->n_blocks; s2++)
+            c->kids[b].ys = c->yptrs + b * g->v.n_blocks;
+            for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
                 c->kids[b].ys[s2] = rs->ys[s2] + at;
         }
         at += counts[b];
@@ -139,8 +139,8 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
  * runs only where rows go down every branch. total: the children's rows. TL_ENOMEM. */
 static int copy_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_err *err)
 {
-    const int *code = g->tmp_y ? g->d->y.code : NULL;
-    size_t cells = total * g->n_blocks > 0 ? total * g->n_blocks : 1;
+    const int *code = g->v.tmp_y ? g->d->y.code : NULL;
+    size_t cells = total * g->v.n_blocks > 0 ? total * g->v.n_blocks : 1;
     c->fresh_x = malloc(cells * sizeof *c->fresh_x);
     c->fresh_y = code ? malloc(cells * sizeof *c->fresh_y) : NULL;
     if (!c->fresh_x || (code && !c->fresh_y))
@@ -149,9 +149,9 @@ static int copy_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_e
     int *cy = c->fresh_y;
     for (size_t b = 0; b < c->n; b++) {
         tlg_rowset *kid = &c->kids[b];
-        kid->xs = c->xptrs + b * g->n_blocks;
-        kid->ys = code ? c->yptrs + b * g->n_blocks : NULL;
-        for (size_t s2 = 0; s2 < g->n_blocks; s2++) {
+        kid->xs = c->xptrs + b * g->v.n_blocks;
+        kid->ys = code ? c->yptrs + b * g->v.n_blocks : NULL;
+        for (size_t s2 = 0; s2 < g->v.n_blocks; s2++) {
             const double *x = g->d->cols[g->num_attr[s2]].num;
             kid->xs[s2] = cx;
             for (size_t i = 0; i < kid->n; i++)
@@ -178,7 +178,7 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
         total += counts[b] + n_missing;
     c->missing_rows = malloc(n_missing * sizeof *c->missing_rows);
     c->missing_w = malloc(n_missing * sizeof *c->missing_w);
-    c->fresh = malloc(total * (g->n_blocks + 1) * sizeof *c->fresh);
+    c->fresh = malloc(total * (g->v.n_blocks + 1) * sizeof *c->fresh);
     uint32_t **dst = calloc(nb, sizeof *dst);
     if (!c->missing_rows || !c->missing_w || !c->fresh || !dst) {
         free(dst);
@@ -195,13 +195,13 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
     uint32_t *cur = c->fresh;
     for (size_t b = 0; b < nb; b++) {
         c->kids[b].n = counts[b] + n_missing;
-        c->kids[b].sorted = c->ptrs + b * g->n_blocks;
+        c->kids[b].sorted = c->ptrs + b * g->v.n_blocks;
         c->kids[b].base = cur;
-        for (size_t s2 = 0; s2 < g->n_blocks; s2++)
+        for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
             c->kids[b].sorted[s2] = cur + (s2 + 1) * c->kids[b].n;
-        cur += (g->n_blocks + 1) * c->kids[b].n;
+        cur += (g->v.n_blocks + 1) * c->kids[b].n;
     }
-    for (size_t s2 = 0; s2 <= g->n_blocks; s2++) {
+    for (size_t s2 = 0; s2 <= g->v.n_blocks; s2++) {
         const uint32_t *src = s2 == 0 ? rs->base : rs->sorted[s2 - 1];
         for (size_t b = 0; b < nb; b++)
             dst[b] = s2 == 0 ? c->kids[b].base : c->kids[b].sorted[s2 - 1];
@@ -215,7 +215,7 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
         }
     }
     free(dst);
-    return g->packed ? copy_values(g, c, total, err) : TL_OK;
+    return g->v.packed ? copy_values(g, c, total, err) : TL_OK;
 }
 
 /* Where each row of the node goes: the test's branch, and for a row whose value is unknown
@@ -267,25 +267,25 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     out->n = nb;
     /* a binary numeric test on a node with records: its attribute's records in order are
      * the rows that go left, then those that go right */
-    int by_records = g->compact && rs->rec && s->kind == TL_SPLIT_NUMERIC && nb == 2;
+    int by_records = g->v.compact && rs->rec && s->kind == TL_SPLIT_NUMERIC && nb == 2;
     int rc = by_records ? TL_OK : route_rows(g, view, s, nb, err);
     if (rc)
         return rc;
     size_t *counts = calloc(nb + 1, sizeof *counts);
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
-    out->ptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->ptrs);
-    if (g->compact && rs->rec &&
+    out->ptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->ptrs);
+    if (g->v.compact && rs->rec &&
         !(out->rptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->rptrs))) {
         free(counts);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
-    if (g->packed) {
-        out->xptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->xptrs);
-        out->yptrs = calloc(nb * (g->n_blocks ? g->n_blocks : 1), sizeof *out->yptrs);
+    if (g->v.packed) {
+        out->xptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->xptrs);
+        out->yptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->yptrs);
     }
     if (!counts || !out->share || !out->kids || !out->ptrs ||
-        (g->packed && (!out->xptrs || !out->yptrs))) {
+        (g->v.packed && (!out->xptrs || !out->yptrs))) {
         free(counts);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
@@ -313,10 +313,10 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     /* Every child's statistics are there before any subtree is grown, for the accept
      * callback (the node step recomputes them in the same order). */
     const int *code = g->d->y.code;
-    for (size_t i = 0; i < rs->n && g->compact && !by_records; i++) /* weights 1, all go down */
+    for (size_t i = 0; i < rs->n && g->v.compact && !by_records; i++) /* weights 1, all go down */
         t->stats[(first + (size_t)g->branch[rs->base[i]]) * g->k + (size_t)code[rs->base[i]]] +=
             1.0;
-    for (size_t i = 0; i < rs->n && !g->compact; i++) {
+    for (size_t i = 0; i < rs->n && !g->v.compact; i++) {
         uint32_t r = rs->base[i];
         int b = g->branch[r];
         if (b >= 0 && (size_t)b < nb)

@@ -16,15 +16,15 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->num_attr);
     free(g->num_slot);
     free(g->tmp);
-    free(g->tmp_x);
-    free(g->tmp_y);
+    free(g->v.tmp_x);
+    free(g->v.tmp_y);
     free(g->used);
     free(g->cand);
     free(g->has_cand);
     free(g->file_order);
-    free(g->train_vals);
-    free(g->train_n);
-    free(g->train_rows);
+    free(g->v.train_vals);
+    free(g->v.train_n);
+    free(g->v.train_rows);
     free(g->ry);
     free(g->rw);
     free(g->rloss);
@@ -32,11 +32,11 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->rwork);
     free(g->cut_left);
     free(g->cut_right);
-    free(g->rec_buf);
-    free(g->rec_ptrs);
-    free(g->last_kept);
-    free(g->branch1);
-    tlg_lazy_free(g->lazy);
+    free(g->v.rec_buf);
+    free(g->v.rec_ptrs);
+    free(g->v.last_kept);
+    free(g->v.branch1);
+    tlg_lazy_free(g->v.lazy);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */
@@ -74,25 +74,25 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     unsigned num = tlg_wanted(g->p, TL_ATTR_NUMERIC).kinds,
              nom = tlg_wanted(g->p, TL_ATTR_NOMINAL).kinds;
     unsigned packed_bits = TL_VIEW_BIT(TL_VIEW_VALUES) | TL_VIEW_BIT(TL_VIEW_CLASSES);
-    g->packed = g->n_num && g->p->numeric && (num & packed_bits);
-    if (g->packed) {
-        g->tmp_x = malloc(n * sizeof *g->tmp_x);
-        g->tmp_y =
-            d->y.code && tl_dataset_is_classification(d) ? malloc(n * sizeof *g->tmp_y) : NULL;
-        if (!g->tmp_x || (tl_dataset_is_classification(d) && !g->tmp_y))
+    g->v.packed = g->n_num && g->p->numeric && (num & packed_bits);
+    if (g->v.packed) {
+        g->v.tmp_x = malloc(n * sizeof *g->v.tmp_x);
+        g->v.tmp_y =
+            d->y.code && tl_dataset_is_classification(d) ? malloc(n * sizeof *g->v.tmp_y) : NULL;
+        if (!g->v.tmp_x || (tl_dataset_is_classification(d) && !g->v.tmp_y))
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     int need_vals = ((num | nom) & TL_VIEW_BIT(TL_VIEW_TRAIN_VALUES)) != 0;
     int unsorted = g->p->numeric && !(num & (TL_VIEW_BIT(TL_VIEW_SORTED) | packed_bits)) &&
                    !need_vals;
-    g->n_blocks = unsorted ? 0 : g->n_num;
-    if (unsorted && !(g->lazy = calloc(1, sizeof *g->lazy)))
+    g->v.n_blocks = unsorted ? 0 : g->n_num;
+    if (unsorted && !(g->v.lazy = calloc(1, sizeof *g->v.lazy)))
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     if (need_vals && g->n_num) {
-        g->train_vals = malloc(n * g->n_num * sizeof *g->train_vals);
-        g->train_n = malloc(g->n_num * sizeof *g->train_n);
-        g->train_rows = malloc(n * g->n_num * sizeof *g->train_rows);
-        if (!g->train_vals || !g->train_n || !g->train_rows)
+        g->v.train_vals = malloc(n * g->n_num * sizeof *g->v.train_vals);
+        g->v.train_n = malloc(g->n_num * sizeof *g->v.train_n);
+        g->v.train_rows = malloc(n * g->n_num * sizeof *g->v.train_rows);
+        if (!g->v.train_vals || !g->v.train_n || !g->v.train_rows)
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
     if (g->p->criterion->prefix_loss) {

@@ -131,6 +131,21 @@ size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err)
     return first;
 }
 
+size_t tl_tree_split_node(tl_tree *t, size_t node, const tl_split *s, tl_err *err)
+{
+    t->attr[node] = (int)s->attr;
+    t->kind[node] = (unsigned char)s->kind;
+    t->threshold[node] = s->threshold;
+    t->mask[node] = s->left_mask;
+    size_t first = tl_tree_add_nodes(t, s->n_branches, node, err);
+    if (first == SIZE_MAX)
+        return SIZE_MAX;
+    /* n_children set before any child is routed: tl_tree_branch checks codes against it */
+    t->first_child[node] = first;
+    t->n_children[node] = s->n_branches;
+    return first;
+}
+
 /* The node after node in a depth-first walk of the subtree at root, or SIZE_MAX at its end;
  * *depth follows the depth below root. No recursion (a tree may be far deeper than the C
  * stack allows) and no memory: down to the first child, on to the next sibling, or up

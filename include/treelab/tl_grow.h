@@ -1,7 +1,8 @@
 /* The greedy grower: a tree from a dataset's rows and a composition of plug-ins
- * (tl_grow_params). The plug-in contract is tl_plugin.h, what pruners share tl_prune.h, the
- * built-in splitters' helpers tl_splitters.h; this header includes all three, so a file that
- * composes or writes plug-ins may include it alone.
+ * (tl_grow_params). The plug-in contract is tl_plugin.h, what pruners share tl_prune.h; this
+ * header includes both, so a file that composes or writes plug-ins may include it alone. (A
+ * splitter's own public helpers, such as the histogram's bins in tl_splitters.h, are included
+ * where they are used.)
  *
  * API: tl_grow returns a tree the caller frees with tl_tree_free. err may be NULL everywhere.
  */
@@ -15,7 +16,6 @@
 #include "treelab/tl_error.h"
 #include "treelab/tl_plugin.h"
 #include "treelab/tl_prune.h"
-#include "treelab/tl_splitters.h"
 #include "treelab/tl_tree.h"
 
 #ifdef __cplusplus

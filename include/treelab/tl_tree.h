@@ -107,6 +107,9 @@ TL_API int tl_tree_set_p_value(tl_tree *t, size_t node, double p, tl_err *err);
 /* Append n nodes (leaves with zero stats) and return the index of the first, or SIZE_MAX
  * with err set on allocation failure. */
 TL_API size_t tl_tree_add_nodes(tl_tree *t, size_t n, size_t parent, tl_err *err);
+/* Give leaf node the test s and a block of s->n_branches new leaf children (the grower's write
+ * step). The child index, or SIZE_MAX with err set on allocation failure. */
+TL_API size_t tl_tree_split_node(tl_tree *t, size_t node, const tl_split *s, tl_err *err);
 /* Number of leaves and depth (root alone = depth 0) of the subtree at node. */
 TL_API size_t tl_tree_leaves(const tl_tree *t, size_t node);
 TL_API size_t tl_tree_depth(const tl_tree *t, size_t node);

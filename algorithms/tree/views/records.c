@@ -47,20 +47,20 @@ int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint
 
 int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
 {
-    fits(g->d, &g->rec_shift);
+    fits(g->d, &g->v.rec_shift);
     double gap = tlg_wanted(g->p, TL_ATTR_NUMERIC).record_gap;
-    g->rec_gap = gap > 0 ? gap : TL_REC_GAP;
-    for (size_t s = 0; g->train_vals && s < g->n_num; s++)
-        g->train_n[s] = SIZE_MAX; /* filled from the root's first sort of the slot */
-    g->rec_cap = n * g->n_num <= TL_REC_ALL_CELLS ? n : (size_t)(TL_REC_SHARE * (double)n);
-    g->rec_ptrs = malloc((g->n_num ? g->n_num : 1) * sizeof *g->rec_ptrs);
+    g->v.rec_gap = gap > 0 ? gap : TL_REC_GAP;
+    for (size_t s = 0; g->v.train_vals && s < g->n_num; s++)
+        g->v.train_n[s] = SIZE_MAX; /* filled from the root's first sort of the slot */
+    g->v.rec_cap = n * g->n_num <= TL_REC_ALL_CELLS ? n : (size_t)(TL_REC_SHARE * (double)n);
+    g->v.rec_ptrs = malloc((g->n_num ? g->n_num : 1) * sizeof *g->v.rec_ptrs);
     size_t groups = 3; /* a partition's: the branches and the rows that stay */
     for (size_t a = 0; a < g->d->schema.n_attrs; a++)
         if (g->d->schema.attrs[a].n_levels + 1 > groups)
             groups = g->d->schema.attrs[a].n_levels + 1;
-    g->last_kept = malloc(groups * sizeof *g->last_kept);
-    g->branch1 = calloc(g->d->n_rows / 64 + 1, sizeof *g->branch1);
-    if (!g->rec_ptrs || !g->last_kept || !g->branch1)
+    g->v.last_kept = malloc(groups * sizeof *g->v.last_kept);
+    g->v.branch1 = calloc(g->d->n_rows / 64 + 1, sizeof *g->v.branch1);
+    if (!g->v.rec_ptrs || !g->v.last_kept || !g->v.branch1)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     return TL_OK;
 }
@@ -69,7 +69,7 @@ int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
  * bits) into out. */
 static void encode(const tl_grow_ctx *g, const tlg_keyed_row *pairs, size_t n, uint32_t *out)
 {
-    double prev = 0, gap = g->rec_gap;
+    double prev = 0, gap = g->v.rec_gap;
     for (size_t i = 0; i < n; i++) {
         uint32_t bits = 0;
         double v = tlg_key_value(pairs[i].key);
@@ -85,14 +85,14 @@ static void encode(const tl_grow_ctx *g, const tlg_keyed_row *pairs, size_t n, u
 static void keep_train_values(const tl_grow_ctx *g, size_t slot, const tlg_keyed_row *pairs,
                               size_t n)
 {
-    if (!g->train_vals || g->train_n[slot] != SIZE_MAX)
+    if (!g->v.train_vals || g->v.train_n[slot] != SIZE_MAX)
         return;
     size_t at = slot * g->n_rows; /* no value is unknown on this path */
     for (size_t i = 0; i < n; i++) {
-        g->train_vals[at + i] = tlg_key_value(pairs[i].key);
-        g->train_rows[at + i] = pairs[i].row >> g->rec_shift;
+        g->v.train_vals[at + i] = tlg_key_value(pairs[i].key);
+        g->v.train_rows[at + i] = pairs[i].row >> g->v.rec_shift;
     }
-    g->train_n[slot] = n;
+    g->v.train_n[slot] = n;
 }
 
 /* Sort rows[0..n) (increasing) by slot's values into pairs (2n entries), each carrying its
@@ -103,7 +103,7 @@ static int sort_slot(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_
 {
     const double *x = g->d->cols[g->num_attr[slot]].num;
     const int *code = g->d->y.code;
-    unsigned shift = g->rec_shift;
+    unsigned shift = g->v.rec_shift;
     for (size_t i = 0; i < n; i++) {
         uint32_t r = rows[i];
         pairs[i].key = tlg_sort_key(x[r]);
@@ -129,23 +129,23 @@ int tlg_attr_records(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_
 int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
 {
     size_t n = rs->n;
-    size_t cells = g->rec_cap * g->n_num > 0 ? g->rec_cap * g->n_num : 1;
-    if (!g->rec_buf && !(g->rec_buf = malloc(cells * sizeof *g->rec_buf)))
+    size_t cells = g->v.rec_cap * g->n_num > 0 ? g->v.rec_cap * g->n_num : 1;
+    if (!g->v.rec_buf && !(g->v.rec_buf = malloc(cells * sizeof *g->v.rec_buf)))
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     tlg_keyed_row *pairs = malloc(2 * (n ? n : 1) * sizeof *pairs);
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
     for (size_t s = 0; s < g->n_num; s++) {
-        g->rec_ptrs[s] = g->rec_buf + s * n;
+        g->v.rec_ptrs[s] = g->v.rec_buf + s * n;
         if (sort_slot(g, rs->base, n, s, pairs)) {
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
         }
-        encode(g, pairs, n, g->rec_ptrs[s]);
+        encode(g, pairs, n, g->v.rec_ptrs[s]);
         keep_train_values(g, s, pairs, n);
     }
     free(pairs);
-    rs->rec = g->rec_ptrs;
+    rs->rec = g->v.rec_ptrs;
     return TL_OK;
 }
 
@@ -155,12 +155,12 @@ int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
 static uint32_t joined_close(const tl_grow_ctx *g, const uint32_t *rec, size_t last, uint32_t v,
                              const double *x)
 {
-    double prev = x[rec[last - 1] >> g->rec_shift], cur = x[v >> g->rec_shift];
-    return TL_REC_DIFFERS | (cur > prev + g->rec_gap ? TL_REC_CUT : 0);
+    double prev = x[rec[last - 1] >> g->v.rec_shift], cur = x[v >> g->v.rec_shift];
+    return TL_REC_DIFFERS | (cur > prev + g->v.rec_gap ? TL_REC_CUT : 0);
 }
 
 /* tlg_partition_records into two groups (a binary split, every row going down): the group
- * read from g->branch1 (a bit per row: an eighth of the bytes, so the lookups stay in cache),
+ * read from g->v.branch1 (a bit per row: an eighth of the bytes, so the lookups stay in cache),
  * the groups' positions kept in registers and chosen by masks: the group is as good as
  * random, and a branch on it would mispredict half the time. */
 static void partition_two(const tl_grow_ctx *g, uint32_t *rec, size_t n, const size_t *off,
@@ -168,11 +168,11 @@ static void partition_two(const tl_grow_ctx *g, uint32_t *rec, size_t n, const s
 {
     size_t o0 = off[0], o1 = off[1], last0 = 0, last1 = 0, last_cut = 0, last_differs = 0;
     const uint32_t bits = TL_REC_CUT | TL_REC_DIFFERS;
-    unsigned shift = g->rec_shift;
+    unsigned shift = g->v.rec_shift;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = rec[i];
         uint32_t r = v >> shift;
-        size_t b = (size_t)(g->branch1[r >> 6] >> (r & 63)) & 1u, m = 0 - b; /* m: b's mask */
+        size_t b = (size_t)(g->v.branch1[r >> 6] >> (r & 63)) & 1u, m = 0 - b; /* m: b's mask */
         last_cut = (v & TL_REC_CUT) ? i + 1 : last_cut;
         if ((v & bits) == TL_REC_DIFFERS)
             last_differs = i + 1;
@@ -194,19 +194,19 @@ static void partition_two(const tl_grow_ctx *g, uint32_t *rec, size_t n, const s
 void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t *off,
                            size_t groups, int narrow, const double *x)
 {
-    if (groups == 2 && narrow && g->branch1) {
+    if (groups == 2 && narrow && g->v.branch1) {
         partition_two(g, rec, n, off, x);
         return;
     }
-    size_t *last = g->last_kept; /* 1 + the position of the group's last record, 0: none */
+    size_t *last = g->v.last_kept; /* 1 + the position of the group's last record, 0: none */
     memset(last, 0, groups * sizeof *last);
     size_t last_cut = 0, last_differs = 0; /* 1 + the position of the last such step */
     const uint32_t bits = TL_REC_CUT | TL_REC_DIFFERS;
-    unsigned shift = g->rec_shift;
+    unsigned shift = g->v.rec_shift;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = rec[i], r = v >> shift;
         /* a step that allowed a cut also differed; one that differed without allowing a cut
-         * (values within the splitter's gap, g->rec_gap) is rare */
+         * (values within the splitter's gap, g->v.rec_gap) is rare */
         last_cut = (v & TL_REC_CUT) ? i + 1 : last_cut;
         if ((v & bits) == TL_REC_DIFFERS)
             last_differs = i + 1;
@@ -228,7 +228,7 @@ void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_spli
 {
     const uint32_t *rec = rs->rec[g->num_slot[s->attr]];
     const double *x = g->d->cols[s->attr].num;
-    unsigned shift = g->rec_shift;
+    unsigned shift = g->v.rec_shift;
     uint32_t cmask = (1u << (shift - TL_REC_CLASS_SHIFT)) - 1;
     size_t lo = 0, hi = rs->n, k = g->k;
     while (lo < hi) { /* the first record whose value exceeds the threshold */
@@ -244,7 +244,7 @@ void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_spli
         uint32_t r = rec[i] >> shift, b = i >= lo;
         uint64_t bit = (uint64_t)1 << (r & 63);
         g->branch8[r] = (uint8_t)b;
-        g->branch1[r >> 6] = b ? g->branch1[r >> 6] | bit : g->branch1[r >> 6] & ~bit;
+        g->v.branch1[r >> 6] = b ? g->v.branch1[r >> 6] | bit : g->v.branch1[r >> 6] & ~bit;
         stats[b * k + ((rec[i] >> TL_REC_CLASS_SHIFT) & cmask)] += 1.0;
     }
 }

@@ -83,7 +83,7 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     tlg_sort_rows(rows, n);
-    for (size_t s = 0; s < g->n_blocks; s++) {
+    for (size_t s = 0; s < g->v.n_blocks; s++) {
         const double *x = g->d->cols[g->num_attr[s]].num;
         for (size_t i = 0; i < n; i++) {
             pairs[i].key = tlg_sort_key(x[rows[i]]);
@@ -99,14 +99,14 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
             xs[s * stride + i] = x[pairs[i].row];
         for (size_t i = 0; ys && i < n; i++)
             ys[s * stride + i] = g->d->y.code[pairs[i].row];
-        if (g->train_vals) {
+        if (g->v.train_vals) {
             size_t m = 0;
             while (m < n && !isnan(x[pairs[m].row])) {
-                g->train_vals[s * stride + m] = x[pairs[m].row];
-                g->train_rows[s * stride + m] = pairs[m].row;
+                g->v.train_vals[s * stride + m] = x[pairs[m].row];
+                g->v.train_rows[s * stride + m] = pairs[m].row;
                 m++;
             }
-            g->train_n[s] = m;
+            g->v.train_n[s] = m;
         }
     }
     free(pairs);
@@ -126,7 +126,7 @@ void tlg_lazy_free(struct tlg_lazy *lazy)
  * for a missing-value method that asks while the splitter needs none. */
 const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s)
 {
-    struct tlg_lazy *z = g->lazy;
+    struct tlg_lazy *z = g->v.lazy;
     tlg_keyed_row *pairs = z->pairs;
     if (!pairs) {
         z->pairs = malloc((g->n_rows ? g->n_rows : 1) * sizeof *pairs);

@@ -21,7 +21,7 @@ tl_view_request tlg_wanted(const tl_grow_params *p, int kind)
  * in g->tmp, free until the partition. */
 static const uint32_t *records(const tl_grow_ctx *g, const tlg_rowset *rs, size_t slot)
 {
-    if (!g->compact)
+    if (!g->v.compact)
         return NULL;
     if (rs->rec)
         return rs->rec[slot];
@@ -38,7 +38,7 @@ const void *tl_grow_view(const tl_grow_ctx *g, const tl_node_rows *node, size_t 
     size_t s = (size_t)g->num_slot[attr];
     switch (kind) {
     case TL_VIEW_SORTED:
-        if (!g->n_blocks) /* none kept for this fit: sorted here, for the caller alone */
+        if (!g->v.n_blocks) /* none kept for this fit: sorted here, for the caller alone */
             return tlg_sort_node(g, node, s);
         return rs->sorted ? rs->sorted[s] : NULL;
     case TL_VIEW_VALUES:
@@ -54,7 +54,7 @@ const void *tl_grow_view(const tl_grow_ctx *g, const tl_node_rows *node, size_t 
 
 unsigned tlg_record_shift(const tl_grow_ctx *g)
 {
-    return g->rec_shift;
+    return g->v.rec_shift;
 }
 
 const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
@@ -62,13 +62,13 @@ const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
 {
     /* on the compact path an attribute's values are kept at the root's first sort of it:
      * before that (a splitter's prepare, an accept at the root) there are none yet */
-    if (!g->train_vals || g->num_slot[attr] < 0 || g->train_n[g->num_slot[attr]] == SIZE_MAX)
+    if (!g->v.train_vals || g->num_slot[attr] < 0 || g->v.train_n[g->num_slot[attr]] == SIZE_MAX)
         return NULL;
     size_t s = (size_t)g->num_slot[attr];
-    *n = g->train_n[s];
+    *n = g->v.train_n[s];
     if (rows)
-        *rows = g->train_rows + s * g->n_rows;
-    return g->train_vals + s * g->n_rows;
+        *rows = g->v.train_rows + s * g->n_rows;
+    return g->v.train_vals + s * g->n_rows;
 }
 
 void *tl_grow_prepared(const tl_grow_ctx *g, size_t attr)
