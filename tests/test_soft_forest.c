@@ -10,6 +10,19 @@
 #include "tl_test_util.h"
 #include "treelab/tl_model.h"
 
+/* Under AddressSanitizer (several times slower) the CV check skips breast cancer, about 80%
+ * of its cost; the release build checks every data set. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SKIP_CV "breast_cancer"
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SKIP_CV "breast_cancer"
+#endif
+#endif
+#ifndef SKIP_CV
+#define SKIP_CV ""
+#endif
+
 /* The fixed problem of scripts/peers/torch_soft_forest.py (that of the soft tree's). */
 enum { D = 3, K = 3, B = 9, M = 3, DEPTH = 2 };
 #define BETA 1.7
@@ -277,12 +290,16 @@ static void test_cv_against_torch(void **state)
     static char line[65536];
     char name[64] = "";
     tl_dataset *d = NULL;
-    size_t *fold = NULL, checked = 0;
+    size_t *fold = NULL, checked = 0, skipped = 0;
     while (fgets(line, sizeof line, in)) {
         char kind[16], gate[32], shape[32], leaf[32];
         int used;
         if (sscanf(line, "%15s %63s%n", kind, name, &used) != 2 || kind[0] == '#')
             continue;
+        if (!strcmp(name, SKIP_CV)) {
+            skipped += !strcmp(kind, "cv");
+            continue;
+        }
         if (!strcmp(kind, "folds")) {
             char rel[128];
             snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
@@ -310,7 +327,8 @@ static void test_cv_against_torch(void **state)
     fclose(in);
     tl_dataset_free(d);
     free(fold);
-    assert_int_equal(checked, 3 * 4);
+    assert_int_equal(checked + skipped, 3 * 4);
+    assert_true(checked >= 2 * 4);
 }
 
 int main(void)
