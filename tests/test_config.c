@@ -202,6 +202,8 @@ static void test_errors(void **state)
     /* unknown keys, with the allowed list */
     expect_error("name = \"t\";\nsedd = 3;\n" IRIS NB, 2, "sedd: unknown key",
                  "allowed keys: name, seed, datasets, models");
+    expect_error("name = \"t\";\nsedd = 3;\n" IRIS NB, 2, "unknown key 'sedd'",
+                 "; did you mean 'seed'?");
     expect_error("name = \"t\";\n" IRIS "models = ( { name = \"a\"; algorithm = \"gaussian_nb\";\n"
                  "  paramz = { }; } );\n",
                  4, "models[0].paramz: unknown key",
@@ -209,6 +211,9 @@ static void test_errors(void **state)
     expect_error("name = \"t\";\n" IRIS NB
                  "protocol = { kind = \"cv\"; folds = 3;\n repeat = 2; };\n",
                  5, "protocol.repeat: unknown key", "folds, repeats, stratified");
+    expect_error("name = \"t\";\n" IRIS NB
+                 "protocol = { kind = \"cv\"; folds = 3;\n repeat = 2; };\n",
+                 5, "unknown key 'repeat'", "did you mean 'repeats'?");
     /* unknown algorithm, with the valid ones */
     expect_error("name = \"t\";\n" IRIS "models = (\n { algorithm = \"j48\"; } );\n", 4,
                  "unknown algorithm 'j48'", "gaussian_nb");

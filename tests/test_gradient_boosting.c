@@ -12,29 +12,6 @@
 
 #include "tl_test_util.h"
 
-/* The dataset as the peer script reads it: attributes rounded to float32 (scikit-learn's
- * trees read float32), nominal attributes left out when the target is numeric. */
-static tl_dataset *load_case(const char *file, const char *target)
-{
-    char rel[256];
-    snprintf(rel, sizeof rel, "experiments/datasets/%s", file);
-    tl_dataset *d = tl_test_load(rel, strcmp(target, "-") ? target : NULL);
-    if (!tl_dataset_is_classification(d)) {
-        const char *keep[64];
-        size_t n = 0;
-        for (size_t j = 0; j < d->schema.n_attrs && n < 64; j++)
-            if (d->schema.attrs[j].kind == TL_ATTR_NUMERIC)
-                keep[n++] = d->schema.attrs[j].name;
-        tl_err err;
-        if (tl_dataset_select(d, keep, n, &err))
-            fail_msg("%s", err.msg);
-    }
-    for (size_t j = 0; j < d->schema.n_attrs; j++)
-        for (size_t r = 0; r < d->n_rows; r++)
-            d->cols[j].num[r] = (double)(float)d->cols[j].num[r];
-    return d;
-}
-
 /* Reads numbers after the first `skip` words of line into v (at most max). */
 static size_t numbers(const char *line, int skip, double *v, size_t max)
 {
@@ -106,7 +83,7 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
             tl_dataset_free(d);
             free(pred);
             parse_case(line, &c, key0, depth_key);
-            d = load_case(c.file, c.target);
+            d = tl_test_load_sklearn(c.file, c.target);
             m = tl_test_fitted(algo, d, c.kvp);
             width = tl_model_out_width(m);
             pred = malloc(d->n_rows * width * sizeof *pred);

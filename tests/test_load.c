@@ -259,7 +259,7 @@ static void test_generated_csv_unchanged(void **state)
                  {2, 3000, 0, ';', 1},
                  {3, 1500, 1499, '\t', 0},
                  {4, 2500, 100000, ',', 1},
-                 {6, 40000, 30000, ',', 0}}; /* the last over 1 MiB */
+                 {6, 40000, 100000, ',', 0}}; /* the last over 1 MiB */
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char *txt =
             gen_csv(cases[k].seed, cases[k].rows, cases[k].late, cases[k].delim, cases[k].crlf);
@@ -272,6 +272,16 @@ static void test_generated_csv_unchanged(void **state)
             fail_msg("no recorded hash for %s", what);
         tl_dataset_free(d);
     }
+    /* the last file with 'turns' made nominal at row 30000: a level a row, over TL_MAX_LEVELS */
+    char *txt = gen_csv(6, 40000, 30000, ',', 0);
+    const char *path = tl_test_tmpfile(".csv", txt);
+    free(txt);
+    tl_err err;
+    tl_dataset *d = tl_dataset_load(path, NULL, &err);
+    remove(path);
+    assert_null(d);
+    assert_non_null(strstr(err.msg, ":1:5: the attribute 'turns' has 34441 levels; at most 10000 "
+                                    "are supported"));
 }
 
 static void arff_number(text *t, uint64_t *s)

@@ -715,18 +715,24 @@ static void test_hand_checked_summary(void **state)
     rm("/tmp/tl_run_h");
     assert_int_equal(run(x, "/tmp/tl_run_h", 1, 0, 0), TL_OK);
     char *s = tl_test_slurp_in("/tmp/tl_run_h", "summary.csv");
-    assert_non_null(strstr(s, "\ntiny,maj,6,0.666667,0.000000,0.500000,0.000000,0.000000,0.000000,"
-                              "0.400000,0.000000,0.533333,0.000000,11.512925,0.000000,0.500000,"
-                              "0.000000,0.500000,0.000000,0.333333,0.000000,0.333333,0.000000,"));
+    /* full precision: 2/3, 8/15 and -ln(1e-15) / 3 to the last digit of their doubles */
+    assert_non_null(strstr(s, "\ntiny,maj,6,0.6666666666666666,0,0.5,0,0,0,0.4,0,"
+                              "0.5333333333333333,0,11.512925464970229,0,0.5,0,0.5,0,"
+                              "0.3333333333333333,0,0.3333333333333333,0,1,0,0,0,,baseline\n"));
     free(s);
     s = tl_test_slurp_in("/tmp/tl_run_h", "metrics.csv");
     assert_non_null(strstr(s, ",f1_weighted,log_loss,roc_auc_macro,roc_auc_weighted,pr_auc,"
                               "brier,leaves"));
-    assert_non_null(strstr(s, "\ntiny,maj,2,1,3,3,0.666667,0.500000,0.000000,0.400000,0.533333,"
-                              "11.512925,0.500000,0.500000,0.333333,0.333333,1,0\n"));
+    assert_non_null(strstr(s, "\ntiny,maj,2,1,3,3,0.6666666666666666,0.5,0,0.4,0.5333333333333333,"
+                              "11.512925464970229,0.5,0.5,0.3333333333333333,0.3333333333333333,"
+                              "1,0\n"));
     free(s);
+    /* summary.md rounds for reading: the verdict, then accuracy, balanced accuracy, AUC */
     s = tl_test_slurp_in("/tmp/tl_run_h", "summary.md");
-    assert_non_null(strstr(s, " log_loss | roc_auc_macro | roc_auc_weighted | pr_auc | brier |"));
+    assert_non_null(strstr(s, "| model | vs baseline (p) | accuracy | balanced_accuracy | "
+                              "roc_auc_macro | leaves | n |\n"));
+    assert_non_null(strstr(s, "\n| maj | baseline | 0.6667 ± 0.0000 | 0.5000 ± 0.0000 | "
+                              "0.5000 ± 0.0000 | 1.00 ± 0.00 | 6 |\n"));
     free(s);
     s = tl_test_slurp_in("/tmp/tl_run_h", "confusion/tiny__maj.csv");
     assert_string_equal(s, "truth\\predicted,a,b\na,12,0\nb,6,0\n\nclass,precision,recall,f1\n"

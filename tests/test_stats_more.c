@@ -2,7 +2,8 @@
  * (tests/fixtures/scipy_5x2cv.txt from scripts/peers/scipy_5x2cv.py), Holm's step-down on
  * Demsar's (2006) worked p-values, and `treelab stats` on Demsar's table 6: his Wilcoxon
  * example (R+ = 93, R- = 12) and his Friedman example (chi2 = 9.28, F_F = 3.69 with the ranks
- * as the paper computed them). */
+ * as the paper computed them); Shaffer's static procedure against scmamp's worked example
+ * (tests/fixtures/scmamp_shaffer.txt) and by hand. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,17 +149,19 @@ static void test_compare_config(void **state)
     while (fscanf(fx, "%63s %63s %63s %63s %lf %lf %lf %lf", d, a, b, metric, &t, &pt, &fv, &pf) ==
            8)
         if (!strcmp(d, "breast_cancer") && !strcmp(a, "nb") && !strcmp(metric, "roc_auc_macro")) {
-            snprintf(want, sizeof want, "| %s | 10 |", b);
+            /* the verdict beside the name; the row's 10 cells last */
+            snprintf(want, sizeof want, "| %s | %s (%.4f) |", b, t > 0 ? "loss" : "win", pt);
             const char *row = strstr(md, want);
-            assert_non_null(row);
-            snprintf(want, sizeof want, "%s (%.4f) |", t > 0 ? "loss" : "win", pt);
-            if (strncmp(strstr(row, " |\n") - strlen(want) + 2, want, strlen(want)))
-                fail_msg("%s row: no '%s' at its end", b, want);
+            if (!row)
+                fail_msg("no '%s' in summary.md", want);
+            assert_memory_equal(strchr(row, '\n') - 5, " 10 |\n", 6);
             checked++;
         }
     fclose(fx);
     assert_int_equal(checked, 2);
     const char *want_md[] = {"Dietterich's 5x2cv paired t-test (1998) on roc_auc_macro",
+                             "| model | vs baseline (p) | roc_auc_macro | accuracy | "
+                             "balanced_accuracy | leaves | n |\n",
                              "| nb | 0 | 0 | 0 | 1.000 |", "## All pairs", "| cart - c45 |"};
     for (size_t i = 0; i < sizeof want_md / sizeof *want_md; i++)
         if (!strstr(md, want_md[i]))
@@ -168,13 +171,64 @@ static void test_compare_config(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* Garcia & Herrera (2008)'s five classifiers: S(5) = {0, 1, 2, 3, 4, 6, 10}, so the sorted p
+ * are multiplied by 10, 6, 6, 6, 6, 4, 4, 3, 2, 1 and made monotone, as scmamp prints them
+ * (its raw p to 7 digits: agreement to a relative 1e-6). */
+static void test_shaffer_scmamp(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tl_test_path("tests/fixtures/scmamp_shaffer.txt"), "r");
+    assert_non_null(f);
+    char line[256], a[32], b[32];
+    double raw[10], want[10], got[10];
+    int rej[10];
+    size_t n = 0;
+    while (fgets(line, sizeof line, f))
+        if (line[0] != '#' && n < 10 &&
+            sscanf(line, "%31s %31s %lf %lf", a, b, &raw[n], &want[n]) == 4)
+            n++;
+    fclose(f);
+    assert_int_equal(n, 10);
+    assert_int_equal(tl_shaffer(raw, 5, 0.05, got, rej, NULL), TL_OK);
+    for (size_t i = 0; i < n; i++) {
+        assert_close(got[i] / want[i], 1.0, 1e-6);
+        assert_int_equal(rej[i], want[i] < 0.05);
+    }
+    /* 5 rejected at 0.05: C4.5 - CN2 (raw 0.0185) is kept, 4 x 0.0185 > 0.05 */
+    int total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += rej[i];
+    assert_int_equal(total, 5);
+}
+
+/* By hand: 3 models, S(3) = {0, 1, 3}: the multipliers 3, 1, 1 (Holm's would be 3, 2, 1);
+ * 4 models, S(4) = {0, 1, 2, 3, 6}: 6, 3, 3, 3, 2, 1. A NaN p is kept and adjusted NaN. */
+static void test_shaffer_by_hand(void **state)
+{
+    (void)state;
+    double p3[3] = {0.04, 0.01, 0.03}, adj[6];
+    int rej[6];
+    assert_int_equal(tl_shaffer(p3, 3, 0.05, adj, rej, NULL), TL_OK);
+    assert_close(adj[1], 0.03, 1e-15); /* 3 x 0.01 */
+    assert_close(adj[2], 0.03, 1e-15); /* max(0.03, 1 x 0.03) */
+    assert_close(adj[0], 0.04, 1e-15); /* 1 x 0.04 */
+    assert_true(rej[0] && rej[1] && rej[2]);
+    double p4[6] = {0.001, 0.002, 0.003, 0.004, 0.005, NAN};
+    assert_int_equal(tl_shaffer(p4, 4, 0.05, adj, rej, NULL), TL_OK);
+    const double want[5] = {0.006, 0.006, 0.009, 0.012, 0.012}; /* 6p, 3p, 3p, 3p, 2p */
+    for (int i = 0; i < 5; i++)
+        assert_close(adj[i], want[i], 1e-15);
+    assert_true(isnan(adj[5]) && !rej[5]);
+    tl_err e;
+    assert_int_equal(tl_shaffer(p3, 1, 0.05, adj, rej, &e), TL_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_5x2cv_as_scipy),
-        cmocka_unit_test(test_holm_demsar),
-        cmocka_unit_test(test_stats_command),
-        cmocka_unit_test(test_compare_config),
+        cmocka_unit_test(test_5x2cv_as_scipy), cmocka_unit_test(test_holm_demsar),
+        cmocka_unit_test(test_shaffer_scmamp), cmocka_unit_test(test_shaffer_by_hand),
+        cmocka_unit_test(test_stats_command),  cmocka_unit_test(test_compare_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,27 @@ tl_dataset *tl_test_load(const char *rel, const char *target)
     return d;
 }
 
+tl_dataset *tl_test_load_sklearn(const char *file, const char *target)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "experiments/datasets/%s", file);
+    tl_dataset *d = tl_test_load(rel, strcmp(target, "-") ? target : NULL);
+    if (!tl_dataset_is_classification(d)) {
+        const char *keep[64];
+        size_t n = 0;
+        for (size_t j = 0; j < d->schema.n_attrs && n < 64; j++)
+            if (d->schema.attrs[j].kind == TL_ATTR_NUMERIC)
+                keep[n++] = d->schema.attrs[j].name;
+        tl_err err;
+        if (tl_dataset_select(d, keep, n, &err))
+            fail_msg("%s", err.msg);
+    }
+    for (size_t j = 0; j < d->schema.n_attrs; j++)
+        for (size_t r = 0; r < d->n_rows; r++)
+            d->cols[j].num[r] = (double)(float)d->cols[j].num[r];
+    return d;
+}
+
 static void slurp(FILE *f, char *buf, size_t size)
 {
     if (!buf || !size)

@@ -21,6 +21,11 @@ const char *tl_test_path(const char *rel);
 /* Load a dataset from the source tree, failing the test with the message on error. */
 tl_dataset *tl_test_load(const char *rel, const char *target);
 
+/* experiments/datasets/FILE as scikit-learn peer scripts read it (target "-": the last
+ * column): attributes rounded to float32 (scikit-learn's trees read float32), nominal
+ * attributes left out when the target is numeric. */
+tl_dataset *tl_test_load_sklearn(const char *file, const char *target);
+
 /* A dataset loaded from text written to a temporary file (suffix ".csv" or ".arff", removed
  * again); the test fails when loading fails. */
 tl_dataset *tl_test_load_text(const char *suffix, const char *text, const char *target);

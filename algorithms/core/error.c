@@ -16,6 +16,7 @@ int tl_err_set_at(tl_err *err, int code, const char *src_file, int src_line, con
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    tl_err_suggest(err); /* an unknown name listed with the valid ones */
     return code;
 }
 

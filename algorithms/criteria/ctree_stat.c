@@ -14,6 +14,7 @@
 #include <gsl/gsl_sf_gamma.h>
 
 #include "ctree_stat.h"
+#include "treelab/tl_prune.h"
 
 /* log P(X <= x) for X chi-square with df degrees of freedom, accurate at both ends (R's
  * pchisq(x, df, lower = TRUE, log = TRUE)); the _e forms, so an underflow is a value (0 for
@@ -106,20 +107,8 @@ static double log1mp_of(tlc_teststat type, double stat, double dim, const double
 tlc_test tlc_table_test(const double *table, size_t nb, size_t k, tlc_teststat type, double *col)
 {
     tlc_test r = {0, 0, 0, NAN};
-    double n = 0;
-    size_t rows = 0, cols = 0;
-    memset(col, 0, k * sizeof *col);
-    for (size_t b = 0; b < nb; b++) {
-        double rw = 0;
-        for (size_t c = 0; c < k; c++) {
-            rw += table[b * k + c];
-            col[c] += table[b * k + c];
-        }
-        rows += rw > 0;
-        n += rw;
-    }
-    for (size_t c = 0; c < k; c++)
-        cols += col[c] > 0;
+    size_t rows, cols;
+    double n = tl_table_margins(table, nb, k, col, &rows, &cols);
     if (n <= 1)
         return r;
     double sum = 0, best = 0, maxvar = 0;

@@ -72,6 +72,12 @@ int tl_dataset_append(tl_dataset *a, const tl_dataset *b, tl_err *err)
                           "%s: cannot append its rows to %s: the attributes "
                           "differ (conform it first)",
                           b->path ? b->path : b->name, a->path ? a->path : a->name);
+    if (b->schema.target.kind == TL_ATTR_NOMINAL && b->schema.target.n_levels > TL_MAX_CLASSES)
+        return tl_err_set(err, TL_EINVAL,
+                          "%s: with the classes only it has, the target '%s' has %zu classes; "
+                          "at most %d are supported",
+                          b->path ? b->path : b->name, b->schema.target.name,
+                          b->schema.target.n_levels, TL_MAX_CLASSES);
     size_t na = a->n_rows, nb = b->n_rows, n = na + nb;
     if (add_classes(a, b))
         goto oom;

@@ -193,6 +193,50 @@ static int check_classes(const tl_build *b, size_t t, tl_err *err)
                         c->name, c->lv.names[c->code[0]]);
 }
 
+static int forced_nominal(const tl_data_opts *o, const char *name)
+{
+    for (size_t k = 0; k < o->n_nominal; k++)
+        if (!strcmp(o->nominal[k], name))
+            return 1;
+    return 0;
+}
+
+/* Classes and levels within TL_MAX_CLASSES and TL_MAX_LEVELS, checked before any work: a
+ * 100,000-class target made every learner run for minutes, then out of memory. */
+static int check_limits(const tl_build *b, const tl_data_opts *o, size_t t, const tl_build_plan *p,
+                        int unlabelled, tl_err *err)
+{
+    const tl_colbuild *c = &b->cols[t];
+    if (!unlabelled && c->kind == TL_ATTR_NOMINAL && c->lv.n > TL_MAX_CLASSES)
+        return tl_parse_err(err, TL_EINVAL, b->path, c->line, c->col,
+                            "the target '%s' has %zu classes; at most %d are supported (a "
+                            "count per class is kept at every node): %s",
+                            c->name, c->lv.n, TL_MAX_CLASSES,
+                            forced_nominal(o, c->name)
+                                ? "without --nominal (nominal = [...]; in a dataset entry) "
+                                  "it is read as a numeric target, a regression"
+                                : "merge classes, or predict another column (--target; "
+                                  "target = \"...\"; in a dataset entry)");
+    for (size_t a = 0; a < p->n_keep; a++) {
+        c = &b->cols[p->keep[a]];
+        if (c->kind != TL_ATTR_NOMINAL || c->lv.n <= TL_MAX_LEVELS)
+            continue;
+        if (forced_nominal(o, c->name))
+            return tl_parse_err(err, TL_EINVAL, b->path, c->line, c->col,
+                                "the attribute '%s' has %zu levels; at most %d are supported: "
+                                "without --nominal %s (nominal = [...]; in a dataset entry) it "
+                                "stays numeric, or --ignore %s leaves it out",
+                                c->name, c->lv.n, TL_MAX_LEVELS, c->name, c->name);
+        return tl_parse_err(err, TL_EINVAL, b->path, c->line, c->col,
+                            "the attribute '%s' has %zu levels; at most %d are supported (a "
+                            "column of so many distinct values is an identifier or free "
+                            "text): --ignore %s (ignore = [\"%s\"]; in a dataset entry) "
+                            "leaves it out",
+                            c->name, c->lv.n, TL_MAX_LEVELS, c->name, c->name);
+    }
+    return TL_OK;
+}
+
 /* The instance weights' sum, which every learner and metric divides by: finite and > 0. */
 static int check_weights(const tl_build *b, tl_err *err)
 {
@@ -255,9 +299,12 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
                    b->cols[t].name);
         goto fail;
     }
+    if (check_limits(b, o, t, &plan, unlabelled, err))
+        goto fail;
     if (!unlabelled)
         tl_build_hints(b, o, t, &plan);
-    if ((!unlabelled && check_classes(b, t, err)) || check_weights(b, err))
+    int one_class = unlabelled || (b->flags & TL_LOAD_ONE_CLASS);
+    if ((!one_class && check_classes(b, t, err)) || check_weights(b, err))
         goto fail;
     d = calloc(1, sizeof *d);
     if (!d || !(d->schema.attrs = calloc(plan.n_keep ? plan.n_keep : 1, sizeof *d->schema.attrs)) ||

@@ -44,7 +44,9 @@ static int add_test_file(tl_dataset *d, const tl_data_opts *o, tl_err *err)
     t.nominal = o->nominal, t.n_nominal = o->n_nominal;
     t.weight_column = o->weight_column;
     t.decimal = o->decimal;
-    t.flags = o->flags & TL_LOAD_LATIN1; /* the same encoding */
+    /* the same encoding; one class is enough for rows that are only scored */
+    t.flags = (o->flags & TL_LOAD_LATIN1) | TL_LOAD_ONE_CLASS;
+    t.types = &d->schema; /* the training file's nominal columns are nominal here too */
     /* ignore names columns of the training file; the test file's extra columns go anyway */
     tl_dataset *test = tl_dataset_load_with(o->test_file, &t, err);
     if (!test)

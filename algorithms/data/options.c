@@ -302,6 +302,40 @@ static int choose(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p
     return rc;
 }
 
+/* 1 when every level of a is a number's text: a column made nominal from numbers (--nominal),
+ * which numbers in another file may stand for. */
+static int numeric_levels(const tl_attr_info *a)
+{
+    for (size_t i = 0; i < a->n_levels; i++) {
+        char *end;
+        strtod(a->levels[i], &end);
+        if (end == a->levels[i] || *end)
+            return 0;
+    }
+    return a->n_levels > 0;
+}
+
+/* The nominal columns of `types` (attributes and target) whose levels are numbers made
+ * nominal here too, where this file has a numeric column of that name: a model fitted with
+ * --nominal reads new data as it read its own. (Levels such as hot, mild do not match
+ * numbers: such a column stays numeric, and the model refuses it.) */
+static int follow_types(tl_build *b, const tl_schema *types, tl_err *err)
+{
+    for (size_t k = 0; types && k <= types->n_attrs; k++) {
+        const tl_attr_info *a = k < types->n_attrs ? &types->attrs[k] : &types->target;
+        if (a->kind != TL_ATTR_NOMINAL || !numeric_levels(a))
+            continue;
+        for (size_t j = 0; a->name && j < b->n_cols; j++)
+            if (b->cols[j].name && !strcmp(b->cols[j].name, a->name) &&
+                b->cols[j].kind == TL_ATTR_NUMERIC) {
+                int rc = force_nominal(b, &b->cols[j], err);
+                if (rc)
+                    return rc;
+            }
+    }
+    return TL_OK;
+}
+
 int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err)
 {
     int rc = TL_OK;
@@ -314,6 +348,7 @@ int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_pl
         if (!(rc = find_col(b, "nominal", o->nominal[k], &j, err)) &&
             b->cols[j].kind == TL_ATTR_NUMERIC)
             rc = force_nominal(b, &b->cols[j], err);
+    rc = rc ? rc : follow_types(b, o->types, err);
     if (!rc && o->fold_column && !(rc = find_col(b, "fold column", o->fold_column, &j, err))) {
         p->fold = (long)j;
         rc = (long)j == (long)t ? tl_err_set(err, TL_EINVAL,

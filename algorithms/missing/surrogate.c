@@ -96,8 +96,8 @@ static int numeric_surrogate(const tl_grow_ctx *g, const tl_node_rows *rows, siz
                              const primary *pr, tl_surrogate *s, double *agree)
 {
     const double *x = tl_grow_data(g)->cols[a].num, *w = rows->w;
-    const uint32_t *sorted = tl_grow_sorted_rows(g, rows, a);
-    if (!sorted) /* out of memory sorting the rows for an unsorted splitter */
+    const uint32_t *sorted = tl_grow_view(g, rows, a, TL_VIEW_SORTED);
+    if (!sorted) /* out of memory sorting the rows (none kept for the splitter) */
         return -1;
     size_t n = rows->n;
     while (n > 0 && isnan(x[sorted[n - 1]]))

@@ -75,6 +75,9 @@ int tl_model_fit(tl_model *m, const tl_dataset *d, const size_t *rows, size_t n,
                           d->schema.target.name);
     if (!(m->type->tasks & task))
         return tl_err_set(err, TL_EUNSUPPORTED, "%s does not do classification", m->type->name);
+    int limit = m->type->check_data ? m->type->check_data(&m->params, &d->schema, err) : TL_OK;
+    if (limit)
+        return limit;
     size_t *all;
     if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
         return TL_ENOMEM;
@@ -114,6 +117,9 @@ int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows,
     if (d->schema.n_attrs != m->schema.n_attrs)
         return tl_err_set(err, TL_EINVAL, "data has %zu attributes, the model expects %zu",
                           d->schema.n_attrs, m->schema.n_attrs);
+    int limit = m->type->check_data ? m->type->check_data(&m->params, &d->schema, err) : TL_OK;
+    if (limit)
+        return limit;
     size_t *all;
     if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
         return TL_ENOMEM;
@@ -374,4 +380,23 @@ void tl_model_get_info(const tl_model *m, tl_model_info *out)
     memset(out, 0, sizeof *out);
     if (m->fitted && m->type->info)
         m->type->info(m->state, out);
+}
+
+const char *tl_model_stage_param(const tl_model_type *t)
+{
+    return t && t->truncate ? t->stage_param : NULL;
+}
+
+int tl_model_truncate(tl_model *m, size_t n, const tl_dataset *d, tl_err *err)
+{
+    if (!m->type->truncate || !m->type->stage_param)
+        return tl_err_set(err, TL_EUNSUPPORTED, "%s has no stages to keep the first of",
+                          m->type->name);
+    if (!m->fitted || n == 0)
+        return tl_err_set(err, TL_EINVAL, "%s: keep the first %zu members of %s",
+                          m->type->name, n, m->fitted ? "it (at least 1)" : "an unfitted model");
+    char v[32];
+    snprintf(v, sizeof v, "%zu", n);
+    int rc = m->type->truncate(m->state, n, d, err);
+    return rc ? rc : tl_params_set(&m->params, m->type->stage_param, v, err);
 }

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../tree/grow_view.h"
+#include "../tree/views/views.h"
 #include "treelab/tl_plugin.h"
 
 /* J48 treats values closer than this as equal (no cut between them). */

@@ -174,9 +174,9 @@ static int node_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr
     const tl_dataset *d = tl_grow_data(g);
     const double *x = d->cols[attr].num;
     *buf_out = NULL;
-    unsigned shift;
-    const uint32_t *rec = tlg_view_records(g, &shift);
+    const uint32_t *rec = tl_grow_view(g, node, attr, TL_VIEW_RECORDS);
     if (rec) {
+        unsigned shift = tlg_record_shift(g);
         double w = 0;
         for (size_t c = 0; c < k; c++) {
             known[c] = node->stats[c]; /* whole numbers: the sums of 1.0 in any order */
@@ -190,10 +190,13 @@ static int node_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr
     memset(known, 0, k * sizeof *known);
     /* the values and classes packed in sorted order by the grower, read in sequence; the
      * weights gathered, or none when every row weighs 1 */
-    const double *px = node->sorted_x;
-    const int *py = node->sorted_y;
+    const double *px = tl_grow_view(g, node, attr, TL_VIEW_VALUES);
+    const int *py = tl_grow_view(g, node, attr, TL_VIEW_CLASSES);
+    const uint32_t *rows = tl_grow_view(g, node, attr, TL_VIEW_SORTED);
+    if (!rows)
+        return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", node->n);
     size_t n_known = node->n;
-    while (n_known > 0 && isnan(px ? px[n_known - 1] : x[node->sorted[n_known - 1]]))
+    while (n_known > 0 && isnan(px ? px[n_known - 1] : x[rows[n_known - 1]]))
         n_known--;
     size_t cells = n_known ? n_known : 1;
     double *buf = malloc(cells * (px && py ? sizeof(double) : 2 * sizeof(double) + sizeof(int)));
@@ -202,7 +205,6 @@ static int node_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr
     double *ws = buf;
     const double *xs = px;
     const int *ys = py;
-    const uint32_t *rows = node->sorted;
     const double *w = node->w;
     const int *code = d->y.code;
     double known_w = 0, total_w = 0;
@@ -281,8 +283,9 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         lo = x[sr.rec[best_i] >> sr.rec_shift];
         hi = x[sr.rec[best_i + 1] >> sr.rec_shift];
     } else {
-        lo = x[node->sorted[best_i]];
-        hi = x[node->sorted[best_i + 1]];
+        const uint32_t *sorted = tl_grow_view(g, node, attr, TL_VIEW_SORTED);
+        lo = x[sorted[best_i]];
+        hi = x[sorted[best_i + 1]];
     }
     double cut = (lo + hi) / 2;
     if (cut == hi)
@@ -303,6 +306,20 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     return 1;
 }
 
+/* The sorted rows, the training values (a threshold is a value seen in training), and the
+ * compact records at unit weights without unknown values (nothing gathered then). Not the
+ * packed values: carrying values and classes through every partition cost more than the
+ * gathers it saves here (measured at 10^5 rows, with and without unknowns); where a fit
+ * keeps them for another splitter, best reads them. */
+static void views(const void *state, int kind, tl_view_request *want)
+{
+    (void)state;
+    (void)kind;
+    want->kinds = TL_VIEW_BIT(TL_VIEW_SORTED) | TL_VIEW_BIT(TL_VIEW_TRAIN_VALUES) |
+                  TL_VIEW_BIT(TL_VIEW_RECORDS);
+    want->record_gap = TL_C45_VALUE_EPS;
+}
+
 static const tl_splitter_type c45_threshold = {
     .name = "c45_threshold",
     .summary = "C4.5's binary cut: least branch weight, log2(cuts)/|D| penalty, threshold at a "
@@ -314,12 +331,7 @@ static const tl_splitter_type c45_threshold = {
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .tasks = TL_TASK_CLASSIFICATION,
     .best = best,
-    .needs_train_values = 1,
-    .reads_records = 1, /* at unit weights without unknown values: nothing gathered */
-    .record_gap = TL_C45_VALUE_EPS,
-    /* not needs_sorted_values: carrying values and classes through every partition cost more
-     * than the gathers it saves here (measured at 10^5 rows, with and without unknowns); a
-     * wrapper that has them (random_subset) passes them on and best reads them */
+    .views = views,
 };
 
 const tl_splitter_type *const tl_splitter_c45_threshold = &c45_threshold;

@@ -304,7 +304,6 @@ static const tl_splitter_type histogram = {
     .free = free,
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .best = best,
-    .unsorted = 1,
     .prepare = prepare,
     .release = release,
 };

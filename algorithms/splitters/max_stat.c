@@ -60,7 +60,7 @@ static int best_numeric(const max_stat_state *s, const tl_grow_ctx *g, const tl_
 {
     const tl_dataset *d = tl_grow_data(g);
     const double *x = d->cols[attr].num;
-    const uint32_t *sorted = node->sorted ? node->sorted : tl_grow_sorted_rows(g, node, attr);
+    const uint32_t *sorted = tl_grow_view(g, node, attr, TL_VIEW_SORTED);
     if (!sorted)
         return 0;
     size_t k = tl_grow_k(g), n = 0;
@@ -169,6 +169,13 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     return best_numeric(state, g, node, attr, out);
 }
 
+/* The sorted rows of every numeric attribute, kept down the tree. */
+static void views(const void *state, int kind, tl_view_request *want)
+{
+    (void)state;
+    want->kinds = kind == TL_ATTR_NUMERIC ? TL_VIEW_BIT(TL_VIEW_SORTED) : 0;
+}
+
 static const tl_splitter_type max_stat = {
     .name = "max_stat",
     .summary = "binary test maximising the criterion over partykit's cuts (numeric: x <= a node "
@@ -179,6 +186,7 @@ static const tl_splitter_type max_stat = {
     .free = state_free,
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC) | TL_KIND_BIT(TL_ATTR_NOMINAL),
     .best = best,
+    .views = views,
 };
 
 const tl_splitter_type *const tl_splitter_max_stat = &max_stat;

@@ -162,11 +162,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
                 tl_split *out, tl_err *err)
 {
     (void)state;
-    (void)err;
     size_t k = tl_grow_k(g);
     const tl_dataset *d = tl_grow_data(g);
     const tl_grow_params *p = tl_grow_params_of(g);
-    const double *x = d->cols[attr].num, *w = node->w, *xs = node->sorted_x;
+    const double *x = d->cols[attr].num, *w = node->w;
+    const double *xs = tl_grow_view(g, node, attr, TL_VIEW_VALUES);
     const int *y = d->y.code;              /* NULL for regression */
     double *children = tl_grow_scratch(g); /* left, right, known, best left, u, tmp */
     double *left = children, *right = children + k, *known = children + 2 * k;
@@ -174,21 +174,25 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     memset(children, 0, 3 * k * sizeof *children);
     double min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     double best_child = INFINITY, best_t = 0, wl = 0;
-    unsigned shift;
-    const uint32_t *rec = tlg_view_records(g, &shift);
+    const uint32_t *rec = tl_grow_view(g, node, attr, TL_VIEW_RECORDS);
     if (rec) { /* rows of weight 1, none unknown, an impurity: the node's counts */
         memcpy(known, node->stats, k * sizeof *known);
+        unsigned shift = tlg_record_shift(g);
         best_child = sweep_fast(p, x, (sweep_src){NULL, NULL, rec, shift}, node->n, known,
                                 (double)node->n, min_leaf, k, left, right, best_left, &best_t);
         return tl_threshold_found(g, node, attr, children, k, best_child, best_t, 0, out);
     }
+    const uint32_t *sorted = tl_grow_view(g, node, attr, TL_VIEW_SORTED);
+    if (!sorted)
+        return -tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", node->n);
     size_t n_known = node->n;
-    while (n_known > 0 && isnan(xs ? xs[n_known - 1] : x[node->sorted[n_known - 1]]))
+    while (n_known > 0 && isnan(xs ? xs[n_known - 1] : x[sorted[n_known - 1]]))
         n_known--;
     double missing_w = 0, known_w = 0;
     for (size_t i = n_known; i < node->n; i++)
-        missing_w += w[node->sorted[i]];
-    const int *ys = node->unit_weights ? node->sorted_y : NULL; /* the fast path's */
+        missing_w += w[sorted[i]];
+    const int *ys = /* the fast path's */
+        node->unit_weights ? tl_grow_view(g, node, attr, TL_VIEW_CLASSES) : NULL;
     if (ys && n_known == node->n) { /* whole-number sums, exact in any order: the node's */
         memcpy(known, node->stats, k * sizeof *known);
         known_w = (double)n_known;
@@ -199,8 +203,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             known_w += 1.0;
             continue;
         }
-        tl_grow_add_row(g, known, node->sorted[i], w[node->sorted[i]]);
-        known_w += w[node->sorted[i]];
+        tl_grow_add_row(g, known, sorted[i], w[sorted[i]]);
+        known_w += w[sorted[i]];
     }
     if (known_w <= 0)
         return 0;
@@ -210,7 +214,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         p->criterion->score ? NULL : p->criterion->impurity;
     /* a row-form criterion (mae): every cut's left and right losses, from one pass each way */
     const double *loss_l = NULL, *loss_r = NULL;
-    int rows_form = tl_grow_cut_losses(g, node->sorted, n_known, &loss_l, &loss_r);
+    int rows_form = tl_grow_cut_losses(g, sorted, n_known, &loss_l, &loss_r);
     /* scikit-learn 1.3: the unknown rows join the side that leaves the least impurity, at
      * every cut (u: their statistics, wu their weight) */
     int best_side = impurity && !rows_form && missing_w > 0 && p->missing &&
@@ -219,7 +223,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     if (best_side) {
         memset(u, 0, k * sizeof *u);
         for (size_t i = n_known; i < node->n; i++)
-            tl_grow_add_row(g, u, node->sorted[i], w[node->sorted[i]]);
+            tl_grow_add_row(g, u, sorted[i], w[sorted[i]]);
     }
     /* the fast sweep: rows of weight 1 (ys), a cut scored by the impurity of the known rows'
      * class counts alone (no score of the criterion's own, no row form, no unknown rows
@@ -233,7 +237,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
      * so they cannot move a threshold. next: the first row after i with a weight. */
     size_t next = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
-        uint32_t r = node->sorted[i];
+        uint32_t r = sorted[i];
         if (y)
             left[y[r]] += w[r];
         else
@@ -242,11 +246,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         if (!(w[r] > 0))
             continue;
         if (next <= i)
-            for (next = i + 1; next < n_known && !(w[node->sorted[next]] > 0); next++)
+            for (next = i + 1; next < n_known && !(w[sorted[next]] > 0); next++)
                 ;
         if (next >= n_known)
             break;
-        double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[node->sorted[next]];
+        double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[sorted[next]];
         double wr = known_w - wl;
         if (!cut_allowed(xi, xn, wl, wr, min_leaf))
             continue;
@@ -268,14 +272,23 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     return tl_threshold_found(g, node, attr, children, k, best_child, best_t, missing_w, out);
 }
 
+/* The sorted rows, their values and classes packed alongside (a sweep reads memory in
+ * sequence), and the compact records where they serve. */
+static void views(const void *state, int kind, tl_view_request *want)
+{
+    (void)state;
+    (void)kind;
+    want->kinds = TL_VIEW_BIT(TL_VIEW_SORTED) | TL_VIEW_BIT(TL_VIEW_VALUES) |
+                  TL_VIEW_BIT(TL_VIEW_CLASSES) | TL_VIEW_BIT(TL_VIEW_RECORDS);
+}
+
 static const tl_splitter_type numeric_threshold = {
     .name = "numeric_threshold",
     .summary = "binary cut at the midpoint of two adjacent distinct values (CART, ID3)",
     .reference = "Breiman et al. (1984), sec. 2.4; as scikit-learn's BestSplitter",
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .best = best,
-    .needs_sorted_values = 1,
-    .reads_records = 1,
+    .views = views,
 };
 
 const tl_splitter_type *const tl_splitter_numeric_threshold = &numeric_threshold;

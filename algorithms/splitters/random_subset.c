@@ -113,6 +113,18 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     return s->inner[k]->best(s->state[k], g, node, attr, out, err);
 }
 
+/* What the inner splitter of the slot asks for, but the compact records: they would serve
+ * every node, where this splitter scores only the drawn attributes (kept as the sorted blocks
+ * and packed values were before views were asked for). */
+static void views(const void *state, int kind, tl_view_request *want)
+{
+    const subset *s = state;
+    const tl_splitter_type *in = s ? s->inner[kind] : NULL;
+    if (in && in->views)
+        in->views(s->state[kind], kind, want);
+    want->kinds &= ~TL_VIEW_BIT(TL_VIEW_RECORDS);
+}
+
 /* An inner splitter's per-fit work (the histogram's bins), for the slot it stands in. */
 static int prepare(const void *state, const tl_grow_ctx *g, const tl_node_rows *root, int kind,
                    void **fit, tl_err *err)
@@ -138,9 +150,8 @@ static const tl_splitter_type random_subset = {
     .free = subset_free,
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC) | TL_KIND_BIT(TL_ATTR_NOMINAL),
     .best = best,
-    .needs_train_values = 1,  /* in case the inner numeric splitter is c45_threshold */
-    .needs_sorted_values = 1, /* ... or numeric_threshold */
-    .prepare = prepare,       /* ... or histogram */
+    .views = views,
+    .prepare = prepare,
     .release = release,
 };
 

@@ -66,7 +66,6 @@ static const tl_splitter_type random_threshold = {
     .reference = "Geurts, Ernst & Wehenkel, Extremely randomized trees, Machine Learning 63 (2006)",
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC),
     .best = best,
-    .unsorted = 1,
 };
 
 const tl_splitter_type *const tl_splitter_random_threshold = &random_threshold;

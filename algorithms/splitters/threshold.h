@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../tree/grow_view.h"
+#include "../tree/views/views.h"
 #include "treelab/tl_plugin.h"
 
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between (the gap the

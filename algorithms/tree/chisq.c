@@ -8,22 +8,34 @@
 
 /* p-value of the chi-square test of independence of an nb x k table (empty rows and
  * columns left out); 1 when fewer than two rows or columns remain. col: k doubles of scratch. */
-double tl_chisq_table_p(const double *bs, size_t nb, size_t k, double *col)
+double tl_table_margins(const double *table, size_t nb, size_t k, double *col, size_t *rows,
+                        size_t *cols)
 {
     double total = 0;
-    size_t rows = 0, cols = 0;
+    size_t nr = 0, nc = 0;
     memset(col, 0, k * sizeof *col);
     for (size_t b = 0; b < nb; b++) {
         double rw = 0;
         for (size_t c = 0; c < k; c++) {
-            rw += bs[b * k + c];
-            col[c] += bs[b * k + c];
+            rw += table[b * k + c];
+            col[c] += table[b * k + c];
         }
-        rows += rw > 0;
+        nr += rw > 0;
         total += rw;
     }
     for (size_t c = 0; c < k; c++)
-        cols += col[c] > 0;
+        nc += col[c] > 0;
+    if (rows)
+        *rows = nr;
+    if (cols)
+        *cols = nc;
+    return total;
+}
+
+double tl_chisq_table_p(const double *bs, size_t nb, size_t k, double *col)
+{
+    size_t rows, cols;
+    double total = tl_table_margins(bs, nb, k, col, &rows, &cols);
     if (rows < 2 || cols < 2 || total <= 0)
         return 1;
     double stat = 0;

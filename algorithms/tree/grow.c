@@ -72,7 +72,7 @@ static int must_stop(const tl_grow_ctx *g, const frame *f, const double *stats, 
 
 /* Step 3: the best test on every attribute (or on only[0..n_only) when only is not NULL),
  * from the splitter for its kind. */
-static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, const size_t *only,
+static int find_best_splits(tl_grow_ctx *g, tl_node_rows *view, const size_t *only,
                             size_t n_only, tl_err *err)
 {
     const tl_grow_params *p = g->p;
@@ -84,19 +84,6 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
         const tl_splitter_type *sp = nominal ? p->nominal : p->numeric;
         if (!sp || (nominal && !p->reuse_nominal && g->used[a]))
             continue;
-        g->view_rec = NULL;
-        if (!nominal && g->compact) {
-            size_t slot = (size_t)g->num_slot[a];
-            int rc =
-                f->rs.rec ? TL_OK : tlg_attr_records(g, f->rs.base, f->rs.n, slot, g->tmp, err);
-            if (rc)
-                return rc;
-            g->view_rec = f->rs.rec ? f->rs.rec[slot] : g->tmp;
-        }
-        view->sorted =
-            nominal || !f->rs.sorted || !g->n_blocks ? NULL : f->rs.sorted[g->num_slot[a]];
-        view->sorted_x = nominal || !f->rs.xs ? NULL : f->rs.xs[g->num_slot[a]];
-        view->sorted_y = nominal || !f->rs.ys ? NULL : f->rs.ys[g->num_slot[a]];
         memset(&g->cand[a], 0, sizeof g->cand[a]);
         g->cand[a].attr = a;
         g->cand[a].missing_branch = -1;
@@ -106,7 +93,6 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
             return -found;
         g->has_cand[a] = (unsigned char)(found == 1);
     }
-    g->view_rec = NULL;
     return TL_OK;
 }
 
@@ -114,7 +100,7 @@ static int find_best_splits(tl_grow_ctx *g, const frame *f, tl_node_rows *view, 
  * inference): the splitters try the attributes it selects, in its order, and the first
  * with an admissible test is chosen (*best NULL: none, or none selected); *p_value gets
  * the criterion's p-value for the node. */
-static int selected_split(tl_grow_ctx *g, const frame *f, tl_node_rows *view, const tl_split **best,
+static int selected_split(tl_grow_ctx *g, tl_node_rows *view, const tl_split **best,
                           double *p_value, tl_err *err)
 {
     const tl_criterion_type *c = g->p->criterion;
@@ -126,7 +112,7 @@ static int selected_split(tl_grow_ctx *g, const frame *f, tl_node_rows *view, co
     int rc = n < 0 ? -n : TL_OK;
     for (int i = 0; i < n && !rc && !*best; i++) {
         size_t a = attrs[i];
-        if (!(rc = find_best_splits(g, f, view, &a, 1, err)) && g->has_cand[a])
+        if (!(rc = find_best_splits(g, view, &a, 1, err)) && g->has_cand[a])
             *best = &g->cand[a];
     }
     free(attrs);
@@ -226,15 +212,15 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
                          .stats = stats,
                          .depth = f->depth,
                          .id = f->node,
-                         .by_attr = (const uint32_t *const *)f->rs.sorted,
+                         .views = &f->rs,
                          .unit_weights = f->rs.unit};
     const tl_split *best = NULL;
     double p_value = NAN;
     if (p->criterion->select && !root_only) {
-        if ((rc = selected_split(g, f, &view, &best, &p_value, err)))
+        if ((rc = selected_split(g, &view, &best, &p_value, err)))
             return rc;
     } else {
-        rc = find_best_splits(g, f, &view, NULL, 0, err);
+        rc = find_best_splits(g, &view, NULL, 0, err);
         if (rc || root_only)
             return rc;
         best = choose(g);
@@ -262,9 +248,6 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         f->was_used = g->used[chosen.attr];
         g->used[chosen.attr] = 1;
     }
-    view.sorted = NULL;
-    view.sorted_x = NULL;
-    view.sorted_y = NULL;
     if ((rc = write_split(g, f->node, &chosen, err))) /* step 6 */
         return rc;
     return tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err); /* step 7 */

@@ -41,7 +41,7 @@ static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, doubl
 }
 
 /* The root's row blocks sorted per numeric attribute (and the packed values), n rows; none
- * for an unsorted splitter (the rows are still put in increasing order). */
+ * when no splitter asked for them (the rows are still put in increasing order). */
 static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **blocks, double **xs,
                          int **ys, tl_err *err)
 {
@@ -80,7 +80,8 @@ static int prepare_slots(tl_grow_ctx *g, const tlg_rowset *root, tl_err *err)
 {
     const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
     const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
-    tl_node_rows view = {.n = root->n, .rows = root->base, .w = g->w, .unit_weights = root->unit};
+    tl_node_rows view = {
+        .n = root->n, .rows = root->base, .w = g->w, .views = root, .unit_weights = root->unit};
     for (int k = 0; k < 2; k++)
         if (sp[k] && sp[k]->prepare) {
             int rc = sp[k]->prepare(st[k], g, &view, k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC,

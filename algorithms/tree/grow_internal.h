@@ -1,11 +1,11 @@
 /* The grower's private state, shared by its steps (grow.c, grow_fit.c, grow_rows.c,
- * grow_records.c, grow_score.c, grow_setup.c). */
+ * grow_score.c, grow_setup.c) and its views (views/). */
 #ifndef TL_GROW_INTERNAL_H
 #define TL_GROW_INTERNAL_H
 
 #include <string.h>
 
-#include "grow_view.h"
+#include "views/views.h"
 #include "treelab/tl_grow.h"
 
 struct tl_grow_ctx {
@@ -23,12 +23,12 @@ struct tl_grow_ctx {
     size_t n_num;          /* numeric attributes */
     size_t *num_attr;      /* their indices */
     long *num_slot;        /* attribute -> slot in the sorted blocks, or -1 */
-    size_t n_blocks;       /* sorted blocks per row set: n_num, or 0 when the numeric splitter
-                            is unsorted (and nothing else needs them) */
+    size_t n_blocks;       /* sorted blocks per row set: n_num, or 0 when no splitter asked
+                              for a sorted view (tl_grow_view then sorts on demand) */
     void *prep[2];         /* what the numeric and the nominal splitter prepared for the fit */
-    struct tlg_lazy *lazy; /* tl_grow_sorted_rows' buffers when there are no blocks */
+    struct tlg_lazy *lazy; /* tl_grow_view's sorts on demand when there are no blocks */
     uint32_t *tmp;         /* partition buffer */
-    int packed;            /* the numeric splitter reads sorted values (tl_node_rows.sorted_x) */
+    int packed;            /* the numeric splitter asked for TL_VIEW_VALUES / _CLASSES */
     double *tmp_x;         /* partition buffers of the packed values (packed only) */
     int *tmp_y;            /* ... and class codes (packed classification only) */
     unsigned char *used;   /* nominal attributes used on the current path */
@@ -41,7 +41,7 @@ struct tl_grow_ctx {
     size_t n_rows;        /* rows grown on */
     int multival;         /* J48: every attribute is nominal with many levels */
     int leaf_only;        /* the missing-value method left no row to grow on: one leaf */
-    double *train_vals;   /* per numeric slot: sorted known values (needs_train_values) */
+    double *train_vals;   /* per numeric slot: sorted known values (TL_VIEW_TRAIN_VALUES) */
     size_t *train_n;      /* per numeric slot: how many */
     uint32_t *train_rows; /* per numeric slot: the rows of those values */
     /* row-form criteria (prefix_loss), each n_rows long: a row set's targets and weights,
@@ -49,30 +49,30 @@ struct tl_grow_ctx {
      * cut losses; and the loss of the node being grown */
     double *ry, *rw, *rloss, *rvalue, *rwork, *cut_left, *cut_right;
     double node_loss;
-    /* The compact records (tlg_view_records), when tlg_compact_applies: nodes of at
+    /* The compact records (TL_VIEW_RECORDS), when tlg_compact_applies: nodes of at
      * most rec_cap rows keep them per numeric attribute in rec_buf (one such subtree at a time,
      * depth first); a larger node builds one attribute's records at a time in g->tmp (free
      * until the partition). */
     int compact;
     unsigned rec_shift;
-    double rec_gap; /* the cut bit's gap: the numeric splitter's record_gap or TL_REC_GAP */
+    double rec_gap; /* the cut bit's gap: the numeric splitter's request or TL_REC_GAP */
     size_t rec_cap;
     uint32_t *rec_buf;        /* rec_cap x n_num words, allocated while a subtree uses it */
     uint32_t **rec_ptrs;      /* the materialised node's blocks (n_num) */
     size_t *last_kept;        /* partition scratch: per group, where its last record came from */
     uint64_t *branch1;        /* a binary split's branch per row, a bit each (compact) */
-    const uint32_t *view_rec; /* the records of the attribute being scored (tlg_view_records) */
 };
 
-/* tl_grow_sorted_rows' buffers when the grower keeps no sorted blocks (allocated on first
+/* tl_grow_view's sorts on demand when the grower keeps no sorted blocks (allocated on first
  * use, n_rows entries each: (key, row) pairs and the rows in their order). */
 struct tlg_lazy {
     void *pairs;
     uint32_t *rows;
 };
 
-/* The rows of one node: `base` in any order, and per numeric attribute a sorted block (with,
- * when g->packed, the rows' values and class codes in the same order). */
+/* The rows of one node and the views kept of them (tl_node_rows.views): `base` in any order,
+ * per numeric attribute a sorted block (with, when g->packed, the rows' values and class
+ * codes in the same order) or compact records. */
 typedef struct tlg_rowset {
     size_t n;
     uint32_t *base;
@@ -114,6 +114,9 @@ static inline void tlg_add_row(const tl_grow_ctx *g, double *stats, uint32_t row
         stats[g->d->y.code[row]] += w;
     }
 }
+
+/* What the splitter of the slot of kind (TL_ATTR_*) asks to be kept (views/view.c). */
+tl_view_request tlg_wanted(const tl_grow_params *p, int kind);
 
 /* The combination must make sense before any work: a criterion and splitters for the task
  * and for each attribute kind (grow_setup.c). TL_EINVAL naming the reason. */
@@ -161,10 +164,10 @@ int tlg_sort_keyed(tlg_keyed_row *a, tlg_keyed_row *tmp, size_t n);
 void tlg_sort_rows(uint32_t *rows, size_t n);
 
 /* The node's rows sorted by numeric attribute slot s as a sorted block would hold them, in
- * g->lazy's buffers (grow_sort.c); NULL when out of memory. */
+ * g->lazy's buffers (views/sort.c); NULL when out of memory. */
 const uint32_t *tlg_sort_node(const tl_grow_ctx *g, const tl_node_rows *node, size_t s);
 void tlg_lazy_free(struct tlg_lazy *lazy);
-/* Sort every numeric attribute's block once per fit (grow_sort.c); with g->packed, fill
+/* Sort every numeric attribute's block once per fit (views/sort.c); with g->packed, fill
  * the value blocks xs (and class blocks ys for classification) in the same order. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
                 tl_err *err);

@@ -33,26 +33,6 @@ double *tl_grow_scratch(const tl_grow_ctx *g)
 {
     return g->scratch;
 }
-const uint32_t *tlg_view_records(const tl_grow_ctx *g, unsigned *shift)
-{
-    *shift = g->rec_shift;
-    return g->view_rec;
-}
-
-const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
-                                   const uint32_t **rows)
-{
-    /* on the compact path an attribute's values are kept at the root's first sort of it:
-     * before that (a splitter's prepare, an accept at the root) there are none yet */
-    if (!g->train_vals || g->num_slot[attr] < 0 || g->train_n[g->num_slot[attr]] == SIZE_MAX)
-        return NULL;
-    size_t s = (size_t)g->num_slot[attr];
-    *n = g->train_n[s];
-    if (rows)
-        *rows = g->train_rows + s * g->n_rows;
-    return g->train_vals + s * g->n_rows;
-}
-
 void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w)
 {
     tlg_add_row(g, stats, row, w);
@@ -191,25 +171,9 @@ double tl_grow_partition_gain(const tl_grow_ctx *g, const double *children, size
     return known > 0 ? gain_of(g, children, n_children, known) : 0;
 }
 
-const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr)
-{
-    if (attr >= g->d->schema.n_attrs || g->num_slot[attr] < 0)
-        return NULL;
-    if (!g->n_blocks) /* an unsorted splitter: sorted here, for the caller alone */
-        return tlg_sort_node(g, node, (size_t)g->num_slot[attr]);
-    return node->by_attr ? node->by_attr[g->num_slot[attr]] : NULL;
-}
-
 size_t tl_grow_parent(const tl_grow_ctx *g, size_t node)
 {
     return node < g->t->n_nodes ? g->t->parent[node] : SIZE_MAX;
-}
-
-void *tl_grow_prepared(const tl_grow_ctx *g, size_t attr)
-{
-    if (attr >= g->d->schema.n_attrs)
-        return NULL;
-    return g->prep[g->d->schema.attrs[attr].kind == TL_ATTR_NOMINAL];
 }
 
 int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *node, const int *branch,

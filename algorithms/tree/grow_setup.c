@@ -69,7 +69,12 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
             g->file_order[j] = j;
         g->order = g->file_order;
     }
-    g->packed = g->n_num && g->p->numeric && g->p->numeric->needs_sorted_values;
+    /* the views the splitters asked for: sorted blocks (and packed values) carried down the
+     * tree, or none and sorts on demand */
+    unsigned num = tlg_wanted(g->p, TL_ATTR_NUMERIC).kinds,
+             nom = tlg_wanted(g->p, TL_ATTR_NOMINAL).kinds;
+    unsigned packed_bits = TL_VIEW_BIT(TL_VIEW_VALUES) | TL_VIEW_BIT(TL_VIEW_CLASSES);
+    g->packed = g->n_num && g->p->numeric && (num & packed_bits);
     if (g->packed) {
         g->tmp_x = malloc(n * sizeof *g->tmp_x);
         g->tmp_y =
@@ -77,9 +82,9 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
         if (!g->tmp_x || (tl_dataset_is_classification(d) && !g->tmp_y))
             return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     }
-    int need_vals = (g->p->numeric && g->p->numeric->needs_train_values) ||
-                    (g->p->nominal && g->p->nominal->needs_train_values);
-    int unsorted = g->p->numeric && g->p->numeric->unsorted && !need_vals && !g->packed;
+    int need_vals = ((num | nom) & TL_VIEW_BIT(TL_VIEW_TRAIN_VALUES)) != 0;
+    int unsorted = g->p->numeric && !(num & (TL_VIEW_BIT(TL_VIEW_SORTED) | packed_bits)) &&
+                   !need_vals;
     g->n_blocks = unsorted ? 0 : g->n_num;
     if (unsorted && !(g->lazy = calloc(1, sizeof *g->lazy)))
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);

@@ -82,15 +82,28 @@ static int print_attrs(const tl_dataset *d, tl_err *err)
     return TL_OK;
 }
 
-static void print_task(const tl_dataset *d)
+static int print_task(const tl_dataset *d, tl_err *err)
 {
     const tl_attr_info *t = &d->schema.target;
     if (!tl_dataset_is_classification(d)) {
         double mean = gsl_stats_mean(d->y.num, 1, d->n_rows);
         double sd = d->n_rows > 1 ? gsl_stats_sd_m(d->y.num, 1, d->n_rows, mean) : 0.0;
         printf("\ntask: regression on '%s' (mean %.6g, sd %.6g)\n", t->name, mean, sd);
-        return;
+        return TL_OK;
     }
+    /* one pass over the rows: a pass per class took 15 s for 100,000 classes */
+    size_t *rows = calloc(t->n_levels ? t->n_levels : 1, sizeof *rows);
+    double *weight = calloc(t->n_levels ? t->n_levels : 1, sizeof *weight);
+    if (!rows || !weight) {
+        free(rows);
+        free(weight);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (d->y.code[i] >= 0 && (size_t)d->y.code[i] < t->n_levels) {
+            rows[d->y.code[i]]++;
+            weight[d->y.code[i]] += tl_dataset_weight(d, i);
+        }
     printf("\ntask: classification on '%s', %zu classes\n", t->name, t->n_levels);
     int w = 5;
     for (size_t k = 0; k < t->n_levels; k++) {
@@ -99,16 +112,14 @@ static void print_task(const tl_dataset *d)
     }
     printf("  %-*s  %7s%s\n", w, "class", "rows", d->weight ? "   weight" : "");
     for (size_t k = 0; k < t->n_levels; k++) {
-        size_t n = 0;
-        double wt = 0;
-        for (size_t i = 0; i < d->n_rows; i++)
-            if (d->y.code[i] == (int)k)
-                n++, wt += tl_dataset_weight(d, i);
-        printf("  %-*s  %7zu", w, t->levels[k], n);
+        printf("  %-*s  %7zu", w, t->levels[k], rows[k]);
         if (d->weight)
-            printf("  %7.6g", wt);
+            printf("  %7.6g", weight[k]);
         putchar('\n');
     }
+    free(rows);
+    free(weight);
+    return TL_OK;
 }
 
 static int run(int argc, char **argv, tl_err *err)
@@ -140,8 +151,7 @@ static int run(int argc, char **argv, tl_err *err)
     }
     printf("\nattributes: %zu (target excluded)\n", d->schema.n_attrs);
     int rc = print_attrs(d, err);
-    if (rc == TL_OK) {
-        print_task(d);
+    if (rc == TL_OK && (rc = print_task(d, err)) == TL_OK) {
         printf("\nmissing cells: %zu\n", tl_dataset_missing_cells(d));
     }
     tl_dataset_free(d);

@@ -1,4 +1,5 @@
 /* `treelab predict MODEL DATA [--proba [--digits N]]`: predictions as CSV on stdout. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,8 @@
 #include "treelab/tl_text.h"
 
 static const char usage[] =
-    "usage: treelab predict MODEL DATA [--proba] [--digits N] [data options]\n"
-    "       treelab predict MODEL --test FILE [--proba] [--digits N] [data options]\n"
+    "usage: treelab predict MODEL DATA [--proba] [--digits N] [--id COLUMN] [data options]\n"
+    "       treelab predict MODEL --test FILE [--proba] [--digits N] [--id COLUMN] [...]\n"
     "\n"
     "Apply a saved model to DATA (same attributes, matched by name; nominal values by name)\n"
     "and write CSV to stdout: `row,predicted`, plus one probability column per class with\n"
@@ -22,8 +23,48 @@ static const char usage[] =
     "RMSE, MAE, R2 for regression; weighted by ARFF instance weights) go to stderr.\n"
     "\n"
     "options:\n"
-    "  --digits N           print probabilities with N decimals (0..17)\n" TL_CLI_DATA_HELP
+    "  --digits N           print probabilities with N decimals (0..17)\n"
+    "  --id COLUMN          copy this column of DATA (an id the model need not know) into\n"
+    "                       the output, after `row`\n" TL_CLI_DATA_HELP
     "                       (--target defaults to the model's target)\n";
+
+/* The text of column `name` of d in each row (a nominal value's name, a number in its
+ * shortest exact form, "" when missing), before the data are conformed to the model (which
+ * drops the columns it does not use). NULL with err set when d has no such column. */
+static char **id_column(const tl_dataset *d, const char *name, tl_err *err)
+{
+    const tl_attr_info *a = NULL;
+    const tl_column *col = NULL;
+    char valid[700] = "";
+    for (size_t j = 0; j < d->schema.n_attrs && !a; j++) {
+        if (!strcmp(d->schema.attrs[j].name, name))
+            a = &d->schema.attrs[j], col = &d->cols[j];
+        snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s", j ? ", " : "",
+                 d->schema.attrs[j].name);
+    }
+    if (!a) {
+        tl_err_set(err, TL_EINVAL, "--id: unknown column '%s'; valid columns: %s", name, valid);
+        return NULL;
+    }
+    char **v = calloc(d->n_rows ? d->n_rows : 1, sizeof *v);
+    for (size_t i = 0; v && i < d->n_rows; i++) {
+        char buf[32] = "";
+        const char *text = buf;
+        if (a->kind == TL_ATTR_NOMINAL)
+            text = col->code[i] >= 0 ? a->levels[col->code[i]] : "";
+        else if (!isnan(col->num[i]))
+            tl_num_short(col->num[i], buf);
+        if (!(v[i] = strdup(text))) {
+            for (size_t k = 0; k < i; k++)
+                free(v[k]);
+            free(v);
+            v = NULL;
+        }
+    }
+    if (!v)
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+    return v;
+}
 
 /* %.17g reads back as the same double; digits >= 0 gives that many decimals. */
 static void print_number(double v, int digits)
@@ -36,13 +77,11 @@ static void print_number(double v, int digits)
 
 static int run(int argc, char **argv, tl_err *err)
 {
-    const char *proba = NULL, *test = NULL, *digits_s = NULL, *pos[2];
+    const char *proba = NULL, *test = NULL, *digits_s = NULL, *id = NULL, *pos[2];
+    char **ids = NULL;
     tl_cli_data dd = {0};
-    tl_cli_opt opts[] = {{"--proba", 0, &proba},
-                         {"--test", 1, &test},
-                         {"--digits", 1, &digits_s},
-                         TL_CLI_DATA_OPTS(dd),
-                         {NULL, 0, NULL}};
+    tl_cli_opt opts[] = {{"--proba", 0, &proba}, {"--test", 1, &test}, {"--digits", 1, &digits_s},
+                         {"--id", 1, &id},       TL_CLI_DATA_OPTS(dd), {NULL, 0, NULL}};
     int n_pos, help;
     long digits = -1; /* full precision */
     if (tl_cli_parse(argc, argv, opts, pos, 2, &n_pos, NULL, &help, err) ||
@@ -63,12 +102,15 @@ static int run(int argc, char **argv, tl_err *err)
     }
     if (m && !dd.target)
         dd.target = m->schema.target.name;
+    if (m) /* the columns the model took as nominal (--nominal at fit) are nominal again */
+        dd.types = &m->schema;
     /* the rows to predict need no class: unlabelled rows and a missing target column are
-     * fine; rows to score (--test) need one */
-    tl_dataset *d =
-        m ? tl_cli_load(test ? test : pos[1], &dd, NULL, test ? 0 : TL_LOAD_UNLABELLED, err) : NULL;
+     * fine; rows to score (--test) need one, and may all be of one class */
+    tl_dataset *d = m ? tl_cli_load(test ? test : pos[1], &dd, NULL,
+                                    test ? TL_LOAD_ONE_CLASS : TL_LOAD_UNLABELLED, err)
+                      : NULL;
     double *out = NULL;
-    if (!d || tl_dataset_conform(d, &m->schema, err))
+    if (!d || (id && !(ids = id_column(d, id, err))) || tl_dataset_conform(d, &m->schema, err))
         goto done;
     size_t k = tl_model_out_width(m);
     out = malloc((d->n_rows ? d->n_rows : 1) * k * sizeof *out);
@@ -79,7 +121,12 @@ static int run(int argc, char **argv, tl_err *err)
     if (tl_model_predict(m, d, NULL, 0, out, err))
         goto done;
     const tl_attr_info *t = &m->schema.target;
-    fputs("row,predicted", stdout);
+    fputs("row,", stdout);
+    if (id) {
+        tl_csv_field(stdout, id);
+        fputc(',', stdout);
+    }
+    fputs("predicted", stdout);
     for (size_t c = 0; proba && k > 1 && c < k; c++) {
         /* the prefix goes inside the quotes: p_"a,b" would not be one field */
         char *col = malloc(strlen(t->levels[c]) + 3);
@@ -96,6 +143,10 @@ static int run(int argc, char **argv, tl_err *err)
     for (size_t i = 0; i < d->n_rows; i++) {
         const double *p = out + i * k;
         printf("%zu,", i + 1);
+        if (ids) {
+            tl_csv_field(stdout, ids[i]);
+            fputc(',', stdout);
+        }
         if (k == 1) {
             printf("%.17g\n", p[0]);
             continue;
@@ -116,6 +167,9 @@ static int run(int argc, char **argv, tl_err *err)
         tl_cli_print_scores(stderr, test, m, d, NULL, d->n_rows, err);
     }
 done:
+    for (size_t i = 0; ids && i < d->n_rows; i++)
+        free(ids[i]);
+    free(ids);
     free(out);
     tl_dataset_free(d);
     tl_model_free(m);

@@ -173,7 +173,8 @@ const tl_cli_command tl_cmd_stats = {
     "  larger better (accuracies from papers, another tool's results; negate errors).\n"
     "  Prints the average ranks, Friedman and Iman-Davenport tests, Nemenyi's critical\n"
     "  difference, and for every pair of models the Wilcoxon signed-rank test and the z-test\n"
-    "  of average ranks, each with Holm's correction over all pairs (Demšar 2006).\n"
+    "  of average ranks, each with Holm's correction over all pairs (Demšar 2006) and\n"
+    "  Shaffer's static procedure (García & Herrera 2008).\n"
     "  --zeros split   rank zero differences and split them between R+ and R- (Demšar's\n"
     "                  worked example); drop (default) leaves them out, as scipy does\n",
     run};

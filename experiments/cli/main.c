@@ -70,9 +70,12 @@ int main(int argc, char **argv)
             return tl_cli_exit_status(&err);
         }
     }
-    fprintf(stderr, "treelab: unknown command '%s'; valid commands:", argv[1]);
+    char list[512] = "", near[64];
     for (size_t i = 0; tl_cli_commands[i]; i++)
-        fprintf(stderr, " %s", tl_cli_commands[i]->name);
+        snprintf(list + strlen(list), sizeof list - strlen(list), " %s", tl_cli_commands[i]->name);
+    fprintf(stderr, "treelab: unknown command '%s'; valid commands:%s", argv[1], list);
+    if (tl_suggest(argv[1], list, near, sizeof near))
+        fprintf(stderr, "; did you mean '%s'?", near);
     fprintf(stderr, "\n");
     return 1;
 }

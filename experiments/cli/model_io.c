@@ -136,6 +136,7 @@ tl_dataset *tl_cli_load(const char *path, const tl_cli_data *dd, const char *tes
                           dd->encoding),
                NULL;
     o.weight_column = dd->weight;
+    o.types = dd->types;
     if (dd->decimal && (strlen(dd->decimal) != 1 || !strchr(".,", dd->decimal[0]))) {
         tl_err_set(err, TL_EINVAL, "--decimal: expected '.' or ',', got '%s'", dd->decimal);
         return NULL;

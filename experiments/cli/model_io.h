@@ -11,6 +11,7 @@ typedef struct tl_cli_data {
     const char *target, *ignore, *attributes, *nominal; /* the lists: comma-separated names */
     const char *weight, *decimal; /* a column of row weights; the decimal mark */
     const char *encoding;         /* utf8 (default) or latin1 */
+    const tl_schema *types;       /* column types to follow (tl_data_opts.types), or NULL */
 } tl_cli_data;
 
 #define TL_CLI_DATA_OPTS(dd)                                                                       \

@@ -1,4 +1,5 @@
 /* Scoring a model on test rows for `fit --test`, `predict --test` and `cv --test`. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,9 +70,16 @@ int tl_cli_print_scores(FILE *f, const char *label, const tl_model *m, const tl_
     }
     if (!rc && tl_dataset_is_classification(d)) {
         tl_class_metrics cm;
-        if (!(rc = class_scores(d, rows, n, out, k, d->weight ? w : NULL, &cm, err)))
-            fprintf(f, ": accuracy %.4f, balanced accuracy %.4f, kappa %.4f, macro F1 %.4f\n",
+        if (!(rc = class_scores(d, rows, n, out, k, d->weight ? w : NULL, &cm, err))) {
+            fprintf(f, ": accuracy %.4f, balanced accuracy %.4f, kappa %.4f, macro F1 %.4f",
                     cm.accuracy, cm.balanced_accuracy, cm.kappa, cm.f1_macro);
+            /* the probability metrics as cv's folds have them; AUC needs two classes */
+            if (isnan(cm.roc_auc_macro))
+                fputs(", ROC AUC undefined (the rows hold one class)", f);
+            else
+                fprintf(f, ", ROC AUC %.4f", cm.roc_auc_macro);
+            fprintf(f, ", log loss %.4f, Brier %.4f\n", cm.log_loss, cm.brier);
+        }
     } else if (!rc) {
         double *truth = malloc(n * sizeof *truth);
         tl_reg_metrics rm;

@@ -82,7 +82,7 @@ int tl_cfg_check_keys(const tl_cfg_ctx *c, const config_setting_t *s, const char
                 }
             }
             list[j] = '\0';
-            return tl_cfg_fail(c, m, "unknown key; allowed keys: %s", list);
+            return tl_cfg_fail(c, m, "unknown key '%s'; allowed keys: %s", name, list);
         }
     }
     return TL_OK;

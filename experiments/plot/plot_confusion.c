@@ -61,14 +61,16 @@ int tl_plot_confusion_write(const tl_plot_confusion *c, const char *stem, tl_err
           "set palette defined (0 '#FFFFFF', 1 '#0072B2')\n",
           f.gp);
     int font = tlp_cell_font(k);
+    /* "pixels": each cell a filled rectangle; a plain image is embedded in the SVG as a
+     * k x k raster that browsers stretch and blur */
     if (!numbers) {
-        fputs("plot dat using 1:2:4 with image\n", f.gp);
+        fputs("plot dat using 1:2:4 with image pixels\n", f.gp);
         return tlp_finish(&f, err);
     }
     fprintf(f.gp,
             "# cell text: count and share; white on dark cells\n"
             "cell(c, s) = sprintf('%%g\\n%%.1f%%%%', c, 100 * s)\n"
-            "plot dat using 1:2:4 with image, \\\n"
+            "plot dat using 1:2:4 with image pixels, \\\n"
             "  '' using 1:2:($4 <= 0.55 ? cell($3, $4) : '') with labels "
             "font ',%d' tc rgb '#000000', \\\n"
             "  '' using 1:2:($4 > 0.55 ? cell($3, $4) : '') with labels "

@@ -1,8 +1,56 @@
 /* Generic curves with shaded bands and markers; learning curves are one use of them. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plot_internal.h"
+
+/* Characters, not bytes: a UTF-8 continuation byte adds no width. */
+static size_t text_width(const char *s, size_t len)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return w;
+}
+
+/* Where the line starting at s (len bytes up to its newline) breaks: after the last space
+ * that keeps it within TLP_TITLE_CHARS, else (one long word) at the limit itself. */
+static size_t title_break(const char *s, size_t len)
+{
+    if (text_width(s, len) <= TLP_TITLE_CHARS)
+        return len;
+    size_t cut = 0, w = 0, i = 0;
+    for (; i < len && w < TLP_TITLE_CHARS; i++) {
+        w += ((unsigned char)s[i] & 0xc0) != 0x80;
+        if (s[i] == ' ')
+            cut = i;
+    }
+    while (!cut && i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+        i++; /* never inside a character */
+    return cut ? cut : i;
+}
+
+void tlp_title(FILE *gp, const char *title)
+{
+    /* Line by line, each single-quoted, joined by "\n" (the one double-quoted string, which
+     * holds no text of the caller's): a newline of the title and a long line both wrap. */
+    char line[TLP_TITLE_CHARS * 4 + 1];
+    int first = 1;
+    for (const char *s = title ? title : ""; first || *s;) {
+        size_t len = strcspn(s, "\n"), cut = title_break(s, len);
+        snprintf(line, sizeof line, "%.*s", (int)cut, s);
+        if (!first)
+            fputs(".\"\\n\".", gp);
+        tlp_str(gp, line);
+        first = 0;
+        s += cut;
+        while (*s == ' ')
+            s++;
+        if (*s == '\n')
+            s++;
+    }
+}
 
 void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *ylabel)
 {
@@ -12,7 +60,10 @@ void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *yla
         if (!val[i])
             continue;
         fprintf(gp, "set %s ", cmd[i]);
-        tlp_str(gp, val[i]);
+        if (i == 0)
+            tlp_title(gp, val[i]);
+        else
+            tlp_str(gp, val[i]);
         fputs(i == 0 ? " font ',20'\n" : "\n", gp);
     }
 }

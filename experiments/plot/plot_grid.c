@@ -68,7 +68,7 @@ int tl_plot_grid_write(const tl_plot_grid *g, const char *stem, tl_err *err)
                 (double)g->sel_y + 0.48);
     int font = tlp_cell_font(g->nx > g->ny ? g->nx : g->ny);
     fprintf(f.gp,
-            "plot dat using 1:2:3 with image, \\\n"
+            "plot dat using 1:2:3 with image pixels, \\\n"
             "  '' using 1:2:4:5 with labels font ',%d' tc rgb variable\n",
             font);
     return tlp_finish(&f, err);

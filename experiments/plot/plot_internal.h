@@ -89,7 +89,13 @@ void tlp_markers_plot(FILE *gp, size_t index, const tl_plot_marker *m, size_t n)
 void tlp_hline(FILE *gp, double y, const char *label);
 /* Grid and key for curves: the key sits in headroom above the data, top left. */
 void tlp_key(FILE *gp);
-/* title/xlabel/ylabel lines (NULL skips). */
+/* A title's longest line, in characters: at the title's 20 points one takes about 13.5 of
+ * the canvas' 1200 pixels, so 64 leave room wherever gnuplot centres the title. */
+#define TLP_TITLE_CHARS 64
+/* The title as a gnuplot string expression, wrapped at spaces into lines of at most
+ * TLP_TITLE_CHARS characters (a newline in it starts a line too). */
+void tlp_title(FILE *gp, const char *title);
+/* title/xlabel/ylabel lines (NULL skips); the title through tlp_title. */
 void tlp_labels(FILE *gp, const char *title, const char *xlabel, const char *ylabel);
 
 /* tl_plot_curve_write with a description for the script header and extra commands placed

@@ -61,11 +61,11 @@ int tl_plot_proba_write(const tl_plot_proba *p, const char *stem, tl_err *err)
     else
         tlp_labels(f.gp, p->title ? p->title : "ROC curve", "false positive rate",
                    "true positive rate");
-    /* square axes fixed to [0, 1]; the key sits bottom right, away from the curves of a
-     * useful ROC (top left) and from most of a reliability diagram's diagonal */
+    /* square axes fixed to [0, 1]; the key sits right of the square, in the canvas' spare
+     * width: inside, a reliability diagram's curves cross every corner and the key hid them */
     fputs("set grid lc rgb '#dddddd'\nset size square\n"
           "set xrange [0:1]\nset yrange [0:1]\nset xtics 0.1\nset ytics 0.1\n"
-          "set key inside bottom right vertical Left reverse opaque box lc rgb '#bbbbbb' "
+          "set key outside right top vertical Left reverse noopaque box lc rgb '#bbbbbb' "
           "samplen 3 spacing 1.1\n"
           "plot \\\n",
           f.gp);

@@ -60,10 +60,8 @@ double tl_rep_primary(const tl_rep *r, const tl_cell *c)
 
 void tl_rep_num(FILE *f, double v)
 {
-    if (isnan(v))
-        fputs("nan", f);
-    else
-        fprintf(f, "%.6f", v);
+    char buf[32];
+    fputs(tl_num_short(v, buf), f); /* "nan" when undefined */
 }
 
 const char *tl_rep_protocol_text(const tl_cells_meta *m, char *buf, size_t size)
@@ -149,6 +147,11 @@ static int write_metrics(const tl_rep *r, tl_err *err)
     const char *sel[64];
     size_t n_sel = tl_rep_sel_columns(r, sel, 64);
     fputs(",leaves,depth", f);
+    int ens = 0; /* a trees column only where there are ensembles: other files as they were */
+    for (size_t i = 0; i < r->n; i++)
+        ens |= r->cells[i].trees > 0;
+    if (ens)
+        fputs(",trees", f);
     for (size_t j = 0; j < n_sel; j++) {
         char name[300];
         snprintf(name, sizeof name, "sel.%s", sel[j]);
@@ -179,6 +182,10 @@ static int write_metrics(const tl_rep *r, tl_err *err)
         }
         size_put(f, c->leaves);
         size_put(f, c->depth);
+        if (ens && c->trees)
+            fprintf(f, ",%zu", c->trees);
+        else if (ens)
+            fputc(',', f);
         tl_rep_sel_fields(f, r, c, sel, n_sel);
         fputc('\n', f);
         tl_csv_pair(t, dn, mn);

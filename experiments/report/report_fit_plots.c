@@ -80,11 +80,10 @@ static int plot_pruning(const char *dir, const tl_exp_model *em, const tl_model 
         return TL_OK;
     }
     char title[1024], buf[4096], risk[256];
-    char chosen[32];
+    /* 4 significant digits: the exact value is in the trace file */
     snprintf(title, sizeof title,
-             "Pruning curve: %s on %s (pruner %s on the whole data; %s = "
-             "%s chosen)",
-             em->name, dn, tr->pruner, tr->param_name, tl_num_short(tr->chosen_param, chosen));
+             "Pruning curve: %s on %s (pruner %s on the whole data; %s = %.4g chosen)", em->name,
+             dn, tr->pruner, tr->param_name, tr->chosen_param);
     tl_report_risk_label(tr, !tl_dataset_is_classification(d), risk, sizeof risk);
     return tl_report_pruning_plot(tr, !tl_dataset_is_classification(d), risk, title,
                                   fig_stem(dir, "pruning", dn, em->name, buf, sizeof buf), err);

@@ -13,7 +13,8 @@ static const char style[] =
     "th,td{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right}"
     "th:first-child,td:first-child{text-align:left}"
     "tr.wtl td{border-top:2px solid #888}"
-    "caption{text-align:left;font-size:.9em;color:#555;caption-side:bottom;padding-top:.4em}"
+    "caption{text-align:left;font-size:.9em;color:#555;caption-side:top;padding-bottom:.4em}"
+    "p.warn{color:#8a3c00}nav ul{columns:3}nav li{break-inside:avoid}"
     "figure{margin:2em 0}figure svg{max-width:100%;height:auto}"
     "figcaption{font-size:.9em;color:#555}"
     "pre{background:#f6f6f6;padding:1em;overflow-x:auto}";
@@ -63,7 +64,11 @@ static void table(FILE *f, const tl_paper *p, size_t j)
     const tl_cells_meta *m = &p->r->meta;
     int dec = tl_paper_decimals(p, j);
     double scale = pow(10, dec);
-    fputs("<table>\n<caption>", f);
+    fputs("<h3 id=\"metric-", f);
+    tl_html_str(f, tl_paper_metric(p, j));
+    fputs("\">", f);
+    tl_html_str(f, tl_paper_metric(p, j));
+    fputs("</h3>\n<table>\n<caption>", f);
     tl_html_str(f, tl_paper_metric(p, j));
     fputs(": mean ± sd over the test folds", f);
     if (p->dir[j])
@@ -204,17 +209,59 @@ static void figure_title(FILE *f, const char *gp_path, const char *fallback)
     tl_html_str(f, clean);
 }
 
-static int figures(FILE *f, const tl_paper *p, tl_err *err)
+/* 1 when v[i] is a script whose SVG is listed beside it (the SVG stands for both). */
+static int script_of_svg(char *const *v, size_t n, size_t i)
 {
-    size_t n;
-    int nomem;
-    char **v = figure_files(p, &n, &nomem);
-    if (nomem) {
-        for (size_t i = 0; i < n; i++)
-            free(v[i]);
-        free(v);
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    size_t len = strlen(v[i]);
+    if (len < 3 || strcmp(v[i] + len - 3, ".gp"))
+        return 0;
+    size_t stem = len - 3;
+    for (size_t k = i ? i - 1 : 0; k < n && k <= i + 1; k++)
+        if (k != i && !strncmp(v[k], v[i], stem) && !strcmp(v[k] + stem, ".svg"))
+            return 1;
+    return 0;
+}
+
+/* The figure's stem: its file name without ".svg" or ".gp". */
+static void figure_stem(const char *name, char *stem, size_t size)
+{
+    size_t len = strlen(name);
+    int svg = len > 4 && !strcmp(name + len - 4, ".svg");
+    snprintf(stem, size, "%.*s", (int)(len - (svg ? 4 : 3)), name);
+}
+
+/* The table of contents: the metric tables, the statistics, each figure, the config. */
+static void contents(FILE *f, const tl_paper *p, char *const *v, size_t n)
+{
+    fputs("<nav>\n<h2 id=\"contents\">Contents</h2>\n<ul>\n", f);
+    for (size_t j = 0; j < p->n_metrics; j++) {
+        if (!tl_paper_shown(p, j))
+            continue;
+        fputs("<li><a href=\"#metric-", f);
+        tl_html_str(f, tl_paper_metric(p, j));
+        fputs("\">Summary: ", f);
+        tl_html_str(f, tl_paper_metric(p, j));
+        fputs("</a></li>\n", f);
     }
+    fputs("<li><a href=\"#statistics\">Statistics across datasets</a></li>\n", f);
+    for (size_t i = 0; i < n; i++) {
+        if (script_of_svg(v, n, i))
+            continue;
+        char stem[4096];
+        figure_stem(v[i], stem, sizeof stem);
+        fputs("<li><a href=\"#fig-", f);
+        tl_html_str(f, stem);
+        fputs("\">", f);
+        tl_html_str(f, stem);
+        fputs("</a></li>\n", f);
+    }
+    fputs("<li><a href=\"#config\">Config</a></li>\n"
+          "<li><a href=\"#provenance\">Provenance</a></li>\n</ul>\n</nav>\n",
+          f);
+}
+
+static int figures(FILE *f, const tl_paper *p, char *const *v, size_t n, tl_err *err)
+{
     fputs("<h2 id=\"figures\">Figures</h2>\n", f);
     if (!n)
         fputs("<p>No figures (the config's <code>plots</code> names none).</p>\n", f);
@@ -222,13 +269,8 @@ static int figures(FILE *f, const tl_paper *p, tl_err *err)
         size_t len = strlen(v[i]);
         int svg = len > 4 && !strcmp(v[i] + len - 4, ".svg");
         char stem[4096], path[4200], gp[4200];
-        snprintf(stem, sizeof stem, "%.*s", (int)(len - (svg ? 4 : 3)), v[i]);
-        /* a script whose SVG is there is shown with it */
-        if (!svg && i > 0 && !strncmp(v[i - 1], stem, strlen(stem)) &&
-            !strcmp(v[i - 1] + strlen(stem), ".svg"))
-            continue;
-        if (!svg && i + 1 < n && !strncmp(v[i + 1], stem, strlen(stem)) &&
-            !strcmp(v[i + 1] + strlen(stem), ".svg"))
+        figure_stem(v[i], stem, sizeof stem);
+        if (script_of_svg(v, n, i))
             continue;
         snprintf(path, sizeof path, "%s/plots/%s", p->r->dir, v[i]);
         snprintf(gp, sizeof gp, "%s/plots/%s.gp", p->r->dir, stem);
@@ -236,12 +278,8 @@ static int figures(FILE *f, const tl_paper *p, tl_err *err)
         tl_html_str(f, stem);
         fputs("\">\n", f);
         int shown = svg ? inline_svg(f, path) : 0;
-        if (shown < 0) {
-            for (size_t k = 0; k < n; k++)
-                free(v[k]);
-            free(v);
+        if (shown < 0)
             return tl_err_set(err, TL_ENOMEM, "out of memory");
-        }
         if (!shown) {
             fputs("<p>Not drawn (gnuplot or Graphviz missing): its data and script are in "
                   "plots/",
@@ -255,37 +293,49 @@ static int figures(FILE *f, const tl_paper *p, tl_err *err)
         tl_html_str(f, stem);
         fputs(")</figcaption>\n</figure>\n", f);
     }
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
     return TL_OK;
 }
 
 int tl_paper_html(const tl_paper *p, tl_err *err)
 {
-    FILE *f = tl_rep_open(p->r, "report.html", err);
-    if (!f)
-        return err->code;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", f);
-    tl_html_str(f, p->r->meta.name);
-    fprintf(f, " (treelab)</title>\n<style>%s</style>\n</head>\n<body>\n<h1>Experiment ", style);
-    tl_html_str(f, p->r->meta.name);
-    fputs("</h1>\n<h2 id=\"summary\">Summary</h2>\n", f);
-    if (p->nl < p->r->meta.n_models)
-        fputs("<p>Parameter-grid cells are left out of these tables (see the grid figures and "
-              "metrics.json).</p>\n",
-              f);
-    for (size_t j = 0; j < p->n_metrics; j++) {
-        if (tl_paper_shown(p, j))
-            table(f, p, j);
+    size_t n;
+    int nomem;
+    char **v = figure_files(p, &n, &nomem);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.md", p->r->dir);
+    char *md = nomem ? NULL : tl_paper_read(path, &nomem);
+    FILE *f = nomem ? NULL : tl_rep_open(p->r, "report.html", err);
+    int rc = nomem ? tl_err_set(err, TL_ENOMEM, "out of memory") : f ? TL_OK : err->code;
+    if (f) {
+        fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", f);
+        tl_html_str(f, p->r->meta.name);
+        fprintf(f, " (treelab)</title>\n<style>%s</style>\n</head>\n<body>\n<h1>Experiment ",
+                style);
+        tl_html_str(f, p->r->meta.name);
+        fputs("</h1>\n", f);
+        contents(f, p, v, n);
+        fputs("<h2 id=\"summary\">Summary</h2>\n", f);
+        if (p->nl < p->r->meta.n_models)
+            fputs("<p>Parameter-grid cells are left out of these tables (see the grid figures "
+                  "and metrics.json).</p>\n",
+                  f);
+        for (size_t j = 0; j < p->n_metrics; j++)
+            if (tl_paper_shown(p, j))
+                table(f, p, j);
+        fputs("<h2 id=\"statistics\">Statistics across datasets</h2>\n", f);
+        tl_paper_html_md(f, md);
+        rc = figures(f, p, v, n, err);
     }
-    int rc = figures(f, p, err);
-    if (!rc) {
+    if (f && !rc) {
         fputs("<h2 id=\"config\">Config</h2>\n<pre>", f);
         tl_html_str(f, p->config ? p->config : "(no config.cfg in the results folder)");
         fputs("</pre>\n", f);
         provenance(f, p);
         fputs("</body>\n</html>\n", f);
     }
-    return tl_out_close(f, rc, err);
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    free(md);
+    return f ? tl_out_close(f, rc, err) : rc;
 }

@@ -53,5 +53,8 @@ const char *tl_paper_manifest(const tl_paper *p, const char *key, char *buf, siz
 int tl_paper_json(const tl_paper *p, tl_err *err);
 int tl_paper_tex(const tl_paper *p, tl_err *err);
 int tl_paper_html(const tl_paper *p, tl_err *err);
+/* summary.md's warnings and its sections from the nested selection or the statistics across
+ * datasets on, as HTML (report_html_md.c); md may be NULL (no summary.md). */
+void tl_paper_html_md(FILE *f, const char *md);
 
 #endif

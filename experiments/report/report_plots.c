@@ -158,7 +158,7 @@ static int plot_confusion(const tl_rep *r, size_t d, size_t m, tl_err *err)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     tl_rep_confusion_sum(r, d, m, counts);
     char title[1024], buf[4096], words[128];
-    snprintf(title, sizeof title, "Confusion matrix: %s on %s (test rows of %s, summed)",
+    snprintf(title, sizeof title, "Confusion matrix: %s on %s\n(test rows of %s, summed)",
              r->meta.model[m], r->meta.dataset[d], protocol_words(r, words, sizeof words));
     tl_plot_confusion c = {k, counts, (const char *const *)r->meta.classes[d], title};
     int rc = tl_plot_confusion_write(

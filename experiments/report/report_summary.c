@@ -208,19 +208,39 @@ static void md_majority(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps
                         r->meta.model[m], ps[g * nmod + m].mean[0], r->meta.classes[d][top], rate);
 }
 
+/* The columns of a dataset's table (indices into pair_stats' means) into col: the compared
+ * metric first, then accuracy, balanced accuracy and ROC AUC (RMSE, MAE and R² for
+ * regression), then the leaves; summary.csv has every metric. Returns their count. */
+static size_t md_columns(const tl_rep *r, int cls, size_t col[5])
+{
+    static const size_t cls_cols[] = {0, 1, 6, N_CLS}, reg_cols[] = {1, 2, 3, N_REG};
+    const size_t *dflt = cls ? cls_cols : reg_cols;
+    const char *const *names = cls ? cls_names : reg_names;
+    const char *chosen = tl_rep_compare_metric(r, cls)->name;
+    size_t n = 0, task = cls ? N_CLS : N_REG;
+    for (size_t j = 0; j < task; j++)
+        if (!strcmp(names[j], chosen))
+            col[n++] = j;
+    for (size_t i = 0; i < 4; i++)
+        if (!n || dflt[i] != col[0])
+            col[n++] = dflt[i];
+    return n;
+}
+
 static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
 {
     int cls = r->meta.n_classes[d] > 0, lc = r->meta.n_fractions > 0;
-    size_t nm = (cls ? N_CLS : N_REG) + 2, nmod = r->meta.n_models;
+    size_t nmod = r->meta.n_models, col[5], nc = md_columns(r, cls, col);
     const char *const *names = cls ? cls_names : reg_names;
-    fprintf(f, "\n## %s (%s)\n\n| model |%s n |", MD(r->meta.dataset[d]),
+    /* the verdict beside the name, the compared metric next: what a reader looks for */
+    fprintf(f, "\n## %s (%s)\n\n| model |%s vs baseline (p) |", MD(r->meta.dataset[d]),
             cls ? "classification" : "regression", lc ? " training fraction |" : "");
-    for (size_t j = 0; j < nm; j++)
-        fprintf(f, " %s |", names[j]);
-    fprintf(f, " vs baseline (p) |\n| --- |%s ---: |", lc ? " ---: |" : "");
-    for (size_t j = 0; j < nm; j++)
+    for (size_t j = 0; j < nc; j++)
+        fprintf(f, " %s |", names[col[j]]);
+    fprintf(f, " n |\n| --- |%s --- |", lc ? " ---: |" : "");
+    for (size_t j = 0; j <= nc; j++)
         fputs(" ---: |", f);
-    fputs(" --- |\n", f);
+    fputc('\n', f);
     for (size_t m = 0; m < nmod; m++)
         for (size_t g = 0; g < n_groups(r); g++) {
             const pair_stats *p = &ps[g * nmod + m];
@@ -228,19 +248,29 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
             fprintf(f, "| %s |", MD(r->meta.model[m]));
             if (lc)
                 fprintf(f, " %s |", tl_num_short(r->meta.fractions[g], frac));
-            fprintf(f, " %zu |", p->n);
-            for (size_t j = 0; j < nm; j++)
-                if (isnan(p->mean[j])) /* e.g. the leaves of a learner without a tree */
-                    fputs(" n/a |", f);
-                else
-                    fprintf(f, " %.4f ± %.4f |", p->mean[j], p->sd[j]);
             if (isnan(p->p))
-                fprintf(f, " %s |\n", result_word(p->result));
+                fprintf(f, " %s |", result_word(p->result));
             else
-                fprintf(f, " %s (%.4f) |\n", result_word(p->result), p->p);
+                fprintf(f, " %s (%.4f) |", result_word(p->result), p->p);
+            for (size_t j = 0; j < nc; j++)
+                if (isnan(p->mean[col[j]])) /* e.g. the leaves of a learner without a tree */
+                    fputs(" n/a |", f);
+                else /* counts (the leaves) with 2 decimals */
+                    fprintf(f, " %.*f ± %.*f |", j + 1 < nc ? 4 : 2, p->mean[col[j]],
+                            j + 1 < nc ? 4 : 2, p->sd[col[j]]);
+            fprintf(f, " %zu |\n", p->n);
         }
     if (cls)
         md_majority(f, r, d, ps);
+}
+
+/* ",mean,sd" at full precision. */
+static void csv_mean_sd(FILE *f, const pair_stats *p, size_t j)
+{
+    fputc(',', f);
+    tl_rep_num(f, p->mean[j]);
+    fputc(',', f);
+    tl_rep_num(f, p->sd[j]);
 }
 
 static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, int any_cls,
@@ -257,15 +287,24 @@ static void csv_rows(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps, i
                 fprintf(f, ",%s", tl_num_short(r->meta.fractions[g], frac));
             fprintf(f, ",%zu", p->n);
             for (size_t j = 0; any_cls && j < N_CLS; j++)
-                cls ? fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]) : fputs(",,", f);
+                if (cls)
+                    csv_mean_sd(f, p, j);
+                else
+                    fputs(",,", f);
             for (size_t j = 0; any_reg && j < N_REG; j++)
-                !cls ? fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]) : fputs(",,", f);
+                if (!cls)
+                    csv_mean_sd(f, p, j);
+                else
+                    fputs(",,", f);
             size_t o = cls ? N_CLS : N_REG;
             for (size_t j = o; j < o + 2; j++) /* leaves and depth: empty without a tree */
-                isnan(p->mean[j]) ? fputs(",,", f) : fprintf(f, ",%.6f,%.6f", p->mean[j], p->sd[j]);
+                if (isnan(p->mean[j]))
+                    fputs(",,", f);
+                else
+                    csv_mean_sd(f, p, j);
             fputc(',', f);
             if (!isnan(p->p))
-                fprintf(f, "%.6f", p->p);
+                tl_rep_num(f, p->p);
             fprintf(f, ",%s\n", result_word(p->result));
         }
 }
@@ -278,45 +317,6 @@ static void csv_header(FILE *f, const tl_rep *r, int any_cls, int any_reg)
     for (size_t j = 0; any_reg && j < N_REG; j++)
         fprintf(f, ",%s_mean,%s_sd", reg_names[j], reg_names[j]);
     fputs(",leaves_mean,leaves_sd,depth_mean,depth_sd,p_vs_baseline,vs_baseline\n", f);
-}
-
-int tl_rep_mean_scores(const tl_rep *r, const size_t *models, size_t nm, double *scores,
-                       tl_err *err)
-{
-    double *buf = malloc((r->n ? r->n : 1) * sizeof *buf);
-    if (!buf)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t d = 0; d < r->meta.n_datasets; d++)
-        for (size_t m = 0; m < nm; m++) {
-            size_t first, n = tl_rep_range(r, d, models ? models[m] : m, &first);
-            for (size_t i = 0; i < n; i++)
-                buf[i] = tl_rep_primary(r, &r->cells[first + i]);
-            scores[d * nm + m] = n ? gsl_stats_mean(buf, 1, n) : NAN;
-        }
-    free(buf);
-    return TL_OK;
-}
-
-int tl_rep_ranks(const tl_rep *r, const size_t *models, size_t nm, double *ranks, tl_friedman *fr,
-                 double *cd, int *applies, tl_err *err)
-{
-    size_t nd = r->meta.n_datasets;
-    *cd = NAN;
-    *applies = 0;
-    if (nd < 2 || nm < 2 || r->meta.n_fractions)
-        return TL_OK;
-    double *scores = malloc(nd * nm * sizeof *scores);
-    int rc = scores ? tl_rep_mean_scores(r, models, nm, scores, err)
-                    : tl_err_set(err, TL_ENOMEM, "out of memory");
-    tl_err e;
-    int frc = rc ? rc : tl_friedman_test(scores, nd, nm, ranks, fr, &e);
-    if (frc == TL_ENOMEM && !rc)
-        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    *applies = !frc; /* else e.g. a NaN score */
-    if (*applies && tl_nemenyi_cd(nm, nd, ALPHA, cd, &e) != TL_OK)
-        *cd = NAN;
-    free(scores);
-    return rc;
 }
 
 /* compare.pairs = "all": every pair of the listed models across the datasets. */
@@ -429,6 +429,10 @@ int tl_rep_summary(const tl_rep *r, tl_err *err)
         for (size_t d = 0; d < nd; d++)
             any_cls |= r->meta.n_classes[d] > 0, any_reg |= r->meta.n_classes[d] == 0;
         md_header(md, r);
+        fputs("\nEach dataset's table: the verdict against the baseline, then means ± sds over "
+              "the test folds of the compared metric, a few others and the leaves. Every "
+              "metric is in summary.csv, and per fold in metrics.csv.\n",
+              md);
         csv_header(csv, r, any_cls, any_reg);
         for (size_t d = 0; d < nd; d++) {
             md_dataset(md, r, d, &all[d * ng * nm]);

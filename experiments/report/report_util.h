@@ -31,7 +31,8 @@ void tl_rep_compare_text(const tl_rep *r, char *buf, size_t size);
  * written to summary.md goes through it, so '|' adds no cell and HTML renders as text. */
 #define MD(s) tl_md_str((s), (char[600]){0}, 600)
 
-/* A value with fixed decimals ("nan" when undefined). */
+/* A value in its shortest form that reads back to the same double ("nan" when undefined):
+ * the machine-read files keep full precision, the Markdown and HTML round for reading. */
 void tl_rep_num(FILE *f, double v);
 
 /* The protocol as the cells header records it, for people: its numbers in their shortest

@@ -123,13 +123,9 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
     return rc;
 }
 
-int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train, size_t n_train,
-                 const size_t *valid, size_t n_valid, const size_t *test, size_t n_test,
-                 unsigned long seed, tl_cell *out, tl_err *err)
+/* out's sizes and empty buffers before a fit. */
+static void cell_start(const tl_dataset *d, size_t n_train, size_t n_test, tl_cell *out)
 {
-    tl_err local;
-    if (!err)
-        err = &local; /* a failed tl_cell_fit leaves its code only in err */
     out->n_train = n_train;
     out->n_test = n_test;
     out->classification = tl_dataset_is_classification(d);
@@ -137,18 +133,19 @@ int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train
     out->confusion = out->proba_bins = NULL;
     out->correct = NULL;
     out->roc_bins = NULL;
-    double t0 = now_s();
-    tl_model *model = tl_cell_fit(m, d, train, n_train, valid, n_valid, seed, &out->selected, err);
-    if (!model)
-        return err->code;
+    out->trees = 0;
+}
+
+/* Predict the test rows with the fitted model, score them and record its size. */
+static int cell_finish(const tl_model *model, const tl_dataset *d, const size_t *test,
+                       size_t n_test, tl_cell *out, tl_err *err)
+{
     double t1 = now_s();
     size_t width = out->classification ? out->k : 1;
     double *pred = malloc((n_test ? n_test : 1) * width * sizeof *pred);
     int rc = pred ? tl_model_predict(model, d, test, n_test, pred, err)
                   : tl_err_set(err, TL_ENOMEM, "out of memory");
-    double t2 = now_s();
-    out->fit_s = t1 - t0;
-    out->predict_s = t2 - t1;
+    out->predict_s = now_s() - t1;
     if (!rc)
         rc = score(d, test, n_test, pred, out, err);
     tl_model_info info = {0, 0, 0};
@@ -156,7 +153,53 @@ int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train
     /* a learner without a tree has no leaves: NaN, written as an empty field, not 0 */
     out->leaves = tl_model_has_size(model) ? (double)info.leaves : NAN;
     out->depth = tl_model_has_size(model) ? (double)info.depth : NAN;
+    const tl_ensemble *e = tl_model_ensemble(model);
+    out->trees = e ? e->n_trees : 0;
     free(pred);
+    return rc;
+}
+
+int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train, size_t n_train,
+                 const size_t *valid, size_t n_valid, const size_t *test, size_t n_test,
+                 unsigned long seed, tl_cell *out, tl_err *err)
+{
+    tl_err local;
+    if (!err)
+        err = &local; /* a failed tl_cell_fit leaves its code only in err */
+    cell_start(d, n_train, n_test, out);
+    double t0 = now_s();
+    tl_model *model = tl_cell_fit(m, d, train, n_train, valid, n_valid, seed, &out->selected, err);
+    if (!model)
+        return err->code;
+    out->fit_s = now_s() - t0;
+    int rc = cell_finish(model, d, test, n_test, out, err);
+    tl_model_free(model);
+    return rc;
+}
+
+int tl_cell_eval_stages(const tl_exp_model *const *m, const size_t *stages, size_t n,
+                        const tl_dataset *d, const size_t *train, size_t n_train,
+                        const size_t *valid, size_t n_valid, const size_t *test, size_t n_test,
+                        unsigned long seed, tl_cell *out, tl_err *err)
+{
+    tl_err local;
+    if (!err)
+        err = &local;
+    for (size_t i = 0; i < n; i++)
+        cell_start(d, n_train, n_test, &out[i]);
+    double t0 = now_s();
+    long selected;
+    tl_model *model = tl_cell_fit(m[0], d, train, n_train, valid, n_valid, seed, &selected, err);
+    if (!model)
+        return err->code;
+    double fit_s = now_s() - t0;
+    int rc = TL_OK;
+    for (size_t i = 0; !rc && i < n; i++) {
+        out[i].selected = selected;
+        out[i].fit_s = fit_s;
+        if (!(rc = tl_model_truncate(model, stages[i], d, err)))
+            rc = cell_finish(model, d, test, n_test, &out[i], err);
+    }
     tl_model_free(model);
     return rc;
 }

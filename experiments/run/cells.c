@@ -184,6 +184,8 @@ void tl_cells_write(FILE *f, const tl_cell *c)
         fprintf(f, "\t%s", c->correct && c->correct[0] ? c->correct : "-");
         put_roc_bins(f, c->roc_bins);
     }
+    if (c->trees) /* last, tagged: cells without it read as they did */
+        fprintf(f, "\ttrees\t%zu", c->trees);
     fputc('\n', f);
 }
 
@@ -194,7 +196,7 @@ static int parse_roc_bins(const char *p, tl_cell *c)
     char *end;
     while (*p == '\t')
         p++;
-    if (!*p || *p == '\n')
+    if (!*p || *p == '\n' || !strncmp(p, "trees\t", 6))
         return TL_OK;
     if (strncmp(p, "roc", 3))
         return TL_EPARSE;
@@ -266,11 +268,19 @@ static int parse_proba(const char *p, tl_cell *c)
     return rc;
 }
 
+/* An ensemble's member count from the tag that ends the line, 0 without it. */
+static size_t parse_trees(const char *line)
+{
+    const char *t = strstr(line, "\ttrees\t");
+    return t ? (size_t)strtoull(t + 7, NULL, 10) : 0;
+}
+
 int tl_cells_parse_line(char *line, tl_cell *c)
 {
     char *p = line, *end;
     size_t u[6];
     memset(c, 0, sizeof *c);
+    c->trees = parse_trees(line);
     for (int i = 0; i < 6; i++) {
         u[i] = (size_t)strtoull(p, &end, 10);
         if (end == p)
@@ -295,7 +305,7 @@ int tl_cells_parse_line(char *line, tl_cell *c)
         p = end;
     }
     c->k = (size_t)strtoull(p, &end, 10);
-    if (end == p || c->k > 10000)
+    if (end == p || c->k > TL_MAX_CLASSES)
         return TL_EPARSE;
     p = end;
     c->classification = c->k > 0;

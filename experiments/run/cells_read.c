@@ -165,7 +165,7 @@ static int parse_header(const char *line, tl_cells_meta *m)
     if (sscanf(line, "# dataset %zu %zu %64s%n", &i, &k, sha, &off) == 3 && name_at(line, &off)) {
         if (bad_name(line + off))
             return BAD_NAME;
-        if (i != m->n_datasets || k > 10000) /* a cell line holds at most 10,000 classes */
+        if (i != m->n_datasets || k > TL_MAX_CLASSES) /* as a data file may have */
             return TL_EPARSE;
         if (grow((void **)&m->dataset, i, sizeof *m->dataset) ||
             grow((void **)&m->dataset_sha, i, sizeof *m->dataset_sha) ||

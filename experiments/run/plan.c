@@ -235,3 +235,63 @@ int tl_run_largest_first(tl_run_state *s, tl_err *err)
     free(order), free(sorted);
     return TL_OK;
 }
+
+/* A cell's place in tl_run_group_stages: by its fit's key, then by where its group starts. */
+typedef struct staged {
+    size_t d, grid, r, f; /* the key (grid 0: a cell of its own) */
+    size_t stage, index, first;
+} staged;
+
+static int cmp_size(size_t a, size_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+    const staged *a = pa, *b = pb;
+    int c = cmp_size(a->d, b->d);
+    c = c ? c : cmp_size(a->grid, b->grid);
+    c = c ? c : cmp_size(a->r, b->r);
+    c = c ? c : cmp_size(a->f, b->f);
+    return c ? c : cmp_size(a->index, b->index);
+}
+
+static int by_group(const void *pa, const void *pb)
+{
+    const staged *a = pa, *b = pb;
+    int c = cmp_size(a->first, b->first);
+    c = c ? c : cmp_size(b->stage, a->stage);
+    return c ? c : cmp_size(a->index, b->index);
+}
+
+int tl_run_group_stages(tl_run_state *s, tl_err *err)
+{
+    size_t n = s->n_todo, grouped = 0;
+    staged *o = malloc((n ? n : 1) * sizeof *o);
+    tl_cell *sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!o || !sorted) {
+        free(o), free(sorted);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const tl_cell *c = &s->todo[i];
+        size_t st = tl_run_stage(s->x, c->model);
+        grouped += st > 0;
+        o[i] = (staged){c->dataset, st ? s->x->models[c->model].grid : 0, c->repeat, c->fold,
+                        st, i, i};
+    }
+    if (grouped) {
+        qsort(o, n, sizeof *o, by_key);
+        for (size_t i = 1; i < n; i++)
+            if (o[i].grid && o[i].grid == o[i - 1].grid && o[i].d == o[i - 1].d &&
+                o[i].r == o[i - 1].r && o[i].f == o[i - 1].f)
+                o[i].first = o[i - 1].first;
+        qsort(o, n, sizeof *o, by_group);
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = s->todo[o[i].index];
+        memcpy(s->todo, sorted, n * sizeof *sorted);
+    }
+    free(o), free(sorted);
+    return TL_OK;
+}

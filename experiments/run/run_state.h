@@ -41,6 +41,19 @@ size_t tl_run_max_rows(const tl_run_state *s);
 
 /* Fit, predict and score cell c (its indices set) with the buffer buf. */
 int tl_run_compute(tl_run_state *s, tl_cell *c, size_t *buf, tl_err *err);
+/* The same for cells c[0..n_cells) of one fit (tl_run_same_fit, decreasing stages): one fit
+ * truncated for each. */
+int tl_run_compute_group(tl_run_state *s, tl_cell *c, size_t n_cells, size_t *buf, tl_err *err);
+
+/* The value of model's stage parameter when its cells may share one fit with the other
+ * models of its grid (a grid over its learner's stage parameter alone, no nested selection),
+ * else 0. */
+size_t tl_run_stage(const tl_experiment *x, size_t model);
+/* 1 when cells a and b can come from one fit: the same dataset, repeat, fold and staged grid. */
+int tl_run_same_fit(const tl_experiment *x, const tl_cell *a, const tl_cell *b);
+/* Reorder s->todo so that the cells of one fit follow each other, most stages first, at the
+ * place of the first of them (the results do not depend on the order). */
+int tl_run_group_stages(tl_run_state *s, tl_err *err);
 
 /* After a cell line was written to s->cells (lock held): flush it, count it and report
  * progress; fsync at most once a second, here, or, given sync, by the caller after it let go

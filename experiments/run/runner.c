@@ -94,16 +94,23 @@ static void *worker(void *arg)
         if (!buf && !s->rc)
             s->rc = tl_err_set(&s->err, TL_ENOMEM, "out of memory");
         tl_cell *c = stop ? NULL : &s->todo[s->next++];
-        if (c)
-            s->computed++; /* reserved, so max_cells bounds what is started */
+        size_t n = c ? 1 : 0; /* with the cells of the same fit that follow it */
+        while (c && s->next < s->n_todo && tl_run_same_fit(s->x, c, &s->todo[s->next]) &&
+               (!s->o->max_cells || s->computed + n < s->o->max_cells))
+            s->next++, n++;
+        s->computed += n; /* reserved, so max_cells bounds what is started */
         pthread_mutex_unlock(&s->lock);
         if (!c)
             break;
-        int rc = tl_run_compute(s, c, buf, &err);
-        size_t len;
-        char *line = rc ? NULL : tl_run_cell_line(c, "", &len);
-        store(s, rc, &err, line);
-        free(line);
+        int rc = tl_run_compute_group(s, c, n, buf, &err);
+        for (size_t i = 0; i < n; i++) {
+            size_t len;
+            char *line = rc ? NULL : tl_run_cell_line(&c[i], "", &len);
+            store(s, rc, &err, line);
+            free(line);
+            if (rc)
+                break;
+        }
     }
     free(buf);
     return NULL;
@@ -114,8 +121,17 @@ static int check_tasks(const tl_experiment *x, tl_dataset *const *data, tl_err *
     for (size_t d = 0; d < x->n_datasets; d++) {
         int cls = tl_dataset_is_classification(data[d]);
         unsigned task = cls ? TL_TASK_CLASSIFICATION : TL_TASK_REGRESSION;
-        for (size_t m = 0; m < x->n_models; m++)
-            if (!(x->models[m].type->tasks & task))
+        for (size_t m = 0; m < x->n_models; m++) {
+            const tl_model_type *type = x->models[m].type;
+            tl_err why;
+            int rc = type->check_data
+                         ? type->check_data(&x->models[m].params, &data[d]->schema, &why)
+                         : TL_OK;
+            if (rc) /* before the results folder is made */
+                return tl_err_set(err, rc, "%s:%d: model '%s', dataset '%s': %s", x->config_path,
+                                  x->models[m].line, x->models[m].name, x->datasets[d].name,
+                                  why.msg);
+            if (!(type->tasks & task))
                 return tl_err_set(err, TL_EINVAL,
                                   "%s:%d: model '%s' (%s) does not do %s, which "
                                   "dataset '%s' needs",
@@ -131,6 +147,7 @@ static int check_tasks(const tl_experiment *x, tl_dataset *const *data, tl_err *
                                   x->models[m].select.objective->name,
                                   cls ? "regression" : "classification", x->datasets[d].name,
                                   cls ? "classification" : "regression");
+        }
     }
     return TL_OK;
 }
@@ -141,6 +158,8 @@ static int run_cells(tl_run_state *s, tl_err *err)
     /* largest first, so that the threads finish together: the last cells are the cheapest
      * (the results do not depend on the order) */
     int rc = jobs > 1 ? tl_run_largest_first(s, err) : TL_OK;
+    if (!rc) /* a grid over n_estimators: one fit for all its values */
+        rc = tl_run_group_stages(s, err);
     pthread_t *th = rc ? NULL : calloc(jobs, sizeof *th);
     if (rc || !th)
         return rc ? rc : tl_err_set(err, TL_ENOMEM, "out of memory");

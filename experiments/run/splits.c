@@ -91,6 +91,32 @@ static int blank(const tl_run_state *s, const tl_exp_dataset *ed, const tl_datas
 
 int tl_run_compute(tl_run_state *s, tl_cell *c, size_t *buf, tl_err *err)
 {
+    return tl_run_compute_group(s, c, 1, buf, err);
+}
+
+size_t tl_run_stage(const tl_experiment *x, size_t model)
+{
+    const tl_exp_model *m = &x->models[model];
+    const char *param = tl_model_stage_param(m->type);
+    if (!param || !m->grid || m->select.n_params)
+        return 0;
+    const tl_exp_grid *g = &x->grids[m->grid - 1];
+    const char *v = tl_params_find(&m->params, param);
+    char *end;
+    unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+    return g->param[1] || strcmp(g->param[0], param) || !n || *end || v[0] == '-' ? 0
+                                                                                  : (size_t)n;
+}
+
+int tl_run_same_fit(const tl_experiment *x, const tl_cell *a, const tl_cell *b)
+{
+    return a->dataset == b->dataset && a->repeat == b->repeat && a->fold == b->fold &&
+           x->models[a->model].grid == x->models[b->model].grid &&
+           tl_run_stage(x, a->model) && tl_run_stage(x, b->model);
+}
+
+int tl_run_compute_group(tl_run_state *s, tl_cell *c, size_t n_cells, size_t *buf, tl_err *err)
+{
     size_t n = s->data[c->dataset]->n_rows, ntr, nva, nte;
     size_t *tr = buf, *va = buf + n, *te = buf + 2 * n;
     cell_rows(s, c, tr, &ntr, va, &nva, te, &nte);
@@ -99,14 +125,27 @@ int tl_run_compute(tl_run_state *s, tl_cell *c, size_t *buf, tl_err *err)
     const tl_dataset *d = s->data[c->dataset];
     tl_dataset blanked;
     int rc = ed->missing_rate > 0 ? blank(s, ed, d, c, tr, ntr, te, nte, &blanked, err) : TL_OK;
-    if (!rc)
-        rc = tl_cell_eval(&s->x->models[c->model], ed->missing_rate > 0 ? &blanked : d, tr, ntr,
-                          nva ? va : NULL, nva, te, nte, seed, c, err);
+    const tl_dataset *used = ed->missing_rate > 0 ? &blanked : d;
+    if (!rc && n_cells == 1) {
+        rc = tl_cell_eval(&s->x->models[c->model], used, tr, ntr, nva ? va : NULL, nva, te, nte,
+                          seed, c, err);
+    } else if (!rc) { /* the grid's models in decreasing stage order (tl_run_group_stages) */
+        const tl_exp_model **m = malloc(n_cells * sizeof *m);
+        size_t *stage = malloc(n_cells * sizeof *stage);
+        rc = m && stage ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+        for (size_t i = 0; !rc && i < n_cells; i++)
+            m[i] = &s->x->models[c[i].model], stage[i] = tl_run_stage(s->x, c[i].model);
+        if (!rc)
+            rc = tl_cell_eval_stages(m, stage, n_cells, used, tr, ntr, nva ? va : NULL, nva, te,
+                                     nte, seed, c, err);
+        free(m);
+        free(stage);
+    }
     if (ed->missing_rate > 0)
         tl_dataset_blanked_free(&blanked);
     /* per-row results are kept for McNemar's test of a single split only */
-    if (s->x->protocol.kind != TL_PROTO_HOLDOUT)
-        free(c->correct), c->correct = NULL;
+    for (size_t i = 0; i < n_cells && s->x->protocol.kind != TL_PROTO_HOLDOUT; i++)
+        free(c[i].correct), c[i].correct = NULL;
     if (rc)
         tl_err_prefix(err, "dataset %s, model %s, repeat %zu, fold %zu: ", ed->name,
                       s->x->models[c->model].name, c->repeat, c->fold);

@@ -23,6 +23,12 @@ typedef enum { TL_ATTR_NUMERIC = 0, TL_ATTR_NOMINAL = 1 } tl_attr_kind;
 /* Tasks, as bits: what a learner or a plug-in can handle. */
 enum { TL_TASK_CLASSIFICATION = 1u, TL_TASK_REGRESSION = 2u };
 
+/* The most classes a target, and levels a nominal attribute, may have. A data file with more
+ * is refused when loaded, before any work: per-class and per-level counts are kept at every
+ * node, and such a column is an identifier or free text (docs/limits.md). */
+#define TL_MAX_CLASSES 1000
+#define TL_MAX_LEVELS 10000
+
 /* Code of a missing nominal cell. Numeric missing cells are NaN. */
 #define TL_MISSING_CODE (-1)
 
@@ -80,7 +86,9 @@ TL_API tl_dataset *tl_dataset_load_csv(const char *path, const char *target, tl_
  * cell is missing (nominal with no levels). TL_LOAD_LATIN1: the file is Latin-1 (ISO 8859-1),
  * converted to UTF-8 as it is read; without it a byte that is not UTF-8 is refused with its
  * line and column, so that no file treelab writes holds invalid UTF-8. */
-enum { TL_LOAD_UNLABELLED = 1u, TL_LOAD_LATIN1 = 2u };
+enum { TL_LOAD_UNLABELLED = 1u, TL_LOAD_LATIN1 = 2u, TL_LOAD_ONE_CLASS = 4u };
+/* TL_LOAD_ONE_CLASS, for rows scored by a model fitted elsewhere (a test file): a target of
+ * one class is accepted (the model knows the others). */
 
 /* tl_dataset_load with options. */
 TL_API tl_dataset *tl_dataset_load_opts(const char *path, const char *target, unsigned flags,
@@ -117,6 +125,11 @@ typedef struct tl_data_opts {
     /* The decimal mark of a CSV file's numbers: '.' (or 0) or ','. With ',' a cell such as
      * 1,5 is the number 1.5 (the delimiter must then be ';' or a tab). */
     char decimal;
+    /* Column types to follow (a model's schema, or the training data's for a test file):
+     * a column of the file that is numeric where `types` has a nominal attribute or target
+     * of its name is read as nominal, as `nominal` would; names the file lacks are passed
+     * over. NULL: none. */
+    const tl_schema *types;
 } tl_data_opts;
 
 /* Load with every option of o (NULL: none). NULL with err set on failure. */

@@ -52,6 +52,14 @@ static inline int tl_err_code_(int code, int set)
 #define tl_err_set(err, code, ...)                                                                 \
     tl_err_code_((code), tl_err_set_at((err), (code), __FILE__, __LINE__, __VA_ARGS__))
 
+/* The name of list (names separated by commas or spaces, up to the first other character)
+ * nearest to name by edit distance (case folded), if within 2 and name is not listed
+ * itself: copied into buf (size bytes) and returned; NULL otherwise. */
+TL_API const char *tl_suggest(const char *name, const char *list, char *buf, size_t size);
+/* A message "... unknown KIND 'NAME'; valid ...: A, B, C" (or "; allowed: ...") gains
+ * "; did you mean 'B'?" when tl_suggest finds one; tl_err_set_at calls it on every error. */
+TL_API void tl_err_suggest(tl_err *err);
+
 /* Prefix an existing message with context ("file.cfg: ..."), keeping the code. */
 TL_API int tl_err_prefix(tl_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -94,6 +94,11 @@ typedef struct tl_model_type {
      * svm_check_parameter), for learners whose parameters a table alone cannot check
      * (e.g. SLOT.PARAM names of the composable tree). NULL: tl_params_check on params. */
     int (*check_params)(const tl_params *p, tl_err *err);
+    /* Optional: what the learner cannot take in a dataset (a nominal attribute of more levels
+     * than it encodes), from the header alone, before any work: tl_model_fit and `run` call
+     * it. TL_EINVAL naming the attribute, the count, the limit and the way out. NULL: any
+     * dataset the loader accepts (TL_MAX_CLASSES, TL_MAX_LEVELS). */
+    int (*check_data)(const tl_params *p, const tl_schema *schema, tl_err *err);
     /* What the learner offers besides predictions (NULL: it has none). */
     const tl_tree *(*tree)(const void *state);                      /* its fitted hard tree */
     const struct tl_prune_trace *(*prune_trace)(const void *state); /* how it was pruned */
@@ -104,6 +109,14 @@ typedef struct tl_model_type {
     /* Optional: plug-in i of the learner's own slots into out, grouped by slot; 0 past the
      * last. */
     int (*plugin_at)(size_t i, tl_model_plugin *out);
+
+    /* Optional (both or neither): an ensemble whose first members are, bit for bit, those a
+     * fit with a smaller stage_param ("n_estimators") makes from the same data and seed, so a
+     * curve over that parameter costs one fit. truncate keeps the first n members (n at
+     * least 1; more than it has: no change) and recomputes what depends on them (weights,
+     * importances, the out-of-bag score from d, the data it was fitted on). */
+    const char *stage_param;
+    int (*truncate)(void *state, size_t n, const tl_dataset *d, tl_err *err);
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */
@@ -176,6 +189,15 @@ TL_API int tl_model_has_size(const tl_model *m);
 
 /* The fitted hard tree of a model, or NULL for learners without one (or before fit). */
 TL_API const tl_tree *tl_model_tree(const tl_model *m);
+/* The parameter whose curve a fitted model of type t predicts from one fit by truncation
+ * ("n_estimators" for the ensembles), or NULL. */
+TL_API const char *tl_model_stage_param(const tl_model_type *t);
+/* Keep the first n members of fitted ensemble m, fitted on d: afterwards m predicts, saves
+ * (its stage parameter set to n in its parameters) and reports sizes exactly as a fit with
+ * that parameter = n on the same rows and seed (staged predictions: truncate from the most
+ * stages down). TL_EUNSUPPORTED for a learner without stages, TL_EINVAL when unfitted or
+ * n = 0. */
+TL_API int tl_model_truncate(tl_model *m, size_t n, const tl_dataset *d, tl_err *err);
 /* A fitted ensemble's members, draws and scores, or NULL (not an ensemble, or not fitted). */
 TL_API const tl_ensemble *tl_model_ensemble(const tl_model *m);
 /* How the last fit pruned its tree, or NULL (no tree, or no pruner recorded anything). */

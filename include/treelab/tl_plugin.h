@@ -162,21 +162,38 @@ static inline double tl_class_total(const double *stats, size_t k)
 /* The rows of the node being split, as the splitters see them. */
 struct tl_node_rows {
     size_t n;
-    const uint32_t *rows;   /* the node's rows (any order) */
-    const uint32_t *sorted; /* for a numeric attribute: the same rows sorted by its value,
-                               missing values last; NULL otherwise */
-    const double *w;        /* w[row]: the row's weight in this node (fractional for C4.5) */
-    const double *stats;    /* the node's statistics (k) */
+    const uint32_t *rows; /* the node's rows (any order) */
+    const double *w;      /* w[row]: the row's weight in this node (fractional for C4.5) */
+    const double *stats;  /* the node's statistics (k) */
     size_t depth;
-    size_t id;                      /* the node's index in the tree being grown */
-    const uint32_t *const *by_attr; /* the grower's sorted blocks (tl_grow_sorted_rows) */
-    /* Packed alongside sorted, for splitters that set needs_sorted_values (else NULL): the
-     * value and class code of each row in sorted order, so a sweep reads memory in sequence
-     * instead of gathering x[row] and y[row] (sorted_y is NULL for a numeric target). */
-    const double *sorted_x;
-    const int *sorted_y;
-    int unit_weights; /* every row of the node weighs exactly 1 (w[row] == 1) */
+    size_t id;         /* the node's index in the tree being grown */
+    const void *views; /* the grower's: the forms of these rows it keeps (tl_grow_view) */
+    int unit_weights;  /* every row of the node weighs exactly 1 (w[row] == 1) */
 };
+
+/* ---- views: the forms of a node's rows a splitter reads ---- */
+
+/* What tl_grow_view gives for a numeric attribute of a node. */
+typedef enum tl_view_kind {
+    TL_VIEW_SORTED,  /* const uint32_t *: the node's rows sorted by the attribute's value,
+                        unknown values last, equal values in row order */
+    TL_VIEW_VALUES,  /* const double *: the values of those rows, in that order */
+    TL_VIEW_CLASSES, /* const int *: their class codes in that order (a nominal target) */
+    TL_VIEW_RECORDS, /* const uint32_t *: the compact records (a library splitter's:
+                        algorithms/tree/views/views.h), where they serve the node */
+    /* per fit, not per node: asked for here, read through tl_grow_train_values */
+    TL_VIEW_TRAIN_VALUES
+} tl_view_kind;
+
+#define TL_VIEW_BIT(kind) (1u << (unsigned)(kind))
+
+/* The views a splitter's best() will ask for, so that the grower keeps them down the tree
+ * rather than building them at every node. */
+typedef struct tl_view_request {
+    unsigned kinds;    /* TL_VIEW_BIT()s */
+    double record_gap; /* TL_VIEW_RECORDS: the cut bit marks steps of more than this (0: 1e-7,
+                          scikit-learn's FEATURE_THRESHOLD; C4.5's is 1e-5) */
+} tl_view_request;
 
 /* ---- splitter: the best test on one attribute at a node ---- */
 typedef struct tl_splitter_type {
@@ -187,24 +204,11 @@ typedef struct tl_splitter_type {
      * no admissible test, or a negative tl error code (err set). */
     int (*best)(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
                 tl_split *out, tl_err *err);
-    /* Non-zero: the grower keeps every numeric attribute's sorted known training values
-     * (tl_grow_train_values), e.g. for C4.5's threshold = a value seen in training. */
-    int needs_train_values;
-    /* Non-zero: the grower keeps each numeric attribute's values (and class codes) packed in
-     * the nodes' sorted order and hands them over as tl_node_rows.sorted_x / sorted_y. */
-    int needs_sorted_values;
-    /* Non-zero: the splitter also reads the grower's compact records when they serve the node
-     * (a library splitter: algorithms/tree/grow_view.h), and then neither sorted nor sorted_x;
-     * the grower falls back to the forms above elsewhere. */
-    int reads_records;
-    /* With reads_records: the cut bit marks steps of more than this (0: 1e-7, scikit-learn's FEATURE_THRESHOLD), the
-     * splitter's own rule for values too close to cut between (C4.5's 1e-5). */
-    double record_gap;
-    /* Non-zero: best() reads neither tl_node_rows.sorted nor sorted_x / sorted_y (and the
-     * splitter sets neither needs flag), so the grower does not sort the numeric attributes
-     * nor carry sorted blocks down the tree; tl_grow_sorted_rows then sorts the node's rows
-     * on demand, for a missing-value method that asks (surrogate). */
-    int unsorted;
+    /* The views best() asks tl_grow_view for in the slot of kind (TL_ATTR_NUMERIC or
+     * _NOMINAL), into *want (zeroed): the grower keeps these down the tree. A view not asked
+     * for is built on demand where it can be (TL_VIEW_SORTED, a sort of the node's rows), else
+     * NULL. NULL: nothing is kept. A wrapper asks what its inner splitters ask. */
+    void (*views)(const void *state, int kind, tl_view_request *want);
     /* Optional (NULL for the others): per-fit work done once, before the root is split, on
      * the rows grown on (root: rows, n, w and unit_weights; no statistics or sorted orders
      * yet), for the slot it fills (kind: TL_ATTR_NUMERIC or _NOMINAL),
@@ -289,15 +293,17 @@ TL_API double *tl_grow_scratch(const tl_grow_ctx *g);
 TL_API double tl_grow_level_stats(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
                                   double *out);
 /* The sorted known values of numeric attribute attr over all rows grown on (n of them), or
- * NULL unless the numeric splitter sets needs_train_values; *rows (if rows is not NULL) gets
+ * NULL unless a splitter asked for TL_VIEW_TRAIN_VALUES; *rows (if rows is not NULL) gets
  * the row of each value (equal values in row order). */
 TL_API const double *tl_grow_train_values(const tl_grow_ctx *g, size_t attr, size_t *n,
                                           const uint32_t **rows);
-/* The node's rows sorted by numeric attribute attr (unknown values last, equal values in row
- * order), or NULL for a nominal attribute (or, with an unsorted numeric splitter, when there
- * is no memory to sort them: a missing-value method then skips the attribute). */
-TL_API const uint32_t *tl_grow_sorted_rows(const tl_grow_ctx *g, const tl_node_rows *node,
-                                           size_t attr);
+/* A view of the node's rows for numeric attribute attr (tl_view_kind says which and its
+ * type), or NULL: for a nominal attribute, a view the grower does not keep for this fit (the
+ * splitter's views() did not ask for it, or the rows do not allow it: TL_VIEW_RECORDS), or no
+ * memory to build it. TL_VIEW_SORTED is built on demand when it is not kept (NULL then means
+ * out of memory). */
+TL_API const void *tl_grow_view(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
+                                tl_view_kind kind);
 /* The parent of node in the tree being grown (SIZE_MAX for the root or past the nodes made
  * so far): node ids grow downwards, children after their parent. */
 TL_API size_t tl_grow_parent(const tl_grow_ctx *g, size_t node);

@@ -65,6 +65,11 @@ TL_API void tl_split_class_table(const tl_dataset *d, const tl_node_rows *rows, 
  * columns remain. col: k doubles of scratch. */
 TL_API double tl_chisq_table_p(const double *table, size_t nb, size_t k, double *col);
 
+/* The margins of an nb x k table of weights: col gets the k column sums; rows and cols (either
+ * may be NULL) the number of non-empty rows and columns. Returns the total. */
+TL_API double tl_table_margins(const double *table, size_t nb, size_t k, double *col,
+                               size_t *rows, size_t *cols);
+
 /* ---- minimal cost-complexity pruning (Breiman et al. 1984) ---- */
 typedef struct tl_ccp_path {
     size_t n;      /* subtrees T0 (unpruned) ... T_{n-1} (root alone) */

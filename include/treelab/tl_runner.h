@@ -37,6 +37,7 @@ typedef struct tl_cell {
     char *correct;       /* per test row '1' right, '0' wrong (n_test chars + NUL), kept
                                by the runner for hold-out splits (McNemar's test); or NULL */
     double *roc_bins;    /* 2 x TL_ROC_BINS (tl_roc_bins_add) or NULL (older cells); owned */
+    size_t trees;        /* an ensemble's members (leaves and depth are their means), else 0 */
 } tl_cell;
 
 TL_API void tl_cell_clear(tl_cell *c);
@@ -48,6 +49,15 @@ TL_API void tl_cell_clear(tl_cell *c);
 TL_API int tl_cell_eval(const tl_exp_model *m, const tl_dataset *d, const size_t *train,
                         size_t n_train, const size_t *valid, size_t n_valid, const size_t *test,
                         size_t n_test, unsigned long seed, tl_cell *out, tl_err *err);
+
+/* tl_cell_eval of models m[0..n) that differ only in their learner's stage parameter
+ * (tl_model_stage_param), whose values stages[0..n) decrease: one fit of m[0], truncated to
+ * each in turn (tl_model_truncate), so out[i] holds the numbers tl_cell_eval(m[i]) gives,
+ * except that every fit_s is the one fit's time. m[0] must select nothing. */
+TL_API int tl_cell_eval_stages(const tl_exp_model *const *m, const size_t *stages, size_t n,
+                               const tl_dataset *d, const size_t *train, size_t n_train,
+                               const size_t *valid, size_t n_valid, const size_t *test,
+                               size_t n_test, unsigned long seed, tl_cell *out, tl_err *err);
 
 /* Fit m on rows (NULL: every row; nested selection included, its choice in *selected, else
  * -1); the caller frees the model. NULL + err. */

@@ -110,6 +110,15 @@ TL_API int tl_5x2cv_f_test(const double *a, const double *b, tl_ftest *out, tl_e
  * alpha / (m - i + 1); reject[] gets 1 for each rejected, 0 else (a NaN p is never). */
 TL_API int tl_holm(const double *p, size_t m, double alpha, int *reject, tl_err *err);
 
+/* Shaffer's static procedure (Shaffer 1986; García & Herrera 2008, 2.2.2) over the k (k-1)/2
+ * pairs of k models (p in the order of tl_rank_pairs; a NaN p is untested: kept, adjusted
+ * NaN): the i-th smallest p times t_i, the most pair hypotheses that can be true when i - 1
+ * are false, made monotone, into adjusted[] (capped at 1); reject[] = adjusted < alpha.
+ * TL_EINVAL for k outside 2..TL_SHAFFER_MAX_MODELS. */
+#define TL_SHAFFER_MAX_MODELS 100
+TL_API int tl_shaffer(const double *p, size_t k, double alpha, double *adjusted, int *reject,
+                      tl_err *err);
+
 /* Every pair i < j of k models by average ranks over n_datasets (Demsar 2006, 3.2.2):
  * z = (R_i - R_j) / sqrt(k (k+1) / (6 N)) and its two-sided normal p, into z[] and p[] of
  * k (k-1) / 2 entries in the order (0,1), (0,2), ..., (1,2), ... */

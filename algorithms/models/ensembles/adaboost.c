@@ -196,6 +196,44 @@ static int round_one(boost *b, const tl_dataset *d, const size_t *rows, size_t n
     return TL_OK;
 }
 
+/* scikit-learn's: the members' normalised importances weighted by their weights. */
+static int boost_importances(boost *b, tl_err *err)
+{
+    free(b->importances);
+    double aw = 0, *one = malloc((b->n_attrs ? b->n_attrs : 1) * sizeof *one);
+    if (!(b->importances = calloc(b->n_attrs ? b->n_attrs : 1, sizeof *b->importances)) || !one) {
+        free(one);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    for (size_t t = 0; t < b->trees.n; t++) {
+        double sum = 0;
+        memset(one, 0, b->n_attrs * sizeof *one);
+        tl_ens_tree_importances(b->trees.t[t], b->n_attrs, one);
+        for (size_t a = 0; a < b->n_attrs; a++)
+            sum += one[a];
+        for (size_t a = 0; a < b->n_attrs && sum > 0; a++)
+            b->importances[a] += b->alpha[t] * one[a] / sum;
+        aw += b->alpha[t];
+    }
+    for (size_t a = 0; a < b->n_attrs && aw > 0; a++)
+        b->importances[a] /= aw;
+    free(one);
+    return TL_OK;
+}
+
+/* The rounds are sequential and the last one's reweighting is never used: the first n
+ * members and weights are those of a fit of n rounds. */
+static int boost_truncate(void *state, size_t n, const tl_dataset *d, tl_err *err)
+{
+    (void)d;
+    boost *b = state;
+    if (n >= b->trees.n)
+        return TL_OK;
+    tl_ens_trees_truncate(&b->trees, n);
+    b->n_estimators = n;
+    return boost_importances(b, err);
+}
+
 static int boost_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
                      const tl_fit_ctx *ctx, tl_err *err)
 {
@@ -222,25 +260,8 @@ static int boost_fit(void *state, const tl_dataset *d, const size_t *rows, size_
     int stop = 0;
     for (size_t t = 0; !rc && !stop && t < b->n_estimators; t++)
         rc = round_one(b, d, rows, n, w, p, t, ctx->seed, &stop, err);
-    if (!rc && !(b->importances = calloc(b->n_attrs ? b->n_attrs : 1, sizeof *b->importances)))
-        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    /* scikit-learn's: the members' normalised importances weighted by their weights */
-    double aw = 0, *one = rc ? NULL : malloc((b->n_attrs ? b->n_attrs : 1) * sizeof *one);
-    if (!rc && !one)
-        rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    for (size_t t = 0; !rc && t < b->trees.n; t++) {
-        double sum = 0;
-        memset(one, 0, b->n_attrs * sizeof *one);
-        tl_ens_tree_importances(b->trees.t[t], b->n_attrs, one);
-        for (size_t a = 0; a < b->n_attrs; a++)
-            sum += one[a];
-        for (size_t a = 0; a < b->n_attrs && sum > 0; a++)
-            b->importances[a] += b->alpha[t] * one[a] / sum;
-        aw += b->alpha[t];
-    }
-    for (size_t a = 0; !rc && a < b->n_attrs && aw > 0; a++)
-        b->importances[a] /= aw;
-    free(one);
+    if (!rc)
+        rc = boost_importances(b, err);
     free(w);
     free(p);
     if (rc)
@@ -392,6 +413,8 @@ static const tl_model_type adaboost = {
     .check_params = boost_check,
     .ensemble = boost_view,
     .help = tl_ens_help,
+    .stage_param = "n_estimators",
+    .truncate = boost_truncate,
 };
 
 const tl_model_type *const tl_model_adaboost = &adaboost;

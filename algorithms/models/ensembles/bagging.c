@@ -390,6 +390,21 @@ static int bag_fit_all(void *state, const tl_dataset *d, const size_t *rows, siz
     return rc;
 }
 
+static int bag_truncate(void *state, size_t n, const tl_dataset *d, tl_err *err)
+{
+    bag *b = state;
+    if (n >= b->trees.n)
+        return TL_OK;
+    tl_ens_trees_truncate(&b->trees, n);
+    b->n_estimators = n; /* member i's draws sit at inbag[i * n_fit], whatever the count */
+    if (b->inbag && !d)
+        return tl_err_set(err, TL_EINVAL, "the out-of-bag score needs the data fitted on");
+    if (!b->inbag) /* a loaded model keeps no draws: its score was of all the members */
+        b->oob_score = NAN;
+    int rc = b->inbag ? oob_score(b, d, err) : TL_OK;
+    return rc ? rc : importances(b, err);
+}
+
 static int bag_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
                        double *out, tl_err *err)
 {
@@ -501,6 +516,8 @@ static const tl_ensemble *bag_view(const void *state)
         .check_params = ID##_check,                                                                \
         .ensemble = bag_view,                                                                      \
         .help = tl_ens_help,                                                                       \
+        .stage_param = "n_estimators",                                                             \
+        .truncate = bag_truncate,                                                                  \
     };                                                                                             \
     const tl_model_type *const tl_model_##ID = &ID##_type
 

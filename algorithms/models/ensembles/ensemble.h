@@ -88,6 +88,8 @@ typedef struct tl_ens_trees {
 
 void tl_ens_trees_clear(tl_ens_trees *tr);
 int tl_ens_trees_alloc(tl_ens_trees *tr, size_t n, tl_err *err);
+/* Free the members past the first n (none when it has n or fewer). */
+void tl_ens_trees_truncate(tl_ens_trees *tr, size_t n);
 /* trees = { n = N; t0 = { ... }; ... } at indent / read back from state.trees, each checked
  * against the schema by tl_ens_trees_check. */
 int tl_ens_trees_save(const tl_ens_trees *tr, FILE *f, int indent, tl_err *err);

@@ -69,6 +69,13 @@ void tl_ens_trees_clear(tl_ens_trees *tr)
     tr->n = 0;
 }
 
+void tl_ens_trees_truncate(tl_ens_trees *tr, size_t n)
+{
+    for (size_t i = n; tr->t && i < tr->n; i++)
+        tl_tree_free(tr->t[i]), tr->t[i] = NULL;
+    tr->n = n < tr->n ? n : tr->n;
+}
+
 int tl_ens_trees_alloc(tl_ens_trees *tr, size_t n, tl_err *err)
 {
     tl_ens_trees_clear(tr);

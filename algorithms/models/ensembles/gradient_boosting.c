@@ -271,6 +271,20 @@ static int gb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
     return rc;
 }
 
+/* Stages are sequential (the subsample's draws and early stopping's held-out rows too): the
+ * first n are those of a fit of n stages. */
+static int gb_truncate(void *state, size_t n, const tl_dataset *d, tl_err *err)
+{
+    (void)d;
+    tl_gb *g = state;
+    if (n >= g->n_stages)
+        return TL_OK;
+    tl_ens_trees_truncate(&g->trees, n * g->K);
+    g->n_stages = n;
+    g->n_estimators = n;
+    return tl_gb_importances(g, err);
+}
+
 static int gb_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
                       double *out, tl_err *err)
 {
@@ -343,6 +357,8 @@ static const tl_model_type gradient_boosting = {
     .check_params = gb_check,
     .ensemble = gb_view,
     .help = tl_ens_help,
+    .stage_param = "n_estimators",
+    .truncate = gb_truncate,
 };
 
 const tl_model_type *const tl_model_gradient_boosting = &gradient_boosting;

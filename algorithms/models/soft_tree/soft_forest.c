@@ -295,6 +295,12 @@ static int sf_trace_get(const void *state, const char *const **col_names, size_t
     return TL_OK;
 }
 
+static int sf_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)
+{
+    (void)p;
+    return st_check_levels("soft_forest", "the soft forest", schema, err);
+}
+
 static const tl_model_type type = {
     .name = "soft_forest",
     .summary = "soft forest: m soft trees trained jointly, summed (TEL, NODE) or averaged with "
@@ -312,6 +318,7 @@ static const tl_model_type type = {
     .trace = sf_trace_get,
     .check = sf_check,
     .check_params = sf_check_params,
+    .check_data = sf_check_data,
     .help = st_slots_help,
     .plugin_at = st_plugin_at,
 };

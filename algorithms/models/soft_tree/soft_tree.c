@@ -265,6 +265,25 @@ static int st_trace_get(const void *state, const char *const **col_names, size_t
     return TL_OK;
 }
 
+int st_check_levels(const char *learner, const char *noun, const tl_schema *schema, tl_err *err)
+{
+    for (size_t j = 0; j < schema->n_attrs; j++) {
+        const tl_attr_info *a = &schema->attrs[j];
+        if (a->kind == TL_ATTR_NOMINAL && a->n_levels > ST_MAX_LEVELS)
+            return tl_err_set(err, TL_EINVAL,
+                              "%s: the attribute '%s' has %zu levels; %s "
+                              "takes at most %d (one input a level): --ignore %s leaves it out",
+                              learner, a->name, a->n_levels, noun, ST_MAX_LEVELS, a->name);
+    }
+    return TL_OK;
+}
+
+static int st_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)
+{
+    (void)p;
+    return st_check_levels("soft_tree", "the soft tree", schema, err);
+}
+
 static const tl_model_type type = {
     .name = "soft_tree",
     .summary = "soft decision tree: oblique soft splits trained by gradient descent; gates "
@@ -282,6 +301,7 @@ static const tl_model_type type = {
     .trace = st_trace_get,
     .check = st_check,
     .check_params = st_check_params,
+    .check_data = st_check_data,
     .help = st_slots_help,
     .plugin_at = st_plugin_at,
 };

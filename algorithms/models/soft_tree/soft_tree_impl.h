@@ -448,6 +448,13 @@ int st_read_trace(st_trace *t, const tl_store *s, tl_err *err);
 int st_check_encoder(const st_encoder *e, const char *learner, int regression, size_t n_out,
                      const tl_schema *schema, tl_err *err);
 
+/* A nominal attribute is one-hot encoded, one input a level, and the encoded training rows
+ * are held at once: 100,000 levels asked for 80 GB at 100,000 rows. */
+#define ST_MAX_LEVELS 1000
+/* TL_EINVAL naming the first nominal attribute of schema with more levels than ST_MAX_LEVELS
+ * (tl_model_type.check_data of the soft tree and forest; learner and noun name them). */
+int st_check_levels(const char *learner, const char *noun, const tl_schema *schema, tl_err *err);
+
 /* tl_model_type hooks living in soft_tree_store.c and soft_tree_show.c. */
 int st_save(const void *state, FILE *f, int indent, tl_err *err);
 int st_load(void *state, const tl_store *s, tl_err *err);

@@ -1,6 +1,6 @@
-/* The grower's compact records, private to the library: what its own splitters
- * (numeric_threshold, c45_threshold through the C4.5 scan) may read beyond the public contract
- * (tl_plugin.h).
+/* The layout of the compact records (tl_grow_view's TL_VIEW_RECORDS), private to the library:
+ * what its own splitters (numeric_threshold, c45_threshold through the C4.5 scan) may read
+ * beyond the public contract (tl_plugin.h).
  * One 32-bit word per row of a node in an attribute's sorted order: the row above rec_shift,
  * the class code from bit TL_REC_CLASS_SHIFT, and two bits below. */
 #ifndef TL_GROW_VIEW_H
@@ -20,10 +20,7 @@
 /* Values closer than this are not cut between (scikit-learn's FEATURE_THRESHOLD). */
 #define TL_REC_GAP 1e-7
 
-/* The compact records of the node and attribute a splitter's best() is asked about, and their
- * shift (*shift), when the grower keeps them for this fit and the splitter reads them
- * (tl_splitter_type.reads_records: every row weighs 1, the target is nominal, no value is
- * unknown); else NULL, and the splitter reads tl_node_rows.sorted or sorted_x instead. */
-const uint32_t *tlg_view_records(const tl_grow_ctx *g, unsigned *shift);
+/* Where a record's row starts (its bits above the class code). */
+unsigned tlg_record_shift(const tl_grow_ctx *g);
 
 #endif

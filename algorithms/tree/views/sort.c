@@ -1,11 +1,11 @@
 /* The grower's sorts: numeric columns sorted once per fit (a stable radix sort of keyed
  * rows), the root's rows in order, and a node's rows sorted on demand when no sorted blocks
- * are kept (tl_grow_sorted_rows for a missing-value method). */
+ * are kept (tl_grow_view's TL_VIEW_SORTED, e.g. for a missing-value method). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow_internal.h"
+#include "../grow_internal.h"
 
 static int cmp_keyed(const void *a, const void *b)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow_internal.h"
+#include "../grow_internal.h"
 
 /* Every row's class code and row id fit beside the two bits. */
 static int fits(const tl_dataset *d, unsigned *shift)
@@ -24,9 +24,10 @@ int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint
 {
     unsigned shift;
     const tl_criterion_type *c = p->criterion;
-    if (!p->numeric || !p->numeric->reads_records || !tl_dataset_is_classification(d) ||
+    unsigned num = tlg_wanted(p, TL_ATTR_NUMERIC).kinds, nom = tlg_wanted(p, TL_ATTR_NOMINAL).kinds;
+    if (!p->numeric || !(num & TL_VIEW_BIT(TL_VIEW_RECORDS)) || !tl_dataset_is_classification(d) ||
         !d->y.code || !fits(d, &shift) || (p->missing && p->missing->route) || !c->impurity ||
-        c->score || c->prefix_loss || (p->nominal && p->nominal->needs_train_values))
+        c->score || c->prefix_loss || (nom & TL_VIEW_BIT(TL_VIEW_TRAIN_VALUES)))
         return 0;
     for (size_t i = 0; i < n; i++)
         if (tl_dataset_weight(d, rows[i]) != 1.0)
@@ -47,7 +48,8 @@ int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint
 int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
 {
     fits(g->d, &g->rec_shift);
-    g->rec_gap = g->p->numeric->record_gap > 0 ? g->p->numeric->record_gap : TL_REC_GAP;
+    double gap = tlg_wanted(g->p, TL_ATTR_NUMERIC).record_gap;
+    g->rec_gap = gap > 0 ? gap : TL_REC_GAP;
     for (size_t s = 0; g->train_vals && s < g->n_num; s++)
         g->train_n[s] = SIZE_MAX; /* filled from the root's first sort of the slot */
     g->rec_cap = n * g->n_num <= TL_REC_ALL_CELLS ? n : (size_t)(TL_REC_SHARE * (double)n);
