@@ -140,6 +140,172 @@ static void test_against_torch(void **state)
     assert_int_equal(skipped_cases, 2 * 3 * 2 * 2);
 }
 
+/* Distillation's objective: the fixed batch with soft targets q[r][c] = softmax_c(sin(0.9 r +
+ * 0.4 c + 0.2)) in place of the labels, every gate and tree, mixture and expected loss, against
+ * PyTorch (tests/fixtures/soft_tree/distill_gradients.txt, 1e-10) and finite differences. */
+static double soft_objective(st_net *net, st_work *w, const st_objective *obj, double *g)
+{
+    double X[B * D], y[B], wt[B], q[B * K];
+    problem(0, X, y, wt);
+    for (size_t r = 0; r < B; r++) {
+        double z = 0;
+        for (size_t c = 0; c < K; c++)
+            z += q[r * K + c] = exp(sin(0.9 * (double)r + 0.4 * (double)c + 0.2));
+        for (size_t c = 0; c < K; c++)
+            q[r * K + c] /= z;
+    }
+    st_data d = {.X = X, .y = y, .wt = wt, .n = B, .q = q};
+    st_gather(net, w, &d, NULL, B);
+    return st_batch_grad(net, obj, w, B, g, NULL);
+}
+
+static void test_distill_against_torch(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tl_test_path("tests/fixtures/soft_tree/distill_gradients.txt"), "r");
+    assert_non_null(f);
+    char line[16384];
+    size_t cases = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char gate[32], shape[32], loss[32];
+        int used;
+        double want;
+        assert_int_equal(sscanf(line, "%31s %31s %31s %lf%n", gate, shape, loss, &want, &used), 4);
+        st_net net;
+        make_net(&net, gate, shape, 0);
+        net.distill = 1;
+        st_objective obj = {!strcmp(loss, "expected") ? ST_LOSS_EXPECTED : ST_LOSS_MIXTURE, 0.3,
+                            0.05};
+        tl_err err;
+        st_work w;
+        assert_int_equal(st_work_alloc(&w, &net, B, &err), TL_OK);
+        double *g = malloc(net.n_theta * sizeof *g), *g2 = malloc(net.n_theta * sizeof *g2);
+        double got = soft_objective(&net, &w, &obj, g);
+        if (fabs(got - want) > 1e-10 * fabs(want))
+            fail_msg("%s %s %s: objective %.17g, torch %.17g", gate, shape, loss, got, want);
+        const char *at = line + used;
+        size_t moving = 0;
+        for (size_t k = 0; k < net.n_theta; k++) {
+            char *end;
+            double t = strtod(at, &end);
+            assert_true(end != at);
+            at = end;
+            if (fabs(g[k] - t) > 1e-10 * fmax(fabs(t), 1e-3))
+                fail_msg("%s %s %s: parameter %zu: %.17g, torch %.17g", gate, shape, loss, k, g[k],
+                         t);
+            double keep = net.theta[k], h = 1e-6;
+            net.theta[k] = keep + h;
+            double fp = soft_objective(&net, &w, &obj, g2);
+            net.theta[k] = keep - h;
+            double fm = soft_objective(&net, &w, &obj, g2);
+            net.theta[k] = keep;
+            double fd = (fp - fm) / (2 * h);
+            if (fabs(g[k] - fd) > 1e-6 * fmax(1.0, fabs(fd)))
+                fail_msg("%s %s %s: parameter %zu: analytic %.12g, finite difference %.12g", gate,
+                         shape, loss, k, g[k], fd);
+            moving += g[k] != 0;
+        }
+        assert_true(moving > net.n_theta / 3);
+        free(g);
+        free(g2);
+        st_work_clear(&w);
+        st_net_clear(&net);
+        cases++;
+    }
+    fclose(f);
+    assert_int_equal(cases, 3 * 3 * 2);
+}
+
+/* Accuracy and fidelity (agreement with the teacher) of soft trees distilled from gaussian_nb
+ * at temperature T, 10-fold CV on the given folds, fold k fitted with seed 100 + k. */
+static void distill_cv(const tl_dataset *d, const size_t *fold, const char *T, double *acc,
+                       double *fid)
+{
+    size_t n = d->n_rows, correct = 0, n_class = d->schema.target.n_levels;
+    size_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
+    double *out = malloc(n * n_class * sizeof *out), agree = 0;
+    char temp[64];
+    snprintf(temp, sizeof temp, "temperature=%s", T);
+    const char *kv[] = {"teacher=gaussian_nb", temp, NULL};
+    for (size_t k = 0; k < 10; k++) {
+        size_t n_tr = 0, n_te = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (fold[i] == k)
+                te[n_te++] = i;
+            else
+                tr[n_tr++] = i;
+        }
+        tl_params p;
+        tl_params_init(&p);
+        tl_err err;
+        for (const char *const *s = kv; *s; s++)
+            assert_int_equal(tl_params_set_kv(&p, *s, &err), TL_OK);
+        tl_model *m = tl_model_new("soft_tree", &p, &err);
+        tl_params_clear(&p);
+        assert_non_null(m);
+        tl_fit_ctx ctx = {.seed = 100 + k};
+        assert_int_equal(tl_model_fit(m, d, tr, n_tr, &ctx, &err), TL_OK);
+        assert_int_equal(tl_model_predict_label(m, d, te, n_te, out, &err), TL_OK);
+        for (size_t i = 0; i < n_te; i++)
+            correct += (int)out[i] == d->y.code[te[i]];
+        const tl_model *teacher = ((const soft_tree *)m->state)->teacher;
+        assert_non_null(teacher);
+        double a;
+        assert_int_equal(st_fidelity(teacher, m, d, te, n_te, &a, &err), TL_OK);
+        agree += a * (double)n_te;
+        tl_model_free(m);
+    }
+    *acc = (double)correct / (double)n;
+    *fid = agree / (double)n;
+    free(tr);
+    free(te);
+    free(out);
+}
+
+/* Distilled from gaussian_nb (scikit-learn's GaussianNB) against PyTorch trees trained on
+ * scikit-learn's probabilities on the same folds (tests/fixtures/soft_tree/distill_cv.txt):
+ * accuracy and fidelity within 3 points on iris and wine. */
+static void test_distill_cv_against_torch(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tl_test_path("tests/fixtures/soft_tree/distill_cv.txt"), "r");
+    assert_non_null(f);
+    static char line[65536];
+    char name[64] = "";
+    tl_dataset *d = NULL;
+    size_t *fold = NULL, checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        char kind[16], T[32];
+        int used;
+        if (sscanf(line, "%15s %63s%n", kind, name, &used) != 2 || kind[0] == '#')
+            continue;
+        if (!strcmp(kind, "folds")) {
+            char rel[128];
+            snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
+            tl_dataset_free(d);
+            d = tl_test_load(rel, NULL);
+            free(fold);
+            fold = tl_test_read_folds(line + used, d->n_rows);
+            continue;
+        }
+        double want_acc, want_fid, acc, fid;
+        assert_int_equal(sscanf(line + used, "%31s %lf %lf", T, &want_acc, &want_fid), 3);
+        distill_cv(d, fold, T, &acc, &fid);
+        print_message("%s T=%s: accuracy %.4f (torch %.4f), fidelity %.4f (torch %.4f)\n", name,
+                      T, acc, want_acc, fid, want_fid);
+        if (fabs(acc - want_acc) > 0.03 || fabs(fid - want_fid) > 0.03)
+            fail_msg("%s T=%s: accuracy %.4f, torch %.4f; fidelity %.4f, torch %.4f", name, T, acc,
+                     want_acc, fid, want_fid);
+        checked++;
+    }
+    fclose(f);
+    tl_dataset_free(d);
+    free(fold);
+    assert_int_equal(checked, 2 * 2);
+}
+
 /* The gates by hand: sigmoid(0.5); the smooth step's cubic at z = 0.3 (gamma 1.5: u = 0.2,
  * p = -0.016 + 0.3 + 0.5) and its ends; entmoid at 0 (1/2, slope 1 / (2 sqrt 2)), at 1
  * ((sqrt 7 - 1)^2 / 16 below) and at 2 (exactly 1). */
@@ -350,42 +516,6 @@ static void test_cv_small(void **state)
     }
 }
 
-/* 10-fold CV accuracy of treelab on the folds scripts/peers/torch_soft_tree_cv.py dealt,
- * fold k fitted with seed 100 + k. */
-static double cv_on_folds(const tl_dataset *d, const int *fold, const char *const *kv)
-{
-    size_t n = d->n_rows, correct = 0, n_class = d->schema.target.n_levels;
-    size_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
-    double *out = malloc(n * n_class * sizeof *out);
-    for (int k = 0; k < 10; k++) {
-        size_t n_tr = 0, n_te = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (fold[i] == k)
-                te[n_te++] = i;
-            else
-                tr[n_tr++] = i;
-        }
-        tl_params p;
-        tl_params_init(&p);
-        tl_err err;
-        for (const char *const *s = kv; *s; s++)
-            assert_int_equal(tl_params_set_kv(&p, *s, &err), TL_OK);
-        tl_model *m = tl_model_new("soft_tree", &p, &err);
-        tl_params_clear(&p);
-        assert_non_null(m);
-        tl_fit_ctx ctx = {100 + (unsigned long)k, NULL, 0, 0};
-        assert_int_equal(tl_model_fit(m, d, tr, n_tr, &ctx, &err), TL_OK);
-        assert_int_equal(tl_model_predict_label(m, d, te, n_te, out, &err), TL_OK);
-        for (size_t i = 0; i < n_te; i++)
-            correct += (int)out[i] == d->y.code[te[i]];
-        tl_model_free(m);
-    }
-    free(tr);
-    free(te);
-    free(out);
-    return (double)correct / (double)n;
-}
-
 /* Each new gate and shape against a PyTorch tree of the same design trained with the same
  * hyper-parameters on the same folds (tests/fixtures/soft_tree/cv.txt): within 3 points on
  * iris and wine, 1.5 on breast cancer (whose recording was cut short: the variants it has). */
@@ -397,7 +527,7 @@ static void test_cv_against_torch(void **state)
     static char line[65536];
     char name[64] = "";
     tl_dataset *d = NULL;
-    int *fold = NULL;
+    size_t *fold = NULL;
     size_t checked = 0;
     while (fgets(line, sizeof line, f)) {
         char kind[16], gate[32], shape[32];
@@ -409,14 +539,8 @@ static void test_cv_against_torch(void **state)
             snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
             tl_dataset_free(d);
             d = tl_test_load(rel, NULL);
-            fold = realloc(fold, d->n_rows * sizeof *fold);
-            const char *at = line + used;
-            for (size_t i = 0; i < d->n_rows; i++) {
-                char *end;
-                fold[i] = (int)strtol(at, &end, 10);
-                assert_true(end != at);
-                at = end;
-            }
+            free(fold);
+            fold = tl_test_read_folds(line + used, d->n_rows);
             continue;
         }
         double want;
@@ -425,7 +549,7 @@ static void test_cv_against_torch(void **state)
         snprintf(g, sizeof g, "gate=%s", gate);
         snprintf(s, sizeof s, "shape=%s", shape);
         const char *kv[] = {g, s, NULL};
-        double got = cv_on_folds(d, fold, kv), tol = strcmp(name, "breast_cancer") ? 0.03 : 0.015;
+        double got = tl_test_cv_on_folds("soft_tree", d, fold, 10, kv), tol = strcmp(name, "breast_cancer") ? 0.03 : 0.015;
         print_message("%s %s %s: treelab %.4f, torch %.4f\n", name, gate, shape, got, want);
         if (fabs(got - want) > tol)
             fail_msg("%s %s %s: treelab %.4f, torch %.4f", name, gate, shape, got, want);
@@ -444,7 +568,8 @@ int main(void)
         cmocka_unit_test(test_routing),       cmocka_unit_test(test_refused),
         cmocka_unit_test(test_model_file),    cmocka_unit_test(test_cv_small),
         cmocka_unit_test(test_listed),        cmocka_unit_test(test_cv_against_torch),
-        cmocka_unit_test(test_anneal),
+        cmocka_unit_test(test_anneal),        cmocka_unit_test(test_distill_against_torch),
+        cmocka_unit_test(test_distill_cv_against_torch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

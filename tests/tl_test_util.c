@@ -349,13 +349,11 @@ static void stratified_folds(const tl_dataset *d, size_t k, unsigned long seed, 
     gsl_rng_free(r);
 }
 
-double tl_test_cv_accuracy(const char *algo, const char *rel, const char *const *kv, size_t k)
+double tl_test_cv_on_folds(const char *algo, const tl_dataset *d, const size_t *fold, size_t k,
+                           const char *const *kv)
 {
-    tl_dataset *d = tl_test_load(rel, NULL);
-    size_t n = d->n_rows, *fold = malloc(n * sizeof *fold), *tr = malloc(n * sizeof *tr);
-    size_t *te = malloc(n * sizeof *te), correct = 0;
+    size_t n = d->n_rows, *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te), correct = 0;
     double *lab = malloc(n * sizeof *lab);
-    stratified_folds(d, k, 1, fold);
     for (size_t f = 0; f < k; f++) {
         size_t ntr = 0, nte = 0;
         for (size_t i = 0; i < n; i++) {
@@ -375,17 +373,38 @@ double tl_test_cv_accuracy(const char *algo, const char *rel, const char *const 
         tl_fit_ctx ctx = {100 + f, NULL, 0, 0};
         if (!m || tl_model_fit(m, d, tr, ntr, &ctx, &err) ||
             tl_model_predict_label(m, d, te, nte, lab, &err))
-            fail_msg("%s %s fold %zu: %s", algo, rel, f, err.msg);
+            fail_msg("%s fold %zu: %s", algo, f, err.msg);
         for (size_t i = 0; i < nte; i++)
             correct += (int)lab[i] == d->y.code[te[i]];
         tl_model_free(m);
     }
-    free(fold);
     free(tr);
     free(te);
     free(lab);
+    return (double)correct / (double)n;
+}
+
+size_t *tl_test_read_folds(const char *text, size_t n)
+{
+    size_t *fold = malloc((n ? n : 1) * sizeof *fold);
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        fold[i] = (size_t)strtoul(text, &end, 10);
+        if (end == text)
+            fail_msg("fold %zu of %zu missing", i, n);
+        text = end;
+    }
+    return fold;
+}
+
+double tl_test_cv_accuracy(const char *algo, const char *rel, const char *const *kv, size_t k)
+{
+    tl_dataset *d = tl_test_load(rel, NULL);
+    size_t *fold = malloc(d->n_rows * sizeof *fold);
+    stratified_folds(d, k, 1, fold);
+    double acc = tl_test_cv_on_folds(algo, d, fold, k, kv);
+    free(fold);
     tl_dataset_free(d);
-    double acc = (double)correct / (double)n;
     printf("%s %zu-fold stratified CV accuracy on %s: %.4f", algo, k, rel, acc);
     for (const char *const *e = kv; e && *e; e++)
         printf("%s%s%s", e == kv ? " (" : ", ", *e, e[1] ? "" : ")");

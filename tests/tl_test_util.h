@@ -50,6 +50,11 @@ char *tl_test_show(const tl_model *m, tl_show_format fmt);
  * shuffled with mt19937 seed 1, fold f fitted with seed 100 + f. Prints it; fails the test on
  * an error. */
 double tl_test_cv_accuracy(const char *algo, const char *rel, const char *const *kv, size_t k);
+/* n fold numbers read from text (a new array; free it), failing the test when one is missing. */
+size_t *tl_test_read_folds(const char *text, size_t n);
+/* The same on given folds (fold[i] in [0, k) for each row of d), not printed. */
+double tl_test_cv_on_folds(const char *algo, const tl_dataset *d, const size_t *fold, size_t k,
+                           const char *const *kv);
 
 /* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
 void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);

@@ -21,6 +21,7 @@ extern const tl_model_type *const tl_model_random_forest;
 extern const tl_model_type *const tl_model_extra_trees;
 extern const tl_model_type *const tl_model_gradient_boosting;
 extern const tl_model_type *const tl_model_adaboost;
+extern const tl_model_type *const tl_model_soft_forest;
 
 /* The registry holds the handles' addresses: those are constant expressions, the handles'
  * values are not. */
@@ -38,6 +39,7 @@ static const tl_model_type *const *const registry[] = {&tl_model_id3,
                                                        &tl_model_extra_trees,
                                                        &tl_model_gradient_boosting,
                                                        &tl_model_adaboost,
+                                                       &tl_model_soft_forest,
                                                        NULL};
 /* clang-format on */
 

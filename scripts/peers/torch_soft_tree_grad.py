@@ -66,7 +66,9 @@ def problem(regression):
     return X, y, wt
 
 
-def case(gname, tree, regression, loss):
+def case(gname, tree, regression, loss, soft=None):
+    """One case; soft (B x K soft targets, classification) in place of the labels: mixture
+    -sum_c soft_c log Y_c, expected -sum_l P_l sum_c soft_c log Q_lc (torch_soft_tree_distill.py)."""
     _, left, right, oblivious = tree
     n = len(left)
     inner = [i for i in range(n) if left[i] >= 0]
@@ -109,6 +111,12 @@ def case(gname, tree, regression, loss):
             data = (wt / ws * (PL @ v - yt) ** 2).sum()
         else:
             data = (wt / ws * (PL * (v[None, :] - yt[:, None]) ** 2).sum(1)).sum()
+    elif soft is not None:
+        if loss == "mixture":
+            Y = torch.clamp(PL @ torch.softmax(phi, dim=1), min=2.2250738585072014e-308)
+            data = -(wt / ws * (soft * torch.log(Y)).sum(1)).sum()
+        else:
+            data = -(wt / ws * (PL * (soft @ torch.log_softmax(phi, dim=1).T)).sum(1)).sum()
     else:
         logQ = torch.log_softmax(phi, dim=1)
         yi = torch.tensor(y)

@@ -1,5 +1,4 @@
 /* The soft decision tree learner (`soft_tree`): parameters, fit, predict, save and load. */
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -45,6 +44,14 @@ static const tl_param_spec params[] = {
     {"precision", TL_PARAM_CHOICE, "double", 0, 0, "double|float",
      "arithmetic of the passes over the data: float (float32, sgemm) is about twice as fast; "
      "the parameters are kept, updated and saved in double either way"},
+    {"teacher", TL_PARAM_STRING, "none", 0, 0, NULL,
+     "distillation (Frosst and Hinton 2017): a learner (any of `treelab plugins`; its "
+     "parameters as teacher.PARAM, or in a config teacher = { algorithm = NAME; ... }) fitted "
+     "on the training rows, whose class probabilities (values, for regression) the tree "
+     "learns instead of the labels; none: the labels"},
+    {"temperature", TL_PARAM_DOUBLE, "1", 1e-3, 1e3, NULL,
+     "distillation: the teacher's probabilities p become p^(1/temperature), normalised (above "
+     "1 softer, below 1 sharper)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -87,6 +94,11 @@ static void *st_alloc(const tl_params *p, tl_err *err)
     o->patience = (size_t)tl_params_int(&rd, "patience");
     o->init_scale = tl_params_double(&rd, "init_scale");
     o->anneal = tl_params_double(&rd, "anneal");
+    m->temperature = tl_params_double(&rd, "temperature");
+    tl_params_init(&m->all);
+    for (size_t i = 0; p && i < p->n && !rd.rc; i++)
+        if (tl_params_set(&m->all, p->keys[i], p->values[i], err))
+            rd.rc = TL_ENOMEM;
     tl_params_clear(&own);
     if (rd.rc) {
         st_free(m);
@@ -120,6 +132,8 @@ static int st_check_params(const tl_params *p, tl_err *err)
     tl_params_clear(&own);
     if (!rc)
         rc = st_slots_check(p, err);
+    if (!rc)
+        rc = st_teacher_check(p, err);
     const char *v = tl_params_find(p, "depth");
     if (rc || !v || !strcmp(v, "auto"))
         return rc;
@@ -135,6 +149,8 @@ static int st_check_params(const tl_params *p, tl_err *err)
 
 static void st_reset(soft_tree *m)
 {
+    tl_model_free(m->teacher);
+    m->teacher = NULL;
     st_net_clear(&m->net);
     st_encoder_clear(&m->enc);
     st_trace_clear(&m->trace);
@@ -145,94 +161,8 @@ static void st_free(void *state)
     if (!state)
         return;
     st_reset(state);
+    tl_params_clear(&((soft_tree *)state)->all);
     free(state);
-}
-
-/* Hold out a stratified share of the rows: shuffle, then the first round(f * n_c) rows of
- * each class (or of all rows, for regression) go to validation, the rest to training. */
-static int split_rows(const tl_dataset *d, const size_t *rows, size_t n, double f, gsl_rng *rng,
-                      size_t *tr, size_t *n_tr, size_t *va, size_t *n_va, tl_err *err)
-{
-    unsigned char *held = calloc(n ? n : 1, 1);
-    if (!held)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    memcpy(tr, rows, n * sizeof *rows);
-    gsl_ran_shuffle(rng, tr, n, sizeof *tr);
-    size_t K = tl_dataset_n_classes(d), groups = K ? K : 1;
-    for (size_t g = 0; g < groups; g++) {
-        size_t total = 0, taken = 0;
-        for (size_t i = 0; i < n; i++)
-            total += !K || (size_t)d->y.code[tr[i]] == g;
-        size_t want = (size_t)floor(f * (double)total + 0.5);
-        if (want >= total && total)
-            want = total - 1; /* keep every class in training */
-        for (size_t i = 0; i < n && taken < want; i++)
-            if (!K || (size_t)d->y.code[tr[i]] == g)
-                held[i] = 1, taken++;
-    }
-    *n_tr = *n_va = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (held[i])
-            va[(*n_va)++] = tr[i];
-        else
-            tr[(*n_tr)++] = tr[i];
-    }
-    free(held);
-    return TL_OK;
-}
-
-/* Encoded inputs, targets (standardised for regression) and weights of some rows. */
-typedef struct encoded {
-    double *X, *y, *wt;
-    st_data data;
-} encoded;
-
-/* Frees the buffers and forgets them: encode_rows clears on failure, and its caller's
- * cleanup clears again. */
-static void encoded_clear(encoded *e)
-{
-    free(e->X);
-    free(e->y);
-    free(e->wt);
-    memset(e, 0, sizeof *e);
-}
-
-static int encode_rows(const soft_tree *m, const tl_dataset *d, const size_t *rows, size_t n,
-                       encoded *e, tl_err *err)
-{
-    memset(e, 0, sizeof *e);
-    size_t D = m->enc.n_in ? m->enc.n_in : 1;
-    e->X = malloc((n ? n : 1) * D * sizeof *e->X);
-    e->y = malloc((n ? n : 1) * sizeof *e->y);
-    if (d->weight)
-        e->wt = malloc((n ? n : 1) * sizeof *e->wt);
-    if (!e->X || !e->y || (d->weight && !e->wt)) {
-        encoded_clear(e);
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    }
-    st_encoder_apply(&m->enc, d, rows, n, e->X);
-    for (size_t i = 0; i < n; i++) {
-        e->y[i] = m->net.regression ? (d->y.num[rows[i]] - m->y_mean) / m->y_sd
-                                    : (double)d->y.code[rows[i]];
-        if (e->wt)
-            e->wt[i] = d->weight[rows[i]];
-    }
-    e->data = (st_data){e->X, e->y, e->wt, n};
-    return TL_OK;
-}
-
-static void target_stats(soft_tree *m, const tl_dataset *d, const size_t *rows, size_t n,
-                         double *buf)
-{
-    m->y_mean = 0;
-    m->y_sd = 1;
-    if (!m->net.regression)
-        return;
-    for (size_t i = 0; i < n; i++)
-        buf[i] = d->y.num[rows[i]];
-    double sd;
-    st_mean_sd(buf, n, &m->y_mean, &sd);
-    m->y_sd = sd > 0 && isfinite(sd) ? sd : 1.0;
 }
 
 static int fit_encoded(soft_tree *m, const st_data *tr, const st_data *va, gsl_rng *rng,
@@ -258,45 +188,31 @@ static int st_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
     if (d->schema.n_attrs == 0)
         return tl_err_set(err, TL_EINVAL, "soft_tree: the data has no attributes");
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    size_t *tr = malloc(n * sizeof *tr), *va = malloc(n * sizeof *va);
-    double *buf = malloc(n * sizeof *buf);
-    encoded etr = {0}, eva = {0};
+    size_t *tr = malloc((n ? n : 1) * sizeof *tr), n_tr = 0;
+    st_encoded etr = {0}, eva = {0};
     int rc = TL_OK;
-    if (!rng || !tr || !va || !buf) {
+    if (!rng || !tr) {
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
         goto cleanup;
     }
     gsl_rng_set(rng, ctx->seed);
-    size_t n_tr = n, n_va = 0;
-    const size_t *vrows = va;
-    if (ctx->valid_rows && ctx->n_valid) {
-        memcpy(tr, rows, n * sizeof *tr);
-        vrows = ctx->valid_rows;
-        n_va = ctx->n_valid;
-    } else if (m->valid_fraction > 0) {
-        if ((rc = split_rows(d, rows, n, m->valid_fraction, rng, tr, &n_tr, va, &n_va, err)))
-            goto cleanup;
-    } else {
-        memcpy(tr, rows, n * sizeof *tr);
-    }
+    if ((rc = st_prepare(d, rows, n, ctx, m->valid_fraction, rng, m->net.regression, &m->enc,
+                         &m->y_mean, &m->y_sd, tr, &n_tr, &etr, &eva, err)) ||
+        (rc = st_teacher_targets(&m->all, m->temperature, d, tr, n_tr, ctx, &etr, m->y_mean,
+                                 m->y_sd, &m->teacher, err)))
+        goto cleanup;
     if (m->depth_auto)
         m->depth = st_auto_depth(m->net.regression ? 1 : m->net.n_out, n_tr);
-    target_stats(m, d, tr, n_tr, buf);
-    if ((rc = st_encoder_fit(&m->enc, d, tr, n_tr, err)))
-        goto cleanup;
     m->net.n_in = m->enc.n_in;
-    if ((rc = encode_rows(m, d, tr, n_tr, &etr, err)) ||
-        (rc = encode_rows(m, d, vrows, n_va, &eva, err)))
-        goto cleanup;
+    m->net.distill = etr.data.q != NULL;
     rc = fit_encoded(m, &etr.data, &eva.data, rng, err);
+    m->net.distill = 0; /* predictions: the passes of the tree as trained on labels */
 cleanup:
     if (rc)
         st_reset(m);
-    encoded_clear(&etr);
-    encoded_clear(&eva);
+    st_encoded_clear(&etr);
+    st_encoded_clear(&eva);
     free(tr);
-    free(va);
-    free(buf);
     gsl_rng_free(rng);
     return rc;
 }
@@ -349,22 +265,23 @@ static int st_trace_get(const void *state, const char *const **col_names, size_t
     return TL_OK;
 }
 
-/* A nominal attribute is one-hot encoded, one input a level, and the encoded training rows
- * are held at once: 100,000 levels asked for 80 GB at 100,000 rows. */
-#define ST_MAX_LEVELS 1000
-
-static int st_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)
+int st_check_levels(const char *learner, const char *noun, const tl_schema *schema, tl_err *err)
 {
-    (void)p;
     for (size_t j = 0; j < schema->n_attrs; j++) {
         const tl_attr_info *a = &schema->attrs[j];
         if (a->kind == TL_ATTR_NOMINAL && a->n_levels > ST_MAX_LEVELS)
             return tl_err_set(err, TL_EINVAL,
-                              "soft_tree: the attribute '%s' has %zu levels; the soft tree "
+                              "%s: the attribute '%s' has %zu levels; %s "
                               "takes at most %d (one input a level): --ignore %s leaves it out",
-                              a->name, a->n_levels, ST_MAX_LEVELS, a->name);
+                              learner, a->name, a->n_levels, noun, ST_MAX_LEVELS, a->name);
     }
     return TL_OK;
+}
+
+static int st_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)
+{
+    (void)p;
+    return st_check_levels("soft_tree", "the soft tree", schema, err);
 }
 
 static const tl_model_type type = {

@@ -1,4 +1,6 @@
-/* Soft tree inputs: standardised numeric columns, one-hot nominal ones, missing imputed. */
+/* Soft tree inputs: standardised numeric columns, one-hot nominal ones, missing imputed;
+ * validation rows held out; targets standardised. */
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,4 +150,116 @@ void st_encoder_apply(const st_encoder *e, const tl_dataset *d, const size_t *ro
             X[i * D + k] = c == e->level[k] ? 1.0 : 0.0;
         }
     }
+}
+
+/* Hold out a stratified share of the rows: shuffle, then the first round(f * n_c) rows of
+ * each class (or of all rows, for regression) go to validation, the rest to training. */
+int st_split_rows(const tl_dataset *d, const size_t *rows, size_t n, double f, gsl_rng *rng,
+                  size_t *tr, size_t *n_tr, size_t *va, size_t *n_va, tl_err *err)
+{
+    unsigned char *held = calloc(n ? n : 1, 1);
+    if (!held)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    memcpy(tr, rows, n * sizeof *rows);
+    gsl_ran_shuffle(rng, tr, n, sizeof *tr);
+    size_t K = tl_dataset_n_classes(d), groups = K ? K : 1;
+    for (size_t g = 0; g < groups; g++) {
+        size_t total = 0, taken = 0;
+        for (size_t i = 0; i < n; i++)
+            total += !K || (size_t)d->y.code[tr[i]] == g;
+        size_t want = (size_t)floor(f * (double)total + 0.5);
+        if (want >= total && total)
+            want = total - 1; /* keep every class in training */
+        for (size_t i = 0; i < n && taken < want; i++)
+            if (!K || (size_t)d->y.code[tr[i]] == g)
+                held[i] = 1, taken++;
+    }
+    *n_tr = *n_va = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (held[i])
+            va[(*n_va)++] = tr[i];
+        else
+            tr[(*n_tr)++] = tr[i];
+    }
+    free(held);
+    return TL_OK;
+}
+
+/* Frees the buffers and forgets them: st_encode_rows clears on failure, and its caller's
+ * cleanup clears again. */
+void st_encoded_clear(st_encoded *e)
+{
+    free(e->X);
+    free(e->y);
+    free(e->wt);
+    free(e->q);
+    memset(e, 0, sizeof *e);
+}
+
+int st_encode_rows(const st_encoder *enc, int regression, double y_mean, double y_sd,
+                   const tl_dataset *d, const size_t *rows, size_t n, st_encoded *e, tl_err *err)
+{
+    memset(e, 0, sizeof *e);
+    size_t D = enc->n_in ? enc->n_in : 1;
+    e->X = malloc((n ? n : 1) * D * sizeof *e->X);
+    e->y = malloc((n ? n : 1) * sizeof *e->y);
+    if (d->weight)
+        e->wt = malloc((n ? n : 1) * sizeof *e->wt);
+    if (!e->X || !e->y || (d->weight && !e->wt)) {
+        st_encoded_clear(e);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    st_encoder_apply(enc, d, rows, n, e->X);
+    for (size_t i = 0; i < n; i++) {
+        e->y[i] =
+            regression ? (d->y.num[rows[i]] - y_mean) / y_sd : (double)d->y.code[rows[i]];
+        if (e->wt)
+            e->wt[i] = d->weight[rows[i]];
+    }
+    e->data = (st_data){.X = e->X, .y = e->y, .wt = e->wt, .n = n};
+    return TL_OK;
+}
+
+void st_target_stats(int regression, const tl_dataset *d, const size_t *rows, size_t n,
+                     double *buf, double *y_mean, double *y_sd)
+{
+    *y_mean = 0;
+    *y_sd = 1;
+    if (!regression)
+        return;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = d->y.num[rows[i]];
+    double sd;
+    st_mean_sd(buf, n, y_mean, &sd);
+    *y_sd = sd > 0 && isfinite(sd) ? sd : 1.0;
+}
+
+int st_prepare(const tl_dataset *d, const size_t *rows, size_t n, const tl_fit_ctx *ctx, double f,
+               gsl_rng *rng, int regression, st_encoder *enc, double *y_mean, double *y_sd,
+               size_t *tr, size_t *n_tr, st_encoded *etr, st_encoded *eva, tl_err *err)
+{
+    size_t *va = malloc((n ? n : 1) * sizeof *va), n_va = 0;
+    double *buf = malloc((n ? n : 1) * sizeof *buf);
+    const size_t *vrows = va;
+    int rc = va && buf ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    *n_tr = n;
+    if (rc) {
+    } else if (ctx->valid_rows && ctx->n_valid) {
+        memcpy(tr, rows, n * sizeof *tr);
+        vrows = ctx->valid_rows;
+        n_va = ctx->n_valid;
+    } else if (f > 0) {
+        rc = st_split_rows(d, rows, n, f, rng, tr, n_tr, va, &n_va, err);
+    } else {
+        memcpy(tr, rows, n * sizeof *tr);
+    }
+    if (!rc) {
+        st_target_stats(regression, d, tr, *n_tr, buf, y_mean, y_sd);
+        rc = st_encoder_fit(enc, d, tr, *n_tr, err);
+    }
+    if (!rc && !(rc = st_encode_rows(enc, regression, *y_mean, *y_sd, d, tr, *n_tr, etr, err)))
+        rc = st_encode_rows(enc, regression, *y_mean, *y_sd, d, vrows, n_va, eva, err);
+    free(va);
+    free(buf);
+    return rc;
 }

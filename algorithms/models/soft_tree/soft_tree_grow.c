@@ -31,6 +31,7 @@ static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng
     out->regression = src->regression;
     out->beta = src->beta;
     out->single = src->single;
+    out->distill = src->distill;
     out->gate = src->gate;
     memcpy(out->gate_par, src->gate_par, sizeof out->gate_par);
     out->shape = src->shape;

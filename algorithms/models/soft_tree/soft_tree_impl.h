@@ -144,6 +144,7 @@ typedef struct st_net {
     double gate_par[ST_GATE_PARS];
     const st_shape_type *shape;
     size_t n_split; /* rows of W and b (st_net_alloc_theta): n_inner unless the shape shares */
+    int distill;    /* training on soft targets (st_data.q): the row passes, which read them */
 } st_net;
 
 /* Whether net runs today's passes over whole batches (soft_tree_net.c): the sigmoid gate, one
@@ -151,7 +152,8 @@ typedef struct st_net {
  * a row reaches with path probability exactly 0. */
 static inline int st_net_dense(const st_net *n)
 {
-    return (!n->gate || n->gate == &st_gate_sigmoid) && (!n->shape || !n->shape->row);
+    return (!n->gate || n->gate == &st_gate_sigmoid) && (!n->shape || !n->shape->row) &&
+           !n->distill;
 }
 
 /* The split-parameter row of inner slot s. */
@@ -218,6 +220,8 @@ typedef struct st_work {
     st_bufs_f f;
     double *a;  /* 3 x n_inner: balance statistics */
     double *yb; /* the batch's targets */
+    double *qb; /* cap x n_out: the batch's soft targets, when `soft` */
+    int soft;
     st_reach e; /* the row-by-row passes only */
 } st_work;
 
@@ -240,10 +244,13 @@ double st_data_loss(const st_net *net, st_loss_kind loss, st_work *w, const doub
 void st_predict_rows(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t n,
                      double *out);
 
-/* Training data already encoded: X (n x n_in), y, optional weights. */
+/* Training data already encoded: X (n x n_in), y, optional weights; optional soft targets q
+ * (n x n_out class probabilities, a teacher's: the loss is then their cross-entropy with the
+ * tree's, and only the row passes, net->distill, read them). */
 typedef struct st_data {
     const double *X, *y, *wt;
     size_t n;
+    const double *q;
 } st_data;
 
 /* Rows idx[0..B) of d (its first B rows when idx is NULL) into the batch buffers in the net's
@@ -260,6 +267,11 @@ double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w,
                          double *grad, double *data_loss);
 void st_rows_predict(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t B,
                      double *out);
+/* Every node row x reaches, recorded in e from entry `at` on (parents first; the root at `at`),
+ * with its path probability, gate value and derivative and its children's entries; returns
+ * the entry past the last (e needs two entries to spare past it). bal: see soft_tree_rows.c. */
+size_t st_reach_row(const st_net *net, const double *x, double wr, st_reach *e, size_t at,
+                    double *bal);
 /* Pieces of the dense passes the row passes share (soft_tree_net.c, double): the leaves'
  * outputs from phi into w->d.Q and w->d.logQ; the balance penalty from the sums in w->a (see
  * penalty_d); the leaf parameters' gradient from w->d.gQ. */
@@ -324,6 +336,10 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
 int st_grow_incremental(st_net *net, const st_train_opts *o, size_t max_depth, const st_data *train,
                         const st_data *valid, gsl_rng *rng, st_trace *trace, tl_err *err);
 
+/* One Adam step (PyTorch's defaults) on n parameters at step t (from 1), as st_train takes. */
+void st_adam_step(double *th, double *m, double *v, const double *grad, size_t n, double lr,
+                  size_t t);
+
 int st_trace_push(st_trace *t, double epoch, double train_loss, double valid_loss, tl_err *err);
 void st_trace_clear(st_trace *t);
 
@@ -348,6 +364,28 @@ void st_encoder_apply(const st_encoder *e, const tl_dataset *d, const size_t *ro
                       double *X);
 void st_encoder_clear(st_encoder *e);
 
+/* Hold out a stratified share f of rows[0..n) (shuffled by rng) into va, the rest into tr. */
+int st_split_rows(const tl_dataset *d, const size_t *rows, size_t n, double f, gsl_rng *rng,
+                  size_t *tr, size_t *n_tr, size_t *va, size_t *n_va, tl_err *err);
+/* Encoded inputs, targets (standardised for regression) and weights of some rows. */
+typedef struct st_encoded {
+    double *X, *y, *wt, *q;
+    st_data data;
+} st_encoded;
+int st_encode_rows(const st_encoder *enc, int regression, double y_mean, double y_sd,
+                   const tl_dataset *d, const size_t *rows, size_t n, st_encoded *e, tl_err *err);
+void st_encoded_clear(st_encoded *e);
+/* A fit's rows (of a soft tree or forest) prepared: validation rows (the protocol's, else a
+ * stratified share f held out by rng, else none), the target's scaling, the encoder fitted on
+ * the training rows (into tr, *n_tr of them; tr holds n), both sets encoded. */
+int st_prepare(const tl_dataset *d, const size_t *rows, size_t n, const tl_fit_ctx *ctx, double f,
+               gsl_rng *rng, int regression, st_encoder *enc, double *y_mean, double *y_sd,
+               size_t *tr, size_t *n_tr, st_encoded *etr, st_encoded *eva, tl_err *err);
+/* The mean and sd (1 when not positive) of the target of rows, for regression (else 0, 1);
+ * buf holds n values. */
+void st_target_stats(int regression, const tl_dataset *d, const size_t *rows, size_t n,
+                     double *buf, double *y_mean, double *y_sd);
+
 /* The learner's state. */
 typedef struct soft_tree {
     /* options */
@@ -365,7 +403,27 @@ typedef struct soft_tree {
     st_encoder enc;
     double y_mean, y_sd; /* regression targets are trained standardised */
     st_trace trace;
+    /* distillation: the user's parameters (teacher.*), the temperature, the fitted teacher */
+    tl_params all;
+    double temperature;
+    tl_model *teacher;
 } soft_tree;
+
+/* Distillation (soft_tree_distill.c). The teacher p names (teacher, or teacher.algorithm; NULL
+ * for none) and its parameters (teacher.PARAM) into tp (cleared by the caller). */
+int st_teacher_spec(const tl_params *p, const char **name, tl_params *tp, tl_err *err);
+/* Every problem of the teacher p names, before any work. */
+int st_teacher_check(const tl_params *p, tl_err *err);
+/* With a teacher in p: fit it on rows of d (seed and jobs of ctx) into *teacher; its class
+ * probabilities p^(1/temperature), normalised, into e->q and e->data.q, or its values,
+ * standardised by y_mean and y_sd, into e->y. Without one: nothing (*teacher NULL). */
+int st_teacher_targets(const tl_params *p, double temperature, const tl_dataset *d,
+                       const size_t *rows, size_t n, const tl_fit_ctx *ctx, st_encoded *e,
+                       double y_mean, double y_sd, tl_model **teacher, tl_err *err);
+/* Fidelity of student to teacher on rows of d: the share of rows whose predicted classes
+ * agree, or (regression) the mean squared difference of their values. */
+int st_fidelity(const tl_model *teacher, const tl_model *student, const tl_dataset *d,
+                const size_t *rows, size_t n, double *agree, tl_err *err);
 
 /* The slots' parameters (soft_tree_slots.c): p's keys without a '.' into own (TL_EINVAL for
  * a SLOT.PARAM of no slot); slot's PARAMs, the prefix stripped, into out; every problem of
@@ -378,6 +436,24 @@ int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_pa
                   const st_shape_type **shape, tl_err *err);
 void st_slots_help(FILE *f);
 int st_plugin_at(size_t i, tl_model_plugin *out); /* tl_model_type.plugin_at */
+
+/* Pieces of the model file a soft forest shares (soft_tree_store.c): the target's kind and
+ * scaling and the encoder (written and read), the trace, and the encoder against a schema. */
+void st_save_head(FILE *f, int indent, int regression, size_t n_out, double y_mean, double y_sd,
+                  const st_encoder *e);
+int st_read_head(const tl_store *s, int *regression, size_t *n_out, double *y_mean, double *y_sd,
+                 tl_err *err);
+int st_read_encoder(st_encoder *e, const tl_store *s, tl_err *err);
+int st_read_trace(st_trace *t, const tl_store *s, tl_err *err);
+int st_check_encoder(const st_encoder *e, const char *learner, int regression, size_t n_out,
+                     const tl_schema *schema, tl_err *err);
+
+/* A nominal attribute is one-hot encoded, one input a level, and the encoded training rows
+ * are held at once: 100,000 levels asked for 80 GB at 100,000 rows. */
+#define ST_MAX_LEVELS 1000
+/* TL_EINVAL naming the first nominal attribute of schema with more levels than ST_MAX_LEVELS
+ * (tl_model_type.check_data of the soft tree and forest; learner and noun name them). */
+int st_check_levels(const char *learner, const char *noun, const tl_schema *schema, tl_err *err);
 
 /* tl_model_type hooks living in soft_tree_store.c and soft_tree_show.c. */
 int st_save(const void *state, FILE *f, int indent, tl_err *err);

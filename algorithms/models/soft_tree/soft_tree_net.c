@@ -76,6 +76,10 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
         if (d->y)
             w->yb[r] = d->y[i];
     }
+    w->soft = d->q && w->qb;
+    for (size_t r = 0; w->soft && r < B; r++)
+        memcpy(w->qb + r * net->n_out, d->q + (idx ? idx[r] : r) * net->n_out,
+               net->n_out * sizeof *w->qb);
     if (!st_net_dense(net)) { /* the row passes read each row's inputs together */
         for (size_t r = 0; r < B; r++)
             memcpy(w->d.X + r * D, d->X + (idx ? idx[r] : r) * D, D * sizeof *d->X);
@@ -99,7 +103,7 @@ void st_gather(const st_net *net, st_work *w, const st_data *d, const size_t *id
 static void put_rows(const st_net *net, st_work *w, const double *X, const double *y,
                      const double *wt, size_t B)
 {
-    st_data d = {X, y, wt, B};
+    st_data d = {.X = X, .y = y, .wt = wt, .n = B};
     st_gather(net, w, &d, NULL, B);
 }
 

@@ -66,6 +66,12 @@ ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, d
     return n;
 }
 
+size_t st_reach_row(const st_net *net, const double *x, double wr, st_reach *e, size_t at,
+                    double *bal)
+{
+    return reach_row(net, x, wr, e, at, bal);
+}
+
 /* The forward pass of the batch in w: every row's reached nodes into w->e. */
 static void forward(const st_net *net, st_work *w, size_t B, double *bal)
 {
@@ -141,6 +147,41 @@ static double row_loss(const st_net *net, st_loss_kind loss, st_work *w, size_t 
     return total;
 }
 
+/* row_loss against soft targets q (n_out class probabilities): the cross-entropy
+ * -sum_c q_c log Y_c of the mixture Y, or the path-weighted leaves' -sum_c q_c log Q_lc. */
+static double row_loss_soft(const st_net *net, st_loss_kind loss, st_work *w, size_t r, double wr,
+                            const double *q, int want)
+{
+    size_t M = net->tree.n_inner, K = net->n_out;
+    st_reach *e = &w->e;
+    double *Y = w->d.Y, *dY = w->d.dY, *Q = w->d.Q, *gQ = w->d.gQ, total = 0;
+    if (loss == ST_LOSS_MIXTURE) {
+        mixture(net, w, r, Y);
+        for (size_t c = 0; c < K; c++) {
+            double yc = Y[c] > DBL_MIN ? Y[c] : DBL_MIN;
+            total -= q[c] > 0 ? wr * q[c] * log(yc) : 0;
+            dY[c] = -wr * q[c] / yc;
+        }
+    }
+    for (size_t i = e->start[r]; i < e->start[r + 1]; i++) {
+        if ((size_t)e->pos[i] < M)
+            continue;
+        size_t l = (size_t)e->pos[i] - M;
+        double P = e->P[i], gP = 0;
+        for (size_t c = 0; c < K; c++) {
+            double d = loss == ST_LOSS_MIXTURE ? dY[c] : -wr * q[c];
+            gP += (loss == ST_LOSS_MIXTURE ? Q[l * K + c] : w->d.logQ[l * K + c]) * d;
+            if (want)
+                gQ[l * K + c] += P * d;
+        }
+        if (loss == ST_LOSS_EXPECTED)
+            total += P * gP;
+        if (want)
+            e->g[i] = gP;
+    }
+    return total;
+}
+
 /* Row r backward, its reached nodes in reverse (children before parents): from its leaves'
  * gradients (and the penalty's share, see route_rows_d) to the split parameters' gradients
  * gW, gb. A subtree not reached adds nothing: its P is 0 because its parent's p is exactly 0
@@ -188,7 +229,9 @@ double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w,
     if (want)
         memset(w->d.gQ, 0, LK * sizeof *w->d.gQ);
     for (size_t r = 0; ws > 0 && r < B; r++)
-        total += row_loss(net, obj->loss, w, r, w->d.wt[r] / ws, w->yb[r], want);
+        total += w->soft ? row_loss_soft(net, obj->loss, w, r, w->d.wt[r] / ws,
+                                         w->qb + r * net->n_out, want)
+                         : row_loss(net, obj->loss, w, r, w->d.wt[r] / ws, w->yb[r], want);
     if (data_loss)
         *data_loss = total;
     if (pen)

@@ -94,11 +94,14 @@ int st_own_params(const tl_params *p, tl_params *own, tl_err *err)
     tl_params_init(own);
     for (size_t i = 0; p && i < p->n; i++) {
         const char *param;
+        if (!strncmp(p->keys[i], "teacher.", 8)) /* the teacher's (st_teacher_spec) */
+            continue;
         if (strchr(p->keys[i], '.') && slot_of(p->keys[i], &param) < 0) {
             tl_params_clear(own);
             return tl_err_set(err, TL_EINVAL,
                               "unknown parameter '%s'; the soft tree's slots with parameters "
-                              "are gate and shape (gate.PARAM, shape.PARAM)",
+                              "are gate and shape (gate.PARAM, shape.PARAM), and its teacher's "
+                              "are teacher.PARAM",
                               p->keys[i]);
         }
         if (!strchr(p->keys[i], '.') && tl_params_set(own, p->keys[i], p->values[i], err)) {

@@ -5,20 +5,25 @@
 
 #include "soft_tree_impl.h"
 
-int st_save(const void *state, FILE *f, int indent, tl_err *err)
+void st_save_head(FILE *f, int indent, int regression, size_t n_out, double y_mean, double y_sd,
+                  const st_encoder *e)
 {
-    const soft_tree *m = state;
-    const st_net *net = &m->net;
-    const st_encoder *e = &m->enc;
-    tl_store_put_int(f, indent, "regression", net->regression);
-    tl_store_put_int(f, indent, "n_out", (long)net->n_out);
-    tl_store_put_double(f, indent, "y_mean", m->y_mean);
-    tl_store_put_double(f, indent, "y_sd", m->y_sd);
+    tl_store_put_int(f, indent, "regression", regression);
+    tl_store_put_int(f, indent, "n_out", (long)n_out);
+    tl_store_put_double(f, indent, "y_mean", y_mean);
+    tl_store_put_double(f, indent, "y_sd", y_sd);
     tl_store_put_int_array(f, indent, "enc_attr", e->attr, e->n_in);
     tl_store_put_int_array(f, indent, "enc_level", e->level, e->n_in);
     tl_store_put_doubles(f, indent, "enc_mean", e->mean, e->n_in);
     tl_store_put_doubles(f, indent, "enc_sd", e->sd, e->n_in);
     tl_store_put_int_array(f, indent, "enc_mode", e->mode, e->n_attrs);
+}
+
+int st_save(const void *state, FILE *f, int indent, tl_err *err)
+{
+    const soft_tree *m = state;
+    const st_net *net = &m->net;
+    st_save_head(f, indent, net->regression, net->n_out, m->y_mean, m->y_sd, &m->enc);
     tl_store_put_int_array(f, indent, "left", net->tree.left, net->tree.n_nodes);
     tl_store_put_int_array(f, indent, "right", net->tree.right, net->tree.n_nodes);
     tl_store_put_doubles(f, indent, "theta", net->theta, net->n_theta);
@@ -26,7 +31,7 @@ int st_save(const void *state, FILE *f, int indent, tl_err *err)
     return ferror(f) ? tl_err_set(err, TL_EIO, "soft_tree: write failed") : TL_OK;
 }
 
-static int read_encoder(st_encoder *e, const tl_store *s, tl_err *err)
+int st_read_encoder(st_encoder *e, const tl_store *s, tl_err *err)
 {
     size_t n, na;
     if (tl_store_len(s, "state.enc_attr", &n, err) || tl_store_len(s, "state.enc_mode", &na, err))
@@ -87,7 +92,7 @@ static int read_tree(st_net *net, const tl_store *s, tl_err *err)
     return rc;
 }
 
-static int read_trace(st_trace *t, const tl_store *s, tl_err *err)
+int st_read_trace(st_trace *t, const tl_store *s, tl_err *err)
 {
     size_t n;
     if (tl_store_len(s, "state.trace", &n, err))
@@ -107,35 +112,42 @@ static int read_trace(st_trace *t, const tl_store *s, tl_err *err)
     return TL_OK;
 }
 
+int st_read_head(const tl_store *s, int *regression, size_t *n_out, double *y_mean, double *y_sd,
+                 tl_err *err)
+{
+    long r, k;
+    if (tl_store_int(s, "state.regression", &r, err) || tl_store_int(s, "state.n_out", &k, err) ||
+        tl_store_double(s, "state.y_mean", y_mean, err) ||
+        tl_store_double(s, "state.y_sd", y_sd, err))
+        return TL_EPARSE;
+    if (k < 1 || k > (1L << 24))
+        return tl_err_set(err, TL_EPARSE,
+                          "model file: state.n_out = %ld; expected 1 or the "
+                          "number of classes",
+                          k);
+    *regression = r != 0;
+    *n_out = (size_t)k;
+    return TL_OK;
+}
+
 int st_load(void *state, const tl_store *s, tl_err *err)
 {
     soft_tree *m = state;
     st_net *net = &m->net;
-    long regression, n_out;
-    int rc = TL_OK;
-    if (tl_store_int(s, "state.regression", &regression, err) ||
-        tl_store_int(s, "state.n_out", &n_out, err) ||
-        tl_store_double(s, "state.y_mean", &m->y_mean, err) ||
-        tl_store_double(s, "state.y_sd", &m->y_sd, err))
-        return TL_EPARSE;
-    if (n_out < 1 || n_out > (1L << 24))
-        return tl_err_set(err, TL_EPARSE,
-                          "model file: state.n_out = %ld; expected 1 or the "
-                          "number of classes",
-                          n_out);
-    net->regression = regression != 0;
-    net->n_out = (size_t)n_out;
+    int rc = st_read_head(s, &net->regression, &net->n_out, &m->y_mean, &m->y_sd, err);
+    if (rc)
+        return rc;
     net->beta = m->beta;
     net->single = m->single;
     net->gate = m->gate;
     memcpy(net->gate_par, m->gate_par, sizeof net->gate_par);
     net->shape = m->shape;
-    rc = read_encoder(&m->enc, s, err);
+    rc = st_read_encoder(&m->enc, s, err);
     net->n_in = m->enc.n_in;
     if (!rc)
         rc = read_tree(net, s, err);
     if (!rc)
-        rc = read_trace(&m->trace, s, err);
+        rc = st_read_trace(&m->trace, s, err);
     if (rc) {
         st_net_clear(net);
         st_encoder_clear(&m->enc);
@@ -150,14 +162,19 @@ int st_load(void *state, const tl_store *s, tl_err *err)
 int st_check(const void *state, const tl_schema *schema, tl_err *err)
 {
     const soft_tree *m = state;
-    const st_encoder *e = &m->enc;
+    return st_check_encoder(&m->enc, "soft_tree", m->net.regression, m->net.n_out, schema, err);
+}
+
+int st_check_encoder(const st_encoder *e, const char *learner, int regression, size_t n_out,
+                     const tl_schema *schema, tl_err *err)
+{
     const tl_attr_info *t = &schema->target;
     size_t want_out = t->kind == TL_ATTR_NOMINAL ? t->n_levels : 1;
-    if (m->net.regression != (t->kind == TL_ATTR_NUMERIC) || m->net.n_out != want_out)
+    if (regression != (t->kind == TL_ATTR_NUMERIC) || n_out != want_out)
         return tl_err_set(err, TL_EPARSE,
-                          "model file: soft_tree (regression = %d, n_out = %zu) "
+                          "model file: %s (regression = %d, n_out = %zu) "
                           "does not fit the target '%s' (%s, %zu outputs)",
-                          m->net.regression, m->net.n_out, t->name,
+                          learner, regression, n_out, t->name,
                           t->kind == TL_ATTR_NUMERIC ? "numeric" : "nominal", want_out);
     if (e->n_attrs != schema->n_attrs)
         return tl_err_set(err, TL_EPARSE,

@@ -180,6 +180,7 @@ void st_work_clear(st_work *w)
     }
     free(w->a);
     free(w->yb);
+    free(w->qb);
     reach_clear(&w->e);
     memset(w, 0, sizeof *w);
 }
@@ -206,6 +207,8 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     }
     w->a = malloc(M * 3 * sizeof(double));
     w->yb = malloc(cap * sizeof(double));
+    if (ok && net->distill)
+        ok = (w->qb = malloc(cap * K * sizeof(double))) != NULL;
     if (ok && !st_net_dense(net)) /* a row reaches at most every node; 2 spare */
         ok = !reach_alloc(&w->e, cap * N + 2, cap);
     if (!ok || !w->a || !w->yb) {

@@ -93,6 +93,12 @@ ST_CLONES static void adam(double *restrict th, double *restrict m, double *rest
     }
 }
 
+void st_adam_step(double *th, double *m, double *v, const double *grad, size_t n, double lr,
+                  size_t t)
+{
+    adam(th, m, v, grad, n, lr, 1.0 - pow(0.9, (double)t), 1.0 - pow(0.999, (double)t));
+}
+
 static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
 {
     double *th = net->theta, lr = o->learning_rate;
