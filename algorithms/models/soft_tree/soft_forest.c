@@ -178,31 +178,29 @@ cleanup:
     return rc;
 }
 
+typedef struct sf_scoring {
+    const soft_forest *m;
+    sf_work *w;
+} sf_scoring;
+
+static void score_rows(const void *ctx, const double *X, size_t B, double *out)
+{
+    const sf_scoring *s = ctx;
+    sf_predict_rows(&s->m->net, s->w, X, B, out);
+}
+
 static int sf_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
                       double *out, tl_err *err)
 {
     const soft_forest *m = state;
-    size_t cap = n < 256 ? (n ? n : 1) : 256, D = m->net.n_in ? m->net.n_in : 1;
     sf_work w;
     if (sf_work_alloc(&w, &m->net, err))
         return TL_ENOMEM;
-    double *X = malloc(cap * D * sizeof *X);
-    if (!X) {
-        sf_work_clear(&w);
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    }
-    size_t K = m->net.n_out;
-    for (size_t at = 0; at < n; at += cap) {
-        size_t B = n - at < cap ? n - at : cap;
-        st_encoder_apply(&m->enc, d, rows + at, B, X);
-        sf_predict_rows(&m->net, &w, X, B, out + at * K);
-    }
-    if (m->net.regression)
-        for (size_t i = 0; i < n; i++)
-            out[i] = m->y_mean + m->y_sd * out[i];
-    free(X);
+    sf_scoring s = {m, &w};
+    int rc = st_predict_batched(&m->enc, m->net.n_out, m->net.regression, m->y_mean, m->y_sd, d,
+                                rows, n, score_rows, &s, out, err);
     sf_work_clear(&w);
-    return TL_OK;
+    return rc;
 }
 
 static int sf_save(const void *state, FILE *f, int indent, tl_err *err)
@@ -282,17 +280,11 @@ static void sf_info(const void *state, tl_model_info *out)
     out->nodes = t ? m->net.m * t->n_nodes : 0;
 }
 
-static const char *const trace_cols[] = {"epoch", "train_loss", "valid_loss"};
-
 static int sf_trace_get(const void *state, const char *const **col_names, size_t *n_cols,
                         const double **values, size_t *n_rows)
 {
     const soft_forest *m = state;
-    *col_names = trace_cols;
-    *n_cols = 3;
-    *values = m->trace.v;
-    *n_rows = m->trace.n_rows;
-    return TL_OK;
+    return st_trace_view(&m->trace, col_names, n_cols, values, n_rows);
 }
 
 static int sf_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)

@@ -11,21 +11,17 @@
 
 typedef struct sf_bufs {
     sf_work w;
-    double *grad, *m, *v, *best, *X, *y, *wt;
-    size_t *order;
+    st_optim o;
+    double *X, *y, *wt;
 } sf_bufs;
 
 static void bufs_clear(sf_bufs *b)
 {
     sf_work_clear(&b->w);
-    free(b->grad);
-    free(b->m);
-    free(b->v);
-    free(b->best);
+    st_optim_clear(&b->o);
     free(b->X);
     free(b->y);
     free(b->wt);
-    free(b->order);
 }
 
 static int bufs_alloc(sf_bufs *b, const sf_net *f, size_t cap, size_t n, tl_err *err)
@@ -33,16 +29,15 @@ static int bufs_alloc(sf_bufs *b, const sf_net *f, size_t cap, size_t n, tl_err 
     memset(b, 0, sizeof *b);
     if (sf_work_alloc(&b->w, f, err))
         return TL_ENOMEM;
-    size_t T = f->n_theta ? f->n_theta : 1, D = f->n_in ? f->n_in : 1;
-    b->grad = malloc(T * sizeof *b->grad);
-    b->m = calloc(T, sizeof *b->m);
-    b->v = calloc(T, sizeof *b->v);
-    b->best = malloc(T * sizeof *b->best);
+    if (st_optim_alloc(&b->o, f->theta, f->n_theta, n, err)) {
+        sf_work_clear(&b->w);
+        return TL_ENOMEM;
+    }
+    size_t D = f->n_in ? f->n_in : 1;
     b->X = malloc(cap * D * sizeof *b->X);
     b->y = malloc(cap * sizeof *b->y);
     b->wt = malloc(cap * sizeof *b->wt);
-    b->order = malloc((n ? n : 1) * sizeof *b->order);
-    if (!b->grad || !b->m || !b->v || !b->best || !b->X || !b->y || !b->wt || !b->order) {
+    if (!b->X || !b->y || !b->wt) {
         bufs_clear(b);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
@@ -70,31 +65,26 @@ static int init_forest(sf_net *f, double init_scale, unsigned long seed, tl_err 
 
 /* One pass over the shuffled rows; returns the weighted mean data loss. */
 static double epoch_pass(sf_net *f, const st_train_opts *o, sf_bufs *b, const st_data *tr,
-                         size_t cap, size_t *t, gsl_rng *rng)
+                         size_t cap, gsl_rng *rng)
 {
     size_t n = tr->n, D = f->n_in;
-    gsl_ran_shuffle(rng, b->order, n, sizeof *b->order);
+    gsl_ran_shuffle(rng, b->o.order, n, sizeof *b->o.order);
     double sum = 0, ws = 0;
     for (size_t at = 0; at < n; at += cap) {
         size_t B = n - at < cap ? n - at : cap;
         double bw = 0;
         for (size_t r = 0; r < B; r++) {
-            size_t i = b->order[at + r];
+            size_t i = b->o.order[at + r];
             memcpy(b->X + r * D, tr->X + i * D, D * sizeof *b->X);
             b->y[r] = tr->y[i];
             b->wt[r] = tr->wt ? tr->wt[i] : 1.0;
             bw += b->wt[r];
         }
         double dl;
-        sf_objective(f, &b->w, o->obj.l2, b->X, b->y, b->wt, B, b->grad, &dl);
+        sf_objective(f, &b->w, o->obj.l2, b->X, b->y, b->wt, B, b->o.grad, &dl);
         sum += bw * dl;
         ws += bw;
-        ++*t;
-        if (o->optimizer == ST_OPT_SGD)
-            for (size_t k = 0; k < f->n_theta; k++)
-                f->theta[k] -= o->learning_rate * b->grad[k];
-        else
-            st_adam_step(f->theta, b->m, b->v, b->grad, f->n_theta, o->learning_rate, *t);
+        st_optim_step(&b->o, o, f->theta);
     }
     return ws > 0 ? sum / ws : 0;
 }
@@ -115,17 +105,14 @@ int sf_train(sf_net *f, const sf_train_opts *so, const st_data *train, const st_
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
     gsl_rng_set(rng, seed);
-    for (size_t i = 0; i < train->n; i++)
-        b.order[i] = i;
     int use_valid = valid && valid->n > 0, closed = f->leaf == SF_LEAF_CLOSED_FORM;
     double best = INFINITY;
-    size_t since = 0, t = 0;
-    memcpy(b.best, f->theta, f->n_theta * sizeof *b.best);
+    size_t since = 0;
     if (closed)
         rc = sf_leaf_closed_form(f, &b.w, train->X, train->y, train->wt, train->n, so->leaf_iters,
                                  err);
     for (size_t e = 1; !rc && e <= o->epochs; e++) {
-        double last = epoch_pass(f, o, &b, train, cap, &t, rng);
+        double last = epoch_pass(f, o, &b, train, cap, rng);
         if (closed && (rc = sf_leaf_closed_form(f, &b.w, train->X, train->y, train->wt, train->n,
                                                 so->leaf_iters, err)))
             break;
@@ -142,7 +129,7 @@ int sf_train(sf_net *f, const sf_train_opts *so, const st_data *train, const st_
             if (vl < best) {
                 best = vl;
                 since = 0;
-                memcpy(b.best, f->theta, f->n_theta * sizeof *b.best);
+                memcpy(b.o.best, f->theta, f->n_theta * sizeof *b.o.best);
             } else {
                 since++;
             }
@@ -153,7 +140,7 @@ int sf_train(sf_net *f, const sf_train_opts *so, const st_data *train, const st_
             break;
     }
     if (!rc && use_valid && isfinite(best))
-        memcpy(f->theta, b.best, f->n_theta * sizeof *b.best);
+        memcpy(f->theta, b.o.best, f->n_theta * sizeof *b.o.best);
     gsl_rng_free(rng);
     bufs_clear(&b);
     return rc;

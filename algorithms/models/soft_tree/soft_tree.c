@@ -217,31 +217,55 @@ cleanup:
     return rc;
 }
 
+size_t st_predict_cap(size_t n)
+{
+    return n < ST_PREDICT_BATCH ? (n ? n : 1) : ST_PREDICT_BATCH;
+}
+
+int st_predict_batched(const st_encoder *e, size_t K, int regression, double y_mean, double y_sd,
+                       const tl_dataset *d, const size_t *rows, size_t n,
+                       void (*score)(const void *ctx, const double *X, size_t B, double *out),
+                       const void *ctx, double *out, tl_err *err)
+{
+    size_t cap = st_predict_cap(n), D = e->n_in ? e->n_in : 1;
+    double *X = malloc(cap * D * sizeof *X);
+    if (!X)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t at = 0; at < n; at += cap) {
+        size_t B = n - at < cap ? n - at : cap;
+        st_encoder_apply(e, d, rows + at, B, X);
+        score(ctx, X, B, out + at * K);
+    }
+    if (regression)
+        for (size_t i = 0; i < n; i++)
+            out[i] = y_mean + y_sd * out[i];
+    free(X);
+    return TL_OK;
+}
+
+typedef struct st_scoring {
+    const soft_tree *m;
+    st_work *w;
+} st_scoring;
+
+static void score_rows(const void *ctx, const double *X, size_t B, double *out)
+{
+    const st_scoring *s = ctx;
+    st_predict_rows(&s->m->net, s->m->predict, s->w, X, B, out);
+}
+
 static int st_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
                       double *out, tl_err *err)
 {
     const soft_tree *m = state;
-    size_t cap = n < 256 ? (n ? n : 1) : 256, D = m->net.n_in ? m->net.n_in : 1;
     st_work w;
-    if (st_work_alloc(&w, &m->net, cap, err))
+    if (st_work_alloc(&w, &m->net, st_predict_cap(n), err))
         return TL_ENOMEM;
-    double *X = malloc(cap * D * sizeof *X);
-    if (!X) {
-        st_work_clear(&w);
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    }
-    size_t K = m->net.n_out;
-    for (size_t at = 0; at < n; at += cap) {
-        size_t B = n - at < cap ? n - at : cap;
-        st_encoder_apply(&m->enc, d, rows + at, B, X);
-        st_predict_rows(&m->net, m->predict, &w, X, B, out + at * K);
-    }
-    if (m->net.regression)
-        for (size_t i = 0; i < n; i++)
-            out[i] = m->y_mean + m->y_sd * out[i];
-    free(X);
+    st_scoring s = {m, &w};
+    int rc = st_predict_batched(&m->enc, m->net.n_out, m->net.regression, m->y_mean, m->y_sd, d,
+                                rows, n, score_rows, &s, out, err);
     st_work_clear(&w);
-    return TL_OK;
+    return rc;
 }
 
 static void st_info(const void *state, tl_model_info *out)
@@ -252,17 +276,11 @@ static void st_info(const void *state, tl_model_info *out)
     out->nodes = m->net.tree.n_nodes;
 }
 
-static const char *const trace_cols[] = {"epoch", "train_loss", "valid_loss"};
-
 static int st_trace_get(const void *state, const char *const **col_names, size_t *n_cols,
                         const double **values, size_t *n_rows)
 {
     const soft_tree *m = state;
-    *col_names = trace_cols;
-    *n_cols = 3;
-    *values = m->trace.v;
-    *n_rows = m->trace.n_rows;
-    return TL_OK;
+    return st_trace_view(&m->trace, col_names, n_cols, values, n_rows);
 }
 
 int st_check_levels(const char *learner, const char *noun, const tl_schema *schema, tl_err *err)

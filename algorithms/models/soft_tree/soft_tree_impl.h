@@ -336,11 +336,25 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
 int st_grow_incremental(st_net *net, const st_train_opts *o, size_t max_depth, const st_data *train,
                         const st_data *valid, gsl_rng *rng, st_trace *trace, tl_err *err);
 
-/* One Adam step (PyTorch's defaults) on n parameters at step t (from 1), as st_train takes. */
-void st_adam_step(double *th, double *m, double *v, const double *grad, size_t n, double lr,
-                  size_t t);
+/* An optimiser's state over n_theta parameters, shared by the soft tree and the soft forest:
+ * the batch gradient, Adam's moments, the best parameters seen on validation, the row order
+ * shuffled each epoch and the step count. */
+typedef struct st_optim {
+    double *grad, *m, *v, *best;
+    size_t *order;
+    size_t n_theta, t;
+} st_optim;
+
+/* order starts as 0..n_rows-1 and best as theta. */
+int st_optim_alloc(st_optim *o, const double *theta, size_t n_theta, size_t n_rows, tl_err *err);
+void st_optim_clear(st_optim *o);
+/* One SGD or Adam step (PyTorch's defaults) on theta along o->grad, as opts choose. */
+void st_optim_step(st_optim *o, const st_train_opts *opts, double *theta);
 
 int st_trace_push(st_trace *t, double epoch, double train_loss, double valid_loss, tl_err *err);
+/* The trace as a model type's trace operation gives it. */
+int st_trace_view(const st_trace *t, const char *const **col_names, size_t *n_cols,
+                  const double **values, size_t *n_rows);
 void st_trace_clear(st_trace *t);
 
 /* Input encoding: numeric attributes standardised with the training mean and sd, nominal
@@ -357,6 +371,16 @@ typedef struct st_encoder {
 
 /* The mean of n values and their sample sd (0 for fewer than two). */
 void st_mean_sd(const double *x, size_t n, double *mean, double *sd);
+
+/* Rows predicted in batches of at most ST_PREDICT_BATCH (st_predict_cap(n) of them): each
+ * batch encoded by e, then scored by score(ctx, X, B, out + K * first row); regression
+ * outputs (K = 1) put back on the target's scale. */
+#define ST_PREDICT_BATCH 256
+size_t st_predict_cap(size_t n);
+int st_predict_batched(const st_encoder *e, size_t K, int regression, double y_mean, double y_sd,
+                       const tl_dataset *d, const size_t *rows, size_t n,
+                       void (*score)(const void *ctx, const double *X, size_t B, double *out),
+                       const void *ctx, double *out, tl_err *err);
 
 int st_encoder_fit(st_encoder *e, const tl_dataset *d, const size_t *rows, size_t n, tl_err *err);
 /* Encode rows into X (n x n_in, row-major). */

@@ -23,6 +23,18 @@ int st_trace_push(st_trace *t, double epoch, double train_loss, double valid_los
     return TL_OK;
 }
 
+static const char *const trace_cols[] = {"epoch", "train_loss", "valid_loss"};
+
+int st_trace_view(const st_trace *t, const char *const **col_names, size_t *n_cols,
+                  const double **values, size_t *n_rows)
+{
+    *col_names = trace_cols;
+    *n_cols = 3;
+    *values = t->v;
+    *n_rows = t->n_rows;
+    return TL_OK;
+}
+
 void st_trace_clear(st_trace *t)
 {
     if (!t)
@@ -47,18 +59,13 @@ void st_init_params(st_net *net, double init_scale, gsl_rng *rng)
 
 typedef struct train_bufs {
     st_work w;
-    double *grad, *m, *v, *best;
-    size_t *order;
+    st_optim o;
 } train_bufs;
 
 static void bufs_clear(train_bufs *b)
 {
     st_work_clear(&b->w);
-    free(b->grad);
-    free(b->m);
-    free(b->v);
-    free(b->best);
-    free(b->order);
+    st_optim_clear(&b->o);
 }
 
 static int bufs_alloc(train_bufs *b, const st_net *net, size_t cap, size_t n, tl_err *err)
@@ -66,16 +73,40 @@ static int bufs_alloc(train_bufs *b, const st_net *net, size_t cap, size_t n, tl
     memset(b, 0, sizeof *b);
     if (st_work_alloc(&b->w, net, cap, err))
         return TL_ENOMEM;
-    size_t T = net->n_theta ? net->n_theta : 1;
-    b->grad = malloc(T * sizeof *b->grad);
-    b->m = calloc(T, sizeof *b->m);
-    b->v = calloc(T, sizeof *b->v);
-    b->best = malloc(T * sizeof *b->best);
-    b->order = malloc((n ? n : 1) * sizeof *b->order);
-    if (!b->grad || !b->m || !b->v || !b->best || !b->order) {
-        bufs_clear(b);
+    if (st_optim_alloc(&b->o, net->theta, net->n_theta, n, err)) {
+        st_work_clear(&b->w);
+        return TL_ENOMEM;
+    }
+    return TL_OK;
+}
+
+void st_optim_clear(st_optim *o)
+{
+    free(o->grad);
+    free(o->m);
+    free(o->v);
+    free(o->best);
+    free(o->order);
+    memset(o, 0, sizeof *o);
+}
+
+int st_optim_alloc(st_optim *o, const double *theta, size_t n_theta, size_t n_rows, tl_err *err)
+{
+    memset(o, 0, sizeof *o);
+    size_t T = n_theta ? n_theta : 1;
+    o->n_theta = n_theta;
+    o->grad = malloc(T * sizeof *o->grad);
+    o->m = calloc(T, sizeof *o->m);
+    o->v = calloc(T, sizeof *o->v);
+    o->best = malloc(T * sizeof *o->best);
+    o->order = malloc((n_rows ? n_rows : 1) * sizeof *o->order);
+    if (!o->grad || !o->m || !o->v || !o->best || !o->order) {
+        st_optim_clear(o);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
+    for (size_t i = 0; i < n_rows; i++)
+        o->order[i] = i;
+    memcpy(o->best, theta, n_theta * sizeof *o->best);
     return TL_OK;
 }
 
@@ -93,41 +124,36 @@ ST_CLONES static void adam(double *restrict th, double *restrict m, double *rest
     }
 }
 
-void st_adam_step(double *th, double *m, double *v, const double *grad, size_t n, double lr,
-                  size_t t)
+void st_optim_step(st_optim *o, const st_train_opts *opts, double *theta)
 {
-    adam(th, m, v, grad, n, lr, 1.0 - pow(0.9, (double)t), 1.0 - pow(0.999, (double)t));
-}
-
-static void step(st_net *net, const st_train_opts *o, train_bufs *b, size_t t)
-{
-    double *th = net->theta, lr = o->learning_rate;
-    if (o->optimizer == ST_OPT_SGD) {
-        for (size_t k = 0; k < net->n_theta; k++)
-            th[k] -= lr * b->grad[k];
+    double lr = opts->learning_rate;
+    size_t t = ++o->t;
+    if (opts->optimizer == ST_OPT_SGD) {
+        for (size_t k = 0; k < o->n_theta; k++)
+            theta[k] -= lr * o->grad[k];
         return;
     }
     double c1 = 1.0 - pow(0.9, (double)t), c2 = 1.0 - pow(0.999, (double)t);
-    adam(th, b->m, b->v, b->grad, net->n_theta, lr, c1, c2);
+    adam(theta, o->m, o->v, o->grad, o->n_theta, lr, c1, c2);
 }
 
 /* One pass over the shuffled training rows; returns the weighted mean data loss. */
 static double epoch_pass(st_net *net, const st_train_opts *o, train_bufs *b, const st_data *tr,
-                         size_t *t, gsl_rng *rng)
+                         gsl_rng *rng)
 {
     size_t n = tr->n, cap = b->w.cap;
-    gsl_ran_shuffle(rng, b->order, n, sizeof *b->order);
+    gsl_ran_shuffle(rng, b->o.order, n, sizeof *b->o.order);
     double sum = 0, ws = 0;
     for (size_t at = 0; at < n; at += cap) {
         size_t B = n - at < cap ? n - at : cap;
-        st_gather(net, &b->w, tr, b->order + at, B);
+        st_gather(net, &b->w, tr, b->o.order + at, B);
         double dl, bw = 0;
-        st_batch_grad(net, &o->obj, &b->w, B, b->grad, &dl);
+        st_batch_grad(net, &o->obj, &b->w, B, b->o.grad, &dl);
         for (size_t r = 0; r < B; r++)
-            bw += tr->wt ? tr->wt[b->order[at + r]] : 1.0;
+            bw += tr->wt ? tr->wt[b->o.order[at + r]] : 1.0;
         sum += bw * dl;
         ws += bw;
-        step(net, o, b, ++*t);
+        st_optim_step(&b->o, o, net->theta);
     }
     return ws > 0 ? sum / ws : 0;
 }
@@ -150,14 +176,11 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
     train_bufs b;
     if (bufs_alloc(&b, net, cap ? cap : 1, train->n, err))
         return TL_ENOMEM;
-    for (size_t i = 0; i < train->n; i++)
-        b.order[i] = i;
     int use_valid = valid && valid->n > 0, rc = TL_OK;
     double best = INFINITY, last = INFINITY;
-    size_t since = 0, t = 0;
-    memcpy(b.best, net->theta, net->n_theta * sizeof *b.best);
+    size_t since = 0;
     for (size_t e = 1; e <= o->epochs; e++) {
-        last = epoch_pass(net, o, &b, train, &t, rng);
+        last = epoch_pass(net, o, &b, train, rng);
         if (!isfinite(last)) {
             rc = tl_err_set(err, TL_EINTERNAL,
                             "soft_tree: the training loss diverged at epoch %zu; lower "
@@ -172,7 +195,7 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
                 best = vl;
                 since = 0;
                 best_beta = net->beta;
-                memcpy(b.best, net->theta, net->n_theta * sizeof *b.best);
+                memcpy(b.o.best, net->theta, net->n_theta * sizeof *b.o.best);
             } else {
                 since++;
             }
@@ -185,7 +208,7 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
             net->beta *= o->anneal;
     }
     if (use_valid && isfinite(best)) {
-        memcpy(net->theta, b.best, net->n_theta * sizeof *b.best);
+        memcpy(net->theta, b.o.best, net->n_theta * sizeof *b.o.best);
         net->beta = best_beta;
     }
     if (o->anneal != 1)
