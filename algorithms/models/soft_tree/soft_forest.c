@@ -311,7 +311,7 @@ static const tl_model_type type = {
     .check = sf_check,
     .check_params = sf_check_params,
     .check_data = sf_check_data,
-    .help = st_slots_help,
+    .help = st_forest_slots_help,
     .plugin_at = st_plugin_at,
 };
 

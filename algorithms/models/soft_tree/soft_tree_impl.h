@@ -458,6 +458,8 @@ int st_slot_params(const tl_params *p, const char *slot, tl_params *out, tl_err 
 int st_slots_check(const tl_params *p, tl_err *err);
 int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
                   const st_shape_type **shape, tl_err *err);
+/* The soft forest's help: the slots it takes (no incremental shape) and what it refuses. */
+void st_forest_slots_help(FILE *f);
 void st_slots_help(FILE *f);
 int st_plugin_at(size_t i, tl_model_plugin *out); /* tl_model_type.plugin_at */
 

@@ -196,7 +196,8 @@ int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_pa
     return TL_OK;
 }
 
-static void help_slot(FILE *f, int s)
+/* skip: a plug-in the learner refuses, left out of its help (NULL: none). */
+static void help_slot(FILE *f, int s, const char *skip)
 {
     const char *name;
     const tl_param_spec *spec;
@@ -205,6 +206,8 @@ static void help_slot(FILE *f, int s)
     for (size_t i = 0; slots[s].at(i, &name, &spec); i++) {
         const char *summary = s ? st_shape_at(i)->summary : st_gate_at(i)->summary;
         const char *ref = s ? st_shape_at(i)->reference : st_gate_at(i)->reference;
+        if (skip && !strcmp(name, skip))
+            continue;
         fprintf(f, "  %-12s %s\n  %-12s (%s)\n", name, summary, "", ref);
         if (spec)
             tl_params_print_help(spec, f);
@@ -213,11 +216,19 @@ static void help_slot(FILE *f, int s)
 
 void st_slots_help(FILE *f)
 {
-    help_slot(f, 0);
-    help_slot(f, 1);
+    help_slot(f, 0, NULL);
+    help_slot(f, 1, NULL);
     fprintf(f, "\nRefused before any work: grow = incremental with a shape other than "
                "incremental; precision = float with a gate other than sigmoid or the oblivious "
                "shape; anneal with incremental growth.\n");
+}
+
+void st_forest_slots_help(FILE *f)
+{
+    help_slot(f, 0, NULL);
+    help_slot(f, 1, "incremental");
+    fprintf(f, "\nRefused before any work: shape = incremental (the forest trains its trees "
+               "jointly from the start); teacher (distil into a soft_tree instead).\n");
 }
 
 int st_plugin_at(size_t i, tl_model_plugin *out)
