@@ -104,6 +104,7 @@ static void *worker(void *arg)
         char *line = rc ? NULL : tl_run_cell_line(c, "", &len);
         store(s, rc, &err, line);
         free(line);
+        tl_cell_clear(c); /* its line is in the file: a finished cell keeps only its indices */
     }
     free(buf);
     return NULL;
