@@ -58,7 +58,10 @@ expect_fail "config SHA-256" "$bin" merge s1 foreign s3 --out bad
 expect_fail "given twice" "$bin" merge s1 s2 s2b s3 --out bad
 expect_fail "shard 3/3 is missing" "$bin" merge s1 s2 --out bad
 expect_fail "not a shard" "$bin" merge s1 s2 serial --out bad
-expect_fail "already holds results" "$bin" merge s1 s2 s3 --out merged
+expect_fail "merged already holds results; merge writes into a new or empty folder" "$bin" merge s1 s2 s3 --out merged
+# merge has no --resume: its refusal must not suggest one
+err=$("$bin" merge s1 s2 s3 --out merged 2>&1 >/dev/null)
+! grep -qF -- "--resume" <<<"$err" || fail "merge suggests a --resume it does not have: $err"
 # the same config with changed data: its checksum differs
 cp -r s2 s2data
 printf '%% a changed file\n' >> data/vote.arff
@@ -93,7 +96,7 @@ expect_fail "--force" "$bin" merge s1 s2 s3 --out paper
 [ -s paper/metrics.csv ] || fail "merge --force wrote no metrics"
 
 # bad --shard values
-for v in 0/3 4/3 3 x/2 1/0 2/; do
+for v in 0/3 4/3 3 x/2 1/0 2/ -18446744073709551615/2 +1/2 1/-3 " 1/2"; do
   expect_fail "--shard: expected I/N" "$bin" run x.cfg --shard "$v"
 done
 expect_fail "--wall" "$bin" run x.cfg --plan --wall 3y
