@@ -10,7 +10,8 @@
 #include "treelab/tl_report.h"
 #include "treelab/tl_scale.h"
 
-/* The experiment the corpus's shards were run from (tests/fuzz/corpus/results/README). */
+/* The experiment the seeds in tests/fuzz/corpus/results were run from (their config line
+ * names its copy, cfg/fz.cfg). */
 static const char config[] =
     "name = \"fz\";\n"
     "seed = 3;\n"
