@@ -295,7 +295,9 @@ static int by_string(const void *a, const void *b)
  * refused duplicates, so a model file is only checked, not repaired). */
 static const char *shared_name(char *const *names, size_t n)
 {
-    char **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (n < 2) /* a numeric attribute's levels are NULL: no memcpy from it (UBSan) */
+        return NULL;
+    char **sorted = malloc(n * sizeof *sorted);
     const char *dup = NULL;
     if (!sorted)
         return NULL;
