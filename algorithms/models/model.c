@@ -291,23 +291,22 @@ static int by_string(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A name that two of names[0..n) share, or NULL (NULL too when out of memory: the loaders
- * refused duplicates, so a model file is only checked, not repaired). */
-static const char *shared_name(char *const *names, size_t n)
+/* *dup: a name that two of names[0..n) share, or NULL; -1 when out of memory. */
+static int shared_name(char *const *names, size_t n, const char **dup)
 {
+    *dup = NULL;
     if (n < 2) /* a numeric attribute's levels are NULL: no memcpy from it (UBSan) */
-        return NULL;
+        return 0;
     char **sorted = malloc(n * sizeof *sorted);
-    const char *dup = NULL;
     if (!sorted)
-        return NULL;
+        return -1;
     memcpy(sorted, names, n * sizeof *sorted);
     qsort(sorted, n, sizeof *sorted, by_string);
-    for (size_t i = 1; i < n && !dup; i++)
+    for (size_t i = 1; i < n && !*dup; i++)
         if (!strcmp(sorted[i - 1], sorted[i]))
-            dup = sorted[i];
+            *dup = sorted[i];
     free(sorted);
-    return dup;
+    return 0;
 }
 
 /* Names as a data file's loader demands them: attributes (the target among them) distinct,
@@ -320,13 +319,18 @@ static int check_names(const tl_schema *sc, tl_err *err)
     for (size_t j = 0; j < sc->n_attrs; j++)
         names[j] = sc->attrs[j].name;
     names[sc->n_attrs] = sc->target.name;
-    const char *dup = shared_name(names, sc->n_attrs + 1);
+    const char *dup;
+    int nomem = shared_name(names, sc->n_attrs + 1, &dup);
     free(names);
+    if (nomem)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
     if (dup)
         return tl_err_set(err, TL_EPARSE, "model file: schema: duplicate attribute name '%s'", dup);
     for (size_t j = 0; j <= sc->n_attrs; j++) {
         const tl_attr_info *a = j < sc->n_attrs ? &sc->attrs[j] : &sc->target;
-        if ((dup = shared_name(a->levels, a->n_levels)))
+        if (shared_name(a->levels, a->n_levels, &dup))
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        if (dup)
             return tl_err_set(err, TL_EPARSE, "model file: schema: %s '%s' has the %s '%s' twice",
                               j < sc->n_attrs ? "attribute" : "target", a->name,
                               j < sc->n_attrs ? "level" : "class", dup);
