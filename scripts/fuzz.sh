@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run the libFuzzer harnesses of tests/fuzz (ARFF, CSV, experiment files, model files), built by clang in build-fuzz/.
+# Run the libFuzzer harnesses of tests/fuzz (ARFF, CSV, experiment files, model files, results
+# folders, grid configs), built by clang in build-fuzz/.
 #
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]         each harness SECONDS (default 600) in fork
 #                                                  mode on both cores, one after another; every
@@ -8,7 +9,8 @@
 #                                                  harness SECONDS (default 60), two at a time;
 #                                                  the first finding stops that harness
 #
-# HARNESS: arff, csv, experiment, model (default: all four). The corpus each run grows is
+# HARNESS: arff, csv, experiment, model, results (cells.txt: report and merge), grid (configs
+# with grids, planned) (default: all six). The corpus each run grows is
 # build-fuzz/corpus/HARNESS (seeded from tests/fuzz/corpus/HARNESS, which is never written);
 # findings and logs go to build-fuzz/findings/RUN/. Exit status: 0 when nothing was found, 1
 # on a finding (each input's path is printed) or a failed build. Without clang and
@@ -21,14 +23,14 @@ root=$(pwd)
 mode=long
 seconds=
 if [ "${1:-}" = "--test" ]; then mode=test; shift; fi
-case ${1:-} in -h | --help) sed -n '2,16p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,18p' "$0"; exit 0 ;; esac
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then seconds=$1; shift; fi
 [ -n "$seconds" ] || seconds=$([ $mode = test ] && echo 60 || echo 600)
 [ "$seconds" -gt 0 ] || { echo "fuzz.sh: SECONDS must be positive" >&2; exit 1; }
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(arff csv experiment model)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(arff csv experiment model results grid)
 for h in "${harnesses[@]}"; do
-    [ -f "tests/fuzz/fuzz_$h.c" ] || { echo "fuzz.sh: no harness '$h' (arff, csv, experiment, model)" >&2; exit 1; }
+    [ -f "tests/fuzz/fuzz_$h.c" ] || { echo "fuzz.sh: no harness '$h' (arff, csv, experiment, model, results, grid)" >&2; exit 1; }
 done
 
 # clang with libFuzzer: link a one-line fuzz target.

@@ -25,7 +25,7 @@ if [ -n "$mpi" ]; then
 else
   echo "== MPI tests: SKIPPED (TL_MPI=0) =="
 fi
-# libFuzzer harnesses of tests/fuzz, built by clang in build-fuzz/: two at a time, ~2.5 min
+# libFuzzer harnesses of tests/fuzz (six), built by clang in build-fuzz/: two at a time, ~3.5 min
 if [ "${TL_FUZZ_SECONDS:-60}" = 0 ]; then
   echo "== fuzzing: SKIPPED (TL_FUZZ_SECONDS=0) =="
 else

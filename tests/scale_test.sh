@@ -58,7 +58,10 @@ expect_fail "config SHA-256" "$bin" merge s1 foreign s3 --out bad
 expect_fail "given twice" "$bin" merge s1 s2 s2b s3 --out bad
 expect_fail "shard 3/3 is missing" "$bin" merge s1 s2 --out bad
 expect_fail "not a shard" "$bin" merge s1 s2 serial --out bad
-expect_fail "already holds results" "$bin" merge s1 s2 s3 --out merged
+expect_fail "merged already holds results; merge writes into a new or empty folder" "$bin" merge s1 s2 s3 --out merged
+# merge has no --resume: its refusal must not suggest one
+err=$("$bin" merge s1 s2 s3 --out merged 2>&1 >/dev/null)
+! grep -qF -- "--resume" <<<"$err" || fail "merge suggests a --resume it does not have: $err"
 # the same config with changed data: its checksum differs
 cp -r s2 s2data
 printf '%% a changed file\n' >> data/vote.arff
@@ -92,8 +95,17 @@ expect_fail "--force" "$bin" merge s1 s2 s3 --out paper
 "$bin" merge s1 s2 s3 --out paper --force >/dev/null || fail "merge --force"
 [ -s paper/metrics.csv ] || fail "merge --force wrote no metrics"
 
+# a tampered config line: merge names the path and shows nothing of the file it names (a parse
+# error's excerpt echoed its first line)
+cp -r s1 tampered && sed -i 's|^# config .*|# config /etc/passwd|' tampered/cells.txt
+expect_fail "the shards name their config /etc/passwd, which does not load as an experiment" \
+  "$bin" merge tampered s2 s3 --out bad
+err=$("$bin" merge tampered s2 s3 --out bad 2>&1 >/dev/null)
+! grep -q "root:" <<<"$err" || fail "merge echoed the file a config line names: $err"
+[ ! -e bad ] || fail "a refused merge left its folder"
+
 # bad --shard values
-for v in 0/3 4/3 3 x/2 1/0 2/; do
+for v in 0/3 4/3 3 x/2 1/0 2/ -18446744073709551615/2 +1/2 1/-3 " 1/2"; do
   expect_fail "--shard: expected I/N" "$bin" run x.cfg --shard "$v"
 done
 expect_fail "--wall" "$bin" run x.cfg --plan --wall 3y

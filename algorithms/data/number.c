@@ -1,7 +1,7 @@
 /* Decimal text to double, exactly as strtod in the C locale rounds it, fast for plain
  * decimals: Clinger's exact fast path, then Eisel and Lemire's 128-bit product with a
- * conservative bail-out, then strtod_l for everything else (hex, inf, nan, long digit strings,
- * subnormals, cases too close to a rounding boundary). */
+ * conservative bail-out, then strtod_l for everything else (inf, nan, long digit strings,
+ * subnormals, cases too close to a rounding boundary); hex is refused. */
 #define _GNU_SOURCE /* strtod_l in glibc; the other names are POSIX */
 #include "load_util.h"
 
@@ -188,14 +188,16 @@ int tl_parse_number(const char *s, size_t len, double *out)
 {
     if (tl_number_scan(s, s + len, out) == s + len)
         return 0;
-    /* strtod skips leading blanks and accepts hex; the caller has trimmed blanks, and a hex
-     * cell is rare enough that accepting it does no harm. */
+    /* strtod skips leading blanks (the caller has trimmed them) and reads hex, which no data
+     * file means: 0x10 read as 16 among decimals (data, weights, fold ids) is refused. */
     if (len == 0 || s[0] == ' ' || s[0] == '\t')
         return -1;
     /* What strtod can read starts, after a sign, with a digit, '.', inf or nan, or with the
      * other white space it skips: anything else is no number, without the call. */
     const char *p = s + (s[0] == '+' || s[0] == '-');
     char c = p < s + len ? *p : '\0';
+    if (c == '0' && p + 1 < s + len && (p[1] == 'x' || p[1] == 'X'))
+        return -1;
     if (!is_digit(c) && c != '.' && c != 'i' && c != 'I' && c != 'n' && c != 'N' && s[0] != '\n' &&
         s[0] != '\v' && s[0] != '\f' && s[0] != '\r')
         return -1;

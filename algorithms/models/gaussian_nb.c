@@ -79,6 +79,35 @@ static int parse_priors(gnb *g, const char *text, tl_err *err)
     return TL_OK;
 }
 
+/* The table's checks, and priors' form, at config load (not at the first cell). */
+static int gnb_check_params(const tl_params *p, tl_err *err)
+{
+    int rc = tl_params_check(gnb_params, p, err);
+    const char *pri = rc ? NULL : tl_params_find(p, "priors");
+    if (!pri || !*pri)
+        return rc;
+    gnb g;
+    memset(&g, 0, sizeof g);
+    rc = parse_priors(&g, pri, err);
+    free(g.user_priors);
+    return rc;
+}
+
+/* As many priors as the data has classes, before any work. */
+static int gnb_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)
+{
+    const char *pri = tl_params_find(p, "priors");
+    if (!pri || !*pri || schema->target.kind != TL_ATTR_NOMINAL)
+        return TL_OK;
+    size_t n = 1;
+    for (const char *s = pri; *s; s++)
+        n += *s == ',';
+    if (n == schema->target.n_levels)
+        return TL_OK;
+    return tl_err_set(err, TL_EINVAL, "gaussian_nb: %zu priors given for %zu classes", n,
+                      schema->target.n_levels);
+}
+
 static void *gnb_alloc(const tl_params *p, tl_err *err)
 {
     gnb *g = calloc(1, sizeof *g);
@@ -376,6 +405,8 @@ static const tl_model_type gnb_type = {
     .show = tl_gnb_show,
     .trace = NULL,
     .check = tl_gnb_check,
+    .check_params = gnb_check_params,
+    .check_data = gnb_check_data,
 };
 
 const tl_model_type *const tl_model_gaussian_nb = &gnb_type;

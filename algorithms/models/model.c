@@ -117,9 +117,6 @@ int tl_model_predict(const tl_model *m, const tl_dataset *d, const size_t *rows,
     if (d->schema.n_attrs != m->schema.n_attrs)
         return tl_err_set(err, TL_EINVAL, "data has %zu attributes, the model expects %zu",
                           d->schema.n_attrs, m->schema.n_attrs);
-    int limit = m->type->check_data ? m->type->check_data(&m->params, &d->schema, err) : TL_OK;
-    if (limit)
-        return limit;
     size_t *all;
     if (!(rows = tl_rows_or_all(d, rows, &n, &all, err)))
         return TL_ENOMEM;
@@ -289,6 +286,58 @@ static int load_attr(const tl_store *s, const char *prefix, tl_attr_info *a, tl_
     return TL_OK;
 }
 
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* *dup: a name that two of names[0..n) share, or NULL; -1 when out of memory. */
+static int shared_name(char *const *names, size_t n, const char **dup)
+{
+    *dup = NULL;
+    if (n < 2) /* a numeric attribute's levels are NULL: no memcpy from it (UBSan) */
+        return 0;
+    char **sorted = malloc(n * sizeof *sorted);
+    if (!sorted)
+        return -1;
+    memcpy(sorted, names, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, by_string);
+    for (size_t i = 1; i < n && !*dup; i++)
+        if (!strcmp(sorted[i - 1], sorted[i]))
+            *dup = sorted[i];
+    free(sorted);
+    return 0;
+}
+
+/* Names as a data file's loader demands them: attributes (the target among them) distinct,
+ * and each one's levels; show and predict look them up by name. */
+static int check_names(const tl_schema *sc, tl_err *err)
+{
+    char **names = malloc((sc->n_attrs + 1) * sizeof *names);
+    if (!names)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < sc->n_attrs; j++)
+        names[j] = sc->attrs[j].name;
+    names[sc->n_attrs] = sc->target.name;
+    const char *dup;
+    int nomem = shared_name(names, sc->n_attrs + 1, &dup);
+    free(names);
+    if (nomem)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (dup)
+        return tl_err_set(err, TL_EPARSE, "model file: schema: duplicate attribute name '%s'", dup);
+    for (size_t j = 0; j <= sc->n_attrs; j++) {
+        const tl_attr_info *a = j < sc->n_attrs ? &sc->attrs[j] : &sc->target;
+        if (shared_name(a->levels, a->n_levels, &dup))
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        if (dup)
+            return tl_err_set(err, TL_EPARSE, "model file: schema: %s '%s' has the %s '%s' twice",
+                              j < sc->n_attrs ? "attribute" : "target", a->name,
+                              j < sc->n_attrs ? "level" : "class", dup);
+    }
+    return TL_OK;
+}
+
 static int load_schema(const tl_store *s, tl_schema *sc, tl_err *err)
 {
     size_t n;
@@ -304,7 +353,9 @@ static int load_schema(const tl_store *s, tl_schema *sc, tl_err *err)
         if (load_attr(s, p, &sc->attrs[j], err))
             return TL_EPARSE;
     }
-    return load_attr(s, "schema.target", &sc->target, err);
+    if (load_attr(s, "schema.target", &sc->target, err))
+        return TL_EPARSE;
+    return check_names(sc, err);
 }
 
 /* The target read from the file must be one the learner handles and, for classes, have

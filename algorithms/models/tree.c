@@ -1,6 +1,7 @@
 /* The composable tree learner: grow with the chosen criterion and splitters, prune with the
  * chosen pruner (holding out validation rows when it needs them), and the model interface
  * around the fitted tree. id3, c45 and cart are presets of it (id3.c, c45.c, cart.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,38 @@ done:
     free(taken);
     free(copy);
     return rc;
+}
+
+int tl_tree_learner_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)
+{
+    const char *tie = tl_params_find(p, "tie_break");
+    if (!tie || !*tie || !strcmp(tie, "file")) /* "file": the file's order, no names */
+        return TL_OK;
+    const char *s = tie;
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        const char *tok = s;
+        s += len + (s[len] == ',');
+        while (len && *tok == ' ')
+            tok++, len--;
+        while (len && tok[len - 1] == ' ')
+            len--;
+        size_t a = 0;
+        while (a < schema->n_attrs &&
+               (strlen(schema->attrs[a].name) != len || memcmp(schema->attrs[a].name, tok, len)))
+            a++;
+        if (a < schema->n_attrs)
+            continue;
+        char valid[600] = "";
+        size_t used = 0;
+        for (size_t j = 0; j < schema->n_attrs && used < sizeof valid; j++)
+            used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", j ? ", " : "",
+                                     schema->attrs[j].name);
+        return tl_err_set(err, TL_EINVAL,
+                          "tie_break: no attribute '%.*s' in the data; valid attributes: %s",
+                          (int)len, tok, valid);
+    }
+    return TL_OK;
 }
 
 static int cmp_size(const void *a, const void *b)

@@ -141,6 +141,8 @@ int tl_tree_learner_show(const void *state, const tl_schema *schema, tl_show_for
                          tl_err *err);
 void tl_tree_learner_info(const void *state, tl_model_info *out);
 int tl_tree_learner_check_schema(const void *state, const tl_schema *schema, tl_err *err);
+/* The tree learners' check_data: every tie_break name is an attribute of the data. */
+int tl_tree_learner_check_data(const tl_params *p, const tl_schema *schema, tl_err *err);
 const tl_tree *tl_tree_learner_tree(const void *state);
 const tl_prune_trace *tl_tree_learner_trace(const void *state);
 void tl_tree_learner_help(FILE *f);
@@ -173,6 +175,7 @@ void tl_tree_learner_help(FILE *f);
         .show = tl_tree_learner_show,                                                              \
         .info = tl_tree_learner_info,                                                              \
         .check = tl_tree_learner_check_schema,                                                     \
+        .check_data = tl_tree_learner_check_data,                                                  \
         .tree = tl_tree_learner_tree,                                                              \
         .prune_trace = tl_tree_learner_trace,                                                      \
         .help = tl_tree_learner_help,                                                              \

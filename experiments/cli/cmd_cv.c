@@ -227,14 +227,13 @@ static int parse_stages(const char *list, tl_exp_model *m, size_t *st, size_t *n
     return tl_params_set(&m->params, param, v, err);
 }
 
-/* --test: the learner fitted on every row of DATA, scored on FILE's rows. DATA is loaded
- * again with FILE appended, so the CV above ran on DATA alone (the folds of `cv` without
- * --test). */
-static int hold_out(const tl_exp_model *m, const char *data, const tl_cli_data *dd,
-                    const char *test, unsigned long seed, FILE *f, tl_err *err)
+/* --test: the learner fitted on every row of DATA, scored on FILE's rows. d is DATA loaded
+ * again with FILE appended (before the CV, so that an incompatible FILE is refused before any
+ * work), and the CV ran on DATA alone (the folds of `cv` without --test). */
+static int hold_out(const tl_exp_model *m, tl_dataset *d, const char *test, unsigned long seed,
+                    FILE *f, tl_err *err)
 {
     size_t *tr = NULL, *te = NULL, ntr = 0, nte = 0;
-    tl_dataset *d = tl_cli_load(data, dd, test, 0, err);
     long selected;
     tl_model *model = NULL;
     if (d && (tr = tl_cli_role_rows(d, TL_ROLE_TRAIN, &ntr, err)) &&
@@ -247,7 +246,6 @@ static int hold_out(const tl_exp_model *m, const char *data, const tl_cli_data *
     tl_model_free(model);
     free(tr);
     free(te);
-    tl_dataset_free(d);
     return err->code;
 }
 
@@ -286,7 +284,7 @@ static int run(int argc, char **argv, tl_err *err)
     }
     m.name = (char *)algo;
     m.class_weight = (char *)class_weight;
-    tl_dataset *d = NULL;
+    tl_dataset *d = NULL, *held = NULL;
     cv_out o[64];
     memset(o, 0, sizeof o);
     size_t n = (size_t)(k * reps), stages[64], n_st = 1;
@@ -295,7 +293,8 @@ static int run(int argc, char **argv, tl_err *err)
     if (!(m.type = tl_model_find(algo, err)) ||
         (stages_s && parse_stages(stages_s, &m, stages, &n_st, err)) ||
         tl_model_check_params(m.type, &m.params, err) ||
-        !(d = tl_cli_load(pos[0], &dd, NULL, 0, err)))
+        !(d = tl_cli_load(pos[0], &dd, NULL, 0, err)) ||
+        (test && !(held = tl_cli_load(pos[0], &dd, test, 0, err))))
         rc = err->code;
     for (size_t s = 0; !rc && s < n_st; s++) {
         if ((rc = choose_metrics(metrics, tl_dataset_is_classification(d), &o[s], err)))
@@ -321,11 +320,12 @@ static int run(int argc, char **argv, tl_err *err)
         if (!rc && cls)
             warn_majority(d, o[0].accuracy, n);
         if (!rc && test)
-            rc = hold_out(&m, pos[0], &dd, test, seed, csv ? stderr : stdout, err);
+            rc = hold_out(&m, held, test, seed, csv ? stderr : stdout, err);
     }
     for (size_t s = 0; s < n_st; s++)
         free(o[s].score);
     tl_dataset_free(d);
+    tl_dataset_free(held);
     tl_params_clear(&m.params);
     return rc;
 }

@@ -51,12 +51,14 @@ static int merge(int argc, char **argv, tl_err *err)
         config = recorded;
     }
     tl_experiment *x = tl_experiment_load(config, NULL, err);
+    /* the path is the shard's word, and a cells file may be edited: a parse error's excerpt
+     * of whatever file it names (the first line of any file) is not shown */
     if (!x)
         return config == recorded
-                   ? tl_err_prefix(err,
-                                   "the shards name their config %s; give it with --config "
-                                   "CONFIG where that path does not hold it: ",
-                                   recorded)
+                   ? tl_err_set(err, err->code,
+                                "the shards name their config %s, which does not load as an "
+                                "experiment; give the config with --config CONFIG",
+                                recorded)
                    : err->code;
     tl_run_opts o;
     memset(&o, 0, sizeof o);

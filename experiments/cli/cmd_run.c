@@ -1,4 +1,5 @@
 /* `treelab run CONFIG`: run an experiment file (or a shard of it, or under MPI), or plan it. */
+#include <ctype.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,11 @@ static void progress(size_t done, size_t total, double elapsed, void *user)
 /* "I/N" with 1 <= I <= N. */
 static int parse_shard(const char *v, tl_run_scale *sc, tl_err *err)
 {
-    char *end;
-    unsigned long long i = strtoull(v, &end, 10), n = 0;
-    if (end != v && *end == '/')
+    char *end = (char *)v;
+    unsigned long long i = 0, n = 0;
+    /* digits only: strtoull takes a sign and wraps it (-18446744073709551615 was 1) */
+    if (isdigit((unsigned char)v[0]) && (i = strtoull(v, &end, 10), *end == '/') &&
+        isdigit((unsigned char)end[1]))
         n = strtoull(end + 1, &end, 10);
     if (*end || !n || i < 1 || i > n || n > 1000000)
         return tl_err_set(err, TL_EINVAL,

@@ -118,6 +118,19 @@ static int read_missing(const tl_cfg_ctx *c, const config_setting_t *p, tl_proto
         (rc = read_shares(c, m, "rates", 1, &pr->missing_rates, &pr->n_missing_rates)) ||
         (rc = tl_cfg_string(c, m, "rows", 0, &rows)))
         return rc;
+    /* each rate names its datasets NAME-miss%g (of the percent): two rates of one name would
+     * write each other's files */
+    for (size_t i = 1; i < pr->n_missing_rates; i++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "%g", 100 * pr->missing_rates[i - 1]);
+        snprintf(b, sizeof b, "%g", 100 * pr->missing_rates[i]);
+        if (!strcmp(a, b))
+            return tl_cfg_fail(
+                c, config_setting_get_elem(config_setting_get_member(m, "rates"), (unsigned)i),
+                "rates %.12g and %.12g both name their datasets NAME-miss%s; "
+                "rates must differ within 6 significant digits of their percent",
+                pr->missing_rates[i - 1], pr->missing_rates[i], a);
+    }
     pr->missing_rows = !strcmp(rows, "train")  ? TL_MISSING_IN_TRAIN
                        : !strcmp(rows, "test") ? TL_MISSING_IN_TEST
                        : !strcmp(rows, "all")  ? TL_MISSING_IN_TRAIN | TL_MISSING_IN_TEST

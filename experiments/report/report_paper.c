@@ -166,7 +166,18 @@ static int find_metrics(tl_paper *p, tl_err *err)
     return TL_OK;
 }
 
-/* Each row's dataset, model, repeat and fold, the names found in the cells' header. */
+typedef struct {
+    const char *name;
+    size_t i;
+} named;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const named *)a)->name, ((const named *)b)->name);
+}
+
+/* Each row's dataset, model, repeat and fold, the names found in the cells' header (models by
+ * a binary search: a scan per row made a 20,000-model grid's reports quadratic). */
 static int find_keys(tl_paper *p, tl_err *err)
 {
     const tl_table *t = &p->t;
@@ -175,22 +186,63 @@ static int find_keys(tl_paper *p, tl_err *err)
     for (int k = 0; k < 4; k++)
         if ((c[k] = tl_table_col(t, keys[k], 1, err)) < 0)
             return TL_EPARSE;
-    for (size_t i = 0; i < t->n_rows; i++) {
+    named *models = malloc((m->n_models + 1) * sizeof *models);
+    if (!models)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    for (size_t j = 0; j < m->n_models; j++)
+        models[j] = (named){m->model[j], j};
+    qsort(models, m->n_models, sizeof *models, by_name);
+    int rc = TL_OK;
+    for (size_t i = 0; i < t->n_rows && !rc; i++) {
         size_t *key = &p->key[4 * i];
-        const char *dn = tl_table_cell(t, i, c[0]), *mn = tl_table_cell(t, i, c[1]);
+        const char *dn = tl_table_cell(t, i, c[0]);
+        named want = {tl_table_cell(t, i, c[1]), 0};
         for (key[0] = 0; key[0] < m->n_datasets && strcmp(m->dataset[key[0]], dn); key[0]++)
             ;
-        for (key[1] = 0; key[1] < m->n_models && strcmp(m->model[key[1]], mn); key[1]++)
-            ;
+        const named *at = bsearch(&want, models, m->n_models, sizeof *models, by_name);
+        key[1] = at ? at->i : m->n_models;
         char *end1, *end2;
         key[2] = (size_t)strtoul(tl_table_cell(t, i, c[2]), &end1, 10);
         key[3] = (size_t)strtoul(tl_table_cell(t, i, c[3]), &end2, 10);
         if (key[0] == m->n_datasets || key[1] == m->n_models || *end1 || *end2 ||
             (m->n_fractions && key[3] >= m->n_fractions))
-            return tl_err_set(err, TL_EPARSE,
-                              "%s: data row %zu names a dataset, model or "
-                              "fold that cells.txt does not have",
-                              t->path, i + 1);
+            rc = tl_err_set(err, TL_EPARSE,
+                            "%s: data row %zu names a dataset, model or "
+                            "fold that cells.txt does not have",
+                            t->path, i + 1);
+    }
+    free(models);
+    return rc;
+}
+
+static size_t group_of(const tl_paper *p, size_t d, size_t g, size_t m)
+{
+    return (d * p->ng + g) * p->r->meta.n_models + m;
+}
+
+/* by_group and group_at: the rows counted into their groups once (a scan of every row per
+ * model made a 20,000-model grid's reports quadratic). */
+static int group_rows(tl_paper *p, tl_err *err)
+{
+    const tl_cells_meta *m = &p->r->meta;
+    size_t ng = m->n_datasets * p->ng * m->n_models, nr = p->t.n_rows;
+    p->group_at = calloc(ng + 2, sizeof *p->group_at);
+    p->by_group = malloc((nr + 1) * sizeof *p->by_group);
+    if (!p->group_at || !p->by_group)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    size_t *gi = p->group_at + 1; /* counts, then where each group's next row goes */
+    for (size_t i = 0; i < nr; i++) {
+        const size_t *k = &p->key[4 * i];
+        gi[group_of(p, k[0], m->n_fractions ? k[3] : 0, k[1])]++;
+    }
+    for (size_t i = 0, at = 0; i <= ng; i++) {
+        size_t c = p->group_at[i + 1];
+        p->group_at[i + 1] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < nr; i++) {
+        const size_t *k = &p->key[4 * i];
+        p->by_group[gi[group_of(p, k[0], m->n_fractions ? k[3] : 0, k[1])]++] = i;
     }
     return TL_OK;
 }
@@ -198,12 +250,8 @@ static int find_keys(tl_paper *p, tl_err *err)
 /* Rows of (d, g, m) in file order (repeat, fold: the same order for every model). */
 static size_t rows_of(const tl_paper *p, size_t d, size_t g, size_t m, size_t *out)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < p->t.n_rows; i++) {
-        const size_t *k = &p->key[4 * i];
-        if (k[0] == d && k[1] == m && (!p->r->meta.n_fractions || k[3] == g))
-            out[n++] = i;
-    }
+    size_t at = group_of(p, d, g, m), n = p->group_at[at + 1] - p->group_at[at];
+    memcpy(out, p->by_group + p->group_at[at], n * sizeof *out);
     return n;
 }
 
@@ -253,7 +301,7 @@ static int load(tl_paper *p, const tl_rep *r, tl_err *err)
         return rc;
     size_t nd = r->meta.n_datasets, nm = r->meta.n_models, nr = p->t.n_rows;
     p->ng = r->meta.n_fractions ? r->meta.n_fractions : 1;
-    if ((rc = find_metrics(p, err)) || (rc = find_keys(p, err)))
+    if ((rc = find_metrics(p, err)) || (rc = find_keys(p, err)) || (rc = group_rows(p, err)))
         return rc;
     size_t cells = p->n_metrics * nd * p->ng * nm + 1;
     p->mean = malloc(cells * sizeof *p->mean);
@@ -294,6 +342,7 @@ static void clear(tl_paper *p)
 {
     tl_table_free(&p->t);
     free(p->mcol), free(p->dir), free(p->selcol), free(p->v), free(p->key), free(p->listed);
+    free(p->by_group), free(p->group_at);
     free(p->mean), free(p->sd), free(p->count), free(p->result);
     free(p->manifest), free(p->config_own);
 }

@@ -17,6 +17,8 @@ typedef struct tl_paper {
     int *selcol;        /* their column numbers */
     double *v;          /* n_rows x n_metrics values (NaN: empty cell) */
     size_t *key;        /* per row: its dataset, model, repeat, fold (4 entries) */
+    size_t *by_group;   /* the rows by (dataset, group, model), file order within each */
+    size_t *group_at;   /* group i's rows: by_group[group_at[i] .. group_at[i + 1]) */
     size_t ng;          /* row groups per dataset: 1, or a learning curve's fractions */
     size_t nl, *listed; /* the models of the tables: as listed, grid cells left out */
     /* per metric x (dataset, group) x model: [(j * nd * ng + d * ng + g) * nm + m] */

@@ -254,6 +254,7 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
     size_t cap = 0;
     ssize_t len;
     long good = 0, lineno = 0;
+    char why[200];
     int rc = TL_OK;
     while (!rc && (errno = 0, len = getline(&line, &cap, f)) > 0) {
         lineno++;
@@ -279,7 +280,10 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
         else if (rc)
             rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad %s line", path, lineno,
                             header ? "header" : "cell");
-        else if (!header)
+        else if (!header && tl_cells_check_values(&(*cells)[*n], why, sizeof why)) {
+            tl_cell_clear(&(*cells)[*n]);
+            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad cell line: %s", path, lineno, why);
+        } else if (!header)
             ++*n;
         good += len;
     }

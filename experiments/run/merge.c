@@ -162,6 +162,20 @@ static int check_complete(merge *g, tl_err *err)
     return rc;
 }
 
+/* A results folder is not merged into: merge has no --resume (tl_run_prepare_dir's message
+ * suggested one). */
+static int refuse_results(const char *dir, tl_err *err)
+{
+    char cells[4200];
+    snprintf(cells, sizeof cells, "%s/%s", dir, TL_CELLS_FILE);
+    if (access(cells, F_OK) != 0)
+        return TL_OK;
+    return tl_err_set(err, TL_EINVAL,
+                      "%s already holds results; merge writes into a new or empty folder: "
+                      "--out elsewhere, or remove it first",
+                      dir);
+}
+
 static int write_cells(const merge *g, const char *dir, const char *header, tl_err *err)
 {
     char path[4200];
@@ -196,6 +210,8 @@ static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experim
     if (!rc)
         rc = check_complete(&g, err);
     /* the folder is made only once the shards are known good */
+    if (!rc)
+        rc = refuse_results(o->out_dir, err);
     if (!rc)
         rc = tl_run_prepare_dir(o->out_dir, 0, o->force, &lock, err);
     if (!rc)

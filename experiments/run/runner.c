@@ -111,6 +111,9 @@ static void *worker(void *arg)
             if (rc)
                 break;
         }
+        for (size_t i = 0; i < n; i++) /* their lines are in the file: finished cells keep only
+                                          their indices */
+            tl_cell_clear(&c[i]);
     }
     free(buf);
     return NULL;

@@ -16,7 +16,7 @@ static char dir[4096];
 static char file[4096 + 256];
 static char other[4096 + 256];
 
-static void remove_tree(const char *path)
+void tl_fuzz_remove_tree(const char *path)
 {
     struct stat st;
     if (lstat(path, &st))
@@ -29,7 +29,7 @@ static void remove_tree(const char *path)
                 continue;
             char sub[sizeof dir + 512];
             snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            remove_tree(sub);
+            tl_fuzz_remove_tree(sub);
         }
         if (d)
             closedir(d);
@@ -42,7 +42,7 @@ static void remove_tree(const char *path)
 static void cleanup(void)
 {
     if (dir[0])
-        remove_tree(dir);
+        tl_fuzz_remove_tree(dir);
 }
 
 void tl_fuzz_fail(const char *fmt, ...)

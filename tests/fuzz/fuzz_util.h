@@ -26,6 +26,9 @@ void tl_fuzz_check_rejection(const tl_err *err, const char *what);
  * model); removed at exit with the folder. */
 const char *tl_fuzz_path(const char *name);
 
+/* Remove path and, for a folder, everything in it (a link, not what it points to). */
+void tl_fuzz_remove_tree(const char *path);
+
 /* What a loaded dataset promises (tl_dataset.h): a column per attribute of its kind, level
  * codes in range or TL_MISSING_CODE, numbers finite or NaN (missing), a target that is
  * missing only when flags has TL_LOAD_UNLABELLED, names and levels present. Aborts naming
