@@ -253,7 +253,7 @@ static void distill_cv(const tl_dataset *d, const size_t *fold, const char *T, d
         const tl_model *teacher = ((const soft_tree *)m->state)->teacher;
         assert_non_null(teacher);
         double a;
-        assert_int_equal(st_fidelity(teacher, m, d, te, n_te, &a, &err), TL_OK);
+        assert_int_equal(tl_model_fidelity(teacher, m, d, te, n_te, &a, &err), TL_OK);
         agree += a * (double)n_te;
         tl_model_free(m);
     }

@@ -25,6 +25,29 @@ const tl_ensemble *tl_model_ensemble(const tl_model *m)
     return m && m->fitted && m->type->ensemble ? m->type->ensemble(m->state) : NULL;
 }
 
+const tl_model *tl_model_teacher(const tl_model *m)
+{
+    return m && m->fitted && m->type->teacher ? m->type->teacher(m->state) : NULL;
+}
+
+int tl_model_fidelity(const tl_model *teacher, const tl_model *student, const tl_dataset *d,
+                      const size_t *rows, size_t n, double *out, tl_err *err)
+{
+    double *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    int rc = a && b ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (!rc && !(rc = tl_model_predict_label(teacher, d, rows, n, a, err)) &&
+        !(rc = tl_model_predict_label(student, d, rows, n, b, err))) {
+        double same = 0;
+        int regression = !tl_dataset_is_classification(d);
+        for (size_t i = 0; i < n; i++)
+            same += regression ? (a[i] - b[i]) * (a[i] - b[i]) : a[i] == b[i];
+        *out = n ? same / (double)n : NAN;
+    }
+    free(a);
+    free(b);
+    return rc;
+}
+
 const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m)
 {
     return m && m->fitted && m->type->prune_trace ? m->type->prune_trace(m->state) : NULL;

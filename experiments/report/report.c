@@ -163,6 +163,11 @@ static int write_metrics(const tl_rep *r, tl_err *err)
         ens |= r->cells[i].trees > 0;
     if (ens)
         fputs(",trees", f);
+    int fid = 0; /* likewise a fidelity column only where a model was distilled */
+    for (size_t i = 0; i < r->n; i++)
+        fid |= !isnan(r->cells[i].fidelity);
+    if (fid)
+        fputs(",fidelity", f);
     for (size_t j = 0; j < n_sel; j++) {
         char name[300];
         snprintf(name, sizeof name, "sel.%s", sel[j]);
@@ -197,6 +202,10 @@ static int write_metrics(const tl_rep *r, tl_err *err)
             fprintf(f, ",%zu", c->trees);
         else if (ens)
             fputc(',', f);
+        if (fid)
+            fputc(',', f);
+        if (fid && !isnan(c->fidelity))
+            tl_rep_num(f, c->fidelity);
         tl_rep_sel_fields(f, r, c, sel, n_sel);
         fputc('\n', f);
         tl_csv_pair(t, dn, mn);

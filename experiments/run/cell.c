@@ -134,6 +134,7 @@ static void cell_start(const tl_dataset *d, size_t n_train, size_t n_test, tl_ce
     out->correct = NULL;
     out->roc_bins = NULL;
     out->trees = 0;
+    out->fidelity = NAN;
 }
 
 /* Predict the test rows with the fitted model, score them and record its size. */
@@ -155,6 +156,9 @@ static int cell_finish(const tl_model *model, const tl_dataset *d, const size_t 
     out->depth = tl_model_has_size(model) ? (double)info.depth : NAN;
     const tl_ensemble *e = tl_model_ensemble(model);
     out->trees = e ? e->n_trees : 0;
+    const tl_model *teacher = tl_model_teacher(model);
+    if (!rc && teacher)
+        rc = tl_model_fidelity(teacher, model, d, test, n_test, &out->fidelity, err);
     free(pred);
     return rc;
 }

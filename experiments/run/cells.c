@@ -184,8 +184,10 @@ void tl_cells_write(FILE *f, const tl_cell *c)
         fprintf(f, "\t%s", c->correct && c->correct[0] ? c->correct : "-");
         put_roc_bins(f, c->roc_bins);
     }
-    if (c->trees) /* last, tagged: cells without it read as they did */
+    if (c->trees) /* last, tagged: cells without them read as they did */
         fprintf(f, "\ttrees\t%zu", c->trees);
+    if (!isnan(c->fidelity))
+        fprintf(f, "\tfidelity\t%.17g", c->fidelity);
     fputc('\n', f);
 }
 
@@ -196,7 +198,7 @@ static int parse_roc_bins(const char *p, tl_cell *c)
     char *end;
     while (*p == '\t')
         p++;
-    if (!*p || *p == '\n' || !strncmp(p, "trees\t", 6))
+    if (!*p || *p == '\n' || !strncmp(p, "trees\t", 6) || !strncmp(p, "fidelity\t", 9))
         return TL_OK;
     if (strncmp(p, "roc", 3))
         return TL_EPARSE;
@@ -275,12 +277,23 @@ static size_t parse_trees(const char *line)
     return t ? (size_t)strtoull(t + 7, NULL, 10) : 0;
 }
 
+/* A distilled model's fidelity from its tag, NaN without it (or unreadable: the range check
+ * then sees a number or NaN, never garbage). */
+static double parse_fidelity(const char *line)
+{
+    const char *t = strstr(line, "\tfidelity\t");
+    char *end;
+    double v = t ? strtod(t + 10, &end) : NAN;
+    return t && end == t + 10 ? INFINITY : v;
+}
+
 int tl_cells_parse_line(char *line, tl_cell *c)
 {
     char *p = line, *end;
     size_t u[6];
     memset(c, 0, sizeof *c);
     c->trees = parse_trees(line);
+    c->fidelity = parse_fidelity(line);
     for (int i = 0; i < 6; i++) {
         u[i] = (size_t)strtoull(p, &end, 10);
         if (end == p)

@@ -46,6 +46,7 @@ int tl_cells_check_values(const tl_cell *c, char *why, size_t size)
         {"rmse", c->rm.rmse, 0, INFINITY},
         {"mae", c->rm.mae, 0, INFINITY},
         {"r2", c->rm.r2, -INFINITY, 1},
+        {"fidelity", c->fidelity, 0, c->classification ? 1 : INFINITY},
     };
     if (c->n_train == 0 || c->n_test == 0) {
         snprintf(why, size, "%s 0 (a cell trains and tests on rows)",

@@ -117,6 +117,9 @@ typedef struct tl_model_type {
      * importances, the out-of-bag score from d, the data it was fitted on). */
     const char *stage_param;
     int (*truncate)(void *state, size_t n, const tl_dataset *d, tl_err *err);
+
+    /* Optional: the fitted model this one was distilled from (NULL: none, or not kept). */
+    const struct tl_model *(*teacher)(const void *state);
 } tl_model_type;
 
 /* Learner i of the registry (algorithms/models/registry.c), NULL past the last. */
@@ -200,6 +203,16 @@ TL_API const char *tl_model_stage_param(const tl_model_type *t);
 TL_API int tl_model_truncate(tl_model *m, size_t n, const tl_dataset *d, tl_err *err);
 /* A fitted ensemble's members, draws and scores, or NULL (not an ensemble, or not fitted). */
 TL_API const tl_ensemble *tl_model_ensemble(const tl_model *m);
+
+/* The fitted teacher of a distilled model (NULL: none). */
+TL_API const tl_model *tl_model_teacher(const tl_model *m);
+
+/* Fidelity of student to teacher on n rows of d: the share of rows where their predicted
+ * labels agree (classification), or the mean squared difference of their predictions
+ * (regression); NaN for no rows. */
+TL_API int tl_model_fidelity(const tl_model *teacher, const tl_model *student,
+                             const tl_dataset *d, const size_t *rows, size_t n, double *out,
+                             tl_err *err);
 /* How the last fit pruned its tree, or NULL (no tree, or no pruner recorded anything). */
 TL_API const struct tl_prune_trace *tl_model_prune_trace(const tl_model *m);
 

@@ -38,6 +38,8 @@ typedef struct tl_cell {
                                by the runner for hold-out splits (McNemar's test); or NULL */
     double *roc_bins;    /* 2 x TL_ROC_BINS (tl_roc_bins_add) or NULL (older cells); owned */
     size_t trees;        /* an ensemble's members (leaves and depth are their means), else 0 */
+    double fidelity;     /* a distilled model's agreement with its teacher on the test rows
+                            (tl_model_fidelity), NaN for a model without a teacher */
 } tl_cell;
 
 TL_API void tl_cell_clear(tl_cell *c);

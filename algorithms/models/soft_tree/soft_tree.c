@@ -296,6 +296,12 @@ int st_check_levels(const char *learner, const char *noun, const tl_schema *sche
     return TL_OK;
 }
 
+static const tl_model *st_teacher(const void *state)
+{
+    const soft_tree *m = state;
+    return m->teacher;
+}
+
 static int st_check_data(const tl_params *p, const tl_schema *schema, tl_err *err)
 {
     (void)p;
@@ -322,6 +328,7 @@ static const tl_model_type type = {
     .check_data = st_check_data,
     .help = st_slots_help,
     .plugin_at = st_plugin_at,
+    .teacher = st_teacher,
 };
 
 const tl_model_type *const tl_model_soft_tree = &type;

@@ -100,21 +100,3 @@ int st_teacher_targets(const tl_params *p, double temperature, const tl_dataset 
     *teacher = t;
     return TL_OK;
 }
-
-int st_fidelity(const tl_model *teacher, const tl_model *student, const tl_dataset *d,
-                const size_t *rows, size_t n, double *agree, tl_err *err)
-{
-    double *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
-    int rc = a && b ? TL_OK : tl_err_set(err, TL_ENOMEM, "out of memory");
-    if (!rc && !(rc = tl_model_predict_label(teacher, d, rows, n, a, err)) &&
-        !(rc = tl_model_predict_label(student, d, rows, n, b, err))) {
-        double same = 0;
-        int regression = !tl_dataset_is_classification(d);
-        for (size_t i = 0; i < n; i++)
-            same += regression ? (a[i] - b[i]) * (a[i] - b[i]) : a[i] == b[i];
-        *agree = n ? same / (double)n : NAN;
-    }
-    free(a);
-    free(b);
-    return rc;
-}

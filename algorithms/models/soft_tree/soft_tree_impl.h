@@ -444,10 +444,6 @@ int st_teacher_check(const tl_params *p, tl_err *err);
 int st_teacher_targets(const tl_params *p, double temperature, const tl_dataset *d,
                        const size_t *rows, size_t n, const tl_fit_ctx *ctx, st_encoded *e,
                        double y_mean, double y_sd, tl_model **teacher, tl_err *err);
-/* Fidelity of student to teacher on rows of d: the share of rows whose predicted classes
- * agree, or (regression) the mean squared difference of their values. */
-int st_fidelity(const tl_model *teacher, const tl_model *student, const tl_dataset *d,
-                const size_t *rows, size_t n, double *agree, tl_err *err);
 
 /* The slots' parameters (soft_tree_slots.c): p's keys without a '.' into own (TL_EINVAL for
  * a SLOT.PARAM of no slot); slot's PARAMs, the prefix stripped, into out; every problem of
