@@ -245,6 +245,35 @@ static void test_summary_columns(void **state)
            "| n |\n";
     assert_int_equal(tl_test_count(md, head), 2);
     free(md);
+    /* a chosen set: aliases resolved, the compared metric once, the other task's left out, a
+     * count at 2 decimals */
+    snprintf(text, sizeof text,
+             "%scompare = { metric = \"kappa\"; summary = [\"macro_f1\", \"depth\", \"rmse\", "
+             "\"kappa\"]; };\n",
+             cfg_text);
+    memcpy(text + (strstr(text, "plots = ") - text), "# ", 2);
+    dir = run("chosen", text);
+    md = tl_test_slurp_in(dir, "summary.md");
+    assert_int_equal(tl_test_count(md, "| model | vs baseline (p) | kappa | f1_macro | depth | n |\n"),
+                     2);
+    const char *row = strstr(md, "| kappa | f1_macro | depth | n |");
+    row = row ? strstr(row, "\n| ") : NULL; /* the rule */
+    row = row ? strstr(row + 1, "\n| ") : NULL; /* naive Bayes, no depth: n/a */
+    row = row ? strstr(row + 1, "\n| ") : NULL; /* c45 */
+    const char *end = row ? strchr(row + 1, '\n') : NULL;
+    assert_non_null(end);
+    /* the depth column (the fifth field) at 2 decimals: "2.67 ± 1.15" */
+    char line[512], *field = NULL;
+    snprintf(line, sizeof line, "%.*s", (int)(end - row - 1), row + 1);
+    char *save = NULL, *tok = strtok_r(line, "|", &save);
+    for (int i = 1; tok && i < 5; i++)
+        tok = strtok_r(NULL, "|", &save);
+    field = tok;
+    assert_non_null(field);
+    const char *dot = strchr(field, '.');
+    assert_non_null(dot);
+    assert_true(dot[1] >= '0' && dot[1] <= '9' && dot[2] >= '0' && dot[2] <= '9' && dot[3] == ' ');
+    free(md);
 }
 
 int main(void)

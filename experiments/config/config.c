@@ -303,14 +303,46 @@ static int check_cells(const tl_cfg_ctx *c, const config_setting_t *root, const 
     return TL_OK;
 }
 
+/* compare.summary = ["f1_macro", "leaves"]: metric names (any task) or leaves and depth, joined
+ * with commas into x->compare_summary. */
+static int read_summary(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x)
+{
+    char **v = NULL;
+    size_t n = 0, at = 0;
+    int rc = tl_cfg_strings(c, s, "summary", &v, &n);
+    const config_setting_t *m = config_setting_get_member(s, "summary");
+    for (size_t i = 0; !rc && v && i < n; i++) {
+        tl_err e;
+        const tl_metric_def *def = NULL;
+        if (strcmp(v[i], "leaves") && strcmp(v[i], "depth") && !(def = tl_metric_find(v[i], &e)))
+            rc = tl_cfg_fail(c, m, "%s (or leaves, depth)", e.msg);
+        const char *name = def ? def->name : v[i];
+        size_t len = strlen(name);
+        if (!rc && at + len + 2 > sizeof x->compare_summary)
+            rc = tl_cfg_fail(c, m, "too many metrics (at most 255 characters of names)");
+        if (!rc) {
+            if (at)
+                x->compare_summary[at++] = ',';
+            memcpy(x->compare_summary + at, name, len + 1);
+            at += len;
+        }
+    }
+    if (v)
+        tl_cfg_strv_free(v, n);
+    return rc;
+}
+
 /* compare = { metric = "roc_auc_macro"; test = "wilcoxon"; pairs = "all"; }; */
 static int read_compare(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x)
 {
     const char *metric = NULL, *test = NULL, *pairs = NULL;
     int rc;
     if (config_setting_type(s) != CONFIG_TYPE_GROUP)
-        return tl_cfg_fail(c, s, "expected a group compare = { metric = ...; test = ...; }");
-    if ((rc = tl_cfg_check_keys(c, s, "metric|test|pairs")) ||
+        return tl_cfg_fail(c, s,
+                           "expected a group compare = { metric = ...; test = ...; pairs = ...; "
+                           "summary = [...]; }");
+    if ((rc = tl_cfg_check_keys(c, s, "metric|test|pairs|summary")) ||
+        (rc = read_summary(c, s, x)) ||
         (rc = tl_cfg_string(c, s, "metric", 0, &metric)) ||
         (rc = tl_cfg_string(c, s, "test", 0, &test)) ||
         (rc = tl_cfg_string(c, s, "pairs", 0, &pairs)))

@@ -208,29 +208,55 @@ static void md_majority(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps
                         r->meta.model[m], ps[g * nmod + m].mean[0], r->meta.classes[d][top], rate);
 }
 
+#define MD_MAX_COLS 16
+
+/* Index of metric name among the task's names (leaves and depth included), or -1. */
+static long md_index(int cls, const char *name, size_t len)
+{
+    const char *const *names = cls ? cls_names : reg_names;
+    for (size_t j = 0; j < (cls ? N_CLS : N_REG) + 2; j++)
+        if (strlen(names[j]) == len && !strncmp(names[j], name, len))
+            return (long)j;
+    return -1;
+}
+
+/* Add column j to col unless it is there already. */
+static void md_add(size_t *col, size_t *n, long j)
+{
+    for (size_t i = 0; j >= 0 && i < *n; i++)
+        if (col[i] == (size_t)j)
+            return;
+    if (j >= 0 && *n < MD_MAX_COLS)
+        col[(*n)++] = (size_t)j;
+}
+
 /* The columns of a dataset's table (indices into pair_stats' means) into col: the compared
- * metric first, then accuracy, balanced accuracy and ROC AUC (RMSE, MAE and R² for
- * regression), then the leaves; summary.csv has every metric. Returns their count. */
-static size_t md_columns(const tl_rep *r, int cls, size_t col[5])
+ * metric first, then compare.summary's names of this task, or by default accuracy, balanced
+ * accuracy and ROC AUC (RMSE, MAE and R² for regression) and the leaves; summary.csv has
+ * every metric. Returns their count. */
+static size_t md_columns(const tl_rep *r, int cls, size_t col[MD_MAX_COLS])
 {
     static const size_t cls_cols[] = {0, 1, 6, N_CLS}, reg_cols[] = {1, 2, 3, N_REG};
     const size_t *dflt = cls ? cls_cols : reg_cols;
-    const char *const *names = cls ? cls_names : reg_names;
     const char *chosen = tl_rep_compare_metric(r, cls)->name;
-    size_t n = 0, task = cls ? N_CLS : N_REG;
-    for (size_t j = 0; j < task; j++)
-        if (!strcmp(names[j], chosen))
-            col[n++] = j;
-    for (size_t i = 0; i < 4; i++)
-        if (!n || dflt[i] != col[0])
-            col[n++] = dflt[i];
+    size_t n = 0;
+    md_add(col, &n, md_index(cls, chosen, strlen(chosen)));
+    const char *p = r->meta.summary;
+    if (!*p)
+        for (size_t i = 0; i < 4; i++)
+            md_add(col, &n, (long)dflt[i]);
+    while (*p) { /* a name of the other task is left out */
+        size_t len = strcspn(p, ",");
+        md_add(col, &n, md_index(cls, p, len));
+        p += len + (p[len] == ',');
+    }
     return n;
 }
 
 static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
 {
     int cls = r->meta.n_classes[d] > 0, lc = r->meta.n_fractions > 0;
-    size_t nmod = r->meta.n_models, col[5], nc = md_columns(r, cls, col);
+    size_t nmod = r->meta.n_models, col[MD_MAX_COLS], nc = md_columns(r, cls, col);
     const char *const *names = cls ? cls_names : reg_names;
     /* the verdict beside the name, the compared metric next: what a reader looks for */
     fprintf(f, "\n## %s (%s)\n\n| model |%s vs baseline (p) |", MD(r->meta.dataset[d]),
@@ -255,9 +281,10 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
             for (size_t j = 0; j < nc; j++)
                 if (isnan(p->mean[col[j]])) /* e.g. the leaves of a learner without a tree */
                     fputs(" n/a |", f);
-                else /* counts (the leaves) with 2 decimals */
-                    fprintf(f, " %.*f ± %.*f |", j + 1 < nc ? 4 : 2, p->mean[col[j]],
-                            j + 1 < nc ? 4 : 2, p->sd[col[j]]);
+                else { /* counts (leaves, depth) with 2 decimals */
+                    int prec = col[j] >= (cls ? N_CLS : N_REG) ? 2 : 4;
+                    fprintf(f, " %.*f ± %.*f |", prec, p->mean[col[j]], prec, p->sd[col[j]]);
+                }
             fprintf(f, " %zu |\n", p->n);
         }
     if (cls)

@@ -98,6 +98,8 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
         fprintf(f, "# compare %s %s %s\n", x->compare_metric[0] ? x->compare_metric : "-",
                 x->compare_test[0] ? x->compare_test : "-",
                 x->compare_pairs[0] ? x->compare_pairs : "-");
+    if (x->compare_summary[0])
+        fprintf(f, "# summary %s\n", x->compare_summary);
     for (size_t i = 0; i < x->n_datasets; i++) {
         const tl_dataset *d = data[i];
         if (!d->path || tl_file_sha256(d->path, sha, NULL))

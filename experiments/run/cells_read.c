@@ -132,7 +132,8 @@ static int parse_header(const char *line, tl_cells_meta *m)
         sscanf(line, "# reports %u", &m->reports) == 1 ||
         sscanf(line, "# missing_rows %15s", m->missing_rows) == 1 ||
         sscanf(line, "# compare %31s %15s %15s", m->compare_metric, m->compare_test,
-               m->compare_pairs) == 3)
+               m->compare_pairs) == 3 ||
+        sscanf(line, "# summary %255s", m->summary) == 1)
         return TL_OK;
     double rate;
     if (sscanf(line, "# missing %zu %lf %n", &i, &rate, &off) == 2 && off && line[off]) {

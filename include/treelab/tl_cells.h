@@ -58,6 +58,7 @@ typedef struct tl_cells_meta {
     size_t shard, n_shards; /* "# shard I N" of `treelab run --shard I/N`; 0 0 for a run */
     /* "# compare METRIC TEST PAIRS" (tl_experiment's compare_*; "-" a default): "" without */
     char compare_metric[32], compare_test[16], compare_pairs[16];
+    char summary[256]; /* "# summary a,b,c" (tl_experiment's compare_summary): "" without */
 } tl_cells_meta;
 
 TL_API void tl_cells_meta_clear(tl_cells_meta *m);

@@ -161,6 +161,9 @@ typedef struct tl_experiment {
      * the summary use; "" for the defaults (accuracy, or RMSE for regression; corrected_t;
      * baseline). test: corrected_t, 5x2cv_t, 5x2cv_f or wilcoxon; pairs: baseline or all. */
     char compare_metric[32], compare_test[16], compare_pairs[16];
+    /* compare.summary: the metrics of summary.md's dataset tables after the compared one,
+     * comma-separated ("" for the default: accuracy, balanced accuracy, ROC AUC, leaves) */
+    char compare_summary[256];
 } tl_experiment;
 
 /* Read an experiment file. Every parameter is checked against its learner's table and every
