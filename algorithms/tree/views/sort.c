@@ -1,6 +1,7 @@
 /* The grower's sorts: numeric columns sorted once per fit (a stable radix sort of keyed
- * rows), the root's rows in order, and a node's rows sorted on demand when no sorted blocks
- * are kept (tl_grow_view's TL_VIEW_SORTED, e.g. for a missing-value method). */
+ * rows, or copied from the caller's tl_sort_cache for the same rows), the root's rows in
+ * order, and a node's rows sorted on demand when no sorted blocks are kept (tl_grow_view's
+ * TL_VIEW_SORTED, e.g. for a missing-value method). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,57 @@ void tlg_sort_rows(uint32_t *rows, size_t n)
     qsort(rows, n, sizeof *rows, cmp_u32);
 }
 
+/* The caller's cache of sorted orders (tl_dataset.sorted) for these rows in *out, emptied
+ * when it was made for other rows (NULL: none); -1 when out of memory. */
+static int cache_for(const tl_grow_ctx *g, const uint32_t *rows, size_t n, tl_sort_cache **out)
+{
+    tl_sort_cache *c = *out = g->d->sorted;
+    if (!c || (c->n == n && c->rows && !memcmp(c->rows, rows, n * sizeof *rows)))
+        return 0;
+    uint32_t *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (!copy)
+        return -1;
+    memcpy(copy, rows, n * sizeof *rows);
+    free(c->rows);
+    c->rows = copy;
+    c->n = n;
+    for (size_t j = 0; j < c->n_cols; j++) {
+        free(c->order[j]);
+        c->order[j] = NULL;
+        c->x[j] = NULL;
+    }
+    return 0;
+}
+
+/* Block s sorted into out: from the cache when it holds this column, else by the sort. */
+static int sort_block(const tl_grow_ctx *g, tl_sort_cache *c, size_t s, const uint32_t *rows,
+                      size_t n, tlg_keyed_row *pairs, uint32_t *out)
+{
+    size_t a = g->num_attr[s];
+    const double *x = g->d->cols[a].num;
+    if (c && a < c->n_cols && c->x[a] == x && c->order[a]) {
+        memcpy(out, c->order[a], n * sizeof *out);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pairs[i].key = tlg_sort_key(x[rows[i]]);
+        pairs[i].row = rows[i];
+    }
+    if (tlg_sort_keyed(pairs, pairs + n, n))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = pairs[i].row;
+    if (c && a < c->n_cols) {
+        free(c->order[a]);
+        c->x[a] = NULL;
+        if (!(c->order[a] = malloc((n ? n : 1) * sizeof *out)))
+            return -1;
+        memcpy(c->order[a], out, n * sizeof *out);
+        c->x[a] = x;
+    }
+    return 0;
+}
+
 /* Sort the rows by each numeric attribute once; equal values keep row order, so trees are
  * deterministic whatever order the rows were given in. Block s starts at s * g->n_rows. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
@@ -83,27 +135,27 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     tlg_sort_rows(rows, n);
+    tl_sort_cache *c;
+    if (cache_for(g, rows, n, &c)) {
+        free(pairs);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
     for (size_t s = 0; s < g->v.n_blocks; s++) {
         const double *x = g->d->cols[g->num_attr[s]].num;
-        for (size_t i = 0; i < n; i++) {
-            pairs[i].key = tlg_sort_key(x[rows[i]]);
-            pairs[i].row = rows[i];
-        }
-        if (tlg_sort_keyed(pairs, pairs + n, n)) {
+        uint32_t *b = blocks + s * stride;
+        if (sort_block(g, c, s, rows, n, pairs, b)) {
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory");
         }
-        for (size_t i = 0; i < n; i++)
-            blocks[s * stride + i] = pairs[i].row;
         for (size_t i = 0; xs && i < n; i++)
-            xs[s * stride + i] = x[pairs[i].row];
+            xs[s * stride + i] = x[b[i]];
         for (size_t i = 0; ys && i < n; i++)
-            ys[s * stride + i] = g->d->y.code[pairs[i].row];
+            ys[s * stride + i] = g->d->y.code[b[i]];
         if (g->v.train_vals) {
             size_t m = 0;
-            while (m < n && !isnan(x[pairs[m].row])) {
-                g->v.train_vals[s * stride + m] = x[pairs[m].row];
-                g->v.train_rows[s * stride + m] = pairs[m].row;
+            while (m < n && !isnan(x[b[m]])) {
+                g->v.train_vals[s * stride + m] = x[b[m]];
+                g->v.train_rows[s * stride + m] = b[m];
                 m++;
             }
             g->v.train_n[s] = m;
