@@ -160,8 +160,8 @@ static void test_compare_config(void **state)
     fclose(fx);
     assert_int_equal(checked, 2);
     const char *want_md[] = {"Dietterich's 5x2cv paired t-test (1998) on roc_auc_macro",
-                             "| model | vs baseline (p) | roc_auc_macro | accuracy | "
-                             "balanced_accuracy | leaves | n |\n",
+                             ("| model | vs baseline (p) | roc_auc_macro | accuracy | "
+                              "balanced_accuracy | leaves | n |\n"),
                              "| nb | 0 | 0 | 0 | 1.000 |", "## All pairs", "| cart - c45 |"};
     for (size_t i = 0; i < sizeof want_md / sizeof *want_md; i++)
         if (!strstr(md, want_md[i]))
