@@ -23,8 +23,10 @@ class RunResult:
     def __init__(self, out):
         import pandas as pd
         self.out = out
-        self.cells = pd.read_csv(os.path.join(out, "metrics.csv"))
-        self.summary = pd.read_csv(os.path.join(out, "summary.csv"))
+        # round_trip: the files hold each double's shortest exact form; pandas' default
+        # parser can land one ulp away from it
+        self.cells = pd.read_csv(os.path.join(out, "metrics.csv"), float_precision="round_trip")
+        self.summary = pd.read_csv(os.path.join(out, "summary.csv"), float_precision="round_trip")
         cols = [c for c in ("dataset", "model", "p_vs_baseline", "vs_baseline")
                 if c in self.summary.columns]
         self.tests = self.summary[cols].copy()
