@@ -277,6 +277,17 @@ static void test_folds_and_cd(void **state)
     assert_close(r[1][1], 3.8 + 0.03, 1e-12);
     assert_non_null(strstr(slurp(file("cd", ".gp")), "CD = 1.200"));
     assert_rendered("cd");
+    /* short names: a quarter of the canvas each side; a 60-character name widens the label
+     * room to 0.45 and is cut to 35 characters with "..." (12 px a character of 1200) */
+    assert_non_null(strstr(slurp(file("cd", ".gp")), "set lmargin at screen 0.2600\n"));
+    const char *m6l[] = {"c45", "cart", "cart_e", "id3", "nb",
+                         "a_model_name_of_sixty_characters_that_no_label_room_can_hold"};
+    tl_plot_cd cdl = {6, m6l, rk, 1.2, 14, NULL};
+    assert_int_equal(tl_plot_cd_write(&cdl, stem("cd_long"), &err), TL_OK);
+    const char *gp = slurp(file("cd_long", ".gp"));
+    assert_non_null(strstr(gp, "set lmargin at screen 0.4500\nset rmargin at screen 0.5500\n"));
+    assert_non_null(strstr(gp, "cut(s) = strlen(s) > 35 ? s[1:32].'...' : s\n"));
+    assert_rendered("cd_long");
     cd.cd = 10; /* everything in one clique */
     assert_int_equal(tl_plot_cd_cliques(&cd, order, first, last), 1);
 }

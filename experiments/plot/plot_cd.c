@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "plot_internal.h"
 
@@ -100,9 +101,24 @@ int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err)
             "set border 4 lw 2\nunset xtics\nunset ytics\n"
             "set x2tics 1,1,%zu out scale 1.5\nset mx2tics 2\n",
             c->k);
-    fputs("set lmargin at screen 0.26\nset rmargin at screen 0.74\nset tmargin 7\n"
-          "unset key\n",
-          f.gp);
+    /* room beside the axis for the longest label, "NAME (r.rr)" at about 12 px a character
+     * of the 1200 px canvas, from a quarter of it up to 0.45; longer names are cut with
+     * "..." so that no label leaves the canvas */
+    size_t longest = 0;
+    for (size_t i = 0; i < c->k; i++)
+        longest = strlen(c->models[i]) > longest ? strlen(c->models[i]) : longest;
+    const double char_w = 12.0 / 1200.0, most = 0.45;
+    double side = 0.03 + char_w * (double)(longest + 7);
+    side = side < 0.26 ? 0.26 : side > most ? most : side;
+    size_t fit = (size_t)((most - 0.03) / char_w) - 7; /* name characters a label can hold */
+    fprintf(f.gp,
+            "set lmargin at screen %.4f\nset rmargin at screen %.4f\nset tmargin 7\n"
+            "unset key\n",
+            side, 1 - side);
+    fprintf(f.gp,
+            "cut(s) = strlen(s) > %zu ? s[1:%zu].'...' : s\n"
+            "name(s, r) = sprintf('%%s (%%.2f)', cut(s), r)\n",
+            fit, fit - 3);
     fprintf(f.gp,
             "# the critical difference as a bar from rank 1, under the labels\n"
             "set arrow 1 from first 1, first %.10g to first %.10g, first %.10g heads "
@@ -110,8 +126,7 @@ int tl_plot_cd_write(const tl_plot_cd *c, const char *stem, tl_err *err)
             "set label 1 'CD = %.3f' at first %.10g, first %.10g left offset 1,0 "
             "tc rgb '#D55E00'\n",
             -depth + 0.35, 1 + c->cd, -depth + 0.35, c->cd, 1 + c->cd, -depth + 0.35);
-    fputs("name(s, r) = sprintf('%s (%.2f)', s, r)\n"
-          "plot dat index 0 using 2:(0):(0):4 with vectors nohead lw 1.5 "
+    fputs("plot dat index 0 using 2:(0):(0):4 with vectors nohead lw 1.5 "
           "lc rgb '#333333', \\\n"
           "  '' index 0 using 2:4:($3 - $2):(0) with vectors nohead lw 1.5 "
           "lc rgb '#333333', \\\n"
