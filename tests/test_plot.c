@@ -196,6 +196,30 @@ static void test_curves(void **state)
     assert_int_equal(tl_plot_curve_write(&c, stem("bad"), &err), TL_EINVAL);
 }
 
+/* A scatter of named points (size_accuracy): two points 0.0005 apart get their names a line
+ * apart, the higher one first; a name that would pass the right edge goes left of its point;
+ * the points keep off the frame. */
+static void test_named_points(void **state)
+{
+    (void)state;
+    tl_err err;
+    double x[] = {80, 80, 160, 89.5}, y[] = {0.9777, 0.9772, 0.845, 0.871};
+    tl_plot_series s[4] = {{"node_forest", 0, 1, &x[0], &y[0], NULL, 0, 0},
+                           {"soft_forest", 1, 1, &x[1], &y[1], NULL, 0, 0},
+                           {"cart_with_a_long_name", 2, 1, &x[2], &y[2], NULL, 0, 0},
+                           {"c45", 3, 1, &x[3], &y[3], NULL, 0, 0}};
+    tl_plot_curve c = {.title = "digits", .xlabel = "leaves", .ylabel = "accuracy",
+                       .series = s, .n_series = 4, .hline = NAN, .name_points = 1};
+    assert_int_equal(tl_plot_curve_write(&c, stem("named"), &err), TL_OK);
+    const char *gp = slurp(file("named", ".gp"));
+    assert_non_null(strstr(gp, "('node_forest') with labels left offset char 0.8,0.5 "));
+    assert_non_null(strstr(gp, "('soft_forest') with labels left offset char 0.8,-0.5 "));
+    assert_non_null(strstr(gp, "('cart_with_a_long_name') with labels right offset char -0.8,0.5 "));
+    assert_non_null(strstr(gp, "('c45') with labels left offset char 0.8,0.5 "));
+    assert_non_null(strstr(gp, "set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.04\n"));
+    assert_rendered("named");
+}
+
 static void test_heatmaps(void **state)
 {
     (void)state;
@@ -593,6 +617,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pruning),
         cmocka_unit_test(test_curves),
+        cmocka_unit_test(test_named_points),
         cmocka_unit_test(test_heatmaps),
         cmocka_unit_test(test_folds_and_cd),
         cmocka_unit_test(test_boundaries),

@@ -1,6 +1,7 @@
 /* Generic curves with shaded bands and markers; learning curves are one use of them. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plot_internal.h"
@@ -189,6 +190,63 @@ static void axis_kinds(FILE *gp, const tl_plot_curve *c)
         tlp_int_tics(gp, "x", xlo, xhi);
 }
 
+/* Where the names of single-point series go so that none leaves the plot or covers one placed
+ * before it: left of the point (right[s] = 1) when it would pass the right edge, and from the
+ * top point down, each one line lower (dy[s], characters) while it would overlap. In the
+ * plot's unit square (the points' range, NAME_PAD of it added each side): a 9-point name is
+ * about 0.0075 a character wide and, with its leading, 0.03 high; a character of offset (the
+ * 16-point default) about 0.034 high and 0.01 wide. */
+#define NAME_PAD 0.04
+static void name_offsets(const tl_plot_curve *c, double *dy, int *right)
+{
+    size_t n = c->n_series;
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (size_t s = 0; s < n; s++) {
+        dy[s] = 0.5;
+        right[s] = 0;
+        if (c->series[s].n != 1 || !isfinite(c->series[s].x[0]) || !isfinite(c->series[s].y[0]))
+            continue;
+        double x = c->xlog ? log(c->series[s].x[0]) : c->series[s].x[0];
+        x0 = fmin(x0, x), x1 = fmax(x1, x);
+        y0 = fmin(y0, c->series[s].y[0]), y1 = fmax(y1, c->series[s].y[0]);
+    }
+    if (!(x0 <= x1))
+        return;
+    double xs = x1 > x0 ? x1 - x0 : 1, ys = y1 > y0 ? y1 - y0 : 1;
+    unsigned char *placed = calloc(n ? n : 1, 1);
+    for (size_t k = 0; placed && k < n; k++) {
+        size_t i = n; /* the highest point not placed yet */
+        for (size_t s = 0; s < n; s++)
+            if (!placed[s] && c->series[s].n == 1 && isfinite(c->series[s].y[0]) &&
+                isfinite(c->series[s].x[0]) && (i == n || c->series[s].y[0] > c->series[i].y[0]))
+                i = s;
+        if (i == n)
+            break;
+        placed[i] = 1;
+        double xi = ((c->xlog ? log(c->series[i].x[0]) : c->series[i].x[0]) - x0) / xs,
+               yi = (c->series[i].y[0] - y0) / ys,
+               wi = 0.0075 * (double)strlen(c->series[i].name ? c->series[i].name : "");
+        right[i] = xi + 0.01 + wi > 1 + NAME_PAD;
+        xi = right[i] ? xi - 0.01 - wi : xi + 0.01; /* where the name starts */
+        for (int step = 0, hit = 1; hit && step < 12; step++) {
+            hit = 0;
+            for (size_t j = 0; j < n && !hit; j++) {
+                if (j == i || !placed[j] || c->series[j].n != 1)
+                    continue;
+                double xj = ((c->xlog ? log(c->series[j].x[0]) : c->series[j].x[0]) - x0) / xs,
+                       yj = (c->series[j].y[0] - y0) / ys,
+                       wj = 0.0075 * (double)strlen(c->series[j].name ? c->series[j].name : "");
+                xj = right[j] ? xj - 0.01 - wj : xj + 0.01;
+                double li = yi + 0.034 * dy[i], lj = yj + 0.034 * dy[j];
+                hit = xi < xj + wj && xj < xi + wi && fabs(li - lj) < 0.03;
+            }
+            if (hit)
+                dy[i] -= 1;
+        }
+    }
+    free(placed);
+}
+
 /* extra: gnuplot commands placed before `plot` (axis ranges of a specific figure). */
 int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *what,
                        const char *extra, tl_err *err)
@@ -238,18 +296,28 @@ int tlp_curve_write_ex(const tl_plot_curve *c, const char *stem, const char *wha
     axis_kinds(f.gp, c);
     tlp_key(f.gp);
     if (c->name_points) /* every point says whose it is; a key would cover some */
-        fputs("unset key\n", f.gp);
+        fprintf(f.gp, "unset key\nset offsets graph %g, graph %g, graph 0.06, graph %g\n",
+                NAME_PAD, NAME_PAD, NAME_PAD);
     if (extra)
         fputs(extra, f.gp);
     fputs("plot \\\n", f.gp);
     for (size_t s = 0; s < c->n_series; s++)
         series_plot(f.gp, &c->series[s], s, s == 0);
+    size_t ns = c->n_series ? c->n_series : 1;
+    double *dy = c->name_points ? malloc(ns * sizeof *dy) : NULL;
+    int *right = dy ? malloc(ns * sizeof *right) : NULL;
+    if (right)
+        name_offsets(c, dy, right);
     for (size_t s = 0; c->name_points && s < c->n_series; s++) {
         fprintf(f.gp, ", \\\n  dat index %zu using 1:2:(", s);
         tlp_str(f.gp, c->series[s].name);
-        fprintf(f.gp, ") with labels left offset char 0.8,0.5 font ',9' tc lt %d notitle",
+        int r = right && right[s];
+        fprintf(f.gp, ") with labels %s offset char %g,%g font ',9' tc lt %d notitle",
+                r ? "right" : "left", r ? -0.8 : 0.8, right ? dy[s] : 0.5,
                 tlp_lt(c->series[s].color));
     }
+    free(dy);
+    free(right);
     if (c->n_markers)
         tlp_markers_plot(f.gp, c->n_series, c->markers, c->n_markers);
     tlp_hline(f.gp, c->hline, c->hline_label);
