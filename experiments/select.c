@@ -62,7 +62,7 @@ static int fit_predict(inner *in, size_t cand, const size_t *tr, size_t ntr, con
 {
     tl_model *model = tl_select_model(in->m, (long)cand, err);
     int rc = model ? TL_OK : err->code;
-    tl_fit_ctx ctx = {in->seed, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = in->seed};
     if (!rc && !(rc = tl_model_fit(model, in->d, tr, ntr, &ctx, err)))
         rc = tl_model_predict(model, in->d, te, nte, in->out + in->n_eval * in->width, err);
     if (!rc) {

@@ -39,7 +39,7 @@ static void same_fit(const char *rel, const char *algo, const char *const *kv, s
     tl_model *a = tl_model_new_kv(algo, kv, n_kv, &err), *b = tl_model_new_kv(algo, kv, n_kv, &err);
     assert_non_null(a);
     assert_non_null(b);
-    tl_fit_ctx ctx = {7, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 7};
     assert_int_equal(tl_model_fit(a, d, NULL, 0, &ctx, &err), TL_OK);
     assert_int_equal(tl_model_fit(b, w, NULL, 0, &ctx, &err), TL_OK);
     size_t width = tl_model_out_width(a), n = d->n_rows * width;
@@ -125,7 +125,7 @@ static void test_node_arrays_and_importances(void **state)
     tl_err err;
     tl_model *m = tl_model_new_kv("tree", kv, 1, &err);
     assert_non_null(m);
-    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 1};
     assert_int_equal(tl_model_fit(m, d, NULL, 0, &ctx, &err), TL_OK);
     const tl_tree *t = tl_model_tree(m);
     assert_int_equal(t->n_nodes, 4);

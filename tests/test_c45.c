@@ -112,7 +112,7 @@ static tl_model *fit_c45(const tl_dataset *d, const char *const *kv, size_t n_kv
     tl_params_clear(&p);
     if (!m)
         fail_msg("c45: %s", err.msg);
-    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 1};
     if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
         fail_msg("fit: %s", err.msg);
     return m;
@@ -316,7 +316,7 @@ static double cv_accuracy(const tl_dataset *d, unsigned long seed)
         tl_params p;
         tl_params_init(&p);
         tl_model *m = tl_model_new("c45", &p, &err);
-        tl_fit_ctx ctx = {seed, NULL, 0, 0};
+        tl_fit_ctx ctx = {.seed = seed};
         if (!m || tl_model_fit(m, d, train, ntr, &ctx, &err) ||
             tl_model_predict_label(m, d, test, nte, pred, &err))
             fail_msg("cv: %s", err.msg);

@@ -16,7 +16,7 @@ static double valid_accuracy(const tl_dataset *d, const char *depth, const size_
     tl_params_set(&p, "max_depth", depth, NULL);
     tl_err err;
     tl_model *m = tl_model_new("cart", &p, &err);
-    tl_fit_ctx ctx = {7, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 7};
     assert_int_equal(tl_model_fit(m, d, tr, ntr, &ctx, &err), TL_OK);
     double pred[150], right = 0;
     assert_int_equal(tl_model_predict_label(m, d, va, nva, pred, &err), TL_OK);

@@ -155,7 +155,7 @@ static void check_case(const char *name, const char *const *kv, double tol, int 
     tl_model *m = tl_model_new("ctree", &p, &err);
     tl_params_clear(&p);
     assert_non_null(m);
-    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 1};
     if (tl_model_fit(m, d, rows, n, &ctx, &err))
         fail_msg("%s: %s", name, err.msg);
     double m_attrs = mc ? (double)d->schema.n_attrs : 0;

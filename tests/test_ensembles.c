@@ -26,7 +26,7 @@ static tl_model *fit_jobs(const char *algo, const tl_dataset *d, const char *con
     tl_params_clear(&p);
     if (!m)
         fail_msg("%s: %s", algo, err.msg);
-    tl_fit_ctx ctx = {seed, NULL, 0, jobs};
+    tl_fit_ctx ctx = {.seed = seed, .jobs = jobs};
     if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
         fail_msg("fit %s: %s", algo, err.msg);
     return m;
@@ -275,7 +275,7 @@ static void test_permutation_importance(void **state)
     tl_err err;
     tl_model *stump = tl_model_new("cart", &p, &err);
     tl_params_clear(&p);
-    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 1};
     assert_int_equal(tl_model_fit(stump, d, train, 75, &ctx, &err), TL_OK);
     int root = tl_model_tree(stump)->attr[0];
     double mean[4], sd[4];
@@ -348,7 +348,7 @@ static size_t cv_near_peer(const char *fixture, const char *peer)
             tl_model *m = tl_model_new(learner, &p, &err);
             tl_params_clear(&p);
             assert_non_null(m);
-            tl_fit_ctx ctx = {100 + (unsigned long)k, NULL, 0, 0};
+            tl_fit_ctx ctx = {.seed = 100 + (unsigned long)k};
             assert_int_equal(tl_model_fit(m, d, tr, ntr, &ctx, &err), TL_OK);
             assert_int_equal(tl_model_predict_label(m, d, te, nte, lab, &err), TL_OK);
             for (size_t i = 0; i < nte; i++)

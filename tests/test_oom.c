@@ -123,7 +123,7 @@ static int call_fit(void *ctx, tl_err *err)
     tl_params_clear(&p);
     if (!m)
         return rc ? rc : err->code;
-    tl_fit_ctx fc = {7, NULL, 0, 0};
+    tl_fit_ctx fc = {.seed = 7};
     rc = tl_model_fit(m, c->d, NULL, 0, &fc, err);
     double *out = rc ? NULL : malloc(c->d->n_rows * tl_model_out_width(m) * sizeof *out);
     if (!rc && !out)

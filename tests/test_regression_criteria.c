@@ -143,7 +143,7 @@ static tl_model *fit_case(const sk_case *c, const tl_dataset *d)
     tl_params_clear(&p);
     if (!m)
         fail_msg("%s", err.msg);
-    tl_fit_ctx ctx = {0, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 0};
     if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
         fail_msg("%s %s %s: %s", c->dataset, c->criterion, c->variant, err.msg);
     return m;

@@ -239,7 +239,7 @@ static void test_figures_hold_the_reports_numbers(void **state)
     assert_int_equal(tl_params_set_kv(&prm, "prune=cv", &err), 0);
     assert_int_equal(tl_params_set_kv(&prm, "folds=3", &err), 0);
     tl_model *cart = tl_model_new("cart", &prm, &err);
-    tl_fit_ctx ctx = {tl_protocol_seed(5, "iris", 0, 0), NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = tl_protocol_seed(5, "iris", 0, 0)};
     assert_int_equal(tl_model_fit(cart, iris, NULL, 0, &ctx, &err), 0);
     const tl_prune_trace *tr = tl_model_prune_trace(cart);
     assert_non_null(tr);
@@ -394,7 +394,7 @@ static double accuracy_on(const char *prune, const tl_dataset *d, const size_t *
     tl_params_set(&p, "prune", prune, NULL);
     tl_err err;
     tl_model *m = tl_model_new("cart", &p, &err);
-    tl_fit_ctx ctx = {1, va, nva, 0};
+    tl_fit_ctx ctx = {.seed = 1, .valid_rows = va, .n_valid = nva};
     assert_int_equal(tl_model_fit(m, d, tr, ntr, &ctx, &err), TL_OK);
     double pred[200], right = 0;
     assert_int_equal(tl_model_predict_label(m, d, te, nte, pred, &err), TL_OK);

@@ -105,7 +105,7 @@ static double recompute(const tl_exp_model *m, const tl_dataset *d, const size_t
                 else
                     tr[ntr++] = rows[j];
             tl_model *model = tl_model_new_type(m->type, &p, NULL);
-            tl_fit_ctx ctx = {seed, NULL, 0, 0};
+            tl_fit_ctx ctx = {.seed = seed};
             assert_int_equal(tl_model_fit(model, d, tr, ntr, &ctx, NULL), TL_OK);
             assert_int_equal(tl_model_predict(model, d, te + done, nte, out + done * k, NULL),
                              TL_OK);

@@ -138,7 +138,7 @@ static void test_c45_laplace_equals_weka_j48_A(void **state)
         }
         tl_model *m = tl_model_new("c45", &p, &err);
         assert_non_null(m);
-        tl_fit_ctx ctx = {1, NULL, 0, 0};
+        tl_fit_ctx ctx = {.seed = 1};
         if (tl_model_fit(m, d, tr, ntr, &ctx, &err) ||
             tl_model_predict(m, t ? t : d, te, nte, out, &err))
             fail_msg("%s: %s", sets[s].name, err.msg);

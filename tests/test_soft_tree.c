@@ -256,7 +256,7 @@ static void assert_shape(const tl_model *m, size_t leaves, size_t depth)
 static void fit_or_fail(tl_model *m, const tl_dataset *d, unsigned long seed)
 {
     tl_err err;
-    tl_fit_ctx ctx = {seed, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = seed};
     if (tl_model_fit(m, d, NULL, 0, &ctx, &err))
         fail_msg("fit: %s", err.msg);
 }
@@ -480,7 +480,7 @@ static void test_incremental(void **state)
     /* it needs validation rows */
     const char *bad[] = {"grow=incremental", NULL};
     tl_model *m2 = new_model(bad);
-    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 1};
     assert_int_equal(tl_model_fit(m2, d, NULL, 0, &ctx, &err), TL_EINVAL);
     assert_non_null(strstr(err.msg, "validation"));
     tl_model_free(m2);

@@ -294,7 +294,7 @@ static double cv_accuracy(tl_dataset *d, const char *algo, const sk_fixture *fx)
                     train[ntr++] = i;
             }
             tl_model *m = tl_model_new(algo, NULL, &err);
-            tl_fit_ctx ctx = {r, NULL, 0, 0};
+            tl_fit_ctx ctx = {.seed = r};
             assert_int_equal(tl_model_fit(m, d, train, ntr, &ctx, &err), TL_OK);
             assert_int_equal(tl_model_predict_label(m, d, test, nte, pred, &err), TL_OK);
             for (size_t i = 0; i < nte; i++)

@@ -66,7 +66,7 @@ static void check_row(const char *tie_break, const char *root, const size_t want
     static const char *const prunes[] = {"prune=none", "prune=pre_validation",
                                          "prune=reduced_error"};
     tl_dataset *d = watermelon();
-    tl_fit_ctx ctx = {1, valid_rows, N_VALID, 0};
+    tl_fit_ctx ctx = {.seed = 1, .valid_rows = valid_rows, .n_valid = N_VALID};
     char tb[64];
     snprintf(tb, sizeof tb, "tie_break=%s", tie_break);
     for (size_t i = 0; i < 3; i++) {
@@ -112,7 +112,7 @@ static void test_tree_shapes(void **state)
     } want[] = {
         {"prune=none", 11, 4}, {"prune=pre_validation", 3, 1}, {"prune=reduced_error", 3, 1}};
     tl_dataset *d = watermelon();
-    tl_fit_ctx ctx = {1, valid_rows, N_VALID, 0};
+    tl_fit_ctx ctx = {.seed = 1, .valid_rows = valid_rows, .n_valid = N_VALID};
     for (size_t i = 0; i < 3; i++) {
         const char *kv[2] = {want[i].prune, "tie_break=navel"};
         tl_model *m = fit("id3", d, kv, 2, train_rows, N_TRAIN, &ctx);
@@ -140,7 +140,7 @@ static void test_c45_and_cart(void **state)
         else
             tr[nt++] = i;
     }
-    tl_fit_ctx ctx = {7, va, nv, 0};
+    tl_fit_ctx ctx = {.seed = 7, .valid_rows = va, .n_valid = nv};
     for (size_t a = 0; a < 2; a++) {
         const char *unpruned = !strcmp(algos[a], "c45") ? "prune=false" : "prune=none";
         tl_model *full = fit(algos[a], d, &unpruned, 1, tr, nt, &ctx);
@@ -172,7 +172,7 @@ static void test_held_out(void **state)
 {
     (void)state;
     tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
-    tl_fit_ctx ctx = {3, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 3};
     const char *kv[2] = {"prune=reduced_error", "validation_fraction=0.3"};
     tl_model *a = fit("c45", d, kv, 2, NULL, 0, &ctx);
     tl_model *b = fit("c45", d, kv, 2, NULL, 0, &ctx);

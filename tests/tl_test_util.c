@@ -245,7 +245,7 @@ tl_model *tl_test_fit(const char *algo, const tl_dataset *d, const char *const *
     tl_params_clear(&p);
     if (!m)
         return NULL;
-    tl_fit_ctx ctx = {seed, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = seed};
     if (tl_model_fit(m, d, NULL, 0, &ctx, err)) {
         tl_model_free(m);
         return NULL;
@@ -370,7 +370,7 @@ double tl_test_cv_on_folds(const char *algo, const tl_dataset *d, const size_t *
                 fail_msg("%s", err.msg);
         tl_model *m = tl_model_new(algo, &p, &err);
         tl_params_clear(&p);
-        tl_fit_ctx ctx = {100 + f, NULL, 0, 0};
+        tl_fit_ctx ctx = {.seed = 100 + f};
         if (!m || tl_model_fit(m, d, tr, ntr, &ctx, &err) ||
             tl_model_predict_label(m, d, te, nte, lab, &err))
             fail_msg("%s fold %zu: %s", algo, f, err.msg);

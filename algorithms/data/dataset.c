@@ -75,33 +75,6 @@ oom:
     return tl_err_set(err, TL_ENOMEM, "out of memory");
 }
 
-tl_sort_cache *tl_sort_cache_new(size_t n_cols)
-{
-    tl_sort_cache *c = calloc(1, sizeof *c);
-    if (c) {
-        c->n_cols = n_cols;
-        c->x = calloc(n_cols ? n_cols : 1, sizeof *c->x);
-        c->order = calloc(n_cols ? n_cols : 1, sizeof *c->order);
-        if (!c->x || !c->order) {
-            tl_sort_cache_free(c);
-            c = NULL;
-        }
-    }
-    return c;
-}
-
-void tl_sort_cache_free(tl_sort_cache *c)
-{
-    if (!c)
-        return;
-    for (size_t j = 0; c->order && j < c->n_cols; j++)
-        free(c->order[j]);
-    free(c->order);
-    free((void *)c->x);
-    free(c->rows);
-    free(c);
-}
-
 void tl_dataset_free(tl_dataset *d)
 {
     if (!d)

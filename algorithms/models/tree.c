@@ -218,9 +218,11 @@ int tl_tree_learner_fit(void *state, const tl_dataset *d, const size_t *rows, si
         h->grow.accept = h->pruner->accept;
         h->grow.accept_user = &hook;
     }
+    h->grow.view_cache = ctx->view_cache; /* the caller's, for this grow only */
     h->tree = tl_grow(d, in.train_rows, in.n_train, &h->grow, err);
     h->grow.accept = NULL; /* the hook lives on this stack frame only */
     h->grow.accept_user = NULL;
+    h->grow.view_cache = NULL;
     if (!h->tree)
         rc = err->code;
     else {

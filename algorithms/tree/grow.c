@@ -1,8 +1,9 @@
 /* The greedy grower shared by every hard tree, as a loop of named steps over a work stack:
  * node statistics, stop rules, best test per attribute (the splitters), selection (the
  * criterion's rules), acceptance (pre-pruning), the test written into the tree, partition
- * of the rows, children. Depth first, children in branch order, so node numbering is that
- * of the recursive definition. The fit around the loop (its root, sorts, views): grow_fit.c. */
+ * of the rows, the children's statistics written into the tree, children. Depth first,
+ * children in branch order, so node numbering is that of the recursive definition. The fit
+ * around the loop (its root, sorts, views): grow_fit.c. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -170,7 +171,7 @@ static double node_scale(const tl_grow_ctx *g, const double *stats, double w)
     return c->impurity ? c->impurity(stats, g->k) : 1;
 }
 
-/* Steps 1 to 7 for the frame's node: a leaf (kids.n = 0) or a split whose children are
+/* Steps 1 to 8 for the frame's node: a leaf (kids.n = 0) or a split whose children are
  * ready to be pushed. */
 static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
 {
@@ -233,7 +234,10 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     }
     if (tl_tree_split_node(g->t, f->node, &chosen, err) == SIZE_MAX) /* step 6: the test */
         return TL_ENOMEM;
-    return tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err); /* step 7 */
+    if ((rc = tlg_partition(g, &view, &f->rs, &chosen, &f->kids, err))) /* step 7: rows */
+        return rc;
+    tlg_child_stats(g, &f->kids); /* step 8: the children's statistics, in the tree */
+    return TL_OK;
 }
 
 static void release(tl_grow_ctx *g, frame *f)

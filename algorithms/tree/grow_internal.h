@@ -107,6 +107,8 @@ typedef struct tlg_children {
     uint32_t *missing_rows;
     double *missing_w; /* their weight at the parent */
     double *share;     /* per child: its share of the known weight */
+    int known;         /* some row's branch was known (the shares are not all 0) */
+    double *stats;     /* routed by records: the children's class counts (n x k), else NULL */
 } tlg_children;
 
 /* tl_grow_add_row, inline for the grower's per-row loops (the same arithmetic). */
@@ -203,13 +205,17 @@ void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t
  * zero) follow, the same whole numbers as from the rows. */
 void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_split *s,
                        size_t *counts, double *stats);
-/* Route the node's rows by the chosen test, already written into the tree with its children
- * (rows with an unknown value where the missing-value method says), and hand each child its
- * row set (grow_rows.c): the parent's blocks
- * partitioned in place when each row goes to one branch or none, fresh blocks when some go
- * down every branch. Sets every child's training statistics. */
+/* Route the node's rows by the chosen test (its children already made in the tree; rows
+ * with an unknown value where the missing-value method says) and hand each child its row set
+ * (grow_rows.c): the parent's blocks partitioned in place when each row goes to one branch or
+ * none, fresh blocks when some go down every branch. Writes nothing into the tree but the
+ * missing-value method's rule for the node. */
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
                   tlg_children *out, tl_err *err);
+/* The children's training statistics into the tree, from their row sets in order (the sums
+ * the node step repeats when it grows each child), with the rows sent down every branch at
+ * their share. */
+void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c);
 void tlg_children_free(tlg_children *c);
 /* The grower's loop (grow.c): grow depth first from the root's rows into g->t (its root node
  * made); with root_only, stop once the root's candidates are known (g->cand, g->has_cand). */

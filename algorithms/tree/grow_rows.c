@@ -68,6 +68,7 @@ void tlg_children_free(tlg_children *c)
     free(c->missing_rows);
     free(c->missing_w);
     free(c->share);
+    free(c->stats);
     memset(c, 0, sizeof *c);
 }
 
@@ -256,6 +257,28 @@ static int route_rows(tl_grow_ctx *g, const tl_node_rows *view, const tl_split *
     return TL_OK;
 }
 
+void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c)
+{
+    const int *code = g->d->y.code;
+    for (size_t b = 0; b < c->n; b++) {
+        double *stats = g->t->stats + (c->first + b) * g->k;
+        const tlg_rowset *kid = &c->kids[b];
+        if (c->stats) /* routed by records: counted then */
+            memcpy(stats, c->stats + b * g->k, g->k * sizeof *stats);
+        else if (g->v.compact) /* weights 1, every row goes down */
+            for (size_t i = 0; i < kid->n; i++)
+                stats[code[kid->base[i]]] += 1.0;
+        else
+            for (size_t i = 0; i < kid->n; i++) {
+                uint32_t r = kid->base[i];
+                if (g->branch[r] >= 0)
+                    tlg_add_row(g, stats, r, g->w[r]);
+                else if (c->known) /* sent down every branch: its share here */
+                    tlg_add_row(g, stats, r, g->w[r] * c->share[b]);
+            }
+    }
+}
+
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
                   tlg_children *out, tl_err *err)
 {
@@ -284,7 +307,8 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
         out->xptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->xptrs);
         out->yptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->yptrs);
     }
-    if (!counts || !out->share || !out->kids || !out->ptrs ||
+    int by_stats = by_records && !(out->stats = calloc(nb * g->k, sizeof *out->stats));
+    if (!counts || !out->share || !out->kids || !out->ptrs || by_stats ||
         (g->v.packed && (!out->xptrs || !out->yptrs))) {
         free(counts);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -292,7 +316,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     double known_total = 0;
     if (by_records) {
         t->unknown[node] = TL_UNKNOWN_SHARE;
-        tlg_route_records(g, rs, s, counts, t->stats + first * g->k);
+        tlg_route_records(g, rs, s, counts, out->stats);
         for (size_t b = 0; b < 2; b++)
             out->share[b] = (double)counts[b];
         known_total = (double)rs->n;
@@ -310,22 +334,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
             known_total += g->w[r];
         }
     }
-    /* Every child's statistics are there before any subtree is grown, for the accept
-     * callback (the node step recomputes them in the same order). */
-    const int *code = g->d->y.code;
-    for (size_t i = 0; i < rs->n && g->v.compact && !by_records; i++) /* weights 1, all go down */
-        t->stats[(first + (size_t)g->branch[rs->base[i]]) * g->k + (size_t)code[rs->base[i]]] +=
-            1.0;
-    for (size_t i = 0; i < rs->n && !g->v.compact; i++) {
-        uint32_t r = rs->base[i];
-        int b = g->branch[r];
-        if (b >= 0 && (size_t)b < nb)
-            tlg_add_row(g, t->stats + (first + (size_t)b) * g->k, r, g->w[r]);
-        else if (b < 0)
-            for (size_t c = 0; c < nb && known_total > 0; c++)
-                tlg_add_row(g, t->stats + (first + c) * g->k, r,
-                            g->w[r] * (out->share[c] / known_total));
-    }
+    out->known = known_total > 0;
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
     if (out->n_missing == 0)

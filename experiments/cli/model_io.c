@@ -179,7 +179,7 @@ tl_model *tl_cli_fit_rows(const char *algo, const tl_params *set, const tl_datas
     tl_model *m = tl_model_new(algo, set, err);
     if (!m)
         return NULL;
-    tl_fit_ctx ctx = {seed, NULL, 0, jobs};
+    tl_fit_ctx ctx = {.seed = seed, .jobs = jobs};
     if (tl_model_fit(m, d, rows, n, &ctx, err)) {
         tl_model_free(m);
         return NULL;

@@ -38,7 +38,7 @@ int tl_report_validation_plot(const char *dir, const tl_experiment *x, const tl_
     if (!rc && (!nva || !nte))
         goto done; /* nothing to score on */
     unsigned long seed = tl_protocol_seed(x->seed, dn, 0, 1);
-    tl_fit_ctx ctx = {seed, va, nva, 0};
+    tl_fit_ctx ctx = {.seed = seed, .valid_rows = va, .n_valid = nva};
     if (!rc && !(chosen = tl_model_new(em->type->name, &em->params, err)))
         rc = err->code;
     if (!rc)

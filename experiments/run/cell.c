@@ -52,7 +52,7 @@ tl_model *tl_cell_fit(const tl_exp_model *m, const tl_dataset *d, const size_t *
         (*selected = tl_select_run(m, &view, rows, n, valid, n_valid, seed, err)) < 0)
         goto done;
     model = tl_select_model(m, *selected, err);
-    tl_fit_ctx ctx = {seed, valid, n_valid, 0};
+    tl_fit_ctx ctx = {.seed = seed, .valid_rows = valid, .n_valid = n_valid};
     if (model && tl_model_fit(model, &view, rows, n, &ctx, err)) {
         tl_model_free(model);
         model = NULL;

@@ -55,18 +55,6 @@ typedef struct tl_column {
     int *code;   /* nominal: n_rows codes in [0, n_levels), TL_MISSING_CODE for missing */
 } tl_column;
 
-/* The numeric columns' row orders for one row set, kept by a caller that fits many trees on
- * the same rows and values (gradient boosting's stages: only the targets change) so that the
- * grower sorts each column once. The grower fills it and uses an entry only where the rows
- * and the column's values array are the same ones. Not owned by a dataset pointing to it. */
-typedef struct tl_sort_cache {
-    size_t n;         /* the row set, increasing */
-    uint32_t *rows;
-    size_t n_cols;    /* entries below: one per attribute of the dataset it was made for */
-    const double **x; /* the values array entry j was sorted from (NULL: none yet) */
-    uint32_t **order; /* the rows by value, then row */
-} tl_sort_cache;
-
 typedef struct tl_dataset {
     char *name; /* @relation, or the file's base name */
     char *path; /* file it was read from (may be NULL) */
@@ -80,7 +68,6 @@ typedef struct tl_dataset {
     int *fold; /* n_rows fold ids: -1 (a training row of every fold) or 0..n_folds-1 */
     size_t n_folds;
     unsigned char *role; /* n_rows TL_ROLE_* from a split column or a test file */
-    tl_sort_cache *sorted; /* a view's borrowed cache of sorted orders, or NULL (never owned) */
 } tl_dataset;
 
 /* A row's part in a train / test split given by the data (tl_dataset.role). */
@@ -150,9 +137,6 @@ typedef struct tl_data_opts {
 TL_API tl_dataset *tl_dataset_load_with(const char *path, const tl_data_opts *o, tl_err *err);
 
 TL_API void tl_dataset_free(tl_dataset *d);
-/* An empty cache for n_cols attributes (NULL when out of memory); free accepts NULL. */
-TL_API tl_sort_cache *tl_sort_cache_new(size_t n_cols);
-TL_API void tl_sort_cache_free(tl_sort_cache *c);
 /* A view of d in out whose attribute columns are copies in which each value of rows[0..n)
  * is made unknown with probability rate, independently (missing completely at random), from
  * seed (mt19937; a value removed at one rate is removed at every higher one). The view shares

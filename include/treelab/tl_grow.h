@@ -35,6 +35,11 @@ TL_API int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size
                                    const tl_grow_params *p, tl_split *cand, int *valid,
                                    tl_err *err);
 
+/* An empty cache of views kept across fits (tl_grow_params.view_cache); NULL when out of
+ * memory. _free accepts NULL. */
+TL_API tl_view_cache *tl_view_cache_new(void);
+TL_API void tl_view_cache_free(tl_view_cache *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,9 @@ typedef struct tl_fit_ctx {
     size_t n_valid;
     size_t jobs; /* threads a learner may fit on (ensembles' members); 0 or 1: this one. The
                     model never depends on it */
+    /* A grower's views kept by a caller that fits many trees on the same rows (tl_grow.h's
+     * tl_view_cache), borrowed; NULL: none. Speed only: the model never depends on it. */
+    struct tl_view_cache *view_cache;
 } tl_fit_ctx;
 
 /* Size of a fitted model, for reports (zeros where it has no meaning). */

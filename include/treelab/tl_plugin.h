@@ -262,6 +262,12 @@ typedef struct tl_missing_type {
                  const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err);
 } tl_missing_type;
 
+/* Views a caller keeps across fits on the same rows and values (gradient boosting's stages:
+ * only the targets change), so the grower sorts each numeric column once for them all: the
+ * caller owns it (tl_view_cache_new / _free in tl_grow.h), the grower fills it and uses an
+ * entry only for the same rows and the same column values. One fit at a time. */
+typedef struct tl_view_cache tl_view_cache;
+
 typedef struct tl_grow_params {
     const tl_criterion_type *criterion;
     const void *criterion_state;
@@ -282,6 +288,7 @@ typedef struct tl_grow_params {
     void *accept_user;
     const tl_missing_type *missing; /* unknown values; NULL: C4.5's fractions */
     const void *missing_state;
+    tl_view_cache *view_cache; /* borrowed for one fit, or NULL (none kept across fits) */
 } tl_grow_params;
 
 /* Defaults: no limits, reuse allowed, file order, min_samples_split 2, min_samples_leaf 1. */

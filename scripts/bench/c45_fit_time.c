@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     tl_model_info info = {0, 0, 0};
     for (int r = 0; r < reps; r++) {
         tl_model *m = tl_model_new(argv[2], &p, &err);
-        tl_fit_ctx ctx = {1, NULL, 0, 0};
+        tl_fit_ctx ctx = {.seed = 1};
         double t0 = bench_now(CLOCK_MONOTONIC), c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
         if (!m || tl_model_fit(m, d, NULL, 0, &ctx, &err)) {
             fprintf(stderr, "%s\n", err.msg);

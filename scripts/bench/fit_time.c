@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     struct timespec t0, t1, c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 1};
     if (tl_model_fit(m, d, train, train ? n_train : 0, &ctx, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;

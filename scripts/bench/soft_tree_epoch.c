@@ -26,7 +26,7 @@ static int timed_fit(const tl_dataset *d, size_t n_train, char **kv, int n_kv, l
         rows[i] = i;
     tl_model *m = tl_model_new("soft_tree", &p, &err);
     struct timespec t0, t1, c0, c1;
-    tl_fit_ctx ctx = {1, NULL, 0, 0};
+    tl_fit_ctx ctx = {.seed = 1};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     int rc = !m || tl_model_fit(m, d, rows, n_train, &ctx, &err) ||

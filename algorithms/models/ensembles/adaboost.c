@@ -77,7 +77,11 @@ static int round_one(boost *b, const tl_dataset *d, const size_t *rows, size_t n
      * or to the rows' weight (M1, as Weka), so the base's weight rules are off by default */
     tl_dataset v = *d; /* w holds the rows' own weights already */
     v.weight = NULL;
-    tl_ens_member m = {&v, rows, n, w, NULL, 0, NULL, (unsigned long)tl_ens_seed(seed, t, 1)};
+    tl_ens_member m = {.d = &v,
+                       .rows = rows,
+                       .n = n,
+                       .count = w,
+                       .seed = (unsigned long)tl_ens_seed(seed, t, 1)};
     tl_tree *tree = tl_ens_fit_member(&b->base, &m, err);
     if (!tree)
         return err->code ? err->code : TL_EINTERNAL;

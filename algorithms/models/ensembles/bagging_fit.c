@@ -75,8 +75,13 @@ static int fit_one(void *user, size_t i, tl_err *err)
                 attrs[n_attrs++] = a;
         free(seen);
     }
-    tl_ens_member m = {f->d,  f->rows, f->n, count,
-                       attrs, n_attrs, NULL, (unsigned long)tl_ens_seed(f->seed, i, 1)};
+    tl_ens_member m = {.d = f->d,
+                       .rows = f->rows,
+                       .n = f->n,
+                       .count = count,
+                       .attrs = attrs,
+                       .n_attrs = n_attrs,
+                       .seed = (unsigned long)tl_ens_seed(f->seed, i, 1)};
     if (f->models ? !(f->models[i] = tl_ens_fit_model(&f->base, &m, err))
                   : !(f->out[i] = tl_ens_fit_member(&f->base, &m, err)))
         rc = err && err->code ? err->code : TL_EINTERNAL;

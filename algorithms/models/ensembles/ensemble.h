@@ -79,6 +79,7 @@ typedef struct tl_ens_member {
     size_t n_attrs;
     const double *y_num; /* per row of d (NULL: d's target) */
     unsigned long seed;
+    struct tl_view_cache *view_cache; /* the grower's views kept across members (tl_fit_ctx), or NULL */
 } tl_ens_member;
 tl_tree *tl_ens_fit_member(const tl_ens_base *b, const tl_ens_member *m, tl_err *err);
 /* The same member as the fitted model itself (any learner; the caller frees it), for bases

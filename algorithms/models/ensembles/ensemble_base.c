@@ -181,7 +181,7 @@ tl_model *tl_ens_fit_model(const tl_ens_base *b, const tl_ens_member *m, tl_err 
     }
     if (!(model = tl_model_new_type(b->type, &b->params, err)))
         goto done;
-    tl_fit_ctx ctx = {m->seed, NULL, 0, 1};
+    tl_fit_ctx ctx = {.seed = m->seed, .jobs = 1, .view_cache = m->view_cache};
     if (tl_model_fit(model, &v, rows, n, &ctx, err)) {
         tl_model_free(model);
         model = NULL;

@@ -12,6 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "gradient_boosting.h"
+#include "treelab/tl_grow.h"
 
 static const tl_param_spec params[] = {
     TL_ENS_BASE_PARAMS("tree"),
@@ -160,33 +161,30 @@ static int split_rows(const tl_gb *g, const size_t *rows, size_t n, unsigned lon
     return TL_OK;
 }
 
-/* K views of d, one per class's trees (fitted in parallel), each with its own cache of the
- * sorted orders when keep (the rows are the same at every stage: no subsample). */
-static int sorted_views(const tl_dataset *d, size_t K, int keep, tl_dataset **out, tl_err *err)
+/* K caches of the grower's sorted orders, one per class's trees (fitted in parallel), when
+ * keep (the rows are the same at every stage: no subsample); else K NULLs. */
+static int view_caches(size_t K, int keep, tl_view_cache ***out, tl_err *err)
 {
-    if (!(*out = malloc(K * sizeof **out)))
+    if (!(*out = calloc(K, sizeof **out)))
         return tl_err_set(err, TL_ENOMEM, "out of memory");
-    int rc = TL_OK;
-    for (size_t k = 0; k < K; k++) {
-        (*out)[k] = *d;
-        (*out)[k].sorted = keep ? tl_sort_cache_new(d->schema.n_attrs) : NULL;
-        if (keep && !(*out)[k].sorted)
-            rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    }
-    return rc;
+    for (size_t k = 0; k < K && keep; k++)
+        if (!((*out)[k] = tl_view_cache_new()))
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+    return TL_OK;
 }
 
-static void free_views(tl_dataset *views, size_t K)
+static void free_caches(tl_view_cache **caches, size_t K)
 {
-    for (size_t k = 0; views && k < K; k++)
-        tl_sort_cache_free(views[k].sorted);
-    free(views);
+    for (size_t k = 0; caches && k < K; k++)
+        tl_view_cache_free(caches[k]);
+    free(caches);
 }
 
 /* Stage i's K trees fitted in parallel: each on its own class's residuals. */
 typedef struct stage_job {
     const tl_ens_base *base;
-    const tl_dataset *d; /* per class: d with its own cache of sorted orders */
+    const tl_dataset *d;
+    tl_view_cache *const *caches; /* per class: its trees' sorted orders, or NULLs */
     const size_t *rows;
     size_t n;
     const double *mask; /* per row of d, or NULL */
@@ -199,11 +197,13 @@ typedef struct stage_job {
 static int fit_tree(void *user, size_t k, tl_err *err)
 {
     const stage_job *s = user;
-    tl_ens_member m = {
-        s->d + k,       s->rows,
-        s->n,           s->mask,
-        NULL,           0,
-        s->residual[k], (unsigned long)tl_ens_seed(s->seed, s->stage, 1 + (unsigned)k)};
+    tl_ens_member m = {.d = s->d,
+                       .rows = s->rows,
+                       .n = s->n,
+                       .count = s->mask,
+                       .y_num = s->residual[k],
+                       .seed = (unsigned long)tl_ens_seed(s->seed, s->stage, 1 + (unsigned)k),
+                       .view_cache = s->caches[k]};
     s->out[k] = tl_ens_fit_member(s->base, &m, err);
     return s->out[k] ? TL_OK : (err->code ? err->code : TL_EINTERNAL);
 }
@@ -244,9 +244,9 @@ static int gb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
     gsl_rng *rng = NULL;
     if (!rc && g->subsample < 1 && !(rng = gsl_rng_alloc(gsl_rng_mt19937)))
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-    tl_dataset *views = NULL; /* the stages' rows and values are the same: sorted once */
+    tl_view_cache **caches = NULL; /* the stages' rows and values are the same: sorted once */
     if (!rc)
-        rc = sorted_views(d, g->K, !rng, &views, err);
+        rc = view_caches(g->K, !rng, &caches, err);
     if (rng)
         gsl_rng_set(rng, (unsigned long)tl_ens_seed(ctx->seed, 0, 3));
     for (size_t i = 0; !rc && i < g->n_estimators; i++) {
@@ -261,7 +261,8 @@ static int gb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
         }
         tl_gb_gradients(g, d, &run);
         stage_job job = {&run.base,
-                         views,
+                         d,
+                         caches,
                          run.rows,
                          run.n_fit,
                          rng ? run.mask : NULL,
@@ -285,7 +286,7 @@ static int gb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
             break;
     }
     gsl_rng_free(rng);
-    free_views(views, g->K);
+    free_caches(caches, g->K);
     if (!rc) { /* the stages not grown are not kept */
         for (size_t t = g->n_stages * g->K; t < cap; t++)
             tl_tree_free(g->trees.t[t]);

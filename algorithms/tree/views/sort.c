@@ -1,5 +1,5 @@
 /* The grower's sorts: numeric columns sorted once per fit (a stable radix sort of keyed
- * rows, or copied from the caller's tl_sort_cache for the same rows), the root's rows in
+ * rows, or copied from the caller's tl_view_cache for the same rows), the root's rows in
  * order, and a node's rows sorted on demand when no sorted blocks are kept (tl_grow_view's
  * TL_VIEW_SORTED, e.g. for a missing-value method). */
 #include <math.h>
@@ -74,11 +74,53 @@ void tlg_sort_rows(uint32_t *rows, size_t n)
     qsort(rows, n, sizeof *rows, cmp_u32);
 }
 
-/* The caller's cache of sorted orders (tl_dataset.sorted) for these rows in *out, emptied
- * when it was made for other rows (NULL: none); -1 when out of memory. */
-static int cache_for(const tl_grow_ctx *g, const uint32_t *rows, size_t n, tl_sort_cache **out)
+/* The numeric columns' row orders for one row set, per attribute index. */
+struct tl_view_cache {
+    size_t n; /* the row set, increasing */
+    uint32_t *rows;
+    size_t n_cols;    /* entries below */
+    const double **x; /* the values array entry j was sorted from (NULL: none yet) */
+    uint32_t **order; /* the rows by value, then row */
+};
+
+tl_view_cache *tl_view_cache_new(void)
 {
-    tl_sort_cache *c = *out = g->d->sorted;
+    return calloc(1, sizeof(tl_view_cache));
+}
+
+void tl_view_cache_free(tl_view_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t j = 0; c->order && j < c->n_cols; j++)
+        free(c->order[j]);
+    free(c->order);
+    free((void *)c->x);
+    free(c->rows);
+    free(c);
+}
+
+/* The caller's cache (tl_grow_params.view_cache) for these rows and n_cols attributes in
+ * *out, emptied when it was made for other rows (NULL: none); -1 when out of memory. */
+static int cache_for(const tl_grow_ctx *g, const uint32_t *rows, size_t n, tl_view_cache **out)
+{
+    tl_view_cache *c = *out = g->p->view_cache;
+    size_t n_cols = g->d->schema.n_attrs;
+    if (c && c->n_cols < n_cols) { /* first use, or more attributes than before */
+        const double **x = realloc((void *)c->x, n_cols * sizeof *x);
+        if (x)
+            c->x = x;
+        uint32_t **order = realloc(c->order, n_cols * sizeof *order);
+        if (order)
+            c->order = order;
+        if (!x || !order)
+            return -1;
+        for (size_t j = c->n_cols; j < n_cols; j++) {
+            c->x[j] = NULL;
+            c->order[j] = NULL;
+        }
+        c->n_cols = n_cols;
+    }
     if (!c || (c->n == n && c->rows && !memcmp(c->rows, rows, n * sizeof *rows)))
         return 0;
     uint32_t *copy = malloc((n ? n : 1) * sizeof *copy);
@@ -97,7 +139,7 @@ static int cache_for(const tl_grow_ctx *g, const uint32_t *rows, size_t n, tl_so
 }
 
 /* Block s sorted into out: from the cache when it holds this column, else by the sort. */
-static int sort_block(const tl_grow_ctx *g, tl_sort_cache *c, size_t s, const uint32_t *rows,
+static int sort_block(const tl_grow_ctx *g, tl_view_cache *c, size_t s, const uint32_t *rows,
                       size_t n, tlg_keyed_row *pairs, uint32_t *out)
 {
     size_t a = g->num_attr[s];
@@ -135,7 +177,7 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     tlg_sort_rows(rows, n);
-    tl_sort_cache *c;
+    tl_view_cache *c;
     if (cache_for(g, rows, n, &c)) {
         free(pairs);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
