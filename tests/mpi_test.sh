@@ -63,4 +63,10 @@ mpi -n 3 "$bin" run x.cfg --out out --resume --quiet >/dev/null 2>resume.err ||
 grep -q "resuming: $kept of $TOTAL_CELLS" resume.err || fail "resume did not start from $kept: $(cat resume.err)"
 mv out resumed
 same_results resumed serial
+# rank 0 ends each run's cells file in the checksum of all its cells, which report verifies
+for d in serial n2 n4 j2 resumed; do
+  tail -n 1 $d/cells.txt | grep -Eq "^# checksum sha256 $TOTAL_CELLS [0-9a-f]{64}\$" ||
+    fail "$d/cells.txt does not end in the checksum of its $TOTAL_CELLS cells"
+  "$bin" report $d >/dev/null 2>&1 || fail "report $d"
+done
 echo "mpi: -n 2, -n 4, -n 3 --jobs 2 and a killed run resumed equal the serial run ($kept cells kept)"

@@ -70,8 +70,19 @@ expect_fail "dataset 'vote' with data SHA-256" "$bin" merge changed s2 s3 --out 
 cp "$root/experiments/datasets/vote.arff" data/vote.arff
 [ ! -e bad ] || fail "a refused merge left its folder"
 
-# an unfinished shard is named, then resumed
-head -n -3 s3/cells.txt > s3/cells.new && mv s3/cells.new s3/cells.txt
+# every shard and the merged file end in the checksum of their cells
+for d in s1 s2 s3 merged; do
+  n=$(cell_count $d)
+  tail -n 1 $d/cells.txt | grep -Eq "^# checksum sha256 $n [0-9a-f]{64}\$" ||
+    fail "$d/cells.txt does not end in the checksum of its $n cells"
+done
+# a value edited in range: refused at the checksum line
+cp -r s2 s2edit
+sed -i '0,/^[0-9]/s/^\(\([^\t]*\t\)\{9\}\)[^\t]*/\10.5/' s2edit/cells.txt
+expect_fail "s2edit/cells.txt:$(wc -l < s2edit/cells.txt): the checksum of the $(cell_count s2edit) cells" \
+  "$bin" merge s1 s2edit s3 --out bad
+# an unfinished shard (its checksum line and 3 cells cut) is named, then resumed
+head -n -4 s3/cells.txt > s3/cells.new && mv s3/cells.new s3/cells.txt
 expect_fail "shard 3/3 in s3 has $((n3 - 3)) of its $n3" "$bin" merge s1 s2 s3 --out bad
 expect_fail "--resume" "$bin" merge s1 s2 s3 --out bad
 expect_fail "holds results" "$bin" run x.cfg --shard 3/3 --out s3 $q

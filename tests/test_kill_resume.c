@@ -241,7 +241,8 @@ static char *replace(const char *s, const char *from, const char *to)
 
 /* The text with what may differ between two runs of one experiment blanked: the cells'
  * fit and predict seconds (fields 10 and 11 of a cell line; cells are then sorted, as a
- * resumed run appends them in another order), timings.csv's last two columns, the
+ * resumed run appends them in another order) and so the checksum line's sum (its count
+ * stays), timings.csv's last two columns, the
  * manifest's start, end and resumed lines. */
 static int by_line(const void *a, const void *b)
 {
@@ -260,6 +261,8 @@ static char *normalise(const char *name, char *text)
         if (manifest &&
             (!strncmp(p, "start: ", 7) || !strncmp(p, "end: ", 5) || !strncmp(p, "resumed: ", 9)))
             continue;
+        if (cells && !strncmp(p, "# checksum sha256 ", 18)) /* its sum covers the timings */
+            *strrchr(p, ' ') = '\0';
         if (cells && *p != '#') { /* drop tab fields 9 and 10 (0-based), in place */
             char *t = p, *u;
             for (int f = 0; f < 9 && t; f++)

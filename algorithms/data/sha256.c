@@ -1,17 +1,14 @@
-/* SHA-256 (FIPS 180-4) of a file, so reports can name the exact data they used. */
+/* SHA-256 (FIPS 180-4), of a file so reports can name the exact data they used, and of the
+ * cells files' lines for their checksum. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "treelab/tl_dataset.h"
+#include "treelab/tl_sha256.h"
 
-typedef struct {
-    uint32_t h[8];
-    uint64_t bytes;
-    unsigned char block[64];
-    size_t used;
-} sha256_ctx;
+typedef tl_sha256 sha256_ctx;
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -53,7 +50,7 @@ static void compress(sha256_ctx *c, const unsigned char *p)
         c->h[i] += s[i];
 }
 
-static void sha_init(sha256_ctx *c)
+void tl_sha256_init(sha256_ctx *c)
 {
     static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -62,8 +59,9 @@ static void sha_init(sha256_ctx *c)
     c->used = 0;
 }
 
-static void sha_update(sha256_ctx *c, const unsigned char *p, size_t n)
+void tl_sha256_update(sha256_ctx *c, const void *data, size_t n)
 {
+    const unsigned char *p = data;
     c->bytes += n;
     while (n) {
         size_t k = 64 - c->used < n ? 64 - c->used : n;
@@ -78,16 +76,24 @@ static void sha_update(sha256_ctx *c, const unsigned char *p, size_t n)
     }
 }
 
-static void sha_hex(sha256_ctx *c, char out[65])
+void tl_sha256_final(sha256_ctx *c, unsigned char out[32])
 {
     uint64_t bits = c->bytes * 8;
     unsigned char pad[72] = {0x80};
     size_t n_pad = (c->used < 56 ? 56 : 120) - c->used;
     for (int i = 0; i < 8; i++)
         pad[n_pad + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
-    sha_update(c, pad, n_pad + 8);
-    for (int i = 0; i < 8; i++)
-        snprintf(out + 8 * i, 9, "%08x", (unsigned)c->h[i]);
+    tl_sha256_update(c, pad, n_pad + 8);
+    for (int i = 0; i < 32; i++)
+        out[i] = (unsigned char)(c->h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+void tl_sha256_hex(sha256_ctx *c, char out[65])
+{
+    unsigned char d[32];
+    tl_sha256_final(c, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
 int tl_file_sha256(const char *path, char out[65], tl_err *err)
@@ -97,15 +103,15 @@ int tl_file_sha256(const char *path, char out[65], tl_err *err)
     if (!f)
         return tl_err_set(err, TL_EIO, "%s: cannot open: %s", path, strerror(errno));
     sha256_ctx c;
-    sha_init(&c);
+    tl_sha256_init(&c);
     unsigned char buf[1 << 16];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sha_update(&c, buf, n);
+        tl_sha256_update(&c, buf, n);
     int bad = ferror(f);
     fclose(f);
     if (bad)
         return tl_err_set(err, TL_EIO, "%s: cannot read", path);
-    sha_hex(&c, out);
+    tl_sha256_hex(&c, out);
     return TL_OK;
 }

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "treelab/tl_log.h"
+
 FILE *tl_rep_open(const tl_rep *r, const char *name, tl_err *err)
 {
     char path[4096];
@@ -368,6 +370,15 @@ int tl_rep_render(const char *dir, tl_err *err)
     int rc = tl_rep_load(dir, &r, err);
     if (rc)
         return rc;
+    /* a checksum line that does not match was refused by the load */
+    if (!r.meta.checked && r.meta.format < 2)
+        tl_warn("%s/%s was written before cells files carried a checksum (format 1): its %zu "
+                "cells are reported unverified",
+                dir, TL_CELLS_FILE, r.n);
+    else if (!r.meta.checked)
+        tl_warn("%s/%s does not end in its checksum line: its run did not finish or the file "
+                "was cut; the report covers the %zu cells it holds",
+                dir, TL_CELLS_FILE, r.n);
     snprintf(path, sizeof path, "%s/confusion", dir);
     int confusion = any_task(&r, 1) && (r.meta.reports & TL_REPORT_CONFUSION);
     if (confusion)

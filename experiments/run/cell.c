@@ -73,6 +73,11 @@ static int score(const tl_dataset *d, const size_t *test, size_t n, const double
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     for (size_t i = 0; w && i < n; i++)
         w[i] = d->weight[test[i]];
+    if (w && c->classification) { /* the confusion matrix's total, which merge checks */
+        c->test_weight = 0;
+        for (size_t i = 0; i < n; i++)
+            c->test_weight += w[i];
+    }
     if (!c->classification) {
         double *truth = malloc((n ? n : 1) * sizeof *truth);
         if (!truth) {
@@ -135,6 +140,7 @@ static void cell_start(const tl_dataset *d, size_t n_train, size_t n_test, tl_ce
     out->roc_bins = NULL;
     out->trees = 0;
     out->fidelity = NAN;
+    out->test_weight = NAN;
 }
 
 /* Predict the test rows with the fitted model, score them and record its size. */

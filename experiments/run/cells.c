@@ -82,7 +82,7 @@ int tl_cells_write_header(FILE *f, const tl_experiment *x, tl_dataset *const *da
     int rc = tl_file_sha256(x->config_path, sha, err);
     if (rc)
         return rc;
-    fprintf(f, "# treelab cells 1\n# producer treelab %s commit %s\n", tl_version(), tl_commit());
+    fprintf(f, "# treelab cells 2\n# producer treelab %s commit %s\n", tl_version(), tl_commit());
     fprintf(f, "# name %s\n", x->name);
     fprintf(f, "# config %s\n# config_sha256 %s\n# seed %lu\n", x->config_path, sha, x->seed);
     write_protocol(f, &x->protocol);
@@ -190,6 +190,8 @@ void tl_cells_write(FILE *f, const tl_cell *c)
         fprintf(f, "\ttrees\t%zu", c->trees);
     if (!isnan(c->fidelity))
         fprintf(f, "\tfidelity\t%.17g", c->fidelity);
+    if (!isnan(c->test_weight))
+        fprintf(f, "\tweight\t%.17g", c->test_weight);
     fputc('\n', f);
 }
 
@@ -200,7 +202,8 @@ static int parse_roc_bins(const char *p, tl_cell *c)
     char *end;
     while (*p == '\t')
         p++;
-    if (!*p || *p == '\n' || !strncmp(p, "trees\t", 6) || !strncmp(p, "fidelity\t", 9))
+    if (!*p || *p == '\n' || !strncmp(p, "trees\t", 6) || !strncmp(p, "fidelity\t", 9) ||
+        !strncmp(p, "weight\t", 7))
         return TL_OK;
     if (strncmp(p, "roc", 3))
         return TL_EPARSE;
@@ -279,14 +282,16 @@ static size_t parse_trees(const char *line)
     return t ? (size_t)strtoull(t + 7, NULL, 10) : 0;
 }
 
-/* A distilled model's fidelity from its tag, NaN without it (or unreadable: the range check
- * then sees a number or NaN, never garbage). */
-static double parse_fidelity(const char *line)
+/* The number after a tag ("\tfidelity\t": a distilled model's fidelity; "\tweight\t": the test
+ * weight), NaN without it, INFINITY when unreadable (the range check then sees a number or
+ * NaN, never garbage). */
+static double parse_tagged(const char *line, const char *tag)
 {
-    const char *t = strstr(line, "\tfidelity\t");
+    const char *t = strstr(line, tag);
     char *end;
-    double v = t ? strtod(t + 10, &end) : NAN;
-    return t && end == t + 10 ? INFINITY : v;
+    size_t n = strlen(tag);
+    double v = t ? strtod(t + n, &end) : NAN;
+    return t && end == t + n ? INFINITY : v;
 }
 
 int tl_cells_parse_line(char *line, tl_cell *c)
@@ -295,7 +300,8 @@ int tl_cells_parse_line(char *line, tl_cell *c)
     size_t u[6];
     memset(c, 0, sizeof *c);
     c->trees = parse_trees(line);
-    c->fidelity = parse_fidelity(line);
+    c->fidelity = parse_tagged(line, "\tfidelity\t");
+    c->test_weight = parse_tagged(line, "\tweight\t");
     for (int i = 0; i < 6; i++) {
         u[i] = (size_t)strtoull(p, &end, 10);
         if (end == p)

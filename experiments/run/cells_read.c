@@ -120,8 +120,10 @@ static int parse_header(const char *line, tl_cells_meta *m)
     size_t i, k;
     int off = 0;
     char sha[65];
-    if (!strncmp(line, "# treelab cells ", 16))
-        return strcmp(line + 16, "1") ? BAD_FORMAT : TL_OK;
+    if (!strncmp(line, "# treelab cells ", 16)) {
+        m->format = !strcmp(line + 16, "1") ? 1 : !strcmp(line + 16, "2") ? 2 : 0;
+        return m->format ? TL_OK : BAD_FORMAT;
+    }
     if (sscanf(line, "# producer %255[^\n]", m->producer) == 1 ||
         sscanf(line, "# config_sha256 %64s", m->config_sha) == 1 ||
         sscanf(line, "# config %1023[^\n]", m->config) == 1 ||
@@ -239,6 +241,91 @@ static int check(const tl_cells_meta *m, const tl_cell *c, size_t n)
     return m->n_models && m->baseline < m->n_models ? 0 : -1;
 }
 
+/* The checksum line ("# checksum sha256 N HEX", the last of a finished file) against the cell
+ * lines summed before it. */
+typedef struct {
+    tl_cells_sum sum;
+    long line;    /* where the checksum line is, 0 before it */
+    size_t n;     /* the cells it counts */
+    char hex[65]; /* and their checksum */
+} trailer;
+
+static int check_trailer(trailer *t, const char *path, tl_err *err)
+{
+    char hex[65];
+    if (!t->line)
+        return TL_OK;
+    tl_cells_sum_hex(&t->sum, hex);
+    if (t->n != t->sum.n)
+        return tl_err_set(err, TL_EPARSE,
+                          "%s:%ld: the checksum line counts %zu cells and the file holds %zu: "
+                          "cell lines were removed or added after the run wrote it",
+                          path, t->line, t->n, t->sum.n);
+    if (strcmp(hex, t->hex))
+        return tl_err_set(err, TL_EPARSE,
+                          "%s:%ld: the checksum of the %zu cells (sha256 %.16s...) is not the "
+                          "one the run wrote (%.16s...): a cell line was edited after it",
+                          path, t->line, t->n, hex, t->hex);
+    return TL_OK;
+}
+
+/* One line of a cells file (its newline cut) into meta, cells or the trailer, with its
+ * message in err. */
+static int read_line(char *line, size_t len, long lineno, const char *path, tl_cells_meta *meta,
+                     tl_cell **cells, size_t *n, trailer *t, tl_err *err)
+{
+    char why[200];
+    size_t key[4];
+    int header = line[0] == '#', rc;
+    if (t->line)
+        return tl_err_set(err, TL_EPARSE,
+                          "%s:%ld: a line after the checksum line (line %ld), which ends the "
+                          "file",
+                          path, lineno, t->line);
+    if (!strncmp(line, TL_CELLS_CHECKSUM, strlen(TL_CELLS_CHECKSUM))) {
+        int off = 0;
+        if (sscanf(line + strlen(TL_CELLS_CHECKSUM), "%zu %64[0-9a-f]%n", &t->n, t->hex, &off) !=
+                2 ||
+            strlen(t->hex) != 64 || line[strlen(TL_CELLS_CHECKSUM) + (size_t)off])
+            return tl_err_set(err, TL_EPARSE,
+                              "%s:%ld: bad checksum line (expected '" TL_CELLS_CHECKSUM "N HEX')",
+                              path, lineno);
+        t->line = lineno;
+        return TL_OK;
+    }
+    if (header)
+        rc = parse_header(line, meta);
+    else if (tl_cells_line_key(line, key))
+        rc = TL_EPARSE;
+    else if (tl_cells_sum_add(&t->sum, key, line, len) || grow((void **)cells, *n, sizeof **cells))
+        rc = TL_ENOMEM;
+    else
+        rc = tl_cells_parse_line(line, &(*cells)[*n]);
+    if (rc == BAD_FORMAT)
+        return tl_err_set(err, TL_EPARSE,
+                          "%s:%ld: '%.40s' is not a cells format this "
+                          "treelab reads (it reads 1 and 2)",
+                          path, lineno, line + 2);
+    if (rc == BAD_NAME)
+        return tl_err_set(err, TL_EPARSE,
+                          "%s:%ld: bad header line: a name must be non-empty "
+                          "without '/' or control characters",
+                          path, lineno);
+    if (rc == TL_ENOMEM)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    if (rc)
+        return tl_err_set(err, TL_EPARSE, "%s:%ld: bad %s line", path, lineno,
+                          header ? "header" : "cell");
+    if (header)
+        return TL_OK;
+    if (tl_cells_check_values(&(*cells)[*n], meta->format >= 2, why, sizeof why)) {
+        tl_cell_clear(&(*cells)[*n]);
+        return tl_err_set(err, TL_EPARSE, "%s:%ld: bad cell line: %s", path, lineno, why);
+    }
+    ++*n;
+    return TL_OK;
+}
+
 int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
                   long *valid_bytes, tl_err *err)
 {
@@ -255,38 +342,16 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
     size_t cap = 0;
     ssize_t len;
     long good = 0, lineno = 0;
-    char why[200];
+    trailer t;
+    memset(&t, 0, sizeof t);
     int rc = TL_OK;
     while (!rc && (errno = 0, len = getline(&line, &cap, f)) > 0) {
         lineno++;
         if (line[len - 1] != '\n')
             break; /* a write cut short: drop it */
         line[len - 1] = '\0';
-        int header = line[0] == '#';
-        rc = header                                     ? parse_header(line, meta)
-             : grow((void **)cells, *n, sizeof **cells) ? TL_ENOMEM
-                                                        : tl_cells_parse_line(line, &(*cells)[*n]);
-        if (rc == BAD_FORMAT)
-            rc = tl_err_set(err, TL_EPARSE,
-                            "%s:%ld: '%.40s' is not a cells format this "
-                            "treelab reads (it reads 1)",
-                            path, lineno, line + 2);
-        else if (rc == BAD_NAME)
-            rc = tl_err_set(err, TL_EPARSE,
-                            "%s:%ld: bad header line: a name must be non-empty "
-                            "without '/' or control characters",
-                            path, lineno);
-        else if (rc == TL_ENOMEM)
-            rc = tl_err_set(err, TL_ENOMEM, "out of memory");
-        else if (rc)
-            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad %s line", path, lineno,
-                            header ? "header" : "cell");
-        else if (!header && tl_cells_check_values(&(*cells)[*n], why, sizeof why)) {
-            tl_cell_clear(&(*cells)[*n]);
-            rc = tl_err_set(err, TL_EPARSE, "%s:%ld: bad cell line: %s", path, lineno, why);
-        } else if (!header)
-            ++*n;
-        good += len;
+        rc = read_line(line, (size_t)len - 1, lineno, path, meta, cells, n, &t, err);
+        good += t.line ? 0 : len; /* a resume appends where the checksum line was */
     }
     if (!rc && len < 0 && errno == ENOMEM) /* getline could not grow its buffer */
         rc = tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -294,6 +359,10 @@ int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t
     fclose(f);
     if (!rc && check(meta, *cells, *n))
         rc = tl_err_set(err, TL_EPARSE, "%s: the cells do not match the header", path);
+    if (!rc)
+        rc = check_trailer(&t, path, err);
+    meta->checked = !rc && t.line;
+    tl_cells_sum_free(&t.sum);
     if (rc) {
         for (size_t i = 0; i < *n; i++)
             tl_cell_clear(&(*cells)[i]);

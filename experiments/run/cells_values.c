@@ -22,7 +22,21 @@ static long first_out(const double *v, size_t n, double lo, int nan_ok)
     return -1;
 }
 
-int tl_cells_check_values(const tl_cell *c, char *why, size_t size)
+/* The confusion matrix adds up to the test rows: n_test counts exactly (integers, well below
+ * 2^53), or the recorded test weight to rounding (the two sums add in other orders). */
+static int check_total(const tl_cell *c, char *why, size_t size)
+{
+    double total = 0, want = isnan(c->test_weight) ? (double)c->n_test : c->test_weight;
+    for (size_t i = 0; i < c->k * c->k; i++)
+        total += c->confusion[i];
+    int ok = isnan(c->test_weight) ? total == want : fabs(total - want) <= 1e-9 * want;
+    if (!ok)
+        snprintf(why, size, "the confusion counts add up to %.17g, not to the %s %.17g", total,
+                 isnan(c->test_weight) ? "test rows (n_test)" : "test weight", want);
+    return ok ? 0 : -1;
+}
+
+int tl_cells_check_values(const tl_cell *c, int sums, char *why, size_t size)
 {
     const struct {
         const char *name;
@@ -47,6 +61,7 @@ int tl_cells_check_values(const tl_cell *c, char *why, size_t size)
         {"mae", c->rm.mae, 0, INFINITY},
         {"r2", c->rm.r2, -INFINITY, 1},
         {"fidelity", c->fidelity, 0, c->classification ? 1 : INFINITY},
+        {"weight", c->test_weight, 0, INFINITY},
     };
     if (c->n_train == 0 || c->n_test == 0) {
         snprintf(why, size, "%s 0 (a cell trains and tests on rows)",
@@ -70,5 +85,5 @@ int tl_cells_check_values(const tl_cell *c, char *why, size_t size)
         snprintf(why, size, "a calibration or ROC bin is negative or infinite");
         return -1;
     }
-    return 0;
+    return sums && c->confusion ? check_total(c, why, size) : 0;
 }

@@ -1,4 +1,5 @@
 /* The cells file's header as text: building it, reading it back, and saying how two differ. */
+#include "cells_line.h"
 #include "run_state.h"
 
 #include <errno.h>
@@ -35,7 +36,8 @@ int tl_run_read_header(const char *path, char **text, tl_err *err)
     char *line = NULL;
     ssize_t n;
     while (out && (n = getline(&line, &cap, f)) > 0 && line[0] == '#')
-        fwrite(line, 1, (size_t)n, out);
+        if (strncmp(line, TL_CELLS_CHECKSUM, strlen(TL_CELLS_CHECKSUM))) /* not the header's */
+            fwrite(line, 1, (size_t)n, out);
     free(line);
     fclose(f);
     if (!out)
@@ -44,13 +46,14 @@ int tl_run_read_header(const char *path, char **text, tl_err *err)
     return TL_OK;
 }
 
-/* Header lines that do not identify the experiment: the producer (a resume may use a rebuilt
- * treelab) and the config's path (`./x.cfg` and `x.cfg` are one file; the config_sha256 line
- * is what says it is the same config); with skip_shard, the shard line. */
+/* Header lines that do not identify the experiment: the format and the producer (a resume may
+ * use a rebuilt treelab, which finishes a format 1 file) and the config's path (`./x.cfg` and
+ * `x.cfg` are one file; the config_sha256 line is what says it is the same config); with
+ * skip_shard, the shard line. */
 static const char *skip_incidental(const char *h, int skip_shard)
 {
-    while (!strncmp(h, "# producer ", 11) || !strncmp(h, "# config ", 9) ||
-           (skip_shard && !strncmp(h, "# shard ", 8)))
+    while (!strncmp(h, TL_CELLS_MAGIC, strlen(TL_CELLS_MAGIC)) || !strncmp(h, "# producer ", 11) ||
+           !strncmp(h, "# config ", 9) || (skip_shard && !strncmp(h, "# shard ", 8)))
         h = strchr(h, '\n') ? strchr(h, '\n') + 1 : h + strlen(h);
     return h;
 }

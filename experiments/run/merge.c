@@ -1,4 +1,5 @@
 /* `treelab merge`: shard folders of one experiment assembled into the results of one run. */
+#include "cells_line.h"
 #include "run_state.h"
 
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "treelab/tl_outfile.h"
 #include "treelab/tl_cells.h"
+#include "treelab/tl_log.h"
 #include "treelab/tl_scale.h"
 
 /* Where each cell goes in the canonical order (dataset, model, repeat, fold). */
@@ -49,6 +51,7 @@ typedef struct {
     size_t *dir_of_shard; /* per shard: the folder given for it + 1 (0: none yet) */
     tl_cell *cells;       /* in canonical order */
     size_t *from;         /* per cell: its folder + 1 (0: not seen) */
+    size_t unsealed;      /* the first folder whose cells file lacks its checksum line + 1 */
 } merge;
 
 /* Check one shard folder against the experiment and take its cells. */
@@ -79,6 +82,12 @@ static int take_shard(merge *g, size_t i, const char *header, tl_err *err)
         rc = tl_err_set(err, TL_EINVAL, "%s is not a shard: it was run without --shard I/N", dir);
     else if (!g->n_shards)
         g->n_shards = meta.n_shards;
+    if (!rc && !meta.checked && meta.format >= 2 && !g->unsealed)
+        g->unsealed = i + 1; /* refused once its missing cells, if any, are named */
+    else if (!rc && !meta.checked && meta.format < 2)
+        tl_warn("%s was written before cells files carried a checksum (format 1): its cells "
+                "are merged unverified",
+                path);
     if (!rc && meta.n_shards != g->n_shards)
         rc = tl_err_set(err, TL_EINVAL,
                         "%s is shard %zu of %zu, but %s is one of %zu: merge "
@@ -184,9 +193,24 @@ static int write_cells(const merge *g, const char *dir, const char *header, tl_e
     if (!f)
         return err->code;
     fputs(header, f);
-    for (size_t i = 0; i < g->l.n; i++)
-        tl_cells_write(f, &g->cells[i]);
-    return tl_out_close(f, TL_OK, err);
+    tl_cells_sum sum = {0};
+    int rc = TL_OK;
+    for (size_t i = 0; !rc && i < g->l.n; i++) {
+        const tl_cell *c = &g->cells[i];
+        size_t len, key[4] = {c->dataset, c->model, c->repeat, c->fold};
+        char *line = tl_run_cell_line(c, "", &len);
+        if (!line || tl_cells_sum_add(&sum, key, line, len - 1))
+            rc = tl_err_set(err, TL_ENOMEM, "out of memory");
+        else
+            fputs(line, f);
+        free(line);
+    }
+    char hex[65];
+    tl_cells_sum_hex(&sum, hex);
+    if (!rc)
+        fprintf(f, TL_CELLS_CHECKSUM "%zu %s\n", sum.n, hex);
+    tl_cells_sum_free(&sum);
+    return tl_out_close(f, rc, err);
 }
 
 static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experiment *x,
@@ -209,6 +233,11 @@ static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experim
         rc = take_shard(&g, i, header, err);
     if (!rc)
         rc = check_complete(&g, err);
+    if (!rc && g.unsealed) /* every cell there, but the line that vouches for them is not */
+        rc = tl_err_set(err, TL_EINVAL,
+                        "%s/%s does not end in its checksum line: it was cut short or edited; "
+                        "treelab run CONFIG --shard I/N --out %s --resume rewrites it",
+                        dirs[g.unsealed - 1], TL_CELLS_FILE, dirs[g.unsealed - 1]);
     /* the folder is made only once the shards are known good */
     if (!rc)
         rc = refuse_results(o->out_dir, err);

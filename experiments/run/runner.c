@@ -1,5 +1,6 @@
 /* Running an experiment: a pool of threads over the cells, durable cell records, then the
  * caller's finish step (the reports). */
+#include "cells_line.h"
 #include "run_state.h"
 
 #include <errno.h>
@@ -235,6 +236,11 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
         rc = tl_run_mpi_master(&s, header, rc, err);
     else if (!rc)
         rc = run_cells(&s, err);
+    if (!rc) { /* every cell is in: the checksum line ends the file, for merge and report */
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", o->out_dir, TL_CELLS_FILE);
+        rc = tl_cells_seal(s.cells, path, err);
+    }
     for (size_t i = 0; i < n_done; i++)
         tl_cell_clear(&done[i]);
     free(done);

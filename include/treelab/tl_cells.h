@@ -59,6 +59,8 @@ typedef struct tl_cells_meta {
     /* "# compare METRIC TEST PAIRS" (tl_experiment's compare_*; "-" a default): "" without */
     char compare_metric[32], compare_test[16], compare_pairs[16];
     char summary[256]; /* "# summary a,b,c" (tl_experiment's compare_summary): "" without */
+    int format;        /* "# treelab cells F": 1, or 2 when a finished file ends in its checksum */
+    int checked;       /* 1 when the file ended in a checksum line, which matched its cells */
 } tl_cells_meta;
 
 TL_API void tl_cells_meta_clear(tl_cells_meta *m);
@@ -72,7 +74,8 @@ TL_API void tl_cells_write(FILE *f, const tl_cell *c);
 /* Read a cells file: its header into meta and every complete cell line into a new array
  * (*cells, *n, free each with tl_cell_clear and the array with free). A last line without
  * its newline (a write cut short) is ignored; *valid_bytes gets the length of the complete
- * part (may be NULL). TL_EIO / TL_EPARSE on failure. */
+ * part before the checksum line (may be NULL). A checksum line is verified (meta->checked);
+ * an unfinished file has none. TL_EIO / TL_EPARSE on failure, naming the file and line. */
 TL_API int tl_cells_read(const char *path, tl_cells_meta *meta, tl_cell **cells, size_t *n,
                          long *valid_bytes, tl_err *err);
 

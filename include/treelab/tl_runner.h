@@ -40,6 +40,8 @@ typedef struct tl_cell {
     size_t trees;        /* an ensemble's members (leaves and depth are their means), else 0 */
     double fidelity;     /* a distilled model's agreement with its teacher on the test rows
                             (tl_model_fidelity), NaN for a model without a teacher */
+    double test_weight;  /* the test rows' weight sum when the data is weighted (what the
+                            confusion matrix adds up to), NaN when unweighted (n_test) */
 } tl_cell;
 
 TL_API void tl_cell_clear(tl_cell *c);
