@@ -141,6 +141,90 @@ static void pruner_registered_prunes(void **state)
     assert_non_null(strstr(text, "Number of Leaves  : \t1"));
 }
 
+/* A pruner that counts its checks, inits and frees: a parameter's rule across values is
+ * checked before any work without a state, and init runs once per model made, never to
+ * check (the config's check and the model's own check build nothing). */
+static int counted_checks, counted_inits, counted_frees;
+static const tl_param_spec counted_params[] = {
+    {"level", TL_PARAM_INT, "0", 0, 3, NULL, "test: 3 is refused by check"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+static int counted_check(const tl_params *p, tl_err *err)
+{
+    counted_checks++;
+    const char *v = tl_params_find(p, "level");
+    return v && !strcmp(v, "3") ? tl_err_set(err, TL_EINVAL, "parameter level: 3 is refused")
+                                : TL_OK;
+}
+static void *counted_init(const tl_params *p, tl_err *err)
+{
+    (void)p, (void)err;
+    counted_inits++;
+    return &counted_inits;
+}
+static void counted_free(void *st)
+{
+    assert_ptr_equal(st, &counted_inits);
+    counted_frees++;
+}
+static const tl_pruner_type counted_type = {.name = "counted",
+                                            .summary = "root alone, counting its inits",
+                                            .reference = "test",
+                                            .params = counted_params,
+                                            .check = counted_check,
+                                            .init = counted_init,
+                                            .free = counted_free,
+                                            .prune = to_root};
+
+static void init_runs_once_per_model(void **state)
+{
+    (void)state;
+    tl_err err = {0};
+    assert_int_equal(tl_pruner_register(&counted_type, &err), TL_OK);
+    char cfg[512];
+    snprintf(cfg, sizeof cfg,
+             "name = \"count\"; seed = 1; datasets = ( \"%s\" );\n"
+             "models = ( { name = \"a\"; algorithm = \"tree\";\n"
+             "  params = { pruner = { name = \"counted\"; level = 2; }; }; } );\n"
+             "protocol = { kind = \"cv\"; folds = 3; repeats = 1; };\n",
+             tl_test_path("experiments/datasets/iris.arff"));
+    tl_experiment *x = tl_experiment_load(tl_test_tmpfile(".cfg", cfg), NULL, &err);
+    if (!x)
+        fail_msg("%s", err.msg);
+    tl_experiment_free(x);
+    assert_true(counted_checks >= 1);
+    assert_int_equal(counted_inits, 0); /* loading a config checks, builds nothing */
+
+    tl_params p;
+    tl_params_init(&p);
+    assert_int_equal(tl_params_set(&p, "pruner", "counted", &err), TL_OK);
+    assert_int_equal(tl_params_set(&p, "pruner.level", "3", &err), TL_OK);
+    assert_int_equal(tl_model_check_params(tl_model_find("tree", NULL), &p, &err), TL_EINVAL);
+    assert_non_null(strstr(err.msg, "parameter level: 3 is refused"));
+    assert_null(tl_model_new("tree", &p, &err));
+    assert_int_equal(counted_inits, 0); /* refused by check, before any state */
+
+    assert_int_equal(tl_params_set(&p, "pruner.level", "1", &err), TL_OK);
+    tl_dataset *d = tl_test_load("experiments/datasets/iris.arff", NULL);
+    for (int i = 1; i <= 3; i++) {
+        int checks = counted_checks;
+        tl_model *m = tl_model_new("tree", &p, &err);
+        if (!m)
+            fail_msg("%s", err.msg);
+        assert_int_equal(counted_inits, i); /* one init for the model, after one check */
+        assert_int_equal(counted_checks, checks + 1);
+        assert_int_equal(tl_model_fit(m, d, NULL, 0, NULL, &err), TL_OK);
+        tl_model_info info;
+        tl_model_get_info(m, &info);
+        assert_int_equal(info.leaves, 1); /* its pruner ran */
+        tl_model_free(m);
+        assert_int_equal(counted_frees, i);
+    }
+    assert_int_equal(counted_inits, 3);
+    tl_dataset_free(d);
+    tl_params_clear(&p);
+}
+
 /* A missing-value method registered under another name grows the built-in one's tree on data
  * with unknown values (labor: 56 rows with some); one with an unknown scoring is refused. */
 static tl_missing_type majority_again;
@@ -265,6 +349,7 @@ int main(void)
         cmocka_unit_test(criterion_registered_grows_ginis_tree),
         cmocka_unit_test(unusable_types_are_refused),
         cmocka_unit_test(pruner_registered_prunes),
+        cmocka_unit_test(init_runs_once_per_model),
         cmocka_unit_test(missing_method_registered_grows_its_tree),
         cmocka_unit_test(learner_registered_is_used_by_a_config),
         cmocka_unit_test(splitters_registered_concurrently),

@@ -108,6 +108,7 @@ typedef struct plugin {
     const tl_param_spec *params;
     void *(*init)(const tl_params *p, tl_err *err);
     void (*free)(void *state);
+    int (*check)(const tl_params *p, tl_err *err);
 } plugin;
 
 static int find_plugin(int s, const char *name, plugin *out, tl_err *err)
@@ -122,17 +123,17 @@ static int find_plugin(int s, const char *name, plugin *out, tl_err *err)
         const tl_criterion_type *c = tl_criterion_find(name, err);
         if (!c)
             return TL_EINVAL;
-        *out = (plugin){c, c->name, c->params, c->init, c->free};
+        *out = (plugin){c, c->name, c->params, c->init, c->free, c->check};
     } else if (s == 3) {
         const tl_pruner_type *pr = tl_pruner_find(name, err);
         if (!pr)
             return TL_EINVAL;
-        *out = (plugin){pr, pr->name, pr->params, pr->init, pr->free};
+        *out = (plugin){pr, pr->name, pr->params, pr->init, pr->free, pr->check};
     } else if (s == 4) {
         const tl_missing_type *m = tl_missing_find(name, err);
         if (!m)
             return TL_EINVAL;
-        *out = (plugin){m, m->name, m->params, m->init, m->free};
+        *out = (plugin){m, m->name, m->params, m->init, m->free, m->check};
     } else {
         unsigned kind = TL_KIND_BIT(s == 1 ? TL_ATTR_NUMERIC : TL_ATTR_NOMINAL);
         const tl_splitter_type *sp = tl_splitter_find(name, err);
@@ -143,12 +144,13 @@ static int find_plugin(int s, const char *name, plugin *out, tl_err *err)
         }
         if (!sp)
             return TL_EINVAL;
-        *out = (plugin){sp, sp->name, sp->params, sp->init, sp->free};
+        *out = (plugin){sp, sp->name, sp->params, sp->init, sp->free, sp->check};
     }
     return TL_OK;
 }
 
-/* Checks slot s's plug-in and its parameters; with state != NULL builds its state. */
+/* Checks slot s's plug-in and its parameters (its table, then its own check); with state !=
+ * NULL builds its state, the one call of the plug-in's init for the model. */
 static int build_slot(const tl_params *p, int s, plugin *pl, void **state, tl_err *err)
 {
     tl_err local;
@@ -164,14 +166,10 @@ static int build_slot(const tl_params *p, int s, plugin *pl, void **state, tl_er
         if (sub.n && !pl->params) {
             rc = tl_err_set(err, TL_EINVAL, "%s.%s: %s %s takes no parameters", slots[s],
                             sub.keys[0], slots[s], pl->name);
-        } else if (!(rc = tl_params_check(pl->params, &sub, err)) && pl->init) {
-            void *st = pl->init(&sub, err);
-            if (!st)
-                rc = err->code;
-            else if (state)
-                *state = st;
-            else
-                pl->free(st);
+        } else if (!(rc = tl_params_check(pl->params, &sub, err)) && !state && pl->check) {
+            rc = pl->check(&sub, err);
+        } else if (!rc && state && pl->init && !(*state = pl->init(&sub, err))) {
+            rc = err->code;
         }
         tl_params_clear(&sub);
     }
@@ -293,7 +291,7 @@ void *tl_tree_learner_alloc(const tl_tree_preset *preset, const tl_params *user,
         return NULL;
     tl_tree_learner *h = calloc(1, sizeof *h);
     /* the slots are checked as they are built, each plug-in's init run once here (the
-     * model's parameter check before this ran them once more, their states dropped) */
+     * model's parameter check before this ran the tables and the plug-ins' checks only) */
     int rc = h ? check_own(&p, err) : tl_err_set(err, TL_ENOMEM, "out of memory");
     if (!rc) {
         tl_prune_trace_reset(&h->trace);

@@ -12,7 +12,8 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     (void)trace;
     if (t->regression)
         return tl_err_set(err, TL_EINVAL, "the collapse pruner needs a class target");
-    return tl_tree_collapse(t, err);
+    tl_tree_collapse(t);
+    return tl_tree_compact(t, err);
 }
 
 static const tl_pruner_type collapse_type = {

@@ -45,8 +45,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Parse "0.001, 0.01,0.1" into grid (room for strlen(s) / 2 + 1 values), increasing and
- * without repeats; the count, or SIZE_MAX when a value is not a number >= 0. */
+/* Parse "0.001, 0.01,0.1" into grid (room for strlen(s) / 2 + 1 values; NULL: only check),
+ * increasing and without repeats; the count, or SIZE_MAX when a value is not a number >= 0. */
 static size_t parse_grid(const char *s, double *grid)
 {
     size_t n = 0;
@@ -60,11 +60,15 @@ static size_t parse_grid(const char *s, double *grid)
             end++;
         if (*end && *end != ',')
             return SIZE_MAX;
-        grid[n++] = v;
+        if (grid)
+            grid[n] = v;
+        n++;
         p = *end ? end + 1 : end;
         if (*end && !*p)
             return SIZE_MAX; /* a trailing comma */
     }
+    if (!grid)
+        return n;
     qsort(grid, n, sizeof *grid, cmp_double);
     size_t u = 0;
     for (size_t i = 0; i < n; i++)
@@ -73,36 +77,55 @@ static size_t parse_grid(const char *s, double *grid)
     return u;
 }
 
-static void *init(const tl_params *p, tl_err *err)
+/* The options p gives (the grid aside) into o and the alphas text into *g: TL_OK, or
+ * TL_EINVAL naming the fix when alpha or alphas is wrong (check and init share it). */
+static int read_options(const tl_params *p, options *o, const char **g, tl_err *err)
 {
-    options o = {0};
+    *o = (options){0};
     tl_param_reader rd = tl_params_reader(params, p, err);
     const char *a = tl_params_string(&rd, "alpha");
     char *end = NULL;
     if (!strcmp(a, "auto"))
-        o.cv = 1;
+        o->cv = 1;
     else if (!strcmp(a, "validation"))
-        o.validation = 1;
+        o->validation = 1;
     else if (!strcmp(a, "path"))
-        o.path_only = 1;
-    else if (!(o.alpha = strtod(a, &end), end != a && !*end && o.alpha >= 0 && isfinite(o.alpha))) {
-        tl_err_set(err, TL_EINVAL,
-                   "parameter alpha: expected auto, path or a number >= 0, or validation, got "
-                   "'%s'",
-                   a);
-        return NULL;
-    }
-    o.one_se = !strcmp(tl_params_string(&rd, "select"), "1se");
-    o.folds = (size_t)tl_params_int(&rd, "folds");
+        o->path_only = 1;
+    else if (!(o->alpha = strtod(a, &end), end != a && !*end && o->alpha >= 0 &&
+               isfinite(o->alpha)))
+        return tl_err_set(err, TL_EINVAL,
+                          "parameter alpha: expected auto, path or a number >= 0, or validation, "
+                          "got '%s'",
+                          a);
+    o->one_se = !strcmp(tl_params_string(&rd, "select"), "1se");
+    o->folds = (size_t)tl_params_int(&rd, "folds");
     const char *r = tl_params_string(&rd, "risk");
-    o.risk = !strcmp(r, "auto") ? -1 : !strcmp(r, "error");
-    const char *g = tl_params_string(&rd, "alphas");
+    o->risk = !strcmp(r, "auto") ? -1 : !strcmp(r, "error");
+    *g = tl_params_string(&rd, "alphas");
     if (rd.rc)
+        return rd.rc;
+    if (**g && !o->cv && !o->validation)
+        return tl_err_set(err, TL_EINVAL, "parameter alphas: needs alpha = auto or validation");
+    if (parse_grid(*g, NULL) == SIZE_MAX)
+        return tl_err_set(err, TL_EINVAL,
+                          "parameter alphas: expected numbers >= 0 separated by commas, got '%s'",
+                          *g);
+    return TL_OK;
+}
+
+static int check(const tl_params *p, tl_err *err)
+{
+    options o;
+    const char *g;
+    return read_options(p, &o, &g, err);
+}
+
+static void *init(const tl_params *p, tl_err *err)
+{
+    options o;
+    const char *g;
+    if (read_options(p, &o, &g, err))
         return NULL;
-    if (*g && !o.cv && !o.validation) {
-        tl_err_set(err, TL_EINVAL, "parameter alphas: needs alpha = auto or validation");
-        return NULL;
-    }
     options *s = malloc(sizeof *s + (strlen(g) / 2 + 1) * sizeof *s->grid);
     if (!s) {
         tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -110,12 +133,6 @@ static void *init(const tl_params *p, tl_err *err)
     }
     *s = o;
     s->n_grid = parse_grid(g, s->grid);
-    if (s->n_grid == SIZE_MAX) {
-        tl_err_set(err, TL_EINVAL,
-                   "parameter alphas: expected numbers >= 0 separated by commas, got '%s'", g);
-        free(s);
-        return NULL;
-    }
     return s;
 }
 
@@ -245,6 +262,7 @@ static const tl_pruner_type cost_complexity = {
     .reference = "Breiman, Friedman, Olshen & Stone, Classification and Regression Trees "
                  "(1984), ch. 3; Esposito, Malerba & Semeraro, IEEE TPAMI 19 (1997)",
     .params = params,
+    .check = check,
     .init = init,
     .free = free,
     .prune = prune,

@@ -332,7 +332,8 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     if (!in->d || !in->train_rows)
         return tl_err_set(err, TL_EINVAL, "error-based pruning needs the training rows");
     if (o->collapse) {
-        int rc = tl_tree_collapse(t, err);
+        tl_tree_collapse(t);
+        int rc = tl_tree_compact(t, err);
         if (rc)
             return rc;
     }

@@ -37,6 +37,36 @@ static void subset_free(void *p)
     free(s);
 }
 
+/* The inner splitters p names (by tl_attr_kind) into inner: TL_OK, or TL_EINVAL naming the
+ * fix (an unknown name, one that does not split its kind, random_subset itself); check and
+ * init share it. */
+static int read_inner(const tl_params *p, size_t *mtry, const tl_splitter_type *inner[2],
+                      tl_err *err)
+{
+    tl_param_reader rd = tl_params_reader(params, p, err);
+    *mtry = (size_t)tl_params_int(&rd, "mtry");
+    const char *names[2] = {tl_params_string(&rd, "numeric"), tl_params_string(&rd, "nominal")};
+    if (rd.rc)
+        return rd.rc;
+    for (int k = 0; k < 2; k++) {
+        if (!(inner[k] = tl_splitter_find(names[k], err)))
+            return TL_EINVAL;
+        if (!(inner[k]->kinds & TL_KIND_BIT(k)))
+            return tl_err_set(err, TL_EINVAL, "random_subset: %s does not split %s attributes",
+                              names[k], k == TL_ATTR_NUMERIC ? "numeric" : "nominal");
+        if (!strcmp(inner[k]->name, "random_subset"))
+            return tl_err_set(err, TL_EINVAL, "random_subset cannot hold itself");
+    }
+    return TL_OK;
+}
+
+static int check(const tl_params *p, tl_err *err)
+{
+    size_t mtry;
+    const tl_splitter_type *inner[2];
+    return read_inner(p, &mtry, inner, err);
+}
+
 static void *init(const tl_params *p, tl_err *err)
 {
     subset *s = calloc(1, sizeof *s);
@@ -44,29 +74,15 @@ static void *init(const tl_params *p, tl_err *err)
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
     }
-    tl_param_reader rd = tl_params_reader(params, p, err);
-    s->mtry = (size_t)tl_params_int(&rd, "mtry");
-    const char *names[2] = {tl_params_string(&rd, "numeric"), tl_params_string(&rd, "nominal")};
-    if (rd.rc) {
+    if (read_inner(p, &s->mtry, s->inner, err)) {
         free(s);
         return NULL;
     }
-    for (int k = 0; k < 2; k++) {
-        s->inner[k] = tl_splitter_find(names[k], err);
-        if (s->inner[k] && !(s->inner[k]->kinds & TL_KIND_BIT(k))) {
-            tl_err_set(err, TL_EINVAL, "random_subset: %s does not split %s attributes", names[k],
-                       k == TL_ATTR_NUMERIC ? "numeric" : "nominal");
-            s->inner[k] = NULL;
-        }
-        if (s->inner[k] && !strcmp(s->inner[k]->name, "random_subset")) {
-            tl_err_set(err, TL_EINVAL, "random_subset cannot hold itself");
-            s->inner[k] = NULL;
-        }
-        if (!s->inner[k] || (s->inner[k]->init && !(s->state[k] = s->inner[k]->init(NULL, err)))) {
+    for (int k = 0; k < 2; k++)
+        if (s->inner[k]->init && !(s->state[k] = s->inner[k]->init(NULL, err))) {
             subset_free(s);
             return NULL;
         }
-    }
     return s;
 }
 
@@ -194,6 +210,7 @@ static const tl_splitter_type random_subset = {
     .summary = "only mtry attributes drawn per node compete (the random-forest split)",
     .reference = "Breiman, Random forests, Machine Learning 45 (2001)",
     .params = params,
+    .check = check,
     .init = init,
     .free = subset_free,
     .kinds = TL_KIND_BIT(TL_ATTR_NUMERIC) | TL_KIND_BIT(TL_ATTR_NOMINAL),

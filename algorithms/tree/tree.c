@@ -343,8 +343,7 @@ static void collapse(tl_tree *t, size_t node)
         collapse(t, t->first_child[node] + c);
 }
 
-int tl_tree_collapse(tl_tree *t, tl_err *err)
+void tl_tree_collapse(tl_tree *t)
 {
     collapse(t, 0);
-    return tl_tree_compact(t, err);
 }

@@ -45,7 +45,10 @@ typedef struct tl_prune_trace tl_prune_trace;
     const char *reference;       /* where the method comes from */                                 \
     const tl_param_spec *params; /* its own parameters (NULL: none) */                             \
     void *(*init)(const tl_params *p, tl_err *err);                                                \
-    void (*free)(void *state)
+    void (*free)(void *state);                                                                     \
+    /* rules across its parameters the table cannot state (NULL: none), run with the table's    \
+     * check before any work, without a state: init runs once per model made, never to check */ \
+    int (*check)(const tl_params *p, tl_err *err)
 
 /* ---- criterion: scores a partition of a node's statistics ---- */
 
