@@ -15,7 +15,7 @@
 
 #define MAX_K 7
 
-static double entropy_bits(const double *s, size_t k)
+static double shannon_bits(const double *s, size_t k)
 {
     double w = 0, h = 0;
     for (size_t c = 0; c < k; c++)
@@ -36,7 +36,7 @@ static tl_c45_cut plain_scan(size_t k, const double *x, const double *w, const i
                              const double *known, double known_w, double total_w, double min_split,
                              size_t *cuts)
 {
-    double left[MAX_K] = {0}, lw = 0, h = entropy_bits(known, k), share = known_w / total_w;
+    double left[MAX_K] = {0}, lw = 0, h = shannon_bits(known, k), share = known_w / total_w;
     tl_c45_cut best = {0, 0, SIZE_MAX};
     *cuts = 0;
     for (size_t i = 0; i + 1 < n; i++) {
@@ -109,7 +109,7 @@ static void test_scan_equals_plain_scan(void **state)
         tl_c45_cut got = {0, 0, SIZE_MAX};
         tl_c45_rows rows = {x, w, y, NULL, 0};
         tl_err err;
-        double h = entropy_bits(known, k);
+        double h = shannon_bits(known, k);
         assert_int_equal(tl_c45_scan_entropy(k, h, &rows, n, known, known_w, total_w, min_split,
                                              1e-6, unit, &cuts, &got, &err),
                          TL_OK);

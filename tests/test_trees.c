@@ -414,7 +414,7 @@ static void test_ccp_cut_alphas_match_pruning(void **state)
 
 /* numeric_threshold's fast sweep (packed values, Gini inlined, the division-free bound that
  * skips hopeless cuts) grows the very tree of the general sweep, which calls the
- * criterion's impurity for every cut: the same Gini without its gini_form declaration. */
+ * criterion's impurity for every cut: the same Gini without its declared TL_IMPURITY_GINI form. */
 static void test_fast_gini_sweep_grows_the_same_tree(void **state)
 {
     (void)state;
@@ -422,8 +422,8 @@ static void test_fast_gini_sweep_grows_the_same_tree(void **state)
                            "experiments/datasets/segment-challenge.arff",
                            "experiments/datasets/breast_cancer.arff"};
     tl_criterion_type plain = *tl_criterion_find("gini", NULL);
-    assert_int_equal(plain.gini_form, 1);
-    plain.gini_form = 0;
+    assert_int_equal(plain.form, TL_IMPURITY_GINI);
+    plain.form = TL_IMPURITY_OPAQUE;
     for (int f = 0; f < 3; f++) {
         tl_dataset *d = tl_test_load(files[f], NULL);
         size_t *rows = malloc(d->n_rows * sizeof *rows);

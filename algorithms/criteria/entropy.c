@@ -3,10 +3,10 @@
 
 #include "treelab/tl_plugin.h"
 
-double tl_entropy_bits(const double *stats, size_t k);
+double tl_shannon_bits(const double *stats, size_t k);
 
 /* Shared with gain_ratio.c: -sum p log2 p over the non-empty classes. */
-double tl_entropy_bits(const double *stats, size_t k)
+double tl_shannon_bits(const double *stats, size_t k)
 {
     double w = 0, h = 0;
     for (size_t c = 0; c < k; c++)
@@ -26,8 +26,8 @@ static const tl_criterion_type entropy = {
     .summary = "information gain: decrease of the class entropy in bits",
     .reference = "Quinlan, Induction of decision trees, Machine Learning 1 (1986)",
     .tasks = TL_TASK_CLASSIFICATION,
-    .impurity = tl_entropy_bits,
-    .entropy_bits = 1,
+    .impurity = tl_shannon_bits,
+    .form = TL_IMPURITY_SHANNON,
 };
 
 const tl_criterion_type *const tl_criterion_entropy = &entropy;

@@ -5,7 +5,7 @@
 
 #include "treelab/tl_plugin.h"
 
-double tl_entropy_bits(const double *stats, size_t k);
+double tl_shannon_bits(const double *stats, size_t k);
 
 static const tl_param_spec params[] = {
     {"slack", TL_PARAM_DOUBLE, "1e-6", 0, 0.1, NULL,
@@ -66,10 +66,10 @@ static const tl_criterion_type gain_ratio_type = {
     .init = init,
     .free = free,
     .tasks = TL_TASK_CLASSIFICATION,
-    .impurity = tl_entropy_bits,
+    .impurity = tl_shannon_bits,
     .rank = gain_ratio,
     .rules = rules,
-    .entropy_bits = 1,
+    .form = TL_IMPURITY_SHANNON,
 };
 
 const tl_criterion_type *const tl_criterion_gain_ratio = &gain_ratio_type;

@@ -12,7 +12,7 @@ static const tl_criterion_type gini_type = {
     .reference = "Breiman, Friedman, Olshen & Stone, Classification and Regression Trees (1984)",
     .tasks = TL_TASK_CLASSIFICATION,
     .impurity = gini,
-    .gini_form = 1,
+    .form = TL_IMPURITY_GINI,
 };
 
 const tl_criterion_type *const tl_criterion_gini = &gini_type;

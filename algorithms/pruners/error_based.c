@@ -332,7 +332,7 @@ static int prune(const void *state, tl_tree *t, const tl_prune_input *in, tl_pru
     if (!in->d || !in->train_rows)
         return tl_err_set(err, TL_EINVAL, "error-based pruning needs the training rows");
     if (o->collapse) {
-        int rc = tl_pruner_find("collapse", err)->prune(NULL, t, in, trace, err);
+        int rc = tl_tree_collapse(t, err);
         if (rc)
             return rc;
     }

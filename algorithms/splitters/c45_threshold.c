@@ -240,7 +240,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     double eps = *(const double *)state;
     if (!tl_dataset_is_classification(d)) /* reached through another splitter, e.g. random_subset */
         return -tl_err_set(err, TL_EINVAL, "splitter c45_threshold needs a nominal target");
-    int closed_form = p->criterion->entropy_bits;
+    int closed_form = p->criterion->form == TL_IMPURITY_SHANNON;
     double *known = tl_grow_scratch(g);
     tl_c45_rows sr;
     size_t n_known;

@@ -259,11 +259,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     if (sw.known_w <= 0)
         return 0;
     sw.impurity = p->criterion->score ? NULL : p->criterion->impurity;
-    sw.gini = sw.impurity && p->criterion->gini_form;
+    sw.gini = sw.impurity && p->criterion->form == TL_IMPURITY_GINI;
     if (p->criterion->prefix_loss)
         tl_grow_cut_losses(g, f->order, order_by_bin(f, node, s), &sw.loss_l, &sw.loss_r);
-    sw.best_side = sw.impurity && !sw.loss_l && missing_w > 0 && p->missing &&
-                   p->missing->scoring == TL_MISSING_SCORE_BEST_BRANCH;
+    sw.best_side = sw.impurity && !sw.loss_l && missing_w > 0 && tl_grow_unknowns_at_cut(g);
     sw.min_leaf = p->min_samples_leaf > 0 ? p->min_samples_leaf : 0;
     sw.bound =
         sw.gini && !sw.best_side && node->unit_weights && sw.known_w <= TL_GINI_BOUND_MAX_ROWS;

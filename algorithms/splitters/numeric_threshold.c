@@ -24,7 +24,7 @@ typedef struct sweep_src {
 /* The best cut of a node whose rows all weigh 1 and whose unknown values do not take part,
  * from src (sequential reads only): the same sums, in the same order, as the general sweep
  * of best() with w = 1, so the same cut. With gini set the impurity is tl_gini_impurity
- * inlined (the criterion declares gini_form), for K classes when K > 0. Returns the least
+ * inlined (the criterion declares TL_IMPURITY_GINI), for K classes when K > 0. Returns the least
  * weighted child impurity (INFINITY: no admissible cut), the row position i of its cut
  * (between i and i + 1) and its left counts. */
 static inline double sweep_unit(sweep_src src, size_t n_known, const double *known, double known_w,
@@ -145,11 +145,12 @@ static double sweep_fast(const tl_grow_params *p, const double *x, sweep_src src
 {
     size_t i = 0;
     double child;
-    if (p->criterion->gini_form && k == 2)
+    int gini = p->criterion->form == TL_IMPURITY_GINI;
+    if (gini && k == 2)
         child = sweep_unit_gini2(src, n, known, known_w, min_leaf, left, right, best_left, &i);
     else
         child = sweep_unit_any(src, n, known, known_w, min_leaf, p->criterion->impurity,
-                               p->criterion->gini_form, k, left, right, best_left, &i);
+                               gini, k, left, right, best_left, &i);
     if (child < INFINITY)
         *best_t = src.rec ? tl_midpoint(x[src.rec[i] >> src.shift], x[src.rec[i + 1] >> src.shift])
                           : tl_midpoint(src.xs[i], src.xs[i + 1]);
@@ -217,8 +218,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     int rows_form = tl_grow_cut_losses(g, sorted, n_known, &loss_l, &loss_r);
     /* scikit-learn 1.3: the unknown rows join the side that leaves the least impurity, at
      * every cut (u: their statistics, wu their weight) */
-    int best_side = impurity && !rows_form && missing_w > 0 && p->missing &&
-                    p->missing->scoring == TL_MISSING_SCORE_BEST_BRANCH;
+    int best_side = impurity && !rows_form && missing_w > 0 && tl_grow_unknowns_at_cut(g);
     double *u = children + 4 * k, *with_u = children + 5 * k, wu = missing_w;
     if (best_side) {
         memset(u, 0, k * sizeof *u);

@@ -297,3 +297,8 @@ int tl_grow_score(const tl_grow_ctx *g, const tl_node_rows *node, const double *
         cr->rank ? cr->rank(p->criterion_state, gain, g->branch_w, n_children, missing_w) : gain;
     return 1;
 }
+
+int tl_grow_unknowns_at_cut(const tl_grow_ctx *g)
+{
+    return g->p->missing && g->p->missing->scoring == TL_MISSING_SCORE_BEST_BRANCH;
+}

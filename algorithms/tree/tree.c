@@ -318,3 +318,33 @@ int tl_tree_set_surrogates(tl_tree *t, size_t node, const tl_surrogate *s, size_
     t->sur_count += n;
     return TL_OK;
 }
+
+/* The training weight the leaves below node misclassify. */
+static double subtree_training_errors(const tl_tree *t, size_t node)
+{
+    if (t->attr[node] < 0)
+        return tl_tree_node_error(t, node);
+    double e = 0;
+    for (size_t c = 0; c < t->n_children[node]; c++)
+        e += subtree_training_errors(t, t->first_child[node] + c);
+    return e;
+}
+
+static void collapse(tl_tree *t, size_t node)
+{
+    if (t->attr[node] < 0)
+        return;
+    /* J48's 1e-3 absorbs the rounding of fractional weights */
+    if (subtree_training_errors(t, node) >= tl_tree_node_error(t, node) - 1e-3) {
+        tl_tree_make_leaf(t, node);
+        return;
+    }
+    for (size_t c = 0; c < t->n_children[node]; c++)
+        collapse(t, t->first_child[node] + c);
+}
+
+int tl_tree_collapse(tl_tree *t, tl_err *err)
+{
+    collapse(t, 0);
+    return tl_tree_compact(t, err);
+}

@@ -65,6 +65,16 @@ typedef struct tl_choice_rules {
                                 children may then split); 0: such a node is a leaf */
 } tl_choice_rules;
 
+/* Closed forms of an impurity that a splitter may compute inline in its sweep, or update
+ * incrementally, and get exactly the bits impurity() returns (only where impurity scores the
+ * cuts: not with a score of the criterion's own). */
+typedef enum tl_impurity_form {
+    TL_IMPURITY_OPAQUE = 0, /* known only through impurity() */
+    TL_IMPURITY_GINI,       /* exactly tl_gini_impurity (below): 1 - sum (s_c / w)^2 */
+    TL_IMPURITY_SHANNON     /* Shannon entropy in bits, -sum p log2 p over non-empty classes,
+                               so C4.5's closed forms of the cut scan give the same test */
+} tl_impurity_form;
+
 typedef struct tl_criterion_type {
     TL_PLUGIN_FIELDS;
     unsigned tasks; /* TL_TASK_* */
@@ -94,13 +104,10 @@ typedef struct tl_criterion_type {
      * neither impurity nor score. */
     void (*prefix_loss)(const void *state, const double *y, const double *w, size_t n, double *loss,
                         double *value, double *work);
-    /* 1 when impurity is Shannon entropy in bits, so a splitter may use its closed forms
-     * (C4.5's cut scan) and stay equal to the generic path. */
-    int entropy_bits;
-    /* 1 when impurity is tl_gini_impurity (below), so a splitter may inline it in its sweep
-     * and get the same bits without a call per cut (only where impurity scores the cuts: not
-     * with a score of the criterion's own). */
-    int gini_form;
+    /* The closed form impurity computes, if it is one a splitter may evaluate incrementally
+     * (tl_impurity_form): a property of the function, declared by any criterion whose
+     * impurity it is, never a name a splitter looks for. */
+    tl_impurity_form form;
     /* Optional variable selection before any split search (conditional inference, Hothorn,
      * Hornik & Zeileis 2006): the attributes worth splitting the node on, best first, into
      * attrs (room for every attribute), and the node's p-value into *p_value (NaN: none).
@@ -317,6 +324,10 @@ TL_API int tl_grow_heaviest_branch(const tl_grow_ctx *g, const tl_node_rows *nod
                                    const int *branch, size_t nb);
 /* Set branch[row] = to for each of the node's rows whose branch is unknown (< 0). */
 TL_API void tl_grow_send_unknown(const tl_node_rows *node, int *branch, int to);
+/* 1 when the fit's missing-value method has the node's unknown rows join, at every cut, the
+ * side that leaves the least impurity (scikit-learn 1.3), so a threshold sweep scores each cut
+ * with them; 0 when they leave a cut's score to tl_grow_score. */
+TL_API int tl_grow_unknowns_at_cut(const tl_grow_ctx *g);
 /* Add row's statistics with weight w into stats. */
 TL_API void tl_grow_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w);
 /* The criterion's worth of a partition of the known rows (children n x k, summing to the

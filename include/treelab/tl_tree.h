@@ -119,6 +119,10 @@ TL_API void tl_tree_make_leaf(tl_tree *t, size_t node);
  * unknown values, levels seen, surrogates) and its children, which get node as parent; node
  * keeps its own statistics. from's former place becomes unreachable (subtree raising). */
 TL_API void tl_tree_take_test(tl_tree *t, size_t node, size_t from);
+/* J48's collapse: top-down, a subtree whose leaves misclassify no less training weight than
+ * node would as a leaf (within J48's 1e-3) becomes that leaf; then tl_tree_compact. For a
+ * class target. Returns TL_OK or TL_ENOMEM. */
+TL_API int tl_tree_collapse(tl_tree *t, tl_err *err);
 /* Drop unreachable nodes, renumbering in depth-first order. Returns TL_OK or TL_ENOMEM. */
 TL_API int tl_tree_compact(tl_tree *t, tl_err *err);
 /* Deep copy, or NULL + err. */

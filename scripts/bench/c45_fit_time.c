@@ -7,14 +7,8 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "bench_time.h"
 #include "treelab/tl_model.h"
-
-static double now(clockid_t clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -40,12 +34,12 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; r++) {
         tl_model *m = tl_model_new(argv[2], &p, &err);
         tl_fit_ctx ctx = {1, NULL, 0, 0};
-        double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+        double t0 = bench_now(CLOCK_MONOTONIC), c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
         if (!m || tl_model_fit(m, d, NULL, 0, &ctx, &err)) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        double t = now(CLOCK_MONOTONIC) - t0, c = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        double t = bench_now(CLOCK_MONOTONIC) - t0, c = bench_now(CLOCK_PROCESS_CPUTIME_ID) - c0;
         best = t < best ? t : best;
         best_cpu = c < best_cpu ? c : best_cpu;
         tl_model_get_info(m, &info);

@@ -11,30 +11,22 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_time.h"
 #include "treelab/tl_dataset.h"
-
-static double now(clockid_t clock)
-{
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: bench_load DATA [REPEATS]\n");
+    int repeats = bench_file_repeats(argc, argv, "bench_load", 1);
+    if (!repeats)
         return 2;
-    }
-    int repeats = argc > 2 ? atoi(argv[2]) : 1;
     double best = 1e300, best_cpu = 0;
     uint64_t bitsum = 0;
     size_t rows = 0, cells = 0;
-    for (int r = 0; r < (repeats > 0 ? repeats : 1); r++) {
+    for (int r = 0; r < repeats; r++) {
         tl_err err;
-        double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+        double t0 = bench_now(CLOCK_MONOTONIC), c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
         tl_dataset *d = tl_dataset_load(argv[1], NULL, &err);
-        double t = now(CLOCK_MONOTONIC) - t0, cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        double t = bench_now(CLOCK_MONOTONIC) - t0, cpu = bench_now(CLOCK_PROCESS_CPUTIME_ID) - c0;
         if (!d) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;

@@ -6,29 +6,21 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_time.h"
 #include "treelab/tl_model.h"
-
-static double now(clockid_t clock)
-{
-    struct timespec t;
-    clock_gettime(clock, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: model_load_time MODEL [REPEATS]\n");
+    int repeats = bench_file_repeats(argc, argv, "model_load_time", 3);
+    if (!repeats)
         return 2;
-    }
-    int repeats = argc > 2 ? atoi(argv[2]) : 3;
     double best = 1e300, best_cpu = 0;
     size_t members = 0;
-    for (int r = 0; r < (repeats > 0 ? repeats : 1); r++) {
+    for (int r = 0; r < repeats; r++) {
         tl_err err;
-        double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+        double t0 = bench_now(CLOCK_MONOTONIC), c0 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
         tl_model *m = tl_model_load(argv[1], &err);
-        double t1 = now(CLOCK_MONOTONIC), c1 = now(CLOCK_PROCESS_CPUTIME_ID);
+        double t1 = bench_now(CLOCK_MONOTONIC), c1 = bench_now(CLOCK_PROCESS_CPUTIME_ID);
         if (!m) {
             fprintf(stderr, "model_load_time: %s\n", err.msg);
             return 1;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ensemble.h"
+#include "adaboost.h"
 
 static const tl_param_spec params[] = {
     TL_ENS_BASE_PARAMS("cart"),
@@ -22,21 +22,6 @@ static const tl_param_spec params[] = {
  * weigh them, so the weight rules are off (rows of zero weight are left out anyway) */
 static const char *const base_defaults[] = {"max_depth=1", "min_samples_leaf=0",
                                             "min_samples_split=0", NULL};
-
-enum { SAMME_R, SAMME, M1 };
-
-typedef struct boost {
-    tl_ens_base base;
-    int algorithm;
-    size_t n_estimators;
-    double learning_rate;
-    /* fitted */
-    size_t k, n_attrs;
-    tl_ens_trees trees;
-    double *alpha; /* each member's weight (SAMME.R: 1) */
-    double *importances;
-    tl_ensemble view;
-} boost;
 
 static void boost_free(void *state)
 {
@@ -82,26 +67,6 @@ static int boost_check(const tl_params *p, tl_err *err)
     return b ? TL_OK : (err && err->code ? err->code : TL_EINVAL);
 }
 
-static size_t arg_max(const double *p, size_t k)
-{
-    size_t best = 0;
-    for (size_t c = 1; c < k; c++)
-        best = p[c] > p[best] ? c : best;
-    return best;
-}
-
-/* scikit-learn's _samme_proba of one member's probabilities p (k), added into out. */
-static void add_samme_proba(const double *p, size_t k, double *out)
-{
-    double lp[64], s = 0;
-    for (size_t c = 0; c < k; c++) {
-        lp[c] = log(p[c] > DBL_EPSILON ? p[c] : DBL_EPSILON);
-        s += lp[c];
-    }
-    for (size_t c = 0; c < k; c++)
-        out[c] += ((double)k - 1) * (lp[c] - (1.0 / (double)k) * s);
-}
-
 /* One round on weights w (per row of d): the member, its error and the new weights; 1 to
  * stop after it (perfect, or too weak: then it is dropped unless it is the first). */
 static int round_one(boost *b, const tl_dataset *d, const size_t *rows, size_t n, double *w,
@@ -124,7 +89,7 @@ static int round_one(boost *b, const tl_dataset *d, const size_t *rows, size_t n
     double wrong = 0, total = 0;
     for (size_t i = 0; i < n; i++) {
         total += w[rows[i]];
-        wrong += w[rows[i]] * ((int)arg_max(p + i * k, k) != d->y.code[rows[i]]);
+        wrong += w[rows[i]] * ((int)tl_ada_arg_max(p + i * k, k) != d->y.code[rows[i]]);
     }
     double e = wrong / total;
     *stop = 0;
@@ -168,7 +133,7 @@ static int round_one(boost *b, const tl_dataset *d, const size_t *rows, size_t n
         alpha = b->learning_rate * (log((1.0 - e) / e) + log((double)k - 1.0));
         for (size_t i = 0; i < n && !last; i++) {
             size_t r = rows[i];
-            int bad = (int)arg_max(p + i * k, k) != d->y.code[r];
+            int bad = (int)tl_ada_arg_max(p + i * k, k) != d->y.code[r];
             w[r] = exp(log(w[r]) + alpha * bad * (w[r] > 0));
         }
     } else { /* Weka: the misclassified weights times (1 - e) / e, the total kept */
@@ -176,7 +141,7 @@ static int round_one(boost *b, const tl_dataset *d, const size_t *rows, size_t n
         double before = total, after = 0;
         for (size_t i = 0; i < n; i++) {
             size_t r = rows[i];
-            if ((int)arg_max(p + i * k, k) != d->y.code[r])
+            if ((int)tl_ada_arg_max(p + i * k, k) != d->y.code[r])
                 w[r] *= (1 - e) / e;
             after += w[r];
         }
@@ -269,63 +234,6 @@ static int boost_fit(void *state, const tl_dataset *d, const size_t *rows, size_
     return rc;
 }
 
-/* softmax of x (k) in place. */
-static void softmax(double *x, size_t k)
-{
-    double m = x[0], s = 0;
-    for (size_t c = 1; c < k; c++)
-        m = x[c] > m ? x[c] : m;
-    for (size_t c = 0; c < k; c++)
-        s += x[c] = exp(x[c] - m);
-    for (size_t c = 0; c < k; c++)
-        x[c] /= s;
-}
-
-static int boost_predict(const void *state, const tl_dataset *d, const size_t *rows, size_t n,
-                         double *out, tl_err *err)
-{
-    const boost *b = state;
-    size_t k = b->k;
-    double *p = malloc((n ? n : 1) * k * sizeof *p), aw = 0;
-    if (!p)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    memset(out, 0, n * k * sizeof *out);
-    int rc = TL_OK;
-    if (b->algorithm == M1 && b->trees.n == 1) { /* Weka: the one member's distribution */
-        rc = tl_tree_predict(b->trees.t[0], d, rows, n, out, err);
-        free(p);
-        return rc;
-    }
-    for (size_t t = 0; t < b->trees.n && !rc; t++) {
-        rc = tl_tree_predict(b->trees.t[t], d, rows, n, p, err);
-        aw += b->alpha[t];
-        for (size_t i = 0; !rc && i < n; i++) {
-            if (b->algorithm == SAMME_R)
-                add_samme_proba(p + i * k, k, out + i * k);
-            else
-                out[i * k + arg_max(p + i * k, k)] += b->alpha[t];
-        }
-    }
-    for (size_t i = 0; !rc && i < n; i++) {
-        double *o = out + i * k;
-        if (b->algorithm != M1) { /* decision / total weight, then scikit-learn's proba */
-            for (size_t c = 0; c < k; c++)
-                o[c] /= aw;
-            if (k == 2) {
-                double dec = o[1] - o[0];
-                o[0] = -dec / 2;
-                o[1] = dec / 2;
-            } else {
-                for (size_t c = 0; c < k; c++)
-                    o[c] /= (double)k - 1;
-            }
-        }
-        softmax(o, k);
-    }
-    free(p);
-    return rc;
-}
-
 static int boost_save(const void *state, FILE *f, int indent, tl_err *err)
 {
     const boost *b = state;
@@ -404,7 +312,7 @@ static const tl_model_type adaboost = {
     .alloc = boost_alloc,
     .free = boost_free,
     .fit = boost_fit,
-    .predict = boost_predict,
+    .predict = tl_ada_predict,
     .save = boost_save,
     .load = boost_load,
     .show = boost_show,
