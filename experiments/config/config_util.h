@@ -58,6 +58,11 @@ int tl_cfg_sweep(const tl_cfg_ctx *c, const config_setting_t *ps, const tl_exp_m
 int tl_cfg_read_select(const tl_cfg_ctx *c, const config_setting_t *model,
                        const config_setting_t *sel, tl_exp_model *m);
 
+/* The protocol block p into pr (config_protocol.c). */
+int tl_cfg_read_protocol(const tl_cfg_ctx *c, const config_setting_t *p, tl_protocol *pr);
+/* The compare block s into x's compare_* fields (config_compare.c). */
+int tl_cfg_read_compare(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x);
+
 /* Datasets section (config_data.c). */
 int tl_cfg_read_datasets(const tl_cfg_ctx *c, const config_setting_t *s, tl_experiment *x);
 /* Fold and test files agree with the protocol (read after both). */

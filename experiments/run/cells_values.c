@@ -80,8 +80,8 @@ int tl_cells_check_values(const tl_cell *c, int sums, char *why, size_t size)
                  c->confusion[at]);
         return -1;
     }
-    if ((at = first_out(c->proba_bins, 3 * TL_PROBA_BINS, 0, 1)) >= 0 ||
-        (at = first_out(c->roc_bins, 2 * TL_ROC_BINS, 0, 1)) >= 0) {
+    if (first_out(c->proba_bins, 3 * TL_PROBA_BINS, 0, 1) >= 0 ||
+        first_out(c->roc_bins, 2 * TL_ROC_BINS, 0, 1) >= 0) {
         snprintf(why, size, "a calibration or ROC bin is negative or infinite");
         return -1;
     }
