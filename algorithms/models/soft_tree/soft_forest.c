@@ -124,6 +124,11 @@ static int sf_check_params(const tl_params *p, tl_err *err)
                             "unknown parameter '%s': a soft forest has no teacher (soft_tree "
                             "has)",
                             p->keys[i]);
+        else if (!strncmp(p->keys[i], "leaf.", 5))
+            rc = tl_err_set(err, TL_EINVAL,
+                            "unknown parameter '%s': a soft forest's leaves are constant "
+                            "(leaf = linear is soft_tree's)",
+                            p->keys[i]);
     const char *shape = tl_params_find(p, "shape");
     if (!rc && shape && !strcmp(shape, "incremental"))
         rc = tl_err_set(err, TL_EINVAL,
@@ -312,7 +317,7 @@ static const tl_model_type type = {
     .check_params = sf_check_params,
     .check_data = sf_check_data,
     .help = st_forest_slots_help,
-    .plugin_at = st_plugin_at,
+    .plugin_at = st_forest_plugin_at,
 };
 
 const tl_model_type *const tl_model_soft_forest = &type;

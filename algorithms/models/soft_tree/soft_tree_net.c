@@ -36,6 +36,11 @@
 #define TINY FLT_MIN
 #include "soft_tree_net_body.h"
 
+void st_softmax_row(const double *f, size_t K, double *Q, double *logQ)
+{
+    softmax_row_d(f, K, Q, logQ);
+}
+
 void st_leaf_outputs(const st_net *net, st_work *w)
 {
     leaf_outputs_d(net, st_phi(net), &w->d);

@@ -201,8 +201,11 @@ int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE
     fprintf(f, "soft tree: depth %zu, %zu splits, %zu leaves, beta %g\n", st_tree_max_depth(t),
             t->n_inner, t->n_leaves, m->net.beta);
     if (!st_net_dense(&m->net)) /* today's trees keep today's text */
-        fprintf(f, "gate %s, shape %s (%zu hyperplanes)\n", gate_name(&m->net),
-                m->net.shape ? m->net.shape->name : "full", m->net.n_split);
+        fprintf(f, "gate %s, shape %s (%zu hyperplanes)%s\n", gate_name(&m->net),
+                m->net.shape ? m->net.shape->name : "full", m->net.n_split,
+                m->net.n_extra ? ", linear leaves (phi + A x: shown at the inputs' training "
+                                 "means, where A x = 0)"
+                               : "");
     fprintf(f,
             "each split sends a row right with p = %s(z), z in the attributes' original "
             "units; terms ordered by standardised weight\n",

@@ -55,6 +55,8 @@ void st_init_params(st_net *net, double init_scale, gsl_rng *rng)
         b[s] = gsl_ran_flat(rng, -r, r);
     for (size_t k = 0; k < net->tree.n_leaves * net->n_out; k++)
         phi[k] = gsl_ran_gaussian(rng, init_scale);
+    /* a linear leaf starts as a constant one: no draws, so the splits' and leaves' stay */
+    memset(st_extra(net), 0, net->tree.n_leaves * net->n_extra * sizeof(double));
 }
 
 typedef struct train_bufs {
