@@ -17,8 +17,9 @@ enum { D = 3, K = 3, B = 9 };
 #define BETA 1.7
 #define GAMMA 1.5
 #define LEAF_L2 0.07
+#define L1 0.04
 
-static void problem(int regression, double *X, double *y, double *wt)
+static inline void problem(int regression, double *X, double *y, double *wt)
 {
     for (size_t r = 0; r < B; r++) {
         for (size_t j = 0; j < D; j++)
@@ -30,8 +31,8 @@ static void problem(int regression, double *X, double *y, double *wt)
 
 /* The net of a case: gate, tree (full depth 2, the lopsided one, oblivious depth 3) and the
  * script's parameters theta[k] = 0.8 sin(1.3 k + 0.5). */
-static void make_net_leaf(st_net *net, const char *gate, const char *shape, int regression,
-                          const st_leaf_type *leaf)
+static inline void make_net_leaf(st_net *net, const char *gate, const char *shape, int regression,
+                                 const st_leaf_type *leaf)
 {
     static const int lop_l[] = {1, 3, -1, 5, -1, -1, -1}, lop_r[] = {2, 4, -1, 6, -1, -1, -1};
     tl_err err;
@@ -40,11 +41,14 @@ static void make_net_leaf(st_net *net, const char *gate, const char *shape, int 
     assert_non_null(net->gate);
     net->gate_par[0] = GAMMA;
     net->gate_par[1] = 1 / GAMMA;
-    net->shape = !strcmp(shape, "oblivious") ? &st_shape_oblivious : &st_shape_full;
+    net->shape = !strcmp(shape, "oblivious") ? &st_shape_oblivious
+                 : !strcmp(shape, "sparse")  ? &st_shape_sparse
+                                             : &st_shape_full;
+    net->shape_par[0] = L1;
     if (!strcmp(shape, "lopsided"))
         assert_int_equal(st_tree_from_children(&net->tree, lop_l, lop_r, 7, &err), TL_OK);
     else
-        assert_int_equal(st_tree_full(&net->tree, !strcmp(shape, "full") ? 2 : 3, &err), TL_OK);
+        assert_int_equal(st_tree_full(&net->tree, strcmp(shape, "oblivious") ? 2 : 3, &err), TL_OK);
     net->n_in = D;
     net->n_out = regression ? 1 : K;
     net->regression = regression;
@@ -56,13 +60,14 @@ static void make_net_leaf(st_net *net, const char *gate, const char *shape, int 
         net->theta[k] = 0.8 * sin(1.3 * (double)k + 0.5);
 }
 
-static void make_net(st_net *net, const char *gate, const char *shape, int regression)
+static inline void make_net(st_net *net, const char *gate, const char *shape, int regression)
 {
     make_net_leaf(net, gate, shape, regression, NULL);
 }
 
 /* Objective (and gradient when g) of the case's batch. */
-static double objective(st_net *net, st_work *w, const st_objective *obj, int regression, double *g)
+static inline double objective(st_net *net, st_work *w, const st_objective *obj, int regression,
+                               double *g)
 {
     double X[B * D], y[B], wt[B];
     problem(regression, X, y, wt);
@@ -71,8 +76,8 @@ static double objective(st_net *net, st_work *w, const st_objective *obj, int re
 
 /* Central differences of every parameter against the analytic gradient g, to 1e-6 relative
  * (absolute below 1); returns how many parameters had a nonzero derivative. */
-static size_t finite_differences(st_net *net, st_work *w, const st_objective *obj, int regression,
-                                 const double *g)
+static inline size_t finite_differences(st_net *net, st_work *w, const st_objective *obj,
+                                        int regression, const double *g)
 {
     size_t moving = 0;
     for (size_t k = 0; k < net->n_theta; k++) {
@@ -93,8 +98,9 @@ static size_t finite_differences(st_net *net, st_work *w, const st_objective *ob
 /* Every line of the PyTorch fixture: the objective and every derivative within 1e-10
  * relative (of 1e-3 at least), and the same gradient by finite differences. For the gates
  * that reach 0 and 1 the batch must have skipped subtrees (conditional computation) and
- * still kept some splits inside the band. */
-static void against_torch(const char *fixture, const st_leaf_type *leaf)
+ * still kept some splits inside the band. `trees`: how many of the trees (full, lopsided,
+ * oblivious; sparse) the fixture has, each with 3 gates x 2 tasks x 2 losses. */
+static inline void against_torch(const char *fixture, const st_leaf_type *leaf, size_t trees)
 {
     FILE *f = fopen(tl_test_path(fixture), "r");
     assert_non_null(f);
@@ -146,14 +152,14 @@ static void against_torch(const char *fixture, const st_leaf_type *leaf)
         cases++;
     }
     fclose(f);
-    assert_int_equal(cases, 3 * 3 * 2 * 2);
-    assert_int_equal(skipped_cases, 2 * 3 * 2 * 2);
+    assert_int_equal(cases, trees * 3 * 2 * 2);
+    assert_int_equal(skipped_cases, trees * 2 * 2 * 2);
 }
 
 /* Each line "cv NAME GATE SHAPE ACCURACY" of a PyTorch CV fixture (scripts/peers/
  * torch_soft_tree_cv.py) against treelab refitted on its folds with gate, shape and extra (a
  * KEY=VALUE, or NULL): within 3 points, 1.5 on breast cancer. Returns the lines checked. */
-static size_t cv_against_torch(const char *fixture, const char *extra)
+static inline size_t cv_against_torch(const char *fixture, const char *extra)
 {
     FILE *f = fopen(tl_test_path(fixture), "r");
     assert_non_null(f);
@@ -196,7 +202,7 @@ static size_t cv_against_torch(const char *fixture, const char *extra)
 }
 
 /* Each pair of KEY=VALUE settings refused by soft_tree with a message naming cases[i][2]. */
-static void refused_pairs(const char *const (*cases)[3], size_t n)
+static inline void refused_pairs(const char *const (*cases)[3], size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         tl_params p;

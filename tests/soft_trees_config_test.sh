@@ -15,7 +15,7 @@ for jobs in 1 2; do
     || fail "treelab run --jobs $jobs failed"
 done
 rows=$(($(wc -l < "$out/j1/metrics.csv") - 1))
-[ "$rows" -eq $((1 * 11 * 3)) ] || fail "$rows cells in metrics.csv, expected 33"
+[ "$rows" -eq $((1 * 12 * 3)) ] || fail "$rows cells in metrics.csv, expected 36"
 # fidelity: a column, filled for the distilled model's cells only, each a share of 50 test rows
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fidelity") col = i; if (!col) exit 1; next }
          $2 == "distilled_nb" { n++; v = $col * 50; if ($col == "" || v < 0 || v > 50 || v != int(v + 0.5)) exit 2; next }
@@ -23,7 +23,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fidelity") col = i; if (
          END { if (n != 3) exit 4 }' "$out/j1/metrics.csv" \
   || fail "fidelity column wrong (awk exit $?)"
 [ -s "$out/j1/plots/size_accuracy_iris.dat" ] || fail "size_accuracy not drawn"
-for m in smooth_step_oblivious linear_leaves soft_forest_dndf; do
+for m in smooth_step_oblivious sparse linear_leaves soft_forest_dndf; do
   grep -q "$m" "$out/j1/plots/size_accuracy_iris.dat" || fail "size_accuracy lacks $m"
 done
 cmp "$out/j1/metrics.csv" "$out/j2/metrics.csv" || fail "metrics differ between --jobs 1 and 2"

@@ -15,7 +15,7 @@
 static void test_against_torch(void **state)
 {
     (void)state;
-    against_torch("tests/fixtures/soft_tree/linear_gradients.txt", &st_leaf_linear);
+    against_torch("tests/fixtures/soft_tree/linear_gradients.txt", &st_leaf_linear, 3);
 }
 
 /* Soft targets (distillation) go through the same leaf outputs: with A = 0 a linear net's

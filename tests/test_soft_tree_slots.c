@@ -12,7 +12,7 @@
 static void test_against_torch(void **state)
 {
     (void)state;
-    against_torch("tests/fixtures/soft_tree/gradients.txt", NULL);
+    against_torch("tests/fixtures/soft_tree/gradients.txt", NULL, 3);
 }
 
 /* Distillation's objective: the fixed batch with soft targets q[r][c] = softmax_c(sin(0.9 r +

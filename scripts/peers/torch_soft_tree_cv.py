@@ -11,7 +11,12 @@ early stopping, predictions by the mixture. The gates as in torch_soft_tree_grad
 Linear leaves (`linear` first: tests/fixtures/soft_tree/linear_cv.txt): leaf l's logits are
 phi_l + A_l x, A starting at 0 (treelab's leaf = linear), the variants LINEAR_VARIANTS.
 
-  torch_soft_tree_cv.py [linear] OUT.txt DATA.arff...
+The sparse shape (`sparse` first: tests/fixtures/soft_tree/sparse_cv.txt): the full tree with
+L1 * ||W||_1 (L1 = 0.01, treelab's default shape.l1) in the loss, and after each Adam step
+every split weight soft-thresholded by lr * L1 (treelab's proximal step), the gates of
+SPARSE_VARIANTS.
+
+  torch_soft_tree_cv.py [linear | sparse] OUT.txt DATA.arff...
 Writes, per data set, a line "folds NAME f0 f1 ..." (each row's fold) and, per variant, a line
 "cv NAME GATE SHAPE ACCURACY"; tests/test_soft_tree_slots.c (test_soft_tree_leaf.c for linear
 leaves) refits treelab on the same folds.
@@ -26,6 +31,8 @@ from torch_soft_tree_grad import gate
 VARIANTS = [("smooth_step", "full"), ("entmoid", "full"), ("sigmoid", "oblivious"),
             ("smooth_step", "oblivious")]
 LINEAR_VARIANTS = [("sigmoid", "full"), ("smooth_step", "full")]
+SPARSE_VARIANTS = [("sigmoid", "sparse"), ("smooth_step", "sparse")]
+L1 = 0.01
 DEPTH, EPOCHS, BATCH, LR, LAMBDA = 4, 100, 32, 0.01, 1e-3
 
 
@@ -104,14 +111,20 @@ def fit_predict(gname, shape, Xtr, ytr, Xte, K, seed, linear=False):
             Y, pen = forward(gname, oblivious, lin, phi, xt[idx], A=A)
             yc = torch.clamp(Y[torch.arange(len(idx)), yt[idx]], min=2.2250738585072014e-308)
             loss = -torch.log(yc).mean() + pen
+            if shape == "sparse":
+                loss = loss + L1 * lin.weight.abs().sum()
             opt.zero_grad()
             loss.backward()
             opt.step()
+            if shape == "sparse":
+                with torch.no_grad():
+                    w = lin.weight
+                    w.copy_(torch.sign(w) * torch.clamp(w.abs() - LR * L1, min=0))
     with torch.no_grad():
         return forward(gname, oblivious, lin, phi, xe, A=A)[0].argmax(1).numpy()
 
 
-def main(out, paths, linear=False):
+def main(out, paths, mode=""):
     torch.set_num_threads(1)
     with open(out, "w") as f:
         f.write(f"# scripts/peers/torch_soft_tree_cv.py, torch {torch.__version__}\n")
@@ -121,11 +134,13 @@ def main(out, paths, linear=False):
             fold = stratified_folds(y, 10, 1)
             f.write(f"folds {name} " + " ".join(map(str, fold)) + "\n")
             f.flush()
-            for gname, shape in LINEAR_VARIANTS if linear else VARIANTS:
+            variants = {"linear": LINEAR_VARIANTS, "sparse": SPARSE_VARIANTS}.get(mode, VARIANTS)
+            for gname, shape in variants:
                 correct = 0
                 for k in range(10):
                     tr, te = fold != k, fold == k
-                    pred = fit_predict(gname, shape, X[tr], y[tr], X[te], K, 100 + k, linear)
+                    pred = fit_predict(gname, shape, X[tr], y[tr], X[te], K, 100 + k,
+                                       mode == "linear")
                     correct += int((pred == y[te]).sum())
                 acc = correct / len(y)
                 f.write(f"cv {name} {gname} {shape} {acc:.4f}\n")
@@ -134,7 +149,7 @@ def main(out, paths, linear=False):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "linear":
-        main(sys.argv[2], sys.argv[3:], True)
+    if sys.argv[1] in ("linear", "sparse"):
+        main(sys.argv[2], sys.argv[3:], sys.argv[1])
     else:
         main(sys.argv[1], sys.argv[2:])

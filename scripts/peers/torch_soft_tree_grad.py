@@ -19,9 +19,11 @@ outside |z| < gamma / 2); entmoid (NODE: entmax 1.5 of (z, 0), its first compone
 Linear leaves (`linear`): leaf l's logits (regression: value) are phi_l + A_l x, with theta's
 last block A (leaves x outputs x inputs, after phi) and 0.5 * LEAF_L2 * ||A||^2 added.
 
-  torch_soft_tree_grad.py OUT.txt [linear]
+The sparse shape (`sparse`): the full tree with L1 * ||W||_1 added (autograd's sign(w)).
+
+  torch_soft_tree_grad.py OUT.txt [linear | sparse]
 One line per case: gate shape task loss objective gradient... (tests/fixtures/soft_tree/
-gradients.txt; with linear, linear_gradients.txt)
+gradients.txt; with linear, linear_gradients.txt; with sparse, sparse_gradients.txt)
 """
 import math
 import sys
@@ -31,6 +33,7 @@ import torch
 D, K, B = 3, 3, 9
 BETA, LAMBDA, L2, GAMMA = 1.7, 0.3, 0.05, 1.5
 LEAF_L2 = 0.07
+L1 = 0.04
 
 
 def trees():
@@ -71,7 +74,7 @@ def problem(regression):
     return X, y, wt
 
 
-def case(gname, tree, regression, loss, soft=None, linear=False):
+def case(gname, tree, regression, loss, soft=None, linear=False, l1=0.0):
     """One case; soft (B x K soft targets, classification) in place of the labels: mixture
     -sum_c soft_c log Y_c, expected -sum_l P_l sum_c soft_c log Q_lc (torch_soft_tree_distill.py)."""
     _, left, right, oblivious = tree
@@ -142,24 +145,27 @@ def case(gname, tree, regression, loss, soft=None, linear=False):
     obj = data + pen + 0.5 * L2 * (W ** 2).sum()
     if linear:
         obj = obj + 0.5 * LEAF_L2 * (A ** 2).sum()
+    if l1:
+        obj = obj + l1 * W.abs().sum()
     obj.backward()
     return obj.item(), theta.grad.tolist()
 
 
-def main(out, linear=False):
+def main(out, mode=""):
     torch.set_num_threads(1)
     with open(out, "w") as f:
         f.write("# gate shape task loss objective gradient... (scripts/peers/torch_soft_tree_grad.py,"
                 f" torch {torch.__version__})\n")
         for gname in ("sigmoid", "smooth_step", "entmoid"):
-            for tree in trees():
+            for tree in trees() if mode != "sparse" else [("sparse",) + trees()[0][1:]]:
                 for regression in (0, 1):
                     for loss in ("mixture", "expected"):
-                        obj, g = case(gname, tree, regression, loss, linear=linear)
+                        obj, g = case(gname, tree, regression, loss, linear=mode == "linear",
+                                      l1=L1 if mode == "sparse" else 0.0)
                         f.write(" ".join([gname, tree[0], "regression" if regression else
                                           "classification", loss, f"{obj:.17g}"] +
                                          [f"{v:.17g}" for v in g]) + "\n")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:3] == ["linear"])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")

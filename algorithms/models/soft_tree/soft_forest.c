@@ -130,6 +130,10 @@ static int sf_check_params(const tl_params *p, tl_err *err)
                             "(leaf = linear is soft_tree's)",
                             p->keys[i]);
     const char *shape = tl_params_find(p, "shape");
+    if (!rc && shape && !strcmp(shape, "sparse"))
+        rc = tl_err_set(err, TL_EINVAL,
+                        "shape = sparse in a soft forest: the forest's trees are full or "
+                        "oblivious (the sparse shape's penalty is soft_tree's)");
     if (!rc && shape && !strcmp(shape, "incremental"))
         rc = tl_err_set(err, TL_EINVAL,
                         "shape = incremental in a soft forest: the forest trains all its trees "

@@ -35,6 +35,7 @@ static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng
     out->gate = src->gate;
     memcpy(out->gate_par, src->gate_par, sizeof out->gate_par);
     out->shape = src->shape;
+    memcpy(out->shape_par, src->shape_par, sizeof out->shape_par);
     out->leaf = src->leaf;
     memcpy(out->leaf_par, src->leaf_par, sizeof out->leaf_par);
     int rc = st_tree_from_children(&out->tree, left, right, n + 2, err);

@@ -2,8 +2,10 @@
 #ifndef TL_SOFT_TREE_IMPL_H
 #define TL_SOFT_TREE_IMPL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -86,9 +88,20 @@ typedef struct st_shape_type {
     int (*fit)(struct st_net *net, const struct st_train_opts *o, size_t depth,
                const struct st_data *train, const struct st_data *valid, gsl_rng *rng,
                struct st_trace *trace, tl_err *err);
+    /* The parameters (checked against params) into par[0..ST_SHAPE_PARS); NULL: none. */
+    void (*init)(const tl_params *p, double *par);
+    /* A penalty on the split weights W (n values), its gradient added to gW when not NULL;
+     * and the proximal step of that penalty after each optimiser step of size `step` (which
+     * sets weights exactly to 0). NULL: none. */
+    double (*penalty)(const double *par, const double *W, size_t n, double *gW);
+    void (*prox)(const double *par, double step, double *W, size_t n);
 } st_shape_type;
 
-extern const st_shape_type st_shape_full, st_shape_incremental, st_shape_oblivious;
+/* Values a shape reads from its parameters (shape.NAME), at most this many. */
+#define ST_SHAPE_PARS 1
+
+extern const st_shape_type st_shape_full, st_shape_incremental, st_shape_oblivious,
+    st_shape_sparse;
 
 /* Values a leaf reads from its parameters (leaf.NAME), at most this many. */
 #define ST_LEAF_PARS 1
@@ -170,6 +183,7 @@ typedef struct st_net {
     const st_gate_type *gate;
     double gate_par[ST_GATE_PARS];
     const st_shape_type *shape;
+    double shape_par[ST_SHAPE_PARS];
     size_t n_split; /* rows of W and b (st_net_alloc_theta): n_inner unless the shape shares */
     int distill;    /* training on soft targets (st_data.q): the row passes, which read them */
     /* The leaf (NULL: constant) and its parameters; its extra parameters per leaf. */
@@ -390,6 +404,40 @@ void st_optim_clear(st_optim *o);
 /* One SGD or Adam step (PyTorch's defaults) on theta along o->grad, as opts choose. */
 void st_optim_step(st_optim *o, const st_train_opts *opts, double *theta);
 
+/* Early stopping on the validation loss, shared by the soft tree and the soft forest: the best
+ * loss seen, the epochs since, and when to stop (patience epochs without a lower loss; 0
+ * never; off: no validation rows, never). */
+typedef struct st_stopper {
+    double best;
+    size_t since, patience;
+    int on;
+} st_stopper;
+
+static inline st_stopper st_stopper_start(int on, size_t patience)
+{
+    return (st_stopper){.best = INFINITY, .patience = patience, .on = on};
+}
+
+/* Records an epoch's validation loss vl; at a new best copies theta (n values) into best and
+ * returns 1. */
+static inline int st_stopper_see(st_stopper *s, double vl, const double *theta, double *best,
+                                 size_t n)
+{
+    if (!(vl < s->best)) {
+        s->since++;
+        return 0;
+    }
+    s->best = vl;
+    s->since = 0;
+    memcpy(best, theta, n * sizeof *best);
+    return 1;
+}
+
+static inline int st_stopper_done(const st_stopper *s)
+{
+    return s->on && s->patience && s->since >= s->patience;
+}
+
 int st_trace_push(st_trace *t, double epoch, double train_loss, double valid_loss, tl_err *err);
 /* The trace as a model type's trace operation gives it. */
 int st_trace_view(const st_trace *t, const char *const **col_names, size_t *n_cols,
@@ -460,7 +508,7 @@ typedef struct soft_tree {
     double gate_par[ST_GATE_PARS];
     const st_shape_type *shape;
     const st_leaf_type *leaf;
-    double leaf_par[ST_LEAF_PARS];
+    double leaf_par[ST_LEAF_PARS], shape_par[ST_SHAPE_PARS];
     int single; /* precision = "float" */
     st_train_opts opts;
     /* fitted */
@@ -495,8 +543,9 @@ int st_slot_params(const tl_params *p, const char *slot, tl_params *out, tl_err 
 int st_slots_check(const tl_params *p, tl_err *err);
 int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
                   const st_shape_type **shape, tl_err *err);
-/* The leaf p names and its parameters (soft_tree only). */
+/* The leaf p names and its parameters, and the shape's parameters (soft_tree only). */
 int st_leaf_read(const tl_params *p, const st_leaf_type **leaf, double *leaf_par, tl_err *err);
+int st_shape_par_read(const tl_params *p, const st_shape_type *shape, double *par, tl_err *err);
 /* The soft forest's help: the slots it takes (no incremental shape) and what it refuses. */
 void st_forest_slots_help(FILE *f);
 void st_slots_help(FILE *f);

@@ -8,7 +8,7 @@
 static const st_gate_type *const gates[] = {&st_gate_sigmoid, &st_gate_smooth_step,
                                             &st_gate_entmoid, NULL};
 static const st_shape_type *const shapes[] = {&st_shape_full, &st_shape_incremental,
-                                              &st_shape_oblivious, NULL};
+                                              &st_shape_oblivious, &st_shape_sparse, NULL};
 static const st_leaf_type *const leaves[] = {&st_leaf_constant, &st_leaf_linear, NULL};
 
 const st_gate_type *st_gate_at(size_t i)
@@ -226,6 +226,18 @@ int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_pa
     return TL_OK;
 }
 
+int st_shape_par_read(const tl_params *p, const st_shape_type *shape, double *par, tl_err *err)
+{
+    memset(par, 0, ST_SHAPE_PARS * sizeof *par);
+    tl_params sub;
+    if (st_slot_params(p, "shape", &sub, err))
+        return TL_ENOMEM;
+    if (shape->init)
+        shape->init(&sub, par);
+    tl_params_clear(&sub);
+    return TL_OK;
+}
+
 int st_leaf_read(const tl_params *p, const st_leaf_type **leaf, double *leaf_par, tl_err *err)
 {
     const char *name = tl_params_find(p, "leaf");
@@ -242,14 +254,15 @@ int st_leaf_read(const tl_params *p, const st_leaf_type **leaf, double *leaf_par
     return TL_OK;
 }
 
-/* skip: a plug-in the learner refuses, left out of its help (NULL: none). */
+/* skip: the plug-ins the learner refuses, left out of its help (names, space-separated; NULL:
+ * none). */
 static void help_slot(FILE *f, int s, const char *skip)
 {
     tl_model_plugin pl;
     fprintf(f, "\n%s (set %s = NAME, its parameters as %s.PARAM):\n", slots[s].name, slots[s].name,
             slots[s].name);
     for (size_t i = 0; slots[s].at(i, &pl); i++) {
-        if (skip && !strcmp(pl.name, skip))
+        if (skip && strstr(skip, pl.name))
             continue;
         fprintf(f, "  %-12s %s\n  %-12s (%s)\n", pl.name, pl.summary, "", pl.reference);
         if (pl.params)
@@ -270,9 +283,9 @@ void st_slots_help(FILE *f)
 void st_forest_slots_help(FILE *f)
 {
     help_slot(f, 0, NULL);
-    help_slot(f, 1, "incremental");
+    help_slot(f, 1, "incremental sparse");
     fprintf(f, "\nRefused before any work: shape = incremental (the forest trains its trees "
-               "jointly from the start); teacher (distil into a soft_tree instead); leaf "
+               "jointly from the start) or sparse; teacher (distil into a soft_tree instead); leaf "
                "(a soft forest's leaves are constant).\n");
 }
 

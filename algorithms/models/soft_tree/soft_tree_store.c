@@ -145,6 +145,7 @@ int st_load(void *state, const tl_store *s, tl_err *err)
     net->shape = m->shape;
     net->leaf = m->leaf;
     memcpy(net->leaf_par, m->leaf_par, sizeof net->leaf_par);
+    memcpy(net->shape_par, m->shape_par, sizeof net->shape_par);
     rc = st_read_encoder(&m->enc, s, err);
     net->n_in = m->enc.n_in;
     if (!rc)
