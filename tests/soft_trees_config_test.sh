@@ -22,6 +22,14 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fidelity") col = i; if (
          $col != "" { exit 3 }
          END { if (n != 3) exit 4 }' "$out/j1/metrics.csv" \
   || fail "fidelity column wrong (awk exit $?)"
+# summary.md: a fidelity column, the distilled model's mean (the mean of its three cells in
+# metrics.csv) and empty for the others
+want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fidelity") col = i; next }
+                $2 == "distilled_nb" { s += $col; n++ } END { printf "%.4f", s / n }' "$out/j1/metrics.csv")
+grep -q '| fidelity | n |' "$out/j1/summary.md" || fail "summary.md has no fidelity column"
+grep -q "^| distilled_nb |.* | $want ± [0-9.]* | 3 |\$" "$out/j1/summary.md" \
+  || fail "summary.md: distilled_nb's fidelity is not $want"
+grep -q '^| cart |.* | | 3 |$' "$out/j1/summary.md" || fail "summary.md: cart has a fidelity"
 [ -s "$out/j1/plots/size_accuracy_iris.dat" ] || fail "size_accuracy not drawn"
 for m in smooth_step_oblivious sparse linear_leaves soft_forest_dndf; do
   grep -q "$m" "$out/j1/plots/size_accuracy_iris.dat" || fail "size_accuracy lacks $m"

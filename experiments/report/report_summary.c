@@ -37,6 +37,7 @@ static double metric(const tl_cell *c, size_t j)
 typedef struct pair_stats {
     size_t n;
     double mean[N_CLS + 2], sd[N_CLS + 2];
+    double fid_mean, fid_sd; /* fidelity to the teacher of a distilled model (else NaN) */
     double p;   /* corrected t-test p-value against the baseline (NaN: not tested) */
     int result; /* +1 win, 0 tie, -1 loss, 2 is the baseline, 3 not tested */
 } pair_stats;
@@ -113,6 +114,12 @@ static int pair(const tl_rep *r, size_t d, size_t m, size_t fr, double *buf, siz
         ps->mean[j] = defined ? gsl_stats_mean(buf, 1, defined) : NAN;
         ps->sd[j] = defined > 1 ? gsl_stats_sd(buf, 1, defined) : 0;
     }
+    size_t nf = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(buf[nf] = r->cells[idx[i]].fidelity))
+            nf++;
+    ps->fid_mean = nf ? gsl_stats_mean(buf, 1, nf) : NAN;
+    ps->fid_sd = nf > 1 ? gsl_stats_sd(buf, 1, nf) : 0;
     ps->p = NAN;
     ps->result = m == r->meta.baseline ? 2 : 3;
     /* a learning curve is tested per training fraction: pooled, its cells mix sizes */
@@ -258,13 +265,16 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
     int cls = r->meta.n_classes[d] > 0, lc = r->meta.n_fractions > 0;
     size_t nmod = r->meta.n_models, col[MD_MAX_COLS], nc = md_columns(r, cls, col);
     const char *const *names = cls ? cls_names : reg_names;
+    int fid = 0; /* a fidelity column when a model of this dataset was distilled */
+    for (size_t i = 0; i < nmod * n_groups(r); i++)
+        fid |= !isnan(ps[i].fid_mean);
     /* the verdict beside the name, the compared metric next: what a reader looks for */
     fprintf(f, "\n## %s (%s)\n\n| model |%s vs baseline (p) |", MD(r->meta.dataset[d]),
             cls ? "classification" : "regression", lc ? " training fraction |" : "");
     for (size_t j = 0; j < nc; j++)
         fprintf(f, " %s |", names[col[j]]);
-    fprintf(f, " n |\n| --- |%s --- |", lc ? " ---: |" : "");
-    for (size_t j = 0; j <= nc; j++)
+    fprintf(f, "%s n |\n| --- |%s --- |", fid ? " fidelity |" : "", lc ? " ---: |" : "");
+    for (size_t j = 0; j <= nc + (size_t)fid; j++)
         fputs(" ---: |", f);
     fputc('\n', f);
     for (size_t m = 0; m < nmod; m++)
@@ -285,6 +295,10 @@ static void md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats *ps)
                     int prec = col[j] >= (cls ? N_CLS : N_REG) ? 2 : 4;
                     fprintf(f, " %.*f ± %.*f |", prec, p->mean[col[j]], prec, p->sd[col[j]]);
                 }
+            if (fid && isnan(p->fid_mean))
+                fputs(" |", f);
+            else if (fid)
+                fprintf(f, " %.4f ± %.4f |", p->fid_mean, p->fid_sd);
             fprintf(f, " %zu |\n", p->n);
         }
     if (cls)
