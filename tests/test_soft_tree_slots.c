@@ -6,138 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algorithms/models/soft_tree/soft_tree_impl.h"
-#include "tl_test_util.h"
+#include "soft_tree_case.h"
 #include "treelab/tl_model.h"
 
-/* The fixed problem of scripts/peers/torch_soft_tree_grad.py. */
-enum { D = 3, K = 3, B = 9 };
-#define BETA 1.7
-#define GAMMA 1.5
-
-static void problem(int regression, double *X, double *y, double *wt)
-{
-    for (size_t r = 0; r < B; r++) {
-        for (size_t j = 0; j < D; j++)
-            X[r * D + j] = sin(0.7 * (double)(r * D + j) + 0.3) * 1.5;
-        y[r] = regression ? cos(1.1 * (double)r) : (double)((r * 7 + 3) % K);
-        wt[r] = 0.5 + 0.1 * (double)(r % 5);
-    }
-}
-
-/* The net of a case: gate, tree (full depth 2, the lopsided one, oblivious depth 3) and the
- * script's parameters theta[k] = 0.8 sin(1.3 k + 0.5). */
-static void make_net(st_net *net, const char *gate, const char *shape, int regression)
-{
-    static const int lop_l[] = {1, 3, -1, 5, -1, -1, -1}, lop_r[] = {2, 4, -1, 6, -1, -1, -1};
-    tl_err err;
-    memset(net, 0, sizeof *net);
-    net->gate = st_gate_find(gate);
-    assert_non_null(net->gate);
-    net->gate_par[0] = GAMMA;
-    net->gate_par[1] = 1 / GAMMA;
-    net->shape = !strcmp(shape, "oblivious") ? &st_shape_oblivious : &st_shape_full;
-    if (!strcmp(shape, "lopsided"))
-        assert_int_equal(st_tree_from_children(&net->tree, lop_l, lop_r, 7, &err), TL_OK);
-    else
-        assert_int_equal(st_tree_full(&net->tree, !strcmp(shape, "full") ? 2 : 3, &err), TL_OK);
-    net->n_in = D;
-    net->n_out = regression ? 1 : K;
-    net->regression = regression;
-    net->beta = BETA;
-    assert_int_equal(st_net_alloc_theta(net, &err), TL_OK);
-    for (size_t k = 0; k < net->n_theta; k++)
-        net->theta[k] = 0.8 * sin(1.3 * (double)k + 0.5);
-}
-
-/* Objective (and gradient when g) of the case's batch. */
-static double objective(st_net *net, st_work *w, const st_objective *obj, int regression, double *g)
-{
-    double X[B * D], y[B], wt[B];
-    problem(regression, X, y, wt);
-    return st_objective_grad(net, obj, w, X, y, wt, B, g, NULL);
-}
-
-/* Central differences of every parameter against the analytic gradient g, to 1e-6 relative
- * (absolute below 1); returns how many parameters had a nonzero derivative. */
-static size_t finite_differences(st_net *net, st_work *w, const st_objective *obj, int regression,
-                                 const double *g)
-{
-    size_t moving = 0;
-    for (size_t k = 0; k < net->n_theta; k++) {
-        double keep = net->theta[k], h = 1e-6;
-        net->theta[k] = keep + h;
-        double fp = objective(net, w, obj, regression, NULL);
-        net->theta[k] = keep - h;
-        double fm = objective(net, w, obj, regression, NULL);
-        net->theta[k] = keep;
-        double fd = (fp - fm) / (2 * h);
-        if (fabs(g[k] - fd) > 1e-6 * fmax(1.0, fabs(fd)))
-            fail_msg("parameter %zu: analytic %.12g, finite difference %.12g", k, g[k], fd);
-        moving += g[k] != 0;
-    }
-    return moving;
-}
-
-/* Every line of the PyTorch fixture: the objective and every derivative within 1e-10
- * relative (of 1e-3 at least), and the same gradient by finite differences. For the gates
- * that reach 0 and 1 the batch must have skipped subtrees (conditional computation) and
- * still kept some splits inside the band. */
 static void test_against_torch(void **state)
 {
     (void)state;
-    FILE *f = fopen(tl_test_path("tests/fixtures/soft_tree/gradients.txt"), "r");
-    assert_non_null(f);
-    char line[16384];
-    size_t cases = 0, skipped_cases = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#')
-            continue;
-        char gate[32], shape[32], task[32], loss[32];
-        int used;
-        double want;
-        assert_int_equal(
-            sscanf(line, "%31s %31s %31s %31s %lf%n", gate, shape, task, loss, &want, &used), 5);
-        int regression = !strcmp(task, "regression");
-        st_net net;
-        make_net(&net, gate, shape, regression);
-        st_objective obj = {!strcmp(loss, "expected") ? ST_LOSS_EXPECTED : ST_LOSS_MIXTURE, 0.3,
-                            0.05};
-        tl_err err;
-        st_work w;
-        assert_int_equal(st_work_alloc(&w, &net, B, &err), TL_OK);
-        double *g = malloc(net.n_theta * sizeof *g);
-        double got = objective(&net, &w, &obj, regression, g);
-        assert_true(finite_differences(&net, &w, &obj, regression, g) > net.n_theta / 3);
-        if (fabs(got - want) > 1e-10 * fabs(want))
-            fail_msg("%s %s %s %s: objective %.17g, torch %.17g", gate, shape, task, loss, got,
-                     want);
-        const char *at = line + used;
-        for (size_t k = 0; k < net.n_theta; k++) {
-            char *end;
-            double t = strtod(at, &end);
-            assert_true(end != at);
-            at = end;
-            if (fabs(g[k] - t) > 1e-10 * fmax(fabs(t), 1e-3))
-                fail_msg("%s %s %s %s: parameter %zu: %.17g, torch %.17g", gate, shape, task, loss,
-                         k, g[k], t);
-        }
-        assert_true(finite_differences(&net, &w, &obj, regression, g) > net.n_theta / 3);
-        if (strcmp(gate, "sigmoid")) {
-            size_t reached = w.e.start[B], band = 0;
-            for (size_t i = 0; i < reached; i++)
-                band += w.e.pos[i] < (int)net.tree.n_inner && w.e.p[i] > 0 && w.e.p[i] < 1;
-            assert_true(band > 0);
-            skipped_cases += reached < B * net.tree.n_nodes;
-        }
-        free(g);
-        st_work_clear(&w);
-        st_net_clear(&net);
-        cases++;
-    }
-    fclose(f);
-    assert_int_equal(cases, 3 * 3 * 2 * 2);
-    assert_int_equal(skipped_cases, 2 * 3 * 2 * 2);
+    against_torch("tests/fixtures/soft_tree/gradients.txt", NULL, 3);
 }
 
 /* Distillation's objective: the fixed batch with soft targets q[r][c] = softmax_c(sin(0.9 r +
@@ -293,8 +168,8 @@ static void test_distill_cv_against_torch(void **state)
         double want_acc, want_fid, acc, fid;
         assert_int_equal(sscanf(line + used, "%31s %lf %lf", T, &want_acc, &want_fid), 3);
         distill_cv(d, fold, T, &acc, &fid);
-        print_message("%s T=%s: accuracy %.4f (torch %.4f), fidelity %.4f (torch %.4f)\n", name,
-                      T, acc, want_acc, fid, want_fid);
+        print_message("%s T=%s: accuracy %.4f (torch %.4f), fidelity %.4f (torch %.4f)\n", name, T,
+                      acc, want_acc, fid, want_fid);
         if (fabs(acc - want_acc) > 0.03 || fabs(fid - want_fid) > 0.03)
             fail_msg("%s T=%s: accuracy %.4f, torch %.4f; fidelity %.4f, torch %.4f", name, T, acc,
                      want_acc, fid, want_fid);
@@ -386,7 +261,9 @@ static void test_refused(void **state)
     tl_test_refused("soft_tree", "gate", "tanh", "valid: sigmoid, smooth_step, entmoid");
     tl_test_refused("soft_tree", "shape", "ring", "valid: full, incremental, oblivious");
     tl_test_refused("soft_tree", "gate.gamma", "2", "gate sigmoid takes no parameters");
-    tl_test_refused("soft_tree", "leaf.kind", "x", "slots with parameters are gate and shape");
+    tl_test_refused("soft_tree", "leaf.kind", "x", "leaf constant takes no parameters");
+    tl_test_refused("soft_tree", "tree.kind", "x",
+                    "slots with parameters are gate, shape and leaf");
     const char *const cases[][3] = {
         {"gate=smooth_step", "gate.gamma=0", "gamma"},
         {"grow=incremental", "shape=oblivious", "incremental growth adds one split at a time"},
@@ -394,18 +271,7 @@ static void test_refused(void **state)
         {"precision=float", "shape=oblivious", "the float passes run over whole batches"},
         {"anneal=1.05", "grow=incremental", "incremental growth retrains the tree"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        tl_params p;
-        tl_params_init(&p);
-        tl_err err;
-        assert_int_equal(tl_params_set_kv(&p, cases[i][0], &err), TL_OK);
-        assert_int_equal(tl_params_set_kv(&p, cases[i][1], &err), TL_OK);
-        tl_model *m = tl_model_new("soft_tree", &p, &err);
-        tl_params_clear(&p);
-        assert_null(m);
-        if (!strstr(err.msg, cases[i][2]))
-            fail_msg("%s, %s: '%s'", cases[i][0], cases[i][1], err.msg);
-    }
+    refused_pairs(cases, sizeof cases / sizeof *cases);
 }
 
 /* The slots are listed by `treelab plugins` (text and json) and `fit --algo soft_tree --help`. */
@@ -522,53 +388,23 @@ static void test_cv_small(void **state)
 static void test_cv_against_torch(void **state)
 {
     (void)state;
-    FILE *f = fopen(tl_test_path("tests/fixtures/soft_tree/cv.txt"), "r");
-    assert_non_null(f);
-    static char line[65536];
-    char name[64] = "";
-    tl_dataset *d = NULL;
-    size_t *fold = NULL;
-    size_t checked = 0;
-    while (fgets(line, sizeof line, f)) {
-        char kind[16], gate[32], shape[32];
-        int used;
-        if (sscanf(line, "%15s %63s%n", kind, name, &used) != 2 || kind[0] == '#')
-            continue;
-        if (!strcmp(kind, "folds")) {
-            char rel[128];
-            snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
-            tl_dataset_free(d);
-            d = tl_test_load(rel, NULL);
-            free(fold);
-            fold = tl_test_read_folds(line + used, d->n_rows);
-            continue;
-        }
-        double want;
-        assert_int_equal(sscanf(line + used, "%31s %31s %lf", gate, shape, &want), 3);
-        char g[64], s[64];
-        snprintf(g, sizeof g, "gate=%s", gate);
-        snprintf(s, sizeof s, "shape=%s", shape);
-        const char *kv[] = {g, s, NULL};
-        double got = tl_test_cv_on_folds("soft_tree", d, fold, 10, kv), tol = strcmp(name, "breast_cancer") ? 0.03 : 0.015;
-        print_message("%s %s %s: treelab %.4f, torch %.4f\n", name, gate, shape, got, want);
-        if (fabs(got - want) > tol)
-            fail_msg("%s %s %s: treelab %.4f, torch %.4f", name, gate, shape, got, want);
-        checked++;
-    }
-    fclose(f);
-    tl_dataset_free(d);
-    free(fold);
-    assert_true(checked >= 2 * 4 + 1); /* iris, wine: 4 variants; breast cancer: recorded */
+    /* iris, wine: 4 variants; breast cancer: recorded */
+    assert_true(cv_against_torch("tests/fixtures/soft_tree/cv.txt", NULL) >= 2 * 4 + 1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gates_by_hand), cmocka_unit_test(test_against_torch),
-        cmocka_unit_test(test_routing),       cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_model_file),    cmocka_unit_test(test_cv_small),
-        cmocka_unit_test(test_listed),        cmocka_unit_test(test_cv_against_torch),
-        cmocka_unit_test(test_anneal),        cmocka_unit_test(test_distill_against_torch),
+        cmocka_unit_test(test_gates_by_hand),
+        cmocka_unit_test(test_against_torch),
+        cmocka_unit_test(test_routing),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_model_file),
+        cmocka_unit_test(test_cv_small),
+        cmocka_unit_test(test_listed),
+        cmocka_unit_test(test_cv_against_torch),
+        cmocka_unit_test(test_anneal),
+        cmocka_unit_test(test_distill_against_torch),
         cmocka_unit_test(test_distill_cv_against_torch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

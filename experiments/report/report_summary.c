@@ -96,6 +96,12 @@ static int pair(const tl_rep *r, size_t d, size_t m, size_t fr, double *buf, siz
         ps->mean[j] = defined ? gsl_stats_mean(buf, 1, defined) : NAN;
         ps->sd[j] = defined > 1 ? gsl_stats_sd(buf, 1, defined) : 0;
     }
+    size_t nf = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(buf[nf] = r->cells[idx[i]].fidelity))
+            nf++;
+    ps->fid_mean = nf ? gsl_stats_mean(buf, 1, nf) : NAN;
+    ps->fid_sd = nf > 1 ? gsl_stats_sd(buf, 1, nf) : 0;
     ps->p = NAN;
     ps->result = m == r->meta.baseline ? 2 : 3;
     /* a learning curve is tested per training fraction: pooled, its cells mix sizes */

@@ -17,6 +17,7 @@ extern const char *const tl_rep_reg_names[N_REG + 2];
 typedef struct pair_stats {
     size_t n;
     double mean[N_CLS + 2], sd[N_CLS + 2];
+    double fid_mean, fid_sd; /* fidelity to the teacher of a distilled model (else NaN) */
     double p;   /* corrected t-test p-value against the baseline (NaN: not tested) */
     int result; /* +1 win, 0 tie, -1 loss, 2 is the baseline, 3 not tested */
 } pair_stats;

@@ -130,13 +130,16 @@ void tl_rep_sum_md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats 
     int cls = r->meta.n_classes[d] > 0, lc = r->meta.n_fractions > 0;
     size_t nmod = r->meta.n_models, col[MD_MAX_COLS], nc = md_columns(r, cls, col);
     const char *const *names = cls ? tl_rep_cls_names : tl_rep_reg_names;
+    int fid = 0; /* a fidelity column when a model of this dataset was distilled */
+    for (size_t i = 0; i < nmod * tl_rep_n_groups(r); i++)
+        fid |= !isnan(ps[i].fid_mean);
     /* the verdict beside the name, the compared metric next: what a reader looks for */
     fprintf(f, "\n## %s (%s)\n\n| model |%s vs baseline (p) |", MD(r->meta.dataset[d]),
             cls ? "classification" : "regression", lc ? " training fraction |" : "");
     for (size_t j = 0; j < nc; j++)
         fprintf(f, " %s |", names[col[j]]);
-    fprintf(f, " n |\n| --- |%s --- |", lc ? " ---: |" : "");
-    for (size_t j = 0; j <= nc; j++)
+    fprintf(f, "%s n |\n| --- |%s --- |", fid ? " fidelity |" : "", lc ? " ---: |" : "");
+    for (size_t j = 0; j <= nc + (size_t)fid; j++)
         fputs(" ---: |", f);
     fputc('\n', f);
     for (size_t m = 0; m < nmod; m++)
@@ -157,6 +160,10 @@ void tl_rep_sum_md_dataset(FILE *f, const tl_rep *r, size_t d, const pair_stats 
                     int prec = col[j] >= (cls ? N_CLS : N_REG) ? 2 : 4;
                     fprintf(f, " %.*f ± %.*f |", prec, p->mean[col[j]], prec, p->sd[col[j]]);
                 }
+            if (fid && isnan(p->fid_mean))
+                fputs(" |", f);
+            else if (fid)
+                fprintf(f, " %.4f ± %.4f |", p->fid_mean, p->fid_sd);
             fprintf(f, " %zu |\n", p->n);
         }
     if (cls)

@@ -8,9 +8,18 @@ W and b uniform in +-1/sqrt(D) (nn.Linear's default), leaf logits normal with sd
 cross-entropy plus the balance penalty (lambda 0.001), Adam lr 0.01, batch 32, 100 epochs, no
 early stopping, predictions by the mixture. The gates as in torch_soft_tree_grad.py.
 
-  torch_soft_tree_cv.py OUT.txt DATA.arff...
+Linear leaves (`linear` first: tests/fixtures/soft_tree/linear_cv.txt): leaf l's logits are
+phi_l + A_l x, A starting at 0 (treelab's leaf = linear), the variants LINEAR_VARIANTS.
+
+The sparse shape (`sparse` first: tests/fixtures/soft_tree/sparse_cv.txt): the full tree with
+L1 * ||W||_1 (L1 = 0.01, treelab's default shape.l1) in the loss, and after each Adam step
+every split weight soft-thresholded by lr * L1 (treelab's proximal step), the gates of
+SPARSE_VARIANTS.
+
+  torch_soft_tree_cv.py [linear | sparse] OUT.txt DATA.arff...
 Writes, per data set, a line "folds NAME f0 f1 ..." (each row's fold) and, per variant, a line
-"cv NAME GATE SHAPE ACCURACY"; tests/test_soft_tree_slots.c refits treelab on the same folds.
+"cv NAME GATE SHAPE ACCURACY"; tests/test_soft_tree_slots.c (test_soft_tree_leaf.c for linear
+leaves) refits treelab on the same folds.
 """
 import sys
 
@@ -21,6 +30,9 @@ from torch_soft_tree_grad import gate
 
 VARIANTS = [("smooth_step", "full"), ("entmoid", "full"), ("sigmoid", "oblivious"),
             ("smooth_step", "oblivious")]
+LINEAR_VARIANTS = [("sigmoid", "full"), ("smooth_step", "full")]
+SPARSE_VARIANTS = [("sigmoid", "sparse"), ("smooth_step", "sparse")]
+L1 = 0.01
 DEPTH, EPOCHS, BATCH, LR, LAMBDA = 4, 100, 32, 0.01, 1e-3
 
 
@@ -51,7 +63,7 @@ def stratified_folds(y, k, seed):
     return fold
 
 
-def forward(gname, oblivious, lin, phi, x, gamma=1.0):
+def forward(gname, oblivious, lin, phi, x, gamma=1.0, A=None):
     """Mixture output and balance penalty of a full tree in heap order."""
     z = lin(x)  # B x (splits or levels)
     mu = torch.ones(x.shape[0], 1, dtype=x.dtype)
@@ -69,10 +81,13 @@ def forward(gname, oblivious, lin, phi, x, gamma=1.0):
         term = torch.where(reached, torch.log(a) + torch.log(1 - a), torch.zeros_like(a))
         pen = pen - LAMBDA * 2.0 ** -level * 0.5 * term.sum()
         mu = torch.stack([mu * (1 - p), mu * p], dim=2).reshape(x.shape[0], -1)
-    return mu @ torch.softmax(phi, dim=1), pen
+    if A is None:
+        return mu @ torch.softmax(phi, dim=1), pen
+    F = phi[None, :, :] + torch.einsum("lkd,bd->blk", A, x)
+    return torch.einsum("bl,blk->bk", mu, torch.softmax(F, dim=2)), pen
 
 
-def fit_predict(gname, shape, Xtr, ytr, Xte, K, seed):
+def fit_predict(gname, shape, Xtr, ytr, Xte, K, seed, linear=False):
     torch.manual_seed(seed)
     mu, sd = Xtr.mean(0), Xtr.std(0, ddof=1)
     sd[sd == 0] = 1
@@ -82,23 +97,34 @@ def fit_predict(gname, shape, Xtr, ytr, Xte, K, seed):
     oblivious = shape == "oblivious"
     lin = torch.nn.Linear(xt.shape[1], DEPTH if oblivious else 2 ** DEPTH - 1).double()
     phi = torch.nn.Parameter(0.1 * torch.randn(2 ** DEPTH, K, dtype=torch.float64))
-    opt = torch.optim.Adam(list(lin.parameters()) + [phi], lr=LR)
+    params = list(lin.parameters()) + [phi]
+    A = None
+    if linear:
+        A = torch.nn.Parameter(torch.zeros(2 ** DEPTH, K, xt.shape[1], dtype=torch.float64))
+        params.append(A)
+    opt = torch.optim.Adam(params, lr=LR)
     n = len(yt)
     for _ in range(EPOCHS):
         perm = torch.randperm(n)
         for at in range(0, n, BATCH):
             idx = perm[at:at + BATCH]
-            Y, pen = forward(gname, oblivious, lin, phi, xt[idx])
+            Y, pen = forward(gname, oblivious, lin, phi, xt[idx], A=A)
             yc = torch.clamp(Y[torch.arange(len(idx)), yt[idx]], min=2.2250738585072014e-308)
             loss = -torch.log(yc).mean() + pen
+            if shape == "sparse":
+                loss = loss + L1 * lin.weight.abs().sum()
             opt.zero_grad()
             loss.backward()
             opt.step()
+            if shape == "sparse":
+                with torch.no_grad():
+                    w = lin.weight
+                    w.copy_(torch.sign(w) * torch.clamp(w.abs() - LR * L1, min=0))
     with torch.no_grad():
-        return forward(gname, oblivious, lin, phi, xe)[0].argmax(1).numpy()
+        return forward(gname, oblivious, lin, phi, xe, A=A)[0].argmax(1).numpy()
 
 
-def main(out, paths):
+def main(out, paths, mode=""):
     torch.set_num_threads(1)
     with open(out, "w") as f:
         f.write(f"# scripts/peers/torch_soft_tree_cv.py, torch {torch.__version__}\n")
@@ -108,11 +134,13 @@ def main(out, paths):
             fold = stratified_folds(y, 10, 1)
             f.write(f"folds {name} " + " ".join(map(str, fold)) + "\n")
             f.flush()
-            for gname, shape in VARIANTS:
+            variants = {"linear": LINEAR_VARIANTS, "sparse": SPARSE_VARIANTS}.get(mode, VARIANTS)
+            for gname, shape in variants:
                 correct = 0
                 for k in range(10):
                     tr, te = fold != k, fold == k
-                    pred = fit_predict(gname, shape, X[tr], y[tr], X[te], K, 100 + k)
+                    pred = fit_predict(gname, shape, X[tr], y[tr], X[te], K, 100 + k,
+                                       mode == "linear")
                     correct += int((pred == y[te]).sum())
                 acc = correct / len(y)
                 f.write(f"cv {name} {gname} {shape} {acc:.4f}\n")
@@ -121,4 +149,7 @@ def main(out, paths):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    if sys.argv[1] in ("linear", "sparse"):
+        main(sys.argv[2], sys.argv[3:], sys.argv[1])
+    else:
+        main(sys.argv[1], sys.argv[2:])

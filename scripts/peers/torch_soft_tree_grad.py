@@ -16,8 +16,14 @@ of p_i over the batch.
 Gates: sigmoid; smooth_step (TEL: -2 u^3 + 3 u / 2 + 1/2, u = z / gamma, clamped to 0 and 1
 outside |z| < gamma / 2); entmoid (NODE: entmax 1.5 of (z, 0), its first component).
 
-  torch_soft_tree_grad.py OUT.txt
-One line per case: gate shape task loss objective gradient...
+Linear leaves (`linear`): leaf l's logits (regression: value) are phi_l + A_l x, with theta's
+last block A (leaves x outputs x inputs, after phi) and 0.5 * LEAF_L2 * ||A||^2 added.
+
+The sparse shape (`sparse`): the full tree with L1 * ||W||_1 added (autograd's sign(w)).
+
+  torch_soft_tree_grad.py OUT.txt [linear | sparse]
+One line per case: gate shape task loss objective gradient... (tests/fixtures/soft_tree/
+gradients.txt; with linear, linear_gradients.txt; with sparse, sparse_gradients.txt)
 """
 import math
 import sys
@@ -26,6 +32,8 @@ import torch
 
 D, K, B = 3, 3, 9
 BETA, LAMBDA, L2, GAMMA = 1.7, 0.3, 0.05, 1.5
+LEAF_L2 = 0.07
+L1 = 0.04
 
 
 def trees():
@@ -66,7 +74,7 @@ def problem(regression):
     return X, y, wt
 
 
-def case(gname, tree, regression, loss, soft=None):
+def case(gname, tree, regression, loss, soft=None, linear=False, l1=0.0):
     """One case; soft (B x K soft targets, classification) in place of the labels: mixture
     -sum_c soft_c log Y_c, expected -sum_l P_l sum_c soft_c log Q_lc (torch_soft_tree_distill.py)."""
     _, left, right, oblivious = tree
@@ -83,13 +91,19 @@ def case(gname, tree, regression, loss, soft=None):
         depth[left[i]] = depth[right[i]] = depth[i] + 1
     S = (max(depth[i] for i in inner) + 1) if oblivious else len(inner)
     Kout = 1 if regression else K
-    n_theta = S * (D + 1) + len(leaves) * Kout
+    L = len(leaves)
+    n_theta = S * (D + 1) + L * Kout * (D + 1 if linear else 1)
     theta = torch.tensor([0.8 * math.sin(1.3 * k + 0.5) for k in range(n_theta)],
                          dtype=torch.float64, requires_grad=True)
     W = theta[:S * D].reshape(S, D)
     b = theta[S * D:S * D + S]
-    phi = theta[S * (D + 1):].reshape(len(leaves), Kout)
+    phi = theta[S * (D + 1):S * (D + 1) + L * Kout].reshape(L, Kout)
     X, y, wt = problem(regression)
+    # the leaves' logits (values) per row: B x L x Kout
+    F = phi[None, :, :].expand(B, L, Kout)
+    if linear:
+        A = theta[S * (D + 1) + L * Kout:].reshape(L, Kout, D)
+        F = F + torch.einsum("lkd,bd->blk", A, X)
     ws = wt.sum()
     P = {0: torch.ones(B, dtype=torch.float64)}
     pen = torch.zeros((), dtype=torch.float64)
@@ -105,46 +119,53 @@ def case(gname, tree, regression, loss, soft=None):
         P[right[i]] = P[i] * p
     PL = torch.stack([P[i] for i in leaves], dim=1)  # B x L
     if regression:
-        v = phi[:, 0]
+        v = F[:, :, 0]  # B x L
         yt = torch.tensor(y, dtype=torch.float64)
         if loss == "mixture":
-            data = (wt / ws * (PL @ v - yt) ** 2).sum()
+            data = (wt / ws * ((PL * v).sum(1) - yt) ** 2).sum()
         else:
-            data = (wt / ws * (PL * (v[None, :] - yt[:, None]) ** 2).sum(1)).sum()
+            data = (wt / ws * (PL * (v - yt[:, None]) ** 2).sum(1)).sum()
     elif soft is not None:
         if loss == "mixture":
-            Y = torch.clamp(PL @ torch.softmax(phi, dim=1), min=2.2250738585072014e-308)
+            Y = torch.clamp(torch.einsum("bl,blk->bk", PL, torch.softmax(F, dim=2)),
+                            min=2.2250738585072014e-308)
             data = -(wt / ws * (soft * torch.log(Y)).sum(1)).sum()
         else:
-            data = -(wt / ws * (PL * (soft @ torch.log_softmax(phi, dim=1).T)).sum(1)).sum()
+            logQ = torch.log_softmax(F, dim=2)
+            data = -(wt / ws * (PL * torch.einsum("bk,blk->bl", soft, logQ)).sum(1)).sum()
     else:
-        logQ = torch.log_softmax(phi, dim=1)
+        logQ = torch.log_softmax(F, dim=2)  # B x L x K
         yi = torch.tensor(y)
         if loss == "mixture":
-            Y = PL @ torch.softmax(phi, dim=1)
+            Y = torch.einsum("bl,blk->bk", PL, torch.softmax(F, dim=2))
             yc = torch.clamp(Y[torch.arange(B), yi], min=2.2250738585072014e-308)
             data = -(wt / ws * torch.log(yc)).sum()
         else:
-            data = -(wt / ws * (PL * logQ[:, yi].T).sum(1)).sum()
+            data = -(wt / ws * (PL * logQ[torch.arange(B), :, yi]).sum(1)).sum()
     obj = data + pen + 0.5 * L2 * (W ** 2).sum()
+    if linear:
+        obj = obj + 0.5 * LEAF_L2 * (A ** 2).sum()
+    if l1:
+        obj = obj + l1 * W.abs().sum()
     obj.backward()
     return obj.item(), theta.grad.tolist()
 
 
-def main(out):
+def main(out, mode=""):
     torch.set_num_threads(1)
     with open(out, "w") as f:
         f.write("# gate shape task loss objective gradient... (scripts/peers/torch_soft_tree_grad.py,"
                 f" torch {torch.__version__})\n")
         for gname in ("sigmoid", "smooth_step", "entmoid"):
-            for tree in trees():
+            for tree in trees() if mode != "sparse" else [("sparse",) + trees()[0][1:]]:
                 for regression in (0, 1):
                     for loss in ("mixture", "expected"):
-                        obj, g = case(gname, tree, regression, loss)
+                        obj, g = case(gname, tree, regression, loss, linear=mode == "linear",
+                                      l1=L1 if mode == "sparse" else 0.0)
                         f.write(" ".join([gname, tree[0], "regression" if regression else
                                           "classification", loss, f"{obj:.17g}"] +
                                          [f"{v:.17g}" for v in g]) + "\n")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")

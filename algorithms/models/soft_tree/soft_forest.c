@@ -124,7 +124,16 @@ static int sf_check_params(const tl_params *p, tl_err *err)
                             "unknown parameter '%s': a soft forest has no teacher (soft_tree "
                             "has)",
                             p->keys[i]);
+        else if (!strncmp(p->keys[i], "leaf.", 5))
+            rc = tl_err_set(err, TL_EINVAL,
+                            "unknown parameter '%s': a soft forest's leaves are constant "
+                            "(leaf = linear is soft_tree's)",
+                            p->keys[i]);
     const char *shape = tl_params_find(p, "shape");
+    if (!rc && shape && !strcmp(shape, "sparse"))
+        rc = tl_err_set(err, TL_EINVAL,
+                        "shape = sparse in a soft forest: the forest's trees are full or "
+                        "oblivious (the sparse shape's penalty is soft_tree's)");
     if (!rc && shape && !strcmp(shape, "incremental"))
         rc = tl_err_set(err, TL_EINVAL,
                         "shape = incremental in a soft forest: the forest trains all its trees "
@@ -312,7 +321,7 @@ static const tl_model_type type = {
     .check_params = sf_check_params,
     .check_data = sf_check_data,
     .help = st_forest_slots_help,
-    .plugin_at = st_plugin_at,
+    .plugin_at = st_forest_plugin_at,
 };
 
 const tl_model_type *const tl_model_soft_forest = &type;

@@ -106,8 +106,7 @@ int sf_train(sf_net *f, const sf_train_opts *so, const st_data *train, const st_
     }
     gsl_rng_set(rng, seed);
     int use_valid = valid && valid->n > 0, closed = f->leaf == SF_LEAF_CLOSED_FORM;
-    double best = INFINITY;
-    size_t since = 0;
+    st_stopper stop = st_stopper_start(use_valid, o->patience);
     if (closed)
         rc = sf_leaf_closed_form(f, &b.w, train->X, train->y, train->wt, train->n, so->leaf_iters,
                                  err);
@@ -126,20 +125,14 @@ int sf_train(sf_net *f, const sf_train_opts *so, const st_data *train, const st_
         double vl = NAN;
         if (use_valid) {
             vl = sf_objective(f, &b.w, 0, valid->X, valid->y, valid->wt, valid->n, NULL, NULL);
-            if (vl < best) {
-                best = vl;
-                since = 0;
-                memcpy(b.o.best, f->theta, f->n_theta * sizeof *b.o.best);
-            } else {
-                since++;
-            }
+            st_stopper_see(&stop, vl, f->theta, b.o.best, f->n_theta);
         }
         if (trace && (rc = st_trace_push(trace, (double)e, last, vl, err)))
             break;
-        if (use_valid && o->patience && since >= o->patience)
+        if (st_stopper_done(&stop))
             break;
     }
-    if (!rc && use_valid && isfinite(best))
+    if (!rc && use_valid && isfinite(stop.best))
         memcpy(f->theta, b.o.best, f->n_theta * sizeof *b.o.best);
     gsl_rng_free(rng);
     bufs_clear(&b);

@@ -22,8 +22,11 @@ static const tl_param_spec params[] = {
      "the splits' gate: sigmoid, smooth_step or entmoid (below; gate.PARAM sets its "
      "parameters)"},
     {"shape", TL_PARAM_STRING, "full", 0, 0, NULL,
-     "the tree's shape: full, incremental or oblivious (below; default full, or incremental "
-     "with grow = incremental)"},
+     "the tree's shape: full, incremental, oblivious or sparse (below; default full, or "
+     "incremental with grow = incremental)"},
+    {"leaf", TL_PARAM_STRING, "constant", 0, 0, NULL,
+     "the leaves: constant (a class distribution or value) or linear (a linear model of the "
+     "inputs; below, leaf.PARAM sets its parameters)"},
     {"lambda", TL_PARAM_DOUBLE, "0.001", 0, 1e6, NULL, "weight of the balance penalty"},
     {"l2", TL_PARAM_DOUBLE, "0", 0, 1e6, NULL, "L2 penalty 0.5 * l2 * ||W||^2 on split weights"},
     {"optimizer", TL_PARAM_CHOICE, "adam", 0, 0, "adam|sgd", "mini-batch optimiser"},
@@ -65,7 +68,9 @@ static void *st_alloc(const tl_params *p, tl_err *err)
         return NULL;
     }
     tl_params own;
-    if (st_own_params(p, &own, err) || st_slots_read(p, &m->gate, m->gate_par, &m->shape, err)) {
+    if (st_own_params(p, &own, err) || st_slots_read(p, &m->gate, m->gate_par, &m->shape, err) ||
+        st_leaf_read(p, &m->leaf, m->leaf_par, err) ||
+        st_shape_par_read(p, m->shape, m->shape_par, err)) {
         tl_params_clear(&own);
         st_free(m);
         return NULL;
@@ -183,6 +188,9 @@ static int st_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n
     m->net.gate = m->gate;
     memcpy(m->net.gate_par, m->gate_par, sizeof m->gate_par);
     m->net.shape = m->shape;
+    m->net.leaf = m->leaf;
+    memcpy(m->net.leaf_par, m->leaf_par, sizeof m->leaf_par);
+    memcpy(m->net.shape_par, m->shape_par, sizeof m->shape_par);
     if (!m->net.regression && m->net.n_out < 1)
         return tl_err_set(err, TL_EINVAL, "soft_tree: the target has no classes");
     if (d->schema.n_attrs == 0)

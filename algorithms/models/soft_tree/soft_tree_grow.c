@@ -35,6 +35,9 @@ static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng
     out->gate = src->gate;
     memcpy(out->gate_par, src->gate_par, sizeof out->gate_par);
     out->shape = src->shape;
+    memcpy(out->shape_par, src->shape_par, sizeof out->shape_par);
+    out->leaf = src->leaf;
+    memcpy(out->leaf_par, src->leaf_par, sizeof out->leaf_par);
     int rc = st_tree_from_children(&out->tree, left, right, n + 2, err);
     free(left);
     free(right);
@@ -42,7 +45,7 @@ static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng
         st_net_clear(out);
         return rc;
     }
-    size_t D = src->n_in, K = src->n_out;
+    size_t D = src->n_in, K = src->n_out, E = src->n_extra;
     const st_tree *u = &out->tree;
     double r = D ? 1.0 / sqrt((double)D) : 1.0;
     const double *old_leaf = st_phi(src) + (size_t)t->slot[leaf] * K;
@@ -60,6 +63,10 @@ static int split_leaf(const st_net *src, size_t leaf, double init_scale, gsl_rng
             continue;
         }
         double *phi = st_phi(out) + (size_t)u->slot[i] * K;
+        /* a new leaf starts from its parent leaf's extra parameters */
+        const double *src_extra = st_extra(src) + (size_t)t->slot[i < n ? i : leaf] * E;
+        if (E)
+            memcpy(st_extra(out) + (size_t)u->slot[i] * E, src_extra, E * sizeof *src_extra);
         if (i < n) {
             memcpy(phi, st_phi(src) + (size_t)t->slot[i] * K, K * sizeof *phi);
             continue;

@@ -2,8 +2,10 @@
 #ifndef TL_SOFT_TREE_IMPL_H
 #define TL_SOFT_TREE_IMPL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -86,16 +88,54 @@ typedef struct st_shape_type {
     int (*fit)(struct st_net *net, const struct st_train_opts *o, size_t depth,
                const struct st_data *train, const struct st_data *valid, gsl_rng *rng,
                struct st_trace *trace, tl_err *err);
+    /* The parameters (checked against params) into par[0..ST_SHAPE_PARS); NULL: none. */
+    void (*init)(const tl_params *p, double *par);
+    /* A penalty on the split weights W (n values), its gradient added to gW when not NULL;
+     * and the proximal step of that penalty after each optimiser step of size `step` (which
+     * sets weights exactly to 0). NULL: none. */
+    double (*penalty)(const double *par, const double *W, size_t n, double *gW);
+    void (*prox)(const double *par, double step, double *W, size_t n);
 } st_shape_type;
 
-extern const st_shape_type st_shape_full, st_shape_incremental, st_shape_oblivious;
+/* Values a shape reads from its parameters (shape.NAME), at most this many. */
+#define ST_SHAPE_PARS 1
 
-/* Gate and shape i of their registries (soft_tree_slots.c), NULL past the last; by name, NULL
- * when unknown. */
+extern const st_shape_type st_shape_full, st_shape_incremental, st_shape_oblivious,
+    st_shape_sparse;
+
+/* Values a leaf reads from its parameters (leaf.NAME), at most this many. */
+#define ST_LEAF_PARS 1
+
+/* A leaf plug-in (soft_tree_leaf_*.c): what a leaf outputs (class logits, or a value in
+ * standardised target units). Every leaf has its n_out constants phi; a leaf type may add
+ * parameters of its own per leaf (theta's last block, after phi, leaf by leaf), which make
+ * the output depend on the row: then the passes go row by row. */
+typedef struct st_leaf_type {
+    const char *name, *summary, *reference;
+    const tl_param_spec *params; /* leaf.NAME; NULL: none */
+    void (*init)(const tl_params *p, double *par);
+    /* Parameters of a leaf past its constants, for n_in inputs and n_out outputs; NULL: none
+     * (the leaf is its constants, the same for every row). */
+    size_t (*n_extra)(size_t n_in, size_t n_out);
+    /* Add the row-dependent part of a leaf's outputs for input x (D values) to out (K). */
+    void (*add)(const double *extra, const double *x, size_t D, size_t K, double *out);
+    /* Add d loss / d extra to gextra, from g = d loss / d (the leaf's outputs). */
+    void (*grad)(const double *g, const double *x, size_t D, size_t K, double *gextra);
+    /* The penalty on all leaves' extra parameters (n of them), its gradient added to gextra
+     * when not NULL; NULL: none. */
+    double (*penalty)(const double *par, const double *extra, size_t n, double *gextra);
+} st_leaf_type;
+
+extern const st_leaf_type st_leaf_constant, st_leaf_linear;
+
+/* Gate, shape and leaf i of their registries (soft_tree_slots.c), NULL past the last; by name,
+ * NULL when unknown. */
 const st_gate_type *st_gate_at(size_t i);
 const st_shape_type *st_shape_at(size_t i);
+const st_leaf_type *st_leaf_at(size_t i);
 const st_gate_type *st_gate_find(const char *name);
 const st_shape_type *st_shape_find(const char *name);
+const st_leaf_type *st_leaf_find(const char *name);
 typedef enum { ST_OPT_ADAM = 0, ST_OPT_SGD = 1 } st_optimizer;
 
 /* A binary tree of soft splits. Nodes are numbered so that a parent comes before its
@@ -143,8 +183,13 @@ typedef struct st_net {
     const st_gate_type *gate;
     double gate_par[ST_GATE_PARS];
     const st_shape_type *shape;
+    double shape_par[ST_SHAPE_PARS];
     size_t n_split; /* rows of W and b (st_net_alloc_theta): n_inner unless the shape shares */
     int distill;    /* training on soft targets (st_data.q): the row passes, which read them */
+    /* The leaf (NULL: constant) and its parameters; its extra parameters per leaf. */
+    const st_leaf_type *leaf;
+    double leaf_par[ST_LEAF_PARS];
+    size_t n_extra;
 } st_net;
 
 /* Whether net runs today's passes over whole batches (soft_tree_net.c): the sigmoid gate, one
@@ -153,7 +198,7 @@ typedef struct st_net {
 static inline int st_net_dense(const st_net *n)
 {
     return (!n->gate || n->gate == &st_gate_sigmoid) && (!n->shape || !n->shape->row) &&
-           !n->distill;
+           !n->distill && !n->n_extra;
 }
 
 /* The split-parameter row of inner slot s. */
@@ -184,6 +229,11 @@ static inline double *st_b(const st_net *n)
 static inline double *st_phi(const st_net *n)
 {
     return st_b(n) + n->n_split;
+}
+/* The leaves' extra parameters (st_leaf_type.n_extra), n_extra per leaf. */
+static inline double *st_extra(const st_net *n)
+{
+    return st_phi(n) + n->tree.n_leaves * n->n_out;
 }
 
 /* Scratch of one precision for batches of up to cap rows. Node arrays are node-major: the B
@@ -218,6 +268,7 @@ typedef struct st_work {
     size_t cap;
     st_bufs_d d;
     st_bufs_f f;
+    double *lq; /* leaves with extra parameters: 3 x n_leaves x n_out, one row's Q, logQ, gQ */
     double *a;  /* 3 x n_inner: balance statistics */
     double *yb; /* the batch's targets */
     double *qb; /* cap x n_out: the batch's soft targets, when `soft` */
@@ -276,6 +327,8 @@ size_t st_reach_row(const st_net *net, const double *x, double wr, st_reach *e, 
  * outputs from phi into w->d.Q and w->d.logQ; the balance penalty from the sums in w->a (see
  * penalty_d); the leaf parameters' gradient from w->d.gQ. */
 void st_leaf_outputs(const st_net *net, st_work *w);
+/* softmax(f) and its log, K values (Q may be f), as the leaves' outputs are computed. */
+void st_softmax_row(const double *f, size_t K, double *Q, double *logQ);
 double st_penalty(const st_net *net, double lambda, st_work *w);
 void st_leaf_grad(const st_net *net, st_loss_kind loss, st_work *w, double *gphi);
 
@@ -351,6 +404,40 @@ void st_optim_clear(st_optim *o);
 /* One SGD or Adam step (PyTorch's defaults) on theta along o->grad, as opts choose. */
 void st_optim_step(st_optim *o, const st_train_opts *opts, double *theta);
 
+/* Early stopping on the validation loss, shared by the soft tree and the soft forest: the best
+ * loss seen, the epochs since, and when to stop (patience epochs without a lower loss; 0
+ * never; off: no validation rows, never). */
+typedef struct st_stopper {
+    double best;
+    size_t since, patience;
+    int on;
+} st_stopper;
+
+static inline st_stopper st_stopper_start(int on, size_t patience)
+{
+    return (st_stopper){.best = INFINITY, .patience = patience, .on = on};
+}
+
+/* Records an epoch's validation loss vl; at a new best copies theta (n values) into best and
+ * returns 1. */
+static inline int st_stopper_see(st_stopper *s, double vl, const double *theta, double *best,
+                                 size_t n)
+{
+    if (!(vl < s->best)) {
+        s->since++;
+        return 0;
+    }
+    s->best = vl;
+    s->since = 0;
+    memcpy(best, theta, n * sizeof *best);
+    return 1;
+}
+
+static inline int st_stopper_done(const st_stopper *s)
+{
+    return s->on && s->patience && s->since >= s->patience;
+}
+
 int st_trace_push(st_trace *t, double epoch, double train_loss, double valid_loss, tl_err *err);
 /* The trace as a model type's trace operation gives it. */
 int st_trace_view(const st_trace *t, const char *const **col_names, size_t *n_cols,
@@ -420,6 +507,8 @@ typedef struct soft_tree {
     const st_gate_type *gate;
     double gate_par[ST_GATE_PARS];
     const st_shape_type *shape;
+    const st_leaf_type *leaf;
+    double leaf_par[ST_LEAF_PARS], shape_par[ST_SHAPE_PARS];
     int single; /* precision = "float" */
     st_train_opts opts;
     /* fitted */
@@ -454,10 +543,14 @@ int st_slot_params(const tl_params *p, const char *slot, tl_params *out, tl_err 
 int st_slots_check(const tl_params *p, tl_err *err);
 int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
                   const st_shape_type **shape, tl_err *err);
+/* The leaf p names and its parameters, and the shape's parameters (soft_tree only). */
+int st_leaf_read(const tl_params *p, const st_leaf_type **leaf, double *leaf_par, tl_err *err);
+int st_shape_par_read(const tl_params *p, const st_shape_type *shape, double *par, tl_err *err);
 /* The soft forest's help: the slots it takes (no incremental shape) and what it refuses. */
 void st_forest_slots_help(FILE *f);
 void st_slots_help(FILE *f);
-int st_plugin_at(size_t i, tl_model_plugin *out); /* tl_model_type.plugin_at */
+int st_plugin_at(size_t i, tl_model_plugin *out);        /* tl_model_type.plugin_at */
+int st_forest_plugin_at(size_t i, tl_model_plugin *out); /* the forest's: no leaf */
 
 /* Pieces of the model file a soft forest shares (soft_tree_store.c): the target's kind and
  * scaling and the encoder (written and read), the trace, and the encoder against a schema. */

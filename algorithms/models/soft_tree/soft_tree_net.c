@@ -36,6 +36,11 @@
 #define TINY FLT_MIN
 #include "soft_tree_net_body.h"
 
+void st_softmax_row(const double *f, size_t K, double *Q, double *logQ)
+{
+    softmax_row_d(f, K, Q, logQ);
+}
+
 void st_leaf_outputs(const st_net *net, st_work *w)
 {
     leaf_outputs_d(net, st_phi(net), &w->d);
@@ -126,7 +131,10 @@ double st_batch_grad(const st_net *net, const st_objective *obj, st_work *w, siz
                      double *data_loss)
 {
     load_theta(net, w);
-    return pass(net, obj, w, B, grad, data_loss);
+    double total = pass(net, obj, w, B, grad, data_loss);
+    if (net->shape && net->shape->penalty)
+        total += net->shape->penalty(net->shape_par, st_W(net), net->n_split * net->n_in, grad);
+    return total;
 }
 
 double st_objective_grad(const st_net *net, const st_objective *obj, st_work *w, const double *X,

@@ -6,6 +6,22 @@
  * kept in double in both precisions. The functions the clones call are inlined into them
  * (one that is not runs as baseline SSE2). */
 
+/* softmax(f) into Q and log softmax(f) into logQ, K values; Q may be f itself (each f[c] is
+ * read before Q[c] is written). */
+static void FN(softmax_row)(const REAL *f, size_t K, REAL *Q, REAL *logQ)
+{
+    double mx = f[0], s = 0;
+    for (size_t c = 1; c < K; c++)
+        mx = f[c] > mx ? f[c] : mx;
+    for (size_t c = 0; c < K; c++)
+        s += exp(f[c] - mx);
+    double ls = mx + log(s);
+    for (size_t c = 0; c < K; c++) {
+        logQ[c] = (REAL)(f[c] - ls);
+        Q[c] = (REAL)exp(f[c] - ls);
+    }
+}
+
 /* Leaf outputs: softmax(phi) and log softmax(phi) per leaf, or phi itself for regression. */
 static void FN(leaf_outputs)(const st_net *net, const REAL *phi, BUFT *b)
 {
@@ -14,19 +30,8 @@ static void FN(leaf_outputs)(const st_net *net, const REAL *phi, BUFT *b)
         memcpy(b->Q, phi, L * K * sizeof *phi);
         return;
     }
-    for (size_t l = 0; l < L; l++) {
-        const REAL *f = phi + l * K;
-        double mx = f[0], s = 0;
-        for (size_t c = 1; c < K; c++)
-            mx = f[c] > mx ? f[c] : mx;
-        for (size_t c = 0; c < K; c++)
-            s += exp(f[c] - mx);
-        double ls = mx + log(s);
-        for (size_t c = 0; c < K; c++) {
-            b->logQ[l * K + c] = (REAL)(f[c] - ls);
-            b->Q[l * K + c] = (REAL)exp(f[c] - ls);
-        }
-    }
+    for (size_t l = 0; l < L; l++)
+        FN(softmax_row)(phi + l * K, K, b->Q + l * K, b->logQ + l * K);
 }
 
 /* The routing logits z = beta (W x + b) of the batch XT into b->p, in one product. */

@@ -85,8 +85,73 @@ static void forward(const st_net *net, st_work *w, size_t B, double *bal)
     w->e.start[B] = n;
 }
 
-/* Row r's mixture output Y (n_out) from its reached leaves. */
-static void mixture(const st_net *net, const st_work *w, size_t r, double *Y)
+/* The leaves' outputs a row's loss reads (n_leaves x n_out each, by leaf slot): Q (class
+ * probabilities or values), logQ, and where the gradient d loss / d Q (d loss / d logQ for
+ * the expected classification loss) is added. The batch's own (w->d) for constant leaves;
+ * for leaves with extra parameters, the row's (w->lq), of the leaves it reaches only. */
+typedef struct leaf_io {
+    const double *Q, *logQ;
+    double *gQ;
+} leaf_io;
+
+/* Leaf l's outputs for row x into Q + l K and logQ + l K: softmax of (or, regression, the
+ * value) phi_l plus the leaf type's row-dependent part. */
+static void leaf_row(const st_net *net, size_t l, const double *x, double *Q, double *logQ)
+{
+    size_t K = net->n_out;
+    double *f = Q + l * K;
+    memcpy(f, st_phi(net) + l * K, K * sizeof *f);
+    net->leaf->add(st_extra(net) + l * net->n_extra, x, net->n_in, K, f);
+    if (!net->regression)
+        st_softmax_row(f, K, f, logQ + l * K);
+}
+
+/* The leaves row r of the batch (input x) reaches, their outputs for x into w->lq, their
+ * gradients zeroed; the io reading them. The batch's constant leaves without extra
+ * parameters. */
+static leaf_io row_leaves(const st_net *net, st_work *w, size_t r, const double *x)
+{
+    size_t M = net->tree.n_inner, K = net->n_out, LK = net->tree.n_leaves * K;
+    if (!net->n_extra)
+        return (leaf_io){w->d.Q, w->d.logQ, w->d.gQ};
+    leaf_io io = {w->lq, w->lq + LK, w->lq + 2 * LK};
+    for (size_t i = w->e.start[r]; i < w->e.start[r + 1]; i++) {
+        if ((size_t)w->e.pos[i] < M)
+            continue;
+        size_t l = (size_t)w->e.pos[i] - M;
+        leaf_row(net, l, x, w->lq, w->lq + LK);
+        memset(io.gQ + l * K, 0, K * sizeof *io.gQ);
+    }
+    return io;
+}
+
+/* Row r's leaf gradients in io (leaves with extra parameters) into the gradients of their
+ * constants gphi and extra parameters gextra, through the softmax at the row's outputs. */
+static void row_leaf_grad(const st_net *net, st_loss_kind loss, const st_work *w, size_t r,
+                          const double *x, const leaf_io *io, double *gphi, double *gextra)
+{
+    size_t M = net->tree.n_inner, K = net->n_out, E = net->n_extra;
+    double *g = w->d.dY; /* d loss / d (the leaf's logits or value) */
+    for (size_t i = w->e.start[r]; i < w->e.start[r + 1]; i++) {
+        if ((size_t)w->e.pos[i] < M)
+            continue;
+        size_t l = (size_t)w->e.pos[i] - M;
+        const double *gq = io->gQ + l * K, *q = io->Q + l * K;
+        double dot = 0;
+        for (size_t c = 0; c < K; c++)
+            dot += loss == ST_LOSS_MIXTURE ? gq[c] * q[c] : gq[c];
+        for (size_t c = 0; c < K; c++) {
+            g[c] = net->regression           ? gq[c]
+                   : loss == ST_LOSS_MIXTURE ? q[c] * (gq[c] - dot)
+                                             : gq[c] - q[c] * dot;
+            gphi[l * K + c] += g[c];
+        }
+        net->leaf->grad(g, x, net->n_in, K, gextra + l * E);
+    }
+}
+
+/* Row r's mixture output Y (n_out) from its reached leaves' outputs Q. */
+static void mixture(const st_net *net, const st_work *w, const double *Q, size_t r, double *Y)
 {
     size_t M = net->tree.n_inner, K = net->n_out;
     const st_reach *e = &w->e;
@@ -94,7 +159,7 @@ static void mixture(const st_net *net, const st_work *w, size_t r, double *Y)
     for (size_t i = e->start[r]; i < e->start[r + 1]; i++) {
         if ((size_t)e->pos[i] < M)
             continue;
-        const double *q = w->d.Q + ((size_t)e->pos[i] - M) * K;
+        const double *q = Q + ((size_t)e->pos[i] - M) * K;
         for (size_t c = 0; c < K; c++)
             Y[c] += e->P[i] * q[c];
     }
@@ -103,14 +168,15 @@ static void mixture(const st_net *net, const st_work *w, size_t r, double *Y)
 /* Row r's weighted data loss (wr its weight share, y its target); with want, d loss / d P into
  * its leaves' entries and d loss / d (leaf outputs) added to w->d.gQ (d loss / d logQ for the
  * expected classification loss), as data_loss_grad_d. */
-static double row_loss(const st_net *net, st_loss_kind loss, st_work *w, size_t r, double wr,
-                       double y, int want)
+static double row_loss(const st_net *net, st_loss_kind loss, st_work *w, const leaf_io *io,
+                       size_t r, double wr, double y, int want)
 {
     size_t M = net->tree.n_inner, K = net->n_out, c = net->regression ? 0 : (size_t)y;
     st_reach *e = &w->e;
-    double *Y = w->d.Y, *Q = w->d.Q, *gQ = w->d.gQ, total = 0, dY = 0;
+    const double *Q = io->Q;
+    double *Y = w->d.Y, *gQ = io->gQ, total = 0, dY = 0;
     if (loss == ST_LOSS_MIXTURE) {
-        mixture(net, w, r, Y);
+        mixture(net, w, Q, r, Y);
         if (net->regression) {
             double d = Y[0] - y;
             total = wr * d * d;
@@ -134,7 +200,7 @@ static double row_loss(const st_net *net, st_loss_kind loss, st_work *w, size_t 
             gP = wr * d * d;
             gq = 2.0 * wr * P * d;
         } else {
-            gP = -wr * w->d.logQ[l * K + c];
+            gP = -wr * io->logQ[l * K + c];
             gq = -wr * P;
         }
         if (loss == ST_LOSS_EXPECTED)
@@ -149,14 +215,15 @@ static double row_loss(const st_net *net, st_loss_kind loss, st_work *w, size_t 
 
 /* row_loss against soft targets q (n_out class probabilities): the cross-entropy
  * -sum_c q_c log Y_c of the mixture Y, or the path-weighted leaves' -sum_c q_c log Q_lc. */
-static double row_loss_soft(const st_net *net, st_loss_kind loss, st_work *w, size_t r, double wr,
-                            const double *q, int want)
+static double row_loss_soft(const st_net *net, st_loss_kind loss, st_work *w, const leaf_io *io,
+                            size_t r, double wr, const double *q, int want)
 {
     size_t M = net->tree.n_inner, K = net->n_out;
     st_reach *e = &w->e;
-    double *Y = w->d.Y, *dY = w->d.dY, *Q = w->d.Q, *gQ = w->d.gQ, total = 0;
+    const double *Q = io->Q;
+    double *Y = w->d.Y, *dY = w->d.dY, *gQ = io->gQ, total = 0;
     if (loss == ST_LOSS_MIXTURE) {
-        mixture(net, w, r, Y);
+        mixture(net, w, Q, r, Y);
         for (size_t c = 0; c < K; c++) {
             double yc = Y[c] > DBL_MIN ? Y[c] : DBL_MIN;
             total -= q[c] > 0 ? wr * q[c] * log(yc) : 0;
@@ -170,7 +237,7 @@ static double row_loss_soft(const st_net *net, st_loss_kind loss, st_work *w, si
         double P = e->P[i], gP = 0;
         for (size_t c = 0; c < K; c++) {
             double d = loss == ST_LOSS_MIXTURE ? dY[c] : -wr * q[c];
-            gP += (loss == ST_LOSS_MIXTURE ? Q[l * K + c] : w->d.logQ[l * K + c]) * d;
+            gP += (loss == ST_LOSS_MIXTURE ? Q[l * K + c] : io->logQ[l * K + c]) * d;
             if (want)
                 gQ[l * K + c] += P * d;
         }
@@ -218,20 +285,28 @@ double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w,
                          double *grad, double *data_loss)
 {
     size_t M = net->tree.n_inner, S = net->n_split, D = net->n_in;
-    size_t LK = net->tree.n_leaves * net->n_out;
+    size_t LK = net->tree.n_leaves * net->n_out, LE = net->tree.n_leaves * net->n_extra;
     int want = grad != NULL, pen = obj->lambda > 0 && M > 0;
     const double *th = net->theta;
+    double *gphi = grad ? grad + S * (D + 1) : NULL;
     st_leaf_outputs(net, w);
     forward(net, w, B, pen ? w->a : NULL);
     double ws = 0, total = 0;
     for (size_t r = 0; r < B; r++)
         ws += w->d.wt[r];
-    if (want)
+    if (want) {
         memset(w->d.gQ, 0, LK * sizeof *w->d.gQ);
-    for (size_t r = 0; ws > 0 && r < B; r++)
-        total += w->soft ? row_loss_soft(net, obj->loss, w, r, w->d.wt[r] / ws,
+        memset(grad, 0, net->n_theta * sizeof *grad);
+    }
+    for (size_t r = 0; ws > 0 && r < B; r++) {
+        const double *x = w->d.X + r * D;
+        leaf_io io = row_leaves(net, w, r, x);
+        total += w->soft ? row_loss_soft(net, obj->loss, w, &io, r, w->d.wt[r] / ws,
                                          w->qb + r * net->n_out, want)
-                         : row_loss(net, obj->loss, w, r, w->d.wt[r] / ws, w->yb[r], want);
+                         : row_loss(net, obj->loss, w, &io, r, w->d.wt[r] / ws, w->yb[r], want);
+        if (want && net->n_extra)
+            row_leaf_grad(net, obj->loss, w, r, x, &io, gphi, gphi + LK);
+    }
     if (data_loss)
         *data_loss = total;
     if (pen)
@@ -239,6 +314,8 @@ double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w,
     if (obj->l2 > 0)
         for (size_t k = 0; k < S * D; k++)
             total += 0.5 * obj->l2 * th[k] * th[k];
+    if (net->n_extra && net->leaf->penalty)
+        total += net->leaf->penalty(net->leaf_par, st_extra(net), LE, want ? gphi + LK : NULL);
     if (!want)
         return total;
     /* A split that sends every row of the batch one way (a = 0 or 1: these gates reach both)
@@ -246,8 +323,8 @@ double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w,
     for (size_t s = 0; pen && s < M; s++)
         if (w->a[M + s] > 0 && (w->a[2 * M + s] <= ST_A_EPS || w->a[2 * M + s] >= 1 - ST_A_EPS))
             w->a[s] = 0;
-    memset(grad, 0, S * (D + 1) * sizeof *grad);
-    st_leaf_grad(net, obj->loss, w, grad + S * (D + 1));
+    if (!net->n_extra)
+        st_leaf_grad(net, obj->loss, w, gphi);
     if (ws > 0) /* else the leaves' gradients were never written (and the penalty has no rows) */
         for (size_t r = 0; r < B; r++)
             back_row(net, w, w->d.X + r * D, r, pen, grad, grad + S * D);
@@ -313,20 +390,23 @@ static size_t hard_leaf(const st_net *net, const double *x)
 void st_rows_predict(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t B,
                      double *out)
 {
-    size_t K = net->n_out, D = net->n_in;
+    size_t K = net->n_out, D = net->n_in, LK = net->tree.n_leaves * K;
     st_leaf_outputs(net, w);
     if (mode == ST_PREDICT_MIXTURE) {
         size_t n = 0;
         for (size_t r = 0; r < B; r++) {
             w->e.start[0] = n = 0; /* one row at a time: entries from 0 */
             w->e.start[1] = reach_row(net, X + r * D, 1.0, &w->e, n, NULL);
-            mixture(net, w, 0, out + r * K);
+            leaf_io io = row_leaves(net, w, 0, X + r * D);
+            mixture(net, w, io.Q, 0, out + r * K);
         }
         return;
     }
     for (size_t r = 0; r < B; r++) {
         size_t l = mode == ST_PREDICT_HARD ? hard_leaf(net, X + r * D)
                                            : max_path_leaf(net, X + r * D, &w->e);
-        memcpy(out + r * K, w->d.Q + l * K, K * sizeof *out);
+        if (net->n_extra)
+            leaf_row(net, l, X + r * D, w->lq, w->lq + LK);
+        memcpy(out + r * K, (net->n_extra ? w->lq : w->d.Q) + l * K, K * sizeof *out);
     }
 }

@@ -54,7 +54,13 @@ static int put_split(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
     for (size_t k = 0; k < D; k++)
         c -= w[k] * m->enc.mean[k] / m->enc.sd[k];
     /* Terms ordered by standardised weight: those move the split most. */
-    size_t order[ST_SHOW_TERMS], shown = top_terms(w, D, order, ST_SHOW_TERMS);
+    size_t order[ST_SHOW_TERMS], shown = top_terms(w, D, order, ST_SHOW_TERMS), rest = D;
+    if (net->shape && net->shape->penalty) { /* exact zeros: neither shown nor counted */
+        rest = 0;
+        for (size_t k = 0; k < D; k++)
+            rest += w[k] != 0;
+        shown = shown < rest ? shown : rest;
+    }
     fputs("z =", f);
     for (size_t t = 0; t < shown; t++) {
         size_t k = order[t];
@@ -66,10 +72,30 @@ static int put_split(FILE *f, const soft_tree *m, const tl_schema *sc, int slot,
         put_name(f, m, sc, k, dot);
     }
     c *= net->beta;
-    fprintf(f, " %s %.4g", c < 0 ? "-" : "+", fabs(c));
-    if (D > shown)
-        fprintf(f, "%s(%zu smaller terms)", dot ? "\\n" : "  ", D - shown);
+    if (shown)
+        fprintf(f, " %s %.4g", c < 0 ? "-" : "+", fabs(c));
+    else /* a sparse split that reads no input: a constant */
+        fprintf(f, " %.4g", c);
+    if (rest > shown)
+        fprintf(f, "%s(%zu smaller terms)", dot ? "\\n" : "  ", rest - shown);
     return TL_OK;
+}
+
+/* The inputs split slot reads (nonzero weights): a shape with a penalty on the weights sets
+ * the others exactly to 0. */
+static void put_reads(FILE *f, const soft_tree *m, const tl_schema *sc, int slot)
+{
+    const st_net *net = &m->net;
+    const double *w = st_W(net) + st_split_row(net, (size_t)slot) * net->n_in;
+    size_t n = 0;
+    for (size_t k = 0; k < net->n_in; k++)
+        n += w[k] != 0;
+    fprintf(f, "; reads %zu of %zu inputs", n, net->n_in);
+    for (size_t k = 0, i = 0; k < net->n_in; k++)
+        if (w[k] != 0) {
+            fputs(i++ ? ", " : ": ", f);
+            put_name(f, m, sc, k, 0);
+        }
 }
 
 /* A leaf: the classes by falling probability (those above 1%, at most 5), or the value. */
@@ -149,6 +175,8 @@ static int show_text(const soft_tree *m, const tl_schema *sc, FILE *f, tl_err *e
         }
         fprintf(f, "split %d: right with p = %s(z), ", t->slot[node], gate_name(&m->net));
         rc = put_split(f, m, sc, t->slot[node], 0, err);
+        if (!rc && m->net.shape && m->net.shape->penalty)
+            put_reads(f, m, sc, t->slot[node]);
         fputc('\n', f);
         if (rc)
             break;
@@ -201,8 +229,11 @@ int st_show(const void *state, const tl_schema *schema, tl_show_format fmt, FILE
     fprintf(f, "soft tree: depth %zu, %zu splits, %zu leaves, beta %g\n", st_tree_max_depth(t),
             t->n_inner, t->n_leaves, m->net.beta);
     if (!st_net_dense(&m->net)) /* today's trees keep today's text */
-        fprintf(f, "gate %s, shape %s (%zu hyperplanes)\n", gate_name(&m->net),
-                m->net.shape ? m->net.shape->name : "full", m->net.n_split);
+        fprintf(f, "gate %s, shape %s (%zu hyperplanes)%s\n", gate_name(&m->net),
+                m->net.shape ? m->net.shape->name : "full", m->net.n_split,
+                m->net.n_extra ? ", linear leaves (phi + A x: shown at the inputs' training "
+                                 "means, where A x = 0)"
+                               : "");
     fprintf(f,
             "each split sends a row right with p = %s(z), z in the attributes' original "
             "units; terms ordered by standardised weight\n",

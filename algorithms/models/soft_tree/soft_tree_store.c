@@ -79,12 +79,13 @@ static int read_tree(st_net *net, const tl_store *s, tl_err *err)
     size_t S = rc                                 ? 0
                : net->shape && net->shape->n_rows ? net->shape->n_rows(&net->tree)
                                                   : net->tree.n_inner;
-    if (!rc && n_theta != S * (net->n_in + 1) + net->tree.n_leaves * net->n_out)
+    size_t E = net->leaf && net->leaf->n_extra ? net->leaf->n_extra(net->n_in, net->n_out) : 0;
+    size_t want = S * (net->n_in + 1) + net->tree.n_leaves * (net->n_out + E);
+    if (!rc && n_theta != want)
         rc = tl_err_set(err, TL_EPARSE,
                         "model file: state.theta has %zu values; %zu inputs, "
                         "%zu outputs and this tree need %zu",
-                        n_theta, net->n_in, net->n_out,
-                        S * (net->n_in + 1) + net->tree.n_leaves * net->n_out);
+                        n_theta, net->n_in, net->n_out, want);
     if (!rc)
         rc = st_net_alloc_theta(net, err);
     if (!rc && tl_store_doubles(s, "state.theta", net->theta, net->n_theta, err))
@@ -142,6 +143,9 @@ int st_load(void *state, const tl_store *s, tl_err *err)
     net->gate = m->gate;
     memcpy(net->gate_par, m->gate_par, sizeof net->gate_par);
     net->shape = m->shape;
+    net->leaf = m->leaf;
+    memcpy(net->leaf_par, m->leaf_par, sizeof net->leaf_par);
+    memcpy(net->shape_par, m->shape_par, sizeof net->shape_par);
     rc = st_read_encoder(&m->enc, s, err);
     net->n_in = m->enc.n_in;
     if (!rc)

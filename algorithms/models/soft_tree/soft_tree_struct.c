@@ -119,7 +119,9 @@ int st_net_alloc_theta(st_net *net, tl_err *err)
     free(net->theta);
     net->n_split =
         net->shape && net->shape->n_rows ? net->shape->n_rows(&net->tree) : net->tree.n_inner;
-    net->n_theta = net->n_split * (net->n_in + 1) + net->tree.n_leaves * net->n_out;
+    net->n_extra = net->leaf && net->leaf->n_extra ? net->leaf->n_extra(net->n_in, net->n_out) : 0;
+    net->n_theta =
+        net->n_split * (net->n_in + 1) + net->tree.n_leaves * (net->n_out + net->n_extra);
     net->theta = calloc(net->n_theta ? net->n_theta : 1, sizeof *net->theta);
     if (!net->theta)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
@@ -181,6 +183,7 @@ void st_work_clear(st_work *w)
     free(w->a);
     free(w->yb);
     free(w->qb);
+    free(w->lq);
     reach_clear(&w->e);
     memset(w, 0, sizeof *w);
 }
@@ -209,6 +212,8 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     w->yb = malloc(cap * sizeof(double));
     if (ok && net->distill)
         ok = (w->qb = malloc(cap * K * sizeof(double))) != NULL;
+    if (ok && net->n_extra)
+        ok = (w->lq = malloc(3 * L * K * sizeof(double))) != NULL;
     if (ok && !st_net_dense(net)) /* a row reaches at most every node; 2 spare */
         ok = !reach_alloc(&w->e, cap * N + 2, cap);
     if (!ok || !w->a || !w->yb) {

@@ -55,6 +55,8 @@ void st_init_params(st_net *net, double init_scale, gsl_rng *rng)
         b[s] = gsl_ran_flat(rng, -r, r);
     for (size_t k = 0; k < net->tree.n_leaves * net->n_out; k++)
         phi[k] = gsl_ran_gaussian(rng, init_scale);
+    /* a linear leaf starts as a constant one: no draws, so the splits' and leaves' stay */
+    memset(st_extra(net), 0, net->tree.n_leaves * net->n_extra * sizeof(double));
 }
 
 typedef struct train_bufs {
@@ -154,6 +156,8 @@ static double epoch_pass(st_net *net, const st_train_opts *o, train_bufs *b, con
         sum += bw * dl;
         ws += bw;
         st_optim_step(&b->o, o, net->theta);
+        if (net->shape && net->shape->prox)
+            net->shape->prox(net->shape_par, o->learning_rate, st_W(net), net->n_split * net->n_in);
     }
     return ws > 0 ? sum / ws : 0;
 }
@@ -177,8 +181,8 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
     if (bufs_alloc(&b, net, cap ? cap : 1, train->n, err))
         return TL_ENOMEM;
     int use_valid = valid && valid->n > 0, rc = TL_OK;
-    double best = INFINITY, last = INFINITY;
-    size_t since = 0;
+    double last = INFINITY;
+    st_stopper stop = st_stopper_start(use_valid, o->patience);
     for (size_t e = 1; e <= o->epochs; e++) {
         last = epoch_pass(net, o, &b, train, rng);
         if (!isfinite(last)) {
@@ -191,30 +195,24 @@ int st_train(st_net *net, const st_train_opts *o, const st_data *train, const st
         double vl = NAN;
         if (use_valid) {
             vl = st_data_loss(net, o->obj.loss, &b.w, valid->X, valid->y, valid->wt, valid->n);
-            if (vl < best) {
-                best = vl;
-                since = 0;
+            if (st_stopper_see(&stop, vl, net->theta, b.o.best, net->n_theta))
                 best_beta = net->beta;
-                memcpy(b.o.best, net->theta, net->n_theta * sizeof *b.o.best);
-            } else {
-                since++;
-            }
         }
         if (trace && (rc = st_trace_push(trace, (double)e, last, vl, err)))
             break;
-        if (use_valid && o->patience && since >= o->patience)
+        if (st_stopper_done(&stop))
             break;
         if (o->anneal != 1 && e < o->epochs)
             net->beta *= o->anneal;
     }
-    if (use_valid && isfinite(best)) {
+    if (use_valid && isfinite(stop.best)) {
         memcpy(net->theta, b.o.best, net->n_theta * sizeof *b.o.best);
         net->beta = best_beta;
     }
     if (o->anneal != 1)
         fold_beta(net, beta0);
     if (best_valid)
-        *best_valid = use_valid ? best : last;
+        *best_valid = use_valid ? stop.best : last;
     bufs_clear(&b);
     return rc;
 }
