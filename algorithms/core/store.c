@@ -7,12 +7,22 @@
 #include <string.h>
 
 struct tl_store {
-    config_t cfg;
+    config_t cfg;                /* parsed here, unless root is set */
+    const struct tl_store *root; /* tl_store_sub's: the store parsed */
+    config_setting_t *state;     /* tl_store_sub's: the group "state." paths read */
 };
+
+/* The setting at path: in a sub-store, "state.X" is X of its group, other paths the root's. */
+static config_setting_t *find(const tl_store *s, const char *path)
+{
+    if (s->state && !strncmp(path, "state.", 6))
+        return config_setting_lookup(s->state, path + 6);
+    return config_lookup((config_t *)&(s->root ? s->root : s)->cfg, path);
+}
 
 tl_store *tl_store_read(const char *path, tl_err *err)
 {
-    tl_store *s = malloc(sizeof *s);
+    tl_store *s = calloc(1, sizeof *s);
     if (!s) {
         tl_err_set(err, TL_ENOMEM, "out of memory");
         return NULL;
@@ -27,17 +37,35 @@ tl_store *tl_store_read(const char *path, tl_err *err)
     return s;
 }
 
+tl_store *tl_store_sub(const tl_store *s, const char *group, tl_err *err)
+{
+    config_setting_t *g = find(s, group);
+    if (!g || !config_setting_is_group(g)) {
+        tl_err_set(err, TL_EPARSE, "model file: setting '%s' should be a group", group);
+        return NULL;
+    }
+    tl_store *sub = calloc(1, sizeof *sub);
+    if (!sub) {
+        tl_err_set(err, TL_ENOMEM, "out of memory");
+        return NULL;
+    }
+    sub->root = s->root ? s->root : s;
+    sub->state = g;
+    return sub;
+}
+
 void tl_store_free(tl_store *s)
 {
     if (!s)
         return;
-    config_destroy(&s->cfg);
+    if (!s->root)
+        config_destroy(&s->cfg);
     free(s);
 }
 
 static config_setting_t *lookup(const tl_store *s, const char *path, tl_err *err)
 {
-    config_setting_t *st = config_lookup((config_t *)&s->cfg, path);
+    config_setting_t *st = find(s, path);
     if (!st)
         tl_err_set(err, TL_EPARSE, "model file: missing setting '%s'", path);
     return st;
@@ -50,7 +78,7 @@ static int bad_type(tl_err *err, const char *path, const char *want)
 
 int tl_store_has(const tl_store *s, const char *path)
 {
-    return config_lookup((config_t *)&s->cfg, path) != NULL;
+    return find(s, path) != NULL;
 }
 
 int tl_store_int(const tl_store *s, const char *path, long *out, tl_err *err)
@@ -222,7 +250,7 @@ static int read_params(config_setting_t *g, const char *slot, tl_params *out, tl
 int tl_store_params(const tl_store *s, const char *group, tl_params *out, tl_err *err)
 {
     tl_params_init(out);
-    config_setting_t *g = config_lookup((config_t *)&s->cfg, group);
+    config_setting_t *g = find(s, group);
     if (!g)
         return TL_OK;
     if (!config_setting_is_group(g))

@@ -49,6 +49,10 @@ TL_API tl_store *tl_store_read(const char *path, tl_err *err);
 struct config_t;
 TL_API int tl_store_parse(struct config_t *cfg, const char *path, const char *what, tl_err *err);
 TL_API void tl_store_free(tl_store *s);
+/* A store whose "state.X" paths read group.X of s (other paths read s's own): a member
+ * model's state saved inside its ensemble's is loaded by the member type's own load. Valid
+ * while s is; freed with tl_store_free. NULL with TL_EPARSE when group is not a group. */
+TL_API tl_store *tl_store_sub(const tl_store *s, const char *group, tl_err *err);
 
 /* Look up a dotted path ("state.nodes"). Each returns TL_OK, or TL_EPARSE naming the path
  * when it is absent or of the wrong type. Ints are accepted where doubles are expected. */

@@ -173,16 +173,77 @@ static int bag_predict(const void *state, const tl_dataset *d, const size_t *row
     return rc;
 }
 
+/* Members that are not trees (the soft tree): each its own type's state in a group,
+ * members = { n = N; m0 = { ... }; ... }, read back by that type's load (tl_store_sub). */
+static int save_members(const bag *b, FILE *f, int indent, tl_err *err)
+{
+    tl_store_put_int(f, indent, "attributes", (long)b->n_attrs);
+    tl_store_open_group(f, indent, "members");
+    tl_store_put_int(f, indent + 1, "n", (long)b->trees.n);
+    int rc = TL_OK;
+    for (size_t i = 0; i < b->trees.n && !rc; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "m%zu", i);
+        tl_store_open_group(f, indent + 1, name);
+        rc = b->models[i]->type->save(b->models[i]->state, f, indent + 2, err);
+        tl_store_close_group(f, indent + 1);
+    }
+    tl_store_close_group(f, indent);
+    return rc;
+}
+
+static int load_members(bag *b, const tl_store *s, tl_err *err)
+{
+    long n, na;
+    if (tl_store_int(s, "state.attributes", &na, err) ||
+        tl_store_int(s, "state.members.n", &n, err))
+        return TL_EPARSE;
+    if (n < 1 || n > 100000000 || na < 0)
+        return tl_err_set(err, TL_EPARSE, "model file: state.members.n = %ld; expected 1 or more",
+                          n);
+    char last[48]; /* there before n slots are allocated for them */
+    snprintf(last, sizeof last, "state.members.m%ld", n - 1);
+    if (!tl_store_has(s, last))
+        return tl_err_set(err, TL_EPARSE, "model file: missing setting '%s'", last);
+    b->n_attrs = (size_t)na;
+    if (!b->base.type->save || !b->base.type->load)
+        return tl_err_set(err, TL_EPARSE, "model file: %s members cannot be loaded",
+                          b->base.type->name);
+    bag_models_truncate(b, 0);
+    free(b->models);
+    b->trees.n = 0;
+    if (!(b->models = calloc((size_t)n, sizeof *b->models)))
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    int rc = TL_OK;
+    for (size_t i = 0; i < (size_t)n && !rc; i++) {
+        char group[48];
+        snprintf(group, sizeof group, "state.members.m%zu", i);
+        tl_store *sub = tl_store_sub(s, group, err);
+        tl_model *m = sub ? tl_model_new_type(b->base.type, &b->base.params, err) : NULL;
+        if (!m || m->type->load(m->state, sub, err)) {
+            tl_err_prefix(err, "member %zu: ", i);
+            rc = err && err->code ? err->code : TL_EPARSE;
+        } else {
+            m->fitted = 1;
+        }
+        b->models[i] = m;
+        b->trees.n = i + 1; /* freed with the others on failure */
+        tl_store_free(sub);
+    }
+    return rc;
+}
+
 static int bag_save(const void *state, FILE *f, int indent, tl_err *err)
 {
     const bag *b = state;
-    if (b->models)
-        return tl_err_set(err, TL_EUNSUPPORTED,
-                          "a %s of %s members cannot be saved yet (only tree members can)",
-                          b->kind->name, b->base.type->name);
+    if (b->models && !b->base.type->save)
+        return tl_err_set(err, TL_EUNSUPPORTED, "a %s of %s members cannot be saved", b->kind->name,
+                          b->base.type->name);
     tl_store_put_string(f, indent, "vote", b->majority ? "majority" : "average");
     tl_store_put_int(f, indent, "classes", (long)b->k);
     tl_store_put_double(f, indent, "oob_score", b->oob_score);
+    if (b->models)
+        return save_members(b, f, indent, err);
     tl_store_put_doubles(f, indent, "importances", b->importances, b->n_attrs);
     return tl_ens_trees_save(&b->trees, f, indent, err);
 }
@@ -192,16 +253,19 @@ static int bag_load(void *state, const tl_store *s, tl_err *err)
     bag *b = state;
     const char *vote;
     long k;
-    size_t na;
     if (tl_store_string(s, "state.vote", &vote, err) || tl_store_int(s, "state.classes", &k, err) ||
-        tl_store_double(s, "state.oob_score", &b->oob_score, err) ||
-        tl_store_len(s, "state.importances", &na, err))
+        tl_store_double(s, "state.oob_score", &b->oob_score, err))
         return TL_EPARSE;
     if (b->oob_score >= 1e308) /* how a file holds NaN (not computed) */
         b->oob_score = NAN;
     b->majority = !strcmp(vote, "majority");
     b->k = k > 0 ? (size_t)k : 0;
     b->regression = k == 0;
+    if (tl_store_has(s, "state.members"))
+        return load_members(b, s, err);
+    size_t na;
+    if (tl_store_len(s, "state.importances", &na, err))
+        return TL_EPARSE;
     b->n_attrs = na;
     free(b->importances);
     if (!(b->importances = calloc(na ? na : 1, sizeof *b->importances)))
@@ -211,10 +275,23 @@ static int bag_load(void *state, const tl_store *s, tl_err *err)
     return tl_ens_trees_load(&b->trees, s, err);
 }
 
+/* The loaded model's schema against its state; model members take it as their own (they were
+ * fitted on the ensemble's data, every attribute) and are checked against it. */
 static int bag_check_schema(const void *state, const tl_schema *schema, tl_err *err)
 {
     const bag *b = state;
     int rc = tl_ens_check_shape(b->n_attrs, b->k, schema, err);
+    for (size_t i = 0; !rc && b->models && i < b->trees.n; i++) {
+        tl_model *m = b->models[i];
+        tl_schema_clear(&m->schema);
+        rc = tl_schema_copy(&m->schema, schema, err);
+        if (!rc && m->type->check)
+            rc = m->type->check(m->state, &m->schema, err);
+        if (rc)
+            tl_err_prefix(err, "member %zu: ", i);
+    }
+    if (b->models)
+        return rc;
     return rc ? rc : tl_ens_trees_check(&b->trees, schema, err);
 }
 
