@@ -192,3 +192,25 @@ def test_row_major_blocks_predict_the_same_bits(monkeypatch):
     with pytest.raises(ValueError, match="Input contains infinity: column x2, row 999"):
         X[999, 2] = np.inf
         m.predict(X)
+
+
+def _c_fields(header, struct):
+    """The member names of `typedef struct struct {...}` in include/treelab/<header>."""
+    import re
+    text = open(os.path.join(ROOT, "include", "treelab", header)).read()
+    body = re.search(r"typedef struct %s \{(.*?)\} %s;" % (struct, struct), text, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    names = []
+    for decl in body.split(";")[:-1]:
+        for part in decl.split(","):
+            names.append(re.search(r"(\w+)\s*(\[[^]]*\])?\s*$", part.strip()).group(1))
+    return names
+
+
+@pytest.mark.parametrize("header,struct,cls", [
+    ("tl_model.h", "tl_fit_ctx", "FitCtx"), ("tl_model.h", "tl_model_info", "ModelInfo")])
+def test_ctypes_structs_match_the_header(header, struct, cls):
+    # C reads every field of a struct passed by pointer: a field added in C but not here made
+    # fit read a stray pointer (tl_fit_ctx.view_cache) and crash
+    from treelab import _lib
+    assert [f[0] for f in getattr(_lib, cls)._fields_] == _c_fields(header, struct)

@@ -80,8 +80,10 @@ class Err(ctypes.Structure):
 
 
 class FitCtx(ctypes.Structure):
+    """tl_fit_ctx (tl_model.h), every field: C reads them all."""
     _fields_ = [("seed", ctypes.c_ulong), ("valid_rows", ctypes.POINTER(ctypes.c_size_t)),
-                ("n_valid", ctypes.c_size_t)]
+                ("n_valid", ctypes.c_size_t), ("jobs", ctypes.c_size_t),
+                ("view_cache", ctypes.c_void_p)]
 
 
 class ModelInfo(ctypes.Structure):
