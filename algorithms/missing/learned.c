@@ -2,7 +2,7 @@
  * keeps the placement with the highest gain (the last branch on ties, as scikit-learn tries
  * right before left), and sends unknowns there when predicting. A split that saw no unknown
  * value sends them to the branch with the most weight. */
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
                  const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err)

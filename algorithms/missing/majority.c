@@ -1,6 +1,6 @@
 /* Majority: a row whose value is unknown goes to the branch holding the most known weight,
  * while growing and while predicting; tests are scored on the known rows, as C4.5 does. */
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
                  const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err)

@@ -1,7 +1,7 @@
 /* Unknown as a value of its own: a split at a node with unknown values gets one more branch
  * for them, scored as a branch like the others; where a split saw none, an unknown stops at
  * the node when predicting (its own prediction). */
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 static int route(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
                  const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err)

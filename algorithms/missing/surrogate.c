@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 static const tl_param_spec params[] = {
     {"max_surrogate", TL_PARAM_INT, "5", 0, 255, NULL,

@@ -2,7 +2,7 @@
 #ifndef TL_CCP_SELECT_H
 #define TL_CCP_SELECT_H
 
-#include "treelab/tl_prune.h"
+#include "treelab/tl_grow.h"
 
 /* The cross-validated error (and its SE) of the m candidate alphas beta[] (increasing), into
  * error[] and se[]: a tree grown with in's grower on each fold's other rows. */

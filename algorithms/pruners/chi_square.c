@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "treelab/tl_prune.h"
+#include "treelab/tl_grow.h"
 
 static const tl_param_spec params[] = {
     {"alpha", TL_PARAM_DOUBLE, "0.05", 0, 1, NULL,

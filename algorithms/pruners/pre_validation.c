@@ -2,7 +2,7 @@
  * if the split strictly raises the accuracy on the validation rows that reach it. */
 #include <stdlib.h>
 
-#include "treelab/tl_prune.h"
+#include "treelab/tl_grow.h"
 
 static size_t arg_max(const double *s, size_t k)
 {

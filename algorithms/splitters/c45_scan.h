@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "../tree/views/views.h"
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 /* J48 treats values closer than this as equal (no cut between them). */
 #define TL_C45_VALUE_EPS 1e-5

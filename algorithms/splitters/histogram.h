@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 #include "treelab/tl_splitters.h"
 
 /* A second child's histograms, its parent's less its first sibling's (LightGBM's

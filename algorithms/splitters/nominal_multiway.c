@@ -1,5 +1,5 @@
 /* One branch per level of a nominal attribute (ID3, C4.5). */
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
                 tl_split *out, tl_err *err)

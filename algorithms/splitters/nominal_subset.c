@@ -5,7 +5,7 @@
  * heuristic, not guaranteed optimal). Levels absent from the node go right. */
 #include <string.h>
 
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 #define TL_SUBSET_EXHAUSTIVE_MAX 12
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "threshold.h"
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 /* A cut between adjacent values xi < xn leaving weights wl and wr is admissible. */
 static inline int cut_allowed(double xi, double xn, double wl, double wr, double min_leaf)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 static const tl_param_spec params[] = {
     {"mtry", TL_PARAM_INT, "0", 0, 1e6, NULL,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 /* SplitMix64, salted apart from random_subset's draw of the same (seed, node, attribute). */
 static uint64_t mix(uint64_t x)

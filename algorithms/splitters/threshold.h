@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../tree/views/views.h"
-#include "treelab/tl_plugin.h"
+#include "treelab/tl_grow.h"
 
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between (the gap the
  * grower's compact records mark their cut bits by, so that both forms admit the same cuts). */

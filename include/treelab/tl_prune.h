@@ -1,6 +1,7 @@
-/* What pruners share and reports read: the trace of the subtrees a pruner considered, the
- * class table of a candidate split and its chi-square p-value (tree core), and minimal
- * cost-complexity pruning's path (pruners/ccp_path.c).
+/* The pruners' layer: the pruner plug-in type and its registry, and what pruners share and
+ * reports read: the trace of the subtrees a pruner considered, the class table of a candidate
+ * split and its chi-square p-value (tree core), and minimal cost-complexity pruning's path
+ * (pruners/ccp_path.c).
  *
  * API: a tl_prune_trace's arrays are freed by tl_prune_trace_free (the struct is the
  * caller's); a tl_ccp_path's by tl_ccp_path_free. err may be NULL everywhere.
@@ -18,6 +19,63 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The grower's settings (tl_grow.h), which a pruner gets to regrow on folds, and the record
+ * of the subtrees it considered (below). */
+typedef struct tl_grow_params tl_grow_params;
+typedef struct tl_prune_trace tl_prune_trace;
+
+/* ---- pruners: work on a grown tree ---- */
+
+/* What a pruner sees besides the tree. */
+typedef struct tl_prune_input {
+    const tl_dataset *d;
+    const size_t *train_rows; /* the rows the tree was grown on */
+    size_t n_train;
+    const size_t *valid_rows; /* validation rows (set when the pruner needs them) */
+    size_t n_valid;
+    const tl_grow_params *grow; /* the grower's settings, to regrow on folds */
+    unsigned long seed;         /* the fit's seed */
+} tl_prune_input;
+
+enum {
+    TL_NEEDS_VALIDATION = 1u, /* validation rows: the protocol's, or held out of training */
+    TL_NEEDS_CLASSES = 2u     /* a nominal target */
+};
+
+typedef struct tl_pruner_type {
+    TL_PLUGIN_FIELDS;
+    unsigned needs; /* TL_NEEDS_* */
+    /* Optional: what the pruner needs with these parameters, when that depends on them
+     * (cost_complexity with alpha = validation needs validation rows); NULL: needs. */
+    unsigned (*needs_of)(const void *state);
+    /* Prune the grown tree; record what was considered in trace (already reset). */
+    int (*prune)(const void *state, tl_tree *t, const tl_prune_input *in, tl_prune_trace *trace,
+                 tl_err *err);
+    /* Optional pre-pruning while growing: installed as the grower's accept callback, with
+     * a tl_prune_hook (below) as user data. */
+    tl_accept_split_fn accept;
+} tl_pruner_type;
+
+/* What pruner p with state needs: needs_of(state) when it has one, else needs. */
+static inline unsigned tl_pruner_needs(const tl_pruner_type *p, const void *state)
+{
+    return p->needs_of ? p->needs_of(state) : p->needs;
+}
+
+/* User data of a pruner's accept callback. */
+typedef struct tl_prune_hook {
+    const void *state;
+    const tl_prune_input *in;
+} tl_prune_hook;
+
+/* The pruners' registry (as tl_plugin.h's for the other plug-ins): pruner i, NULL past the
+ * last; by name, or NULL with TL_EINVAL listing the valid names; registration from outside
+ * treelab (tl_criterion_register's rules); the names, comma separated, into buf. */
+TL_API const tl_pruner_type *tl_pruner_at(size_t i);
+TL_API const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
+TL_API int tl_pruner_register(const tl_pruner_type *t, tl_err *err);
+TL_API void tl_pruner_names(char *buf, size_t size);
 
 /* The subtrees a pruner considered, in the order it considered them, and its choice: one
  * record that reports and the pruning-curve figure read, whatever the pruner. */
