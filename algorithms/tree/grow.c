@@ -34,8 +34,9 @@ static double node_stats(tl_grow_ctx *g, const frame *f, double *stats)
     if (g->v.compact && f->node > 0)
         return tl_tree_node_weight(g->t, f->node);
     memset(stats, 0, g->k * sizeof *stats);
+    const uint32_t *rows = tlg_rows(&f->rs);
     for (size_t i = 0; i < f->rs.n; i++)
-        tlg_add_row(g, stats, f->rs.base[i], g->w[f->rs.base[i]]);
+        tlg_add_row(g, stats, rows[i], g->w[rows[i]]);
     return tl_tree_node_weight(g->t, f->node);
 }
 
@@ -181,7 +182,7 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
     if (f->node == 0)
         g->root_w = w;
     if (p->criterion->prefix_loss) /* the node's loss, and its value (a median) in the tree */
-        g->node_loss = tlg_rows_loss(g, f->rs.base, f->rs.n, &g->t->value[f->node]);
+        g->node_loss = tlg_rows_loss(g, tlg_rows(&f->rs), f->rs.n, &g->t->value[f->node]);
     if (must_stop(g, f, stats, w))
         return TL_OK;
     int rc = TL_OK;
@@ -191,7 +192,7 @@ static int grow_node(tl_grow_ctx *g, frame *f, int root_only, tl_err *err)
         f->materialised = 1;
     }
     tl_node_rows view = {.n = f->rs.n,
-                         .rows = f->rs.base,
+                         .rows = tlg_rows(&f->rs),
                          .w = g->w,
                          .stats = stats,
                          .depth = f->depth,

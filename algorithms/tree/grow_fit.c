@@ -1,6 +1,7 @@
-/* One fit of the grower around its loop (grow.c): the rows grown on, the root's sorted
- * blocks, packed values or compact records, the splitters' per-fit work, and the public
- * entry points tl_grow and tl_grow_root_candidates. */
+/* One fit of the grower around its loop (grow.c): the rows grown on, the fit's partition
+ * (its one index array, the sorted blocks and packed values kept with it) or compact
+ * records, the splitters' per-fit work, and the public entry points tl_grow and
+ * tl_grow_root_candidates. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,41 +26,22 @@ static int grown_on(const tl_grow_params *p, const tl_dataset *d, size_t row)
     return p->missing->complete_rows ? u == 0 : u < d->schema.n_attrs;
 }
 
-/* The root's packed value blocks (and class-code blocks for classification): n per numeric
- * attribute. On failure root->xs stays NULL (the caller reports it). */
-static void alloc_packed(const tl_grow_ctx *g, size_t n, tlg_rowset *root, double **xs, int **ys)
+/* The fit's partition: the root's rows sorted per numeric attribute (and the packed values
+ * and class codes for classification), n rows a block; no blocks when no splitter asked for
+ * them (the rows are still put in increasing order). */
+static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, tlg_part *part, tl_err *err)
 {
+    part->stride = n;
+    part->sorted = malloc((n * g->v.n_blocks > 0 ? n * g->v.n_blocks : 1) * sizeof *part->sorted);
     int classes = g->v.tmp_y != NULL;
-    *xs = malloc(n * g->n_num * sizeof **xs);
-    *ys = classes ? malloc(n * g->n_num * sizeof **ys) : NULL;
-    root->xs = malloc(g->n_num * sizeof *root->xs);
-    root->ys = classes ? malloc(g->n_num * sizeof *root->ys) : NULL;
-    if (!*xs || !root->xs || (classes && (!*ys || !root->ys))) {
-        free(root->xs);
-        root->xs = NULL; /* the caller sees the failure here */
+    size_t cells = n * g->n_num > 0 ? n * g->n_num : 1;
+    if (g->v.packed) {
+        part->xs = malloc(cells * sizeof *part->xs);
+        part->ys = classes ? malloc(cells * sizeof *part->ys) : NULL;
     }
-}
-
-/* The root's row blocks sorted per numeric attribute (and the packed values), n rows; none
- * when no splitter asked for them (the rows are still put in increasing order). */
-static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, uint32_t **blocks, double **xs,
-                         int **ys, tl_err *err)
-{
-    *blocks = malloc((n * g->v.n_blocks > 0 ? n * g->v.n_blocks : 1) * sizeof **blocks);
-    root->sorted = malloc((g->v.n_blocks ? g->v.n_blocks : 1) * sizeof *root->sorted);
-    if (g->v.packed)
-        alloc_packed(g, n, root, xs, ys);
-    if (!*blocks || !root->sorted || (g->v.packed && !root->xs))
+    if (!part->sorted || (g->v.packed && (!part->xs || (classes && !part->ys))))
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
-    int rc = tlg_presort(g, root->base, root->n, *blocks, *xs, *ys, err);
-    for (size_t s = 0; !rc && s < g->v.n_blocks; s++) {
-        root->sorted[s] = *blocks + s * n;
-        if (*xs)
-            root->xs[s] = *xs + s * n;
-        if (*ys)
-            root->ys[s] = *ys + s * n;
-    }
-    return rc;
+    return tlg_presort(g, part->rows, root->n, part->sorted, part->xs, part->ys, err);
 }
 
 /* The compact records instead (tlg_compact_applies): the root's rows in increasing order, as
@@ -71,7 +53,7 @@ static int compact_root(tl_grow_ctx *g, tlg_rowset *root, tl_err *err)
     free(g->v.tmp_y);
     g->v.tmp_x = NULL;
     g->v.tmp_y = NULL;
-    tlg_sort_rows(root->base, root->n);
+    tlg_sort_rows(tlg_rows(root), root->n);
     return tlg_compact_setup(g, g->n_rows, err);
 }
 
@@ -81,7 +63,7 @@ static int prepare_slots(tl_grow_ctx *g, const tlg_rowset *root, tl_err *err)
     const tl_splitter_type *sp[2] = {g->p->numeric, g->p->nominal};
     const void *st[2] = {g->p->numeric_state, g->p->nominal_state};
     tl_node_rows view = {
-        .n = root->n, .rows = root->base, .w = g->w, .views = root, .unit_weights = root->unit};
+        .n = root->n, .rows = tlg_rows(root), .w = g->w, .views = root, .unit_weights = root->unit};
     for (int k = 0; k < 2; k++)
         if (sp[k] && sp[k]->prepare) {
             int rc = sp[k]->prepare(st[k], g, &view, k ? TL_ATTR_NOMINAL : TL_ATTR_NUMERIC,
@@ -119,15 +101,14 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
         tl_err_set(err, TL_EINVAL, "cannot grow a tree on %zu rows", n);
         return NULL;
     }
-    tlg_rowset root = {n, NULL, NULL, NULL, NULL, 1, NULL};
-    uint32_t *blocks = NULL;
-    double *xs = NULL; /* the packed values and class codes (g.v.packed) */
-    int *ys = NULL;
+    tlg_part part = {0}; /* the fit's one index array and the blocks kept with it */
+    tlg_rowset root = {.part = &part, .n = n, .unit = 1};
     g.t = tl_tree_alloc(g.k, regression, 64, err);
     int rc = g.t ? tlg_ctx_alloc(&g, n, err) : TL_ENOMEM;
     if (!rc && p->criterion->prefix_loss)
         rc = tl_tree_keep_values(g.t, err);
-    if (!rc && !(root.base = malloc(n * sizeof *root.base)))
+    uint32_t *base = NULL;
+    if (!rc && !(base = part.rows = malloc(n * sizeof *part.rows)))
         rc = tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     if (!rc) {
         root.n = 0;
@@ -139,14 +120,14 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
             }
             if (!grown_on(p, d, rows[i]))
                 continue;
-            root.base[root.n++] = (uint32_t)rows[i];
+            base[root.n++] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
             root.unit &= g.w[rows[i]] == 1.0;
         }
         /* no row to grow on (every row lacks a value): the tree is one leaf of them all,
          * what complete cases can say with no complete case */
         for (size_t i = 0; !rc && root.n == 0 && i < n; i++) {
-            root.base[i] = (uint32_t)rows[i];
+            base[i] = (uint32_t)rows[i];
             g.w[rows[i]] = tl_dataset_weight(d, rows[i]);
             root.unit &= g.w[rows[i]] == 1.0;
             g.leaf_only = i + 1 == n;
@@ -155,9 +136,9 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
             root.n = n;
     }
     if (!rc) {
-        g.v.compact = !g.leaf_only && tlg_compact_applies(d, p, root.base, root.n);
+        g.v.compact = !g.leaf_only && tlg_compact_applies(d, p, base, root.n);
         rc = g.v.compact ? compact_root(&g, &root, err)
-                       : sorted_blocks(&g, n, &root, &blocks, &xs, &ys, err);
+                       : sorted_blocks(&g, n, &root, &part, err);
     }
     if (!rc && tl_tree_add_nodes(g.t, 1, SIZE_MAX, err) == SIZE_MAX)
         rc = TL_ENOMEM;
@@ -171,13 +152,10 @@ static tl_tree *grow(const tl_dataset *d, const size_t *rows, size_t n, const tl
         valid[j] = g.has_cand[j];
     }
     tlg_ctx_free(&g);
-    free(blocks);
-    free(root.base);
-    free(root.sorted);
-    free(xs);
-    free(ys);
-    free(root.xs);
-    free(root.ys);
+    free(part.rows);
+    free(part.sorted);
+    free(part.xs);
+    free(part.ys);
     if (rc || cand) {
         tl_tree_free(g.t);
         return NULL;

@@ -29,7 +29,6 @@ typedef struct tlg_views {
     double rec_gap; /* the cut bit's gap: the numeric splitter's request or TL_REC_GAP */
     size_t rec_cap;
     uint32_t *rec_buf;   /* rec_cap x n_num words, allocated while a subtree uses it */
-    uint32_t **rec_ptrs; /* the materialised node's blocks (n_num) */
     size_t *last_kept;   /* partition scratch: per group, where its last record came from */
     uint64_t *branch1;   /* a binary split's branch per row, a bit each (compact) */
 } tlg_views;
@@ -77,32 +76,60 @@ struct tlg_lazy {
     uint32_t *rows;
 };
 
-/* The rows of one node and the views kept of them (tl_node_rows.views): `base` in any order,
- * per numeric attribute a sorted block (with, when g->packed, the rows' values and class
- * codes in the same order) or compact records. */
+/* One index array of rows with the blocks kept in the same order per numeric attribute
+ * (LightGBM's DataPartition): the fit's, or the fresh one a split makes when some rows go
+ * down every branch. A node owns a range [begin, begin + n) of it, partitioned in place for
+ * its children; block s of the range starts at s * stride + begin. */
+typedef struct tlg_part {
+    uint32_t *rows;   /* in increasing order within every node */
+    uint32_t *sorted; /* g->v.n_blocks blocks, each by value then row, or NULL */
+    double *xs;       /* n_blocks blocks of the values in sorted's order (packed), or NULL */
+    int *ys;          /* ... and class codes (packed classification), or NULL */
+    size_t stride;
+} tlg_part;
+
+/* The rows of one node (tl_node_rows.views): its range of a partition, and when its subtree
+ * keeps compact records, its range of the records the subtree's top node built (block s at
+ * rec + s * rec_stride + rec_begin). */
 typedef struct tlg_rowset {
-    size_t n;
-    uint32_t *base;
-    uint32_t **sorted; /* g->n_blocks blocks, or NULL (compact records instead) */
-    double **xs;       /* n_num blocks of values, or NULL */
-    int **ys;          /* n_num blocks of class codes, or NULL */
-    int unit;          /* every row weighs 1 in this node */
-    uint32_t **rec;    /* n_num blocks of compact records, or NULL (not materialised) */
+    const tlg_part *part;
+    size_t begin, n;
+    int unit;       /* every row weighs 1 in this node */
+    uint32_t *rec;  /* NULL: no records kept (not materialised) */
+    size_t rec_stride, rec_begin;
 } tlg_rowset;
 
-/* A split node's children, waiting on the work stack: their row sets and what the rows sent
- * down every branch weigh in each (C4.5's fractions). Owns the buffers the children's blocks
- * live in, so it is released only once the whole subtree is grown. */
+static inline uint32_t *tlg_rows(const tlg_rowset *rs)
+{
+    return rs->part->rows + rs->begin;
+}
+/* The node's sorted block, values or class codes for numeric slot s, or NULL (not kept). */
+static inline uint32_t *tlg_sorted(const tlg_rowset *rs, size_t s)
+{
+    return rs->part->sorted ? rs->part->sorted + s * rs->part->stride + rs->begin : NULL;
+}
+static inline double *tlg_xs(const tlg_rowset *rs, size_t s)
+{
+    return rs->part->xs ? rs->part->xs + s * rs->part->stride + rs->begin : NULL;
+}
+static inline int *tlg_ys(const tlg_rowset *rs, size_t s)
+{
+    return rs->part->ys ? rs->part->ys + s * rs->part->stride + rs->begin : NULL;
+}
+static inline uint32_t *tlg_rec(const tlg_rowset *rs, size_t s)
+{
+    return rs->rec ? rs->rec + s * rs->rec_stride + rs->rec_begin : NULL;
+}
+
+/* A split node's children, waiting on the work stack: their ranges, and what the rows sent
+ * down every branch weigh in each (C4.5's fractions). Owns the fresh partition the children
+ * live in when some rows go down every branch, so it is released only once the whole
+ * subtree is grown. */
 typedef struct tlg_children {
     size_t first, n; /* child nodes first .. first + n - 1 */
     tlg_rowset *kids;
-    uint32_t **ptrs;  /* the kids' sorted-block pointers */
-    double **xptrs;   /* the kids' value-block pointers (packed) */
-    int **yptrs;      /* the kids' class-block pointers (packed classification) */
-    uint32_t **rptrs; /* the kids' record-block pointers (compact) */
-    uint32_t *fresh;  /* blocks copied for the kids when some rows go down every branch */
-    double *fresh_x;  /* ... and their values */
-    int *fresh_y;     /* ... and class codes */
+    tlg_part *fresh; /* the children's partition when rows go down every branch, else NULL
+                        (their ranges are the parent's, partitioned in place) */
     size_t n_missing;
     uint32_t *missing_rows;
     double *missing_w; /* their weight at the parent */
@@ -188,8 +215,8 @@ int tlg_compact_applies(const tl_dataset *d, const tl_grow_params *p, const uint
                         size_t n);
 /* Sets g->rec_shift and g->rec_cap for n rows, allocates the scratch. TL_ENOMEM. */
 int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err);
-/* Builds rs's records for every numeric attribute in g->rec_buf (rs->n <= g->rec_cap);
- * TL_ENOMEM. */
+/* Builds rs's records for every numeric attribute in g->rec_buf (rs->n <= g->rec_cap), and
+ * makes rs the top of the subtree that keeps them; TL_ENOMEM. */
 int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err);
 /* One numeric attribute's (slot's) records over rows[0..n) into out (n words). TL_ENOMEM. */
 int tlg_attr_records(const tl_grow_ctx *g, const uint32_t *rows, size_t n, size_t slot,

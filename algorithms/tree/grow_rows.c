@@ -1,6 +1,7 @@
-/* The grower's row bookkeeping: a split node's rows routed and its row blocks handed to its
- * children (partitioned in place, or copied when rows with an unknown value go down every
- * branch). The sorts they start from: grow_sort.c. */
+/* The grower's partition: a split node's rows routed, and its range of the rows and of the
+ * blocks kept with them split in place into its children's ranges (or dealt into a fresh
+ * partition when rows with an unknown value go down every branch). The sorts they start
+ * from: views/sort.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,13 +59,12 @@ static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys
 void tlg_children_free(tlg_children *c)
 {
     free(c->kids);
-    free(c->ptrs);
-    free(c->xptrs);
-    free(c->yptrs);
-    free(c->rptrs);
-    free(c->fresh);
-    free(c->fresh_x);
-    free(c->fresh_y);
+    if (c->fresh) {
+        free(c->fresh->rows);
+        free(c->fresh->xs);
+        free(c->fresh->ys);
+        free(c->fresh);
+    }
     free(c->missing_rows);
     free(c->missing_w);
     free(c->share);
@@ -72,11 +72,11 @@ void tlg_children_free(tlg_children *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Every row goes to one branch or stays: the children's blocks are sub-ranges of the
- * parent's. routed: the rows' groups are in branch8 and branch1 already, by the records of
- * slot routed_slot, which stay as they are: the left rows are their prefix, in order, and
- * each record keeps its bits but the right's first, whose bits no reader uses (a node's
- * first record carries none, see TL_REC_CUT). TL_ENOMEM. */
+/* Every row goes to one branch or stays: the children's ranges are sub-ranges of the
+ * parent's, its rows and blocks partitioned in place. routed: the rows' groups are in branch8
+ * and branch1 already, by the records of slot routed_slot, which stay as they are: the left
+ * rows are their prefix, in order, and each record keeps its bits but the right's first,
+ * whose bits no reader uses (a node's first record carries none, see TL_REC_CUT). TL_ENOMEM. */
 static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
                               tlg_children *c, int routed, size_t routed_slot, tl_err *err)
 {
@@ -85,92 +85,63 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     if (!off)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     int narrow = groups <= UINT8_MAX;
+    uint32_t *rows = tlg_rows(rs);
     /* routed: tlg_route_records has set branch8 and branch1 */
     for (size_t i = 0; i < rs->n && narrow && !routed; i++)
-        g->branch8[rs->base[i]] = (uint8_t)g->branch[rs->base[i]];
+        g->branch8[rows[i]] = (uint8_t)g->branch[rows[i]];
     /* branch1 serves only the partition of kept compact records (partition_two) */
     for (size_t i = 0; i < rs->n && rs->rec && g->v.branch1 && groups == 2 && !routed; i++) {
-        uint32_t r = rs->base[i];
+        uint32_t r = rows[i];
         uint64_t bit = (uint64_t)1 << (r & 63);
         g->v.branch1[r >> 6] = g->branch[r] ? g->v.branch1[r >> 6] | bit : g->v.branch1[r >> 6] & ~bit;
     }
-    partition(g, rs->base, NULL, NULL, rs->n, groups, counts, off, narrow);
-    for (size_t s2 = 0; rs->sorted && s2 < g->v.n_blocks; s2++)
-        partition(g, rs->sorted[s2], rs->xs ? rs->xs[s2] : NULL, rs->ys ? rs->ys[s2] : NULL, rs->n,
-                  groups, counts, off, narrow);
+    partition(g, rows, NULL, NULL, rs->n, groups, counts, off, narrow);
+    for (size_t s2 = 0; rs->part->sorted && s2 < g->v.n_blocks; s2++)
+        partition(g, tlg_sorted(rs, s2), tlg_xs(rs, s2), tlg_ys(rs, s2), rs->n, groups, counts,
+                  off, narrow);
     for (size_t s2 = 0; rs->rec && s2 < g->n_num; s2++) {
         if (routed && s2 == routed_slot)
             continue;
         group_offsets(off, groups, counts);
-        tlg_partition_records(g, rs->rec[s2], rs->n, off, groups, narrow,
+        tlg_partition_records(g, tlg_rec(rs, s2), rs->n, off, groups, narrow,
                               g->d->cols[g->num_attr[s2]].num);
     }
     free(off);
-    size_t at = 0;
-    for (size_t b = 0; b < nb; b++) {
-        c->kids[b].n = counts[b];
-        c->kids[b].base = rs->base + at;
-        c->kids[b].unit = rs->unit;
-        if (rs->sorted) {
-            c->kids[b].sorted = c->ptrs + b * g->v.n_blocks;
-            for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
-                c->kids[b].sorted[s2] = rs->sorted[s2] + at;
-        }
-        if (rs->rec) {
-            c->kids[b].rec = c->rptrs + b * g->n_num;
-            for (size_t s2 = 0; s2 < g->n_num; s2++)
-                c->kids[b].rec[s2] = rs->rec[s2] + at;
-        }
-        if (rs->xs) {
-            c->kids[b].xs = c->xptrs + b * g->v.n_blocks;
-            for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
-                c->kids[b].xs[s2] = rs->xs[s2] + at;
-        }
-        if (rs->ys) {
-            c->kids[b].ys = c->yptrs + b * g->v.n_blocks;
-            for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
-                c->kids[b].ys[s2] = rs->ys[s2] + at;
-        }
-        at += counts[b];
-    }
+    for (size_t b = 0, at = 0; b < nb; at += counts[b++])
+        c->kids[b] = (tlg_rowset){.part = rs->part,
+                                  .begin = rs->begin + at,
+                                  .n = counts[b],
+                                  .unit = rs->unit,
+                                  .rec = rs->rec,
+                                  .rec_stride = rs->rec_stride,
+                                  .rec_begin = rs->rec_begin + at};
     return TL_OK;
 }
 
-/* The copied children's value (and class) blocks, gathered from their row blocks: this path
- * runs only where rows go down every branch. total: the children's rows. TL_ENOMEM. */
-static int copy_values(const tl_grow_ctx *g, tlg_children *c, size_t total, tl_err *err)
+/* The fresh partition's value (and class) blocks, gathered from its sorted blocks: this path
+ * runs only where rows go down every branch. TL_ENOMEM. */
+static int copy_values(const tl_grow_ctx *g, tlg_part *fresh, tl_err *err)
 {
     const int *code = g->v.tmp_y ? g->d->y.code : NULL;
+    size_t total = fresh->stride;
     size_t cells = total * g->v.n_blocks > 0 ? total * g->v.n_blocks : 1;
-    c->fresh_x = malloc(cells * sizeof *c->fresh_x);
-    c->fresh_y = code ? malloc(cells * sizeof *c->fresh_y) : NULL;
-    if (!c->fresh_x || (code && !c->fresh_y))
+    fresh->xs = malloc(cells * sizeof *fresh->xs);
+    fresh->ys = code ? malloc(cells * sizeof *fresh->ys) : NULL;
+    if (!fresh->xs || (code && !fresh->ys))
         return tl_err_set(err, TL_ENOMEM, "out of memory");
-    double *cx = c->fresh_x;
-    int *cy = c->fresh_y;
-    for (size_t b = 0; b < c->n; b++) {
-        tlg_rowset *kid = &c->kids[b];
-        kid->xs = c->xptrs + b * g->v.n_blocks;
-        kid->ys = code ? c->yptrs + b * g->v.n_blocks : NULL;
-        for (size_t s2 = 0; s2 < g->v.n_blocks; s2++) {
-            const double *x = g->d->cols[g->num_attr[s2]].num;
-            kid->xs[s2] = cx;
-            for (size_t i = 0; i < kid->n; i++)
-                cx[i] = x[kid->sorted[s2][i]];
-            cx += kid->n;
-            if (code) {
-                kid->ys[s2] = cy;
-                for (size_t i = 0; i < kid->n; i++)
-                    cy[i] = code[kid->sorted[s2][i]];
-                cy += kid->n;
-            }
-        }
+    for (size_t s2 = 0; s2 < g->v.n_blocks; s2++) {
+        const double *x = g->d->cols[g->num_attr[s2]].num;
+        const uint32_t *block = fresh->sorted + s2 * total;
+        for (size_t i = 0; i < total; i++)
+            fresh->xs[s2 * total + i] = x[block[i]];
+        for (size_t i = 0; code && i < total; i++)
+            fresh->ys[s2 * total + i] = code[block[i]];
     }
     return TL_OK;
 }
 
-/* Some rows go to every child: fresh blocks, one pass per block dealing each row to its
- * branch (rows that stay at the node to none). */
+/* Some rows go to every child: a fresh partition for the children, one pass per block
+ * dealing each row to its branch's range (rows that stay at the node to none). */
 static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const size_t *counts,
                             tlg_children *c, tl_err *err)
 {
@@ -179,33 +150,30 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
         total += counts[b] + n_missing;
     c->missing_rows = malloc(n_missing * sizeof *c->missing_rows);
     c->missing_w = malloc(n_missing * sizeof *c->missing_w);
-    c->fresh = malloc(total * (g->v.n_blocks + 1) * sizeof *c->fresh);
+    tlg_part *fresh = c->fresh = calloc(1, sizeof *fresh);
     uint32_t **dst = calloc(nb, sizeof *dst);
-    if (!c->missing_rows || !c->missing_w || !c->fresh || !dst) {
+    if (fresh)
+        fresh->rows = malloc(total * (g->v.n_blocks + 1) * sizeof *fresh->rows);
+    if (!c->missing_rows || !c->missing_w || !fresh || !fresh->rows || !dst) {
         free(dst);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
+    fresh->stride = total;
+    fresh->sorted = rs->part->sorted ? fresh->rows + total : NULL;
+    const uint32_t *rows = tlg_rows(rs);
     for (size_t i = 0, m = 0; i < rs->n; i++) {
-        uint32_t r = rs->base[i];
+        uint32_t r = rows[i];
         if (g->branch[r] < 0) {
             c->missing_rows[m] = r;
             c->missing_w[m++] = g->w[r];
         }
     }
-    /* child b's blocks: base, then one per numeric attribute, each counts[b] + n_missing */
-    uint32_t *cur = c->fresh;
-    for (size_t b = 0; b < nb; b++) {
-        c->kids[b].n = counts[b] + n_missing;
-        c->kids[b].sorted = c->ptrs + b * g->v.n_blocks;
-        c->kids[b].base = cur;
-        for (size_t s2 = 0; s2 < g->v.n_blocks; s2++)
-            c->kids[b].sorted[s2] = cur + (s2 + 1) * c->kids[b].n;
-        cur += (g->v.n_blocks + 1) * c->kids[b].n;
-    }
-    for (size_t s2 = 0; s2 <= g->v.n_blocks; s2++) {
-        const uint32_t *src = s2 == 0 ? rs->base : rs->sorted[s2 - 1];
+    for (size_t b = 0, at = 0; b < nb; at += c->kids[b++].n)
+        c->kids[b] = (tlg_rowset){.part = fresh, .begin = at, .n = counts[b] + n_missing};
+    for (size_t s2 = 0; s2 <= (fresh->sorted ? g->v.n_blocks : 0); s2++) {
+        const uint32_t *src = s2 == 0 ? rows : tlg_sorted(rs, s2 - 1);
         for (size_t b = 0; b < nb; b++)
-            dst[b] = s2 == 0 ? c->kids[b].base : c->kids[b].sorted[s2 - 1];
+            dst[b] = s2 == 0 ? tlg_rows(&c->kids[b]) : tlg_sorted(&c->kids[b], s2 - 1);
         for (size_t i = 0; i < rs->n; i++) {
             int br = g->branch[src[i]];
             if (br >= 0 && (size_t)br < nb)
@@ -216,7 +184,7 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
         }
     }
     free(dst);
-    return g->v.packed ? copy_values(g, c, total, err) : TL_OK;
+    return g->v.packed ? copy_values(g, fresh, err) : TL_OK;
 }
 
 /* Where each row of the node goes: the test's branch, and for a row whose value is unknown
@@ -263,14 +231,15 @@ void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c)
     for (size_t b = 0; b < c->n; b++) {
         double *stats = g->t->stats + (c->first + b) * g->k;
         const tlg_rowset *kid = &c->kids[b];
+        const uint32_t *rows = tlg_rows(kid);
         if (c->stats) /* routed by records: counted then */
             memcpy(stats, c->stats + b * g->k, g->k * sizeof *stats);
         else if (g->v.compact) /* weights 1, every row goes down */
             for (size_t i = 0; i < kid->n; i++)
-                stats[code[kid->base[i]]] += 1.0;
+                stats[code[rows[i]]] += 1.0;
         else
             for (size_t i = 0; i < kid->n; i++) {
-                uint32_t r = kid->base[i];
+                uint32_t r = rows[i];
                 if (g->branch[r] >= 0)
                     tlg_add_row(g, stats, r, g->w[r]);
                 else if (c->known) /* sent down every branch: its share here */
@@ -297,19 +266,8 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     size_t *counts = calloc(nb + 1, sizeof *counts);
     out->share = calloc(nb, sizeof *out->share);
     out->kids = calloc(nb, sizeof *out->kids);
-    out->ptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->ptrs);
-    if (g->v.compact && rs->rec &&
-        !(out->rptrs = calloc(nb * (g->n_num ? g->n_num : 1), sizeof *out->rptrs))) {
-        free(counts);
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    }
-    if (g->v.packed) {
-        out->xptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->xptrs);
-        out->yptrs = calloc(nb * (g->v.n_blocks ? g->v.n_blocks : 1), sizeof *out->yptrs);
-    }
     int by_stats = by_records && !(out->stats = calloc(nb * g->k, sizeof *out->stats));
-    if (!counts || !out->share || !out->kids || !out->ptrs || by_stats ||
-        (g->v.packed && (!out->xptrs || !out->yptrs))) {
+    if (!counts || !out->share || !out->kids || by_stats) {
         free(counts);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
@@ -321,8 +279,9 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
             out->share[b] = (double)counts[b];
         known_total = (double)rs->n;
     }
+    const uint32_t *rows = tlg_rows(rs);
     for (size_t i = 0; i < rs->n && !by_records; i++) {
-        uint32_t r = rs->base[i];
+        uint32_t r = rows[i];
         int b = g->branch[r];
         if (b < 0) {
             out->n_missing++;

@@ -33,7 +33,6 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->cut_left);
     free(g->cut_right);
     free(g->v.rec_buf);
-    free(g->v.rec_ptrs);
     free(g->v.last_kept);
     free(g->v.branch1);
     tlg_lazy_free(g->v.lazy);

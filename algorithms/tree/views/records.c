@@ -53,14 +53,13 @@ int tlg_compact_setup(tl_grow_ctx *g, size_t n, tl_err *err)
     for (size_t s = 0; g->v.train_vals && s < g->n_num; s++)
         g->v.train_n[s] = SIZE_MAX; /* filled from the root's first sort of the slot */
     g->v.rec_cap = n * g->n_num <= TL_REC_ALL_CELLS ? n : (size_t)(TL_REC_SHARE * (double)n);
-    g->v.rec_ptrs = malloc((g->n_num ? g->n_num : 1) * sizeof *g->v.rec_ptrs);
     size_t groups = 3; /* a partition's: the branches and the rows that stay */
     for (size_t a = 0; a < g->d->schema.n_attrs; a++)
         if (g->d->schema.attrs[a].n_levels + 1 > groups)
             groups = g->d->schema.attrs[a].n_levels + 1;
     g->v.last_kept = malloc(groups * sizeof *g->v.last_kept);
     g->v.branch1 = calloc(g->d->n_rows / 64 + 1, sizeof *g->v.branch1);
-    if (!g->v.rec_ptrs || !g->v.last_kept || !g->v.branch1)
+    if (!g->v.last_kept || !g->v.branch1)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     return TL_OK;
 }
@@ -136,16 +135,17 @@ int tlg_materialise(tl_grow_ctx *g, tlg_rowset *rs, tl_err *err)
     if (!pairs)
         return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
     for (size_t s = 0; s < g->n_num; s++) {
-        g->v.rec_ptrs[s] = g->v.rec_buf + s * n;
-        if (sort_slot(g, rs->base, n, s, pairs)) {
+        if (sort_slot(g, tlg_rows(rs), n, s, pairs)) {
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory sorting %zu rows", n);
         }
-        encode(g, pairs, n, g->v.rec_ptrs[s]);
+        encode(g, pairs, n, g->v.rec_buf + s * n);
         keep_train_values(g, s, pairs, n);
     }
     free(pairs);
-    rs->rec = g->v.rec_ptrs;
+    rs->rec = g->v.rec_buf;
+    rs->rec_stride = n;
+    rs->rec_begin = 0;
     return TL_OK;
 }
 
@@ -226,7 +226,7 @@ void tlg_partition_records(const tl_grow_ctx *g, uint32_t *rec, size_t n, size_t
 void tlg_route_records(const tl_grow_ctx *g, const tlg_rowset *rs, const tl_split *s,
                        size_t *counts, double *stats)
 {
-    const uint32_t *rec = rs->rec[g->num_slot[s->attr]];
+    const uint32_t *rec = tlg_rec(rs, (size_t)g->num_slot[s->attr]);
     const double *x = g->d->cols[s->attr].num;
     unsigned shift = g->v.rec_shift;
     uint32_t cmask = (1u << (shift - TL_REC_CLASS_SHIFT)) - 1;

@@ -1,8 +1,8 @@
 /* The one door to a node's views (tl_grow_view): which forms of the rows a fit keeps, from
  * what its splitters ask (tl_splitter_type.views), and each form for a node and attribute:
- * the sorted blocks and packed values carried down the tree (grow_rows.c), the compact
- * records (records.c), sorts on demand (sort.c); and the per-fit ones, the training values
- * and what a splitter prepared. */
+ * the sorted blocks and packed values, ranges partitioned in place with the rows
+ * (grow_rows.c), the compact records (records.c), sorts on demand (sort.c); and the per-fit
+ * ones, the training values and what a splitter prepared. */
 #include <stdint.h>
 
 #include "../grow_internal.h"
@@ -24,9 +24,9 @@ static const uint32_t *records(const tl_grow_ctx *g, const tlg_rowset *rs, size_
     if (!g->v.compact)
         return NULL;
     if (rs->rec)
-        return rs->rec[slot];
+        return tlg_rec(rs, slot);
     tl_err err;
-    return tlg_attr_records(g, rs->base, rs->n, slot, g->tmp, &err) ? NULL : g->tmp;
+    return tlg_attr_records(g, tlg_rows(rs), rs->n, slot, g->tmp, &err) ? NULL : g->tmp;
 }
 
 const void *tl_grow_view(const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -40,11 +40,11 @@ const void *tl_grow_view(const tl_grow_ctx *g, const tl_node_rows *node, size_t 
     case TL_VIEW_SORTED:
         if (!g->v.n_blocks) /* none kept for this fit: sorted here, for the caller alone */
             return tlg_sort_node(g, node, s);
-        return rs->sorted ? rs->sorted[s] : NULL;
+        return tlg_sorted(rs, s);
     case TL_VIEW_VALUES:
-        return rs->xs ? rs->xs[s] : NULL;
+        return tlg_xs(rs, s);
     case TL_VIEW_CLASSES:
-        return rs->ys ? rs->ys[s] : NULL;
+        return tlg_ys(rs, s);
     case TL_VIEW_RECORDS:
         return records(g, rs, s);
     default:
