@@ -10,6 +10,7 @@ import treelab
 ESTIMATORS = [treelab.TreeClassifier(), treelab.TreeRegressor(), treelab.C45Classifier(),
               treelab.CARTClassifier(), treelab.CARTRegressor(), treelab.ID3Classifier(),
               treelab.SoftTreeClassifier(), treelab.SoftTreeRegressor(), treelab.GaussianNB(),
+              treelab.SoftForestClassifier(), treelab.SoftForestRegressor(),
               treelab.CTreeClassifier(), treelab.CTreeRegressor(),
               treelab.TreelabClassifier(algorithm="c45"), treelab.TreelabRegressor()]
 

@@ -45,6 +45,10 @@ CASES = [
      "engagement-regression.csv"),
     (treelab.SoftTreeRegressor(depth=2, epochs=5), "soft_tree", ["depth=2", "epochs=5"],
      "engagement-regression.csv"),
+    (treelab.SoftForestClassifier(trees=3, depth=2, epochs=5, gate="smooth_step"),
+     "soft_forest", ["trees=3", "depth=2", "epochs=5", "gate=smooth_step"], "wine.arff"),
+    (treelab.SoftForestRegressor(trees=3, depth=2, epochs=5), "soft_forest",
+     ["trees=3", "depth=2", "epochs=5"], "engagement-regression.csv"),
 ]
 
 

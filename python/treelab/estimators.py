@@ -537,6 +537,10 @@ _SOFT_TAGS = {"_xfail_checks": {
         "mini-batches, so the batches, and the steps, differ from those without the row"}}
 SoftTreeClassifier = make_estimator("SoftTreeClassifier", "soft_tree", True, tags=_SOFT_TAGS)
 SoftTreeRegressor = make_estimator("SoftTreeRegressor", "soft_tree", False, tags=_SOFT_TAGS)
+SoftForestClassifier = make_estimator("SoftForestClassifier", "soft_forest", True,
+                                      tags=_SOFT_TAGS)
+SoftForestRegressor = make_estimator("SoftForestRegressor", "soft_forest", False,
+                                     tags=_SOFT_TAGS)
 GaussianNB = make_estimator("GaussianNB", "gaussian_nb", True)
 CTreeClassifier = make_estimator("CTreeClassifier", "ctree", True)
 CTreeRegressor = make_estimator("CTreeRegressor", "ctree", False)
