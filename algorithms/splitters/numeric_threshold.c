@@ -234,11 +234,18 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         n_known = 0; /* done: skip the general sweep */
     }
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
-     * so they cannot move a threshold. next: the first row after i with a weight. */
+     * so they cannot move a threshold. next: the first row after i with a weight. The class
+     * codes from the packed view when kept (the same codes, read in sequence), and Gini
+     * inlined (the same arithmetic as the criterion's call): bootstrap weights take this
+     * sweep. */
+    const int *cls = y && n_known ? tl_grow_view(g, node, attr, TL_VIEW_CLASSES) : NULL;
+    int gini = impurity && !best_side && !rows_form && p->criterion->gini_form;
     size_t next = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = sorted[i];
-        if (y)
+        if (cls)
+            left[cls[i]] += w[r];
+        else if (y)
             left[y[r]] += w[r];
         else
             tl_grow_add_row(g, left, r, w[r]);
@@ -260,8 +267,9 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
          * it, so equal cuts round alike); partition criteria: the greatest score, negated */
         double child = best_side ? tl_side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k)
                        : rows_form ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
-                       : impurity  ? wl * impurity(left, k) + wr * impurity(right, k)
-                                   : -tl_grow_partition_gain(g, children, 2);
+                       : gini     ? wl * tl_gini_impurity(left, k) + wr * tl_gini_impurity(right, k)
+                       : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
+                                  : -tl_grow_partition_gain(g, children, 2);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
