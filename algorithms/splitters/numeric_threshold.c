@@ -157,6 +157,36 @@ static double sweep_fast(const tl_grow_params *p, const double *x, sweep_src src
     return child;
 }
 
+/* Classes (or statistics) up to this many are scored in place by partition_score. */
+#define NT_SCORE_K 64
+
+/* A criterion's own score of the cut whose sides are left and right (children: k each, in a
+ * row): tl_grow_partition_gain's arithmetic (the parent as 0 + left + right, the known
+ * weight as 0 + the sides' weights), negated, without its call per cut. score: the
+ * criterion's score for this task. */
+static inline double partition_score(double (*score)(const void *, const double *, const double *,
+                                                     size_t, size_t),
+                                     const void *state, const double *children, size_t k,
+                                     int regression)
+{
+    double parent[NT_SCORE_K], known = 0;
+    for (size_t j = 0; j < k; j++) {
+        parent[j] = 0;
+        parent[j] += children[j];
+        parent[j] += children[k + j];
+    }
+    for (size_t b = 0; b < 2; b++) {
+        double w = 0;
+        if (regression)
+            w = children[b * k];
+        else
+            for (size_t j = 0; j < k; j++)
+                w += children[b * k + j];
+        known += w;
+    }
+    return -(known > 0 ? score(state, parent, children, 2, k) : 0);
+}
+
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -204,7 +234,14 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             known_w += 1.0;
             continue;
         }
-        tl_grow_add_row(g, known, sorted[i], w[sorted[i]]);
+        if (!y && k == TL_REG_STATS) { /* tl_grow_add_row's sums, in place */
+            double wi = w[sorted[i]], yi = d->y.num[sorted[i]];
+            known[0] += wi;
+            known[1] += wi * yi;
+            known[2] += wi * yi * yi;
+        } else {
+            tl_grow_add_row(g, known, sorted[i], w[sorted[i]]);
+        }
         known_w += w[sorted[i]];
     }
     if (known_w <= 0)
@@ -234,13 +271,33 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         n_known = 0; /* done: skip the general sweep */
     }
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
-     * so they cannot move a threshold. next: the first row after i with a weight. */
+     * so they cannot move a threshold. next: the first row after i with a weight. The class
+     * codes from the packed view when kept (the same codes, read in sequence), and Gini
+     * inlined (the same arithmetic as the criterion's call): bootstrap weights take this
+     * sweep. */
+    const int *cls = y && n_known ? tl_grow_view(g, node, attr, TL_VIEW_CLASSES) : NULL;
+    int gini = impurity && !best_side && !rows_form && p->criterion->gini_form;
+    /* a regression target's statistics added in place (tl_grow_add_row's sums, gradient
+     * boosting's trees), and a criterion's own score called directly (friedman_mse) */
+    const double *ynum = !y && k == TL_REG_STATS ? d->y.num : NULL;
+    const tl_criterion_type *cr = p->criterion;
+    double (*score)(const void *, const double *, const double *, size_t, size_t) =
+        cr->prefix_loss || k > NT_SCORE_K ? NULL
+        : cr->score_numeric && !y         ? cr->score_numeric
+                                          : cr->score;
     size_t next = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = sorted[i];
-        if (y)
+        if (cls)
+            left[cls[i]] += w[r];
+        else if (y)
             left[y[r]] += w[r];
-        else
+        else if (ynum) {
+            double wi = w[r], yi = ynum[r];
+            left[0] += wi;
+            left[1] += wi * yi;
+            left[2] += wi * yi * yi;
+        } else
             tl_grow_add_row(g, left, r, w[r]);
         wl += w[r];
         if (!(w[r] > 0))
@@ -260,8 +317,10 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
          * it, so equal cuts round alike); partition criteria: the greatest score, negated */
         double child = best_side ? tl_side_impurity(impurity, left, right, u, with_u, wl, wr, wu, k)
                        : rows_form ? wl * (loss_l[i] / wl) + wr * (loss_r[i] / wr)
-                       : impurity  ? wl * impurity(left, k) + wr * impurity(right, k)
-                                   : -tl_grow_partition_gain(g, children, 2);
+                       : gini     ? wl * tl_gini_impurity(left, k) + wr * tl_gini_impurity(right, k)
+                       : impurity ? wl * impurity(left, k) + wr * impurity(right, k)
+                       : score    ? partition_score(score, p->criterion_state, children, k, !y)
+                                  : -tl_grow_partition_gain(g, children, 2);
         /* strict: among equal cuts the lowest threshold wins */
         if (child < best_child) {
             best_child = child;
