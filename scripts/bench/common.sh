@@ -29,3 +29,8 @@ vs_peer() {
     done
     T=$(median < "$TMP/tl") P=$(median < "$TMP/pt")
 }
+# The first $1 rows of scripts/bench/soft_tree.sh's synthetic data into $TMP/data.csv.
+synthetic_rows() {
+    $PY scripts/peers/torch_soft_tree.py data "$TMP/all.csv"
+    head -n $(($1 + 1)) "$TMP/all.csv" > "$TMP/data.csv"
+}

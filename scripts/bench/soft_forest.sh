@@ -12,8 +12,7 @@ cd "$(dirname "$0")/../.."
 . scripts/bench/common.sh
 ROWS=${1:-20000}
 EPOCHS=${2:-3}
-$PY scripts/peers/torch_soft_tree.py data "$TMP/all.csv"
-head -n $((ROWS + 1)) "$TMP/all.csv" > "$TMP/data.csv"
+synthetic_rows "$ROWS"
 # fit CPU seconds (column 7 of the fit driver) of `epochs` epochs
 tl_cpu() { "$TMP/bench" "$TMP/data.csv" soft_forest "gate=$1" "shape=$2" "leaf_update=$3" \
     "batch_size=$4" "epochs=$5" | awk '{ print $7 }'; }
