@@ -12,28 +12,19 @@ cd "$(dirname "$0")/../.."
 . scripts/bench/common.sh
 ROWS=${1:-20000}
 EPOCHS=${2:-3}
-$PY scripts/peers/torch_soft_tree.py data "$TMP/all.csv"
-head -n $((ROWS + 1)) "$TMP/all.csv" > "$TMP/data.csv"
+synthetic_rows "$ROWS"
 # fit CPU seconds (column 7 of the fit driver) of `epochs` epochs
 tl_cpu() { "$TMP/bench" "$TMP/data.csv" soft_forest "gate=$1" "shape=$2" "leaf_update=$3" \
     "batch_size=$4" "epochs=$5" | awk '{ print $7 }'; }
+pt_cpu() { (cd scripts/peers && $PY torch_soft_forest.py bench "$ROWS" "$1" "$2" "$3" "$4" "$EPOCHS") |
+    awk '{ print $1 }'; }
 printf '%-12s %-9s %-11s %5s | %9s %9s %7s\n' gate shape leaf batch treelab torch ratio
 for v in "sigmoid full gradient" "smooth_step full gradient" "entmoid oblivious gradient" \
          "sigmoid full closed_form"; do
     set -- $v
     for batch in 128 1024; do
-        rm -f "$TMP/tl" "$TMP/pt"
-        r=0
-        while [ $r -lt "$REPEATS" ]; do
-            one=$(tl_cpu "$1" "$2" "$3" "$batch" 1)
-            many=$(tl_cpu "$1" "$2" "$3" "$batch" "$EPOCHS")
-            echo "$one $many" | awk -v e="$EPOCHS" '{ print ($2 - $1) / (e - 1) }' >> "$TMP/tl"
-            (cd scripts/peers && $PY torch_soft_forest.py bench "$ROWS" "$1" "$2" "$3" "$batch" \
-                "$EPOCHS") | awk '{ print $1 }' >> "$TMP/pt"
-            r=$((r + 1))
-        done
-        t=$(median < "$TMP/tl") p=$(median < "$TMP/pt")
-        printf '%-12s %-9s %-11s %5s | %9.4f %9.4f %6.1fx\n' "$1" "$2" "$3" "$batch" "$t" "$p" \
-            "$(echo "$t $p" | awk '{ print $2 / $1 }')"
+        vs_peer "$batch" "$1" "$2" "$3"
+        printf '%-12s %-9s %-11s %5s | %9.4f %9.4f %6.1fx\n' "$1" "$2" "$3" "$batch" "$T" "$P" \
+            "$(echo "$T $P" | awk '{ print $2 / $1 }')"
     done
 done

@@ -17,6 +17,9 @@ every split weight soft-thresholded by lr * L1 (treelab's proximal step), the ga
 SPARSE_VARIANTS.
 
   torch_soft_tree_cv.py [linear | sparse] OUT.txt DATA.arff...
+  torch_soft_tree_cv.py bench ROWS GATE SHAPE LEAF BATCH EPOCHS
+      (scripts/bench/soft_tree_variants.sh) print the CPU seconds per epoch of one fit on the
+      first ROWS rows of torch_soft_tree.py's synthetic data (LEAF constant or linear)
 Writes, per data set, a line "folds NAME f0 f1 ..." (each row's fold) and, per variant, a line
 "cv NAME GATE SHAPE ACCURACY"; tests/test_soft_tree_slots.c (test_soft_tree_leaf.c for linear
 leaves) refits treelab on the same folds.
@@ -148,8 +151,25 @@ def main(out, paths, mode=""):
                 print(name, gname, shape, acc, flush=True)
 
 
+def bench(rows, gname, shape, leaf, batch, epochs):
+    import time
+
+    from torch_soft_tree import synthetic
+    global BATCH, EPOCHS
+    X, y = synthetic()
+    BATCH, EPOCHS = batch, epochs
+    c0 = time.process_time()
+    pred = fit_predict(gname, shape, X[:rows], y[:rows], X[:rows], 2, 1, leaf == "linear")
+    cpu = (time.process_time() - c0) / epochs
+    print(f"{cpu:.4f} {(pred == y[:rows]).mean():.4f}")
+
+
 if __name__ == "__main__":
-    if sys.argv[1] in ("linear", "sparse"):
+    if sys.argv[1] == "bench":
+        torch.set_num_threads(1)
+        a = sys.argv[2:]
+        bench(int(a[0]), a[1], a[2], a[3], int(a[4]), int(a[5]))
+    elif sys.argv[1] in ("linear", "sparse"):
         main(sys.argv[2], sys.argv[3:], sys.argv[1])
     else:
         main(sys.argv[1], sys.argv[2:])
