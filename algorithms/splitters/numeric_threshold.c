@@ -276,7 +276,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
      * inlined (the same arithmetic as the criterion's call): bootstrap weights take this
      * sweep. */
     const int *cls = y && n_known ? tl_grow_view(g, node, attr, TL_VIEW_CLASSES) : NULL;
-    int gini = impurity && !best_side && !rows_form && p->criterion->gini_form;
+    int gini = impurity && !best_side && !rows_form && p->criterion->form == TL_IMPURITY_GINI;
     /* a regression target's statistics added in place (tl_grow_add_row's sums, gradient
      * boosting's trees), and a criterion's own score called directly (friedman_mse) */
     const double *ynum = !y && k == TL_REG_STATS ? d->y.num : NULL;
