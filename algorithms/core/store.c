@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store_packed.h"
+
 struct tl_store {
     config_t cfg;                /* parsed here, unless root is set */
     const struct tl_store *root; /* tl_store_sub's: the store parsed */
@@ -142,8 +144,21 @@ static config_setting_t *aggregate(const tl_store *s, const char *path, tl_err *
     return st;
 }
 
+/* A packed array's text, or NULL when the setting is not a string. */
+static const char *packed(const tl_store *s, const char *path)
+{
+    config_setting_t *st = find(s, path);
+    return st && config_setting_type(st) == CONFIG_TYPE_STRING ? config_setting_get_string(st)
+                                                               : NULL;
+}
+
 int tl_store_len(const tl_store *s, const char *path, size_t *out, tl_err *err)
 {
+    const char *text = packed(s, path);
+    if (text) {
+        *out = tl_packed_count(text);
+        return TL_OK;
+    }
     config_setting_t *st = aggregate(s, path, err);
     if (!st)
         return TL_EPARSE;
@@ -164,6 +179,9 @@ static config_setting_t *sized(const tl_store *s, const char *path, size_t n, tl
 
 int tl_store_doubles(const tl_store *s, const char *path, double *out, size_t n, tl_err *err)
 {
+    const char *text = packed(s, path);
+    if (text)
+        return tl_packed_doubles(text, path, out, n, err);
     config_setting_t *st = sized(s, path, n, err);
     if (!st)
         return TL_EPARSE;
@@ -175,6 +193,9 @@ int tl_store_doubles(const tl_store *s, const char *path, double *out, size_t n,
 
 int tl_store_ints(const tl_store *s, const char *path, long *out, size_t n, tl_err *err)
 {
+    const char *text = packed(s, path);
+    if (text)
+        return tl_packed_longs(text, path, out, n, err);
     config_setting_t *st = sized(s, path, n, err);
     if (!st)
         return TL_EPARSE;
@@ -193,6 +214,9 @@ int tl_store_ints(const tl_store *s, const char *path, long *out, size_t n, tl_e
 
 int tl_store_int_array(const tl_store *s, const char *path, int *out, size_t n, tl_err *err)
 {
+    const char *text = packed(s, path);
+    if (text)
+        return tl_packed_ints(text, path, out, n, err);
     config_setting_t *st = sized(s, path, n, err);
     if (!st)
         return TL_EPARSE;

@@ -6,10 +6,20 @@
 
 #include "treelab/tl_tree.h"
 
+/* The array writers of one form: libconfig arrays, or packed strings (ensembles' members). */
+typedef struct writer {
+    void (*doubles)(FILE *, int, const char *, const double *, size_t);
+    void (*longs)(FILE *, int, const char *, const long *, size_t);
+    void (*ints)(FILE *, int, const char *, const int *, size_t);
+} writer;
+static const writer arrays = {tl_store_put_doubles, tl_store_put_ints, tl_store_put_int_array};
+static const writer packed = {tl_store_put_packed_doubles, tl_store_put_packed_ints,
+                              tl_store_put_packed_int_array};
+
 /* The rules for unknown values, only when some node has one besides C4.5's fractions (so
  * the files of such trees stay as they were): per node its rule and number of surrogates,
  * then the surrogates in node order. */
-static int save_unknown_rules(const tl_tree *t, FILE *f, int indent, tl_err *err)
+static int save_unknown_rules(const tl_tree *t, const writer *w, FILE *f, int indent, tl_err *err)
 {
     size_t n = t->n_nodes, m = 0;
     for (size_t i = 0; i < n; i++)
@@ -23,13 +33,13 @@ static int save_unknown_rules(const tl_tree *t, FILE *f, int indent, tl_err *err
     }
     for (size_t i = 0; i < n; i++)
         li[i] = t->attr[i] >= 0 ? t->unknown[i] : TL_UNKNOWN_SHARE;
-    tl_store_put_ints(f, indent, "unknown", li, n);
+    w->longs(f, indent, "unknown", li, n);
     for (size_t i = 0; i < n; i++)
         li[i] = t->attr[i] >= 0 ? t->sur_n[i] : 0;
-    tl_store_put_ints(f, indent, "surrogates", li, n);
+    w->longs(f, indent, "surrogates", li, n);
     for (size_t i = 0; i < n; i++)
         li[i] = (long)t->seen[i];
-    tl_store_put_ints(f, indent, "seen", li, n);
+    w->longs(f, indent, "seen", li, n);
     /* the surrogates, flattened: one field per array */
 #define TL_SUR_FIELD(put, arr, expr, name)                                                         \
     do {                                                                                           \
@@ -41,21 +51,21 @@ static int save_unknown_rules(const tl_tree *t, FILE *f, int indent, tl_err *err
             }                                                                                      \
         put(f, indent, name, arr, m);                                                              \
     } while (0)
-    TL_SUR_FIELD(tl_store_put_ints, li, s_->attr, "sur_attr");
-    TL_SUR_FIELD(tl_store_put_ints, li, s_->kind, "sur_kind");
-    TL_SUR_FIELD(tl_store_put_ints, li, s_->below, "sur_below");
-    TL_SUR_FIELD(tl_store_put_doubles, dv, s_->threshold, "sur_threshold");
-    TL_SUR_FIELD(tl_store_put_ints, li, (long)s_->left_mask, "sur_left");
-    TL_SUR_FIELD(tl_store_put_ints, li, (long)s_->known_mask, "sur_known");
-    TL_SUR_FIELD(tl_store_put_doubles, dv, s_->agree, "sur_agree");
-    TL_SUR_FIELD(tl_store_put_doubles, dv, s_->adj, "sur_adj");
+    TL_SUR_FIELD(w->longs, li, s_->attr, "sur_attr");
+    TL_SUR_FIELD(w->longs, li, s_->kind, "sur_kind");
+    TL_SUR_FIELD(w->longs, li, s_->below, "sur_below");
+    TL_SUR_FIELD(w->doubles, dv, s_->threshold, "sur_threshold");
+    TL_SUR_FIELD(w->longs, li, (long)s_->left_mask, "sur_left");
+    TL_SUR_FIELD(w->longs, li, (long)s_->known_mask, "sur_known");
+    TL_SUR_FIELD(w->doubles, dv, s_->agree, "sur_agree");
+    TL_SUR_FIELD(w->doubles, dv, s_->adj, "sur_adj");
 #undef TL_SUR_FIELD
     free(li);
     free(dv);
     return TL_OK;
 }
 
-int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
+static int save_tree(const tl_tree *t, const writer *w, FILE *f, int indent, tl_err *err)
 {
     size_t n = t->n_nodes;
     long *tmp = malloc((n ? n : 1) * sizeof *tmp);
@@ -64,23 +74,23 @@ int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
     tl_store_put_int(f, indent, "stats_per_node", (long)t->k);
     tl_store_put_int(f, indent, "regression", t->regression);
     tl_store_put_int(f, indent, "nodes", (long)n);
-    tl_store_put_int_array(f, indent, "attr", t->attr, n);
+    w->ints(f, indent, "attr", t->attr, n);
     for (size_t i = 0; i < n; i++)
         tmp[i] = t->kind[i];
-    tl_store_put_ints(f, indent, "kind", tmp, n);
-    tl_store_put_doubles(f, indent, "threshold", t->threshold, n);
+    w->longs(f, indent, "kind", tmp, n);
+    w->doubles(f, indent, "threshold", t->threshold, n);
     for (size_t i = 0; i < n; i++)
         tmp[i] = (long)t->mask[i]; /* masks use at most 63 bits in practice; see load */
-    tl_store_put_ints(f, indent, "mask", tmp, n);
+    w->longs(f, indent, "mask", tmp, n);
     for (size_t i = 0; i < n; i++)
         tmp[i] = (long)t->first_child[i];
-    tl_store_put_ints(f, indent, "first_child", tmp, n);
+    w->longs(f, indent, "first_child", tmp, n);
     for (size_t i = 0; i < n; i++)
         tmp[i] = (long)t->n_children[i];
-    tl_store_put_ints(f, indent, "n_children", tmp, n);
-    tl_store_put_doubles(f, indent, "stats", t->stats, n * t->k);
+    w->longs(f, indent, "n_children", tmp, n);
+    w->doubles(f, indent, "stats", t->stats, n * t->k);
     if (t->value) /* only then: every other tree's file stays as it was */
-        tl_store_put_doubles(f, indent, "value", t->value, n);
+        w->doubles(f, indent, "value", t->value, n);
     free(tmp);
     if (t->p_value) { /* likewise; -1 where a node has none (libconfig has no NaN) */
         double *p = malloc((n ? n : 1) * sizeof *p);
@@ -88,11 +98,21 @@ int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
             return tl_err_set(err, TL_ENOMEM, "out of memory saving a tree");
         for (size_t i = 0; i < n; i++)
             p[i] = isnan(t->p_value[i]) ? -1 : t->p_value[i];
-        tl_store_put_doubles(f, indent, "p_value", p, n);
+        w->doubles(f, indent, "p_value", p, n);
         free(p);
     }
-    return t->n_nodes && tl_tree_has_unknown_rules(t) ? save_unknown_rules(t, f, indent, err)
+    return t->n_nodes && tl_tree_has_unknown_rules(t) ? save_unknown_rules(t, w, f, indent, err)
                                                       : TL_OK;
+}
+
+int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err)
+{
+    return save_tree(t, &arrays, f, indent, err);
+}
+
+int tl_tree_save_packed(const tl_tree *t, FILE *f, int indent, tl_err *err)
+{
+    return save_tree(t, &packed, f, indent, err);
 }
 
 /* A tree read from a file is only used after this: every split has children inside the

@@ -1,4 +1,5 @@
-/* Model files: libconfig text written with %.17g (values read back exactly) and read by path.
+/* Model files: libconfig text written with %.17g or, packed, the shortest exact decimal (values
+ * read back exactly) and read by path.
  * Numbers follow LC_NUMERIC, which must be "C" (as the CLI sets it): see docs/development.md.
  *
  * API: tl_store_read returns a store the caller frees with tl_store_free; strings that the
@@ -28,6 +29,15 @@ TL_API void tl_store_put_ints(FILE *f, int indent, const char *name, const long 
 TL_API void tl_store_put_int_array(FILE *f, int indent, const char *name, const int *v, size_t n);
 TL_API void tl_store_put_strings(FILE *f, int indent, const char *name, const char *const *v,
                                  size_t n);
+/* Packed arrays (ensemble members, docs/ensembles.md): the array as one string of numbers
+ * separated by spaces, doubles in the shortest decimal that reads back exactly. The getters
+ * below (tl_store_len, _doubles, _ints, _int_array) read either form. */
+TL_API void tl_store_put_packed_doubles(FILE *f, int indent, const char *name, const double *v,
+                                        size_t n);
+TL_API void tl_store_put_packed_ints(FILE *f, int indent, const char *name, const long *v,
+                                     size_t n);
+TL_API void tl_store_put_packed_int_array(FILE *f, int indent, const char *name, const int *v,
+                                          size_t n);
 /* `name = {` and `};` around a group. */
 TL_API void tl_store_open_group(FILE *f, int indent, const char *name);
 TL_API void tl_store_close_group(FILE *f, int indent);

@@ -208,6 +208,9 @@ TL_API int tl_tree_show(const tl_tree *t, const tl_schema *schema, tl_show_forma
  * Loading checks the shape (children in range, one parent per node, split kinds, finite
  * non-negative weights): NULL + TL_EPARSE naming the setting otherwise. */
 TL_API int tl_tree_save(const tl_tree *t, FILE *f, int indent, tl_err *err);
+/* The same settings with the arrays packed (tl_store.h): an ensemble's members, read by
+ * tl_tree_load as well. */
+TL_API int tl_tree_save_packed(const tl_tree *t, FILE *f, int indent, tl_err *err);
 TL_API tl_tree *tl_tree_load(const tl_store *s, const char *prefix, tl_err *err);
 /* Check a loaded tree against the schema it will be shown or applied with: attribute
  * indices, kinds and levels of every split, and the target's task and classes. Returns
