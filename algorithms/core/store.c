@@ -144,19 +144,26 @@ static config_setting_t *aggregate(const tl_store *s, const char *path, tl_err *
     return st;
 }
 
-/* A packed array's text, or NULL when the setting is not a string. */
-static const char *packed(const tl_store *s, const char *path)
+/* A packed array's setting, or NULL when the setting is not a string. */
+static config_setting_t *packed(const tl_store *s, const char *path)
 {
     config_setting_t *st = find(s, path);
-    return st && config_setting_type(st) == CONFIG_TYPE_STRING ? config_setting_get_string(st)
-                                                               : NULL;
+    return st && config_setting_type(st) == CONFIG_TYPE_STRING ? st : NULL;
+}
+
+/* rc of a packed reader, its message given the file's line. */
+static int packed_rc(const config_setting_t *st, int rc, tl_err *err)
+{
+    if (rc)
+        tl_err_prefix(err, "model file: line %u: ", config_setting_source_line(st));
+    return rc;
 }
 
 int tl_store_len(const tl_store *s, const char *path, size_t *out, tl_err *err)
 {
-    const char *text = packed(s, path);
+    config_setting_t *text = packed(s, path);
     if (text) {
-        *out = tl_packed_count(text);
+        *out = tl_packed_count(config_setting_get_string(text));
         return TL_OK;
     }
     config_setting_t *st = aggregate(s, path, err);
@@ -179,9 +186,10 @@ static config_setting_t *sized(const tl_store *s, const char *path, size_t n, tl
 
 int tl_store_doubles(const tl_store *s, const char *path, double *out, size_t n, tl_err *err)
 {
-    const char *text = packed(s, path);
+    config_setting_t *text = packed(s, path);
     if (text)
-        return tl_packed_doubles(text, path, out, n, err);
+        return packed_rc(
+            text, tl_packed_doubles(config_setting_get_string(text), path, out, n, err), err);
     config_setting_t *st = sized(s, path, n, err);
     if (!st)
         return TL_EPARSE;
@@ -193,9 +201,10 @@ int tl_store_doubles(const tl_store *s, const char *path, double *out, size_t n,
 
 int tl_store_ints(const tl_store *s, const char *path, long *out, size_t n, tl_err *err)
 {
-    const char *text = packed(s, path);
+    config_setting_t *text = packed(s, path);
     if (text)
-        return tl_packed_longs(text, path, out, n, err);
+        return packed_rc(text, tl_packed_longs(config_setting_get_string(text), path, out, n, err),
+                         err);
     config_setting_t *st = sized(s, path, n, err);
     if (!st)
         return TL_EPARSE;
@@ -214,9 +223,10 @@ int tl_store_ints(const tl_store *s, const char *path, long *out, size_t n, tl_e
 
 int tl_store_int_array(const tl_store *s, const char *path, int *out, size_t n, tl_err *err)
 {
-    const char *text = packed(s, path);
+    config_setting_t *text = packed(s, path);
     if (text)
-        return tl_packed_ints(text, path, out, n, err);
+        return packed_rc(text, tl_packed_ints(config_setting_get_string(text), path, out, n, err),
+                         err);
     config_setting_t *st = sized(s, path, n, err);
     if (!st)
         return TL_EPARSE;

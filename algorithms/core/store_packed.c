@@ -192,8 +192,8 @@ static int parse_long(const char *t, size_t len, long lo, long hi, long *out)
 static int bad_element(tl_err *err, const char *path, size_t i, const char *tok, size_t len,
                        const char *want)
 {
-    return tl_err_set(err, TL_EPARSE, "model file: '%s' element %zu is `%.*s`; expected %s", path,
-                      i, (int)(len > 40 ? 40 : len), tok, want);
+    return tl_err_set(err, TL_EPARSE, "'%s' element %zu is `%.*s`; expected %s", path, i,
+                      (int)(len > 40 ? 40 : len), tok, want);
 }
 
 /* The shared loop: n tokens, each read by one of the parsers. */
@@ -202,8 +202,7 @@ static int unpack(const char *s, const char *path, size_t n, double *d, long *l,
 {
     size_t have = tl_packed_count(s);
     if (have != n)
-        return tl_err_set(err, TL_EPARSE, "model file: '%s' has %zu elements, expected %zu", path,
-                          have, n);
+        return tl_err_set(err, TL_EPARSE, "'%s' has %zu elements, expected %zu", path, have, n);
     for (size_t i = 0; i < n; i++) {
         const char *tok;
         size_t len = next_token(&s, &tok);

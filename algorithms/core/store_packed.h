@@ -1,6 +1,7 @@
 /* Reading packed arrays (store_packed.c) for the model store's getters: s is the string's
  * text, path names it in messages. TL_EPARSE with the element when one is not a number of
- * the kind, or when the count differs from n. */
+ * the kind, or when the count differs from n (the message without "model file: ", which the
+ * caller puts with the line). */
 #ifndef TL_STORE_PACKED_H
 #define TL_STORE_PACKED_H
 
