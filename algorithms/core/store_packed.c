@@ -200,12 +200,15 @@ static int bad_element(tl_err *err, const char *path, size_t i, const char *tok,
 static int unpack(const char *s, const char *path, size_t n, double *d, long *l, int *in,
                   tl_err *err)
 {
-    size_t have = tl_packed_count(s);
-    if (have != n)
-        return tl_err_set(err, TL_EPARSE, "'%s' has %zu elements, expected %zu", path, have, n);
-    for (size_t i = 0; i < n; i++) {
+    const char *all = s;
+    for (size_t i = 0; i <= n; i++) {
         const char *tok;
         size_t len = next_token(&s, &tok);
+        if ((i < n) != (len > 0)) /* one pass: counted only when the count is wrong */
+            return tl_err_set(err, TL_EPARSE, "'%s' has %zu elements, expected %zu", path,
+                              tl_packed_count(all), n);
+        if (i == n)
+            break;
         long v;
         if (d && !parse_double(tok, len, &d[i]))
             return bad_element(err, path, i, tok, len, "a finite decimal number");

@@ -24,6 +24,11 @@ static int check_int_literals(const char *path, const char *text, size_t n, tl_e
         c = (unsigned char)text[i];
         col++;
         if (st == STRING) {
+            /* a string's plain text at once: packed arrays are strings of megabytes */
+            size_t j = i + strcspn(text + i, "\"\\\n");
+            if (j >= n)
+                break;
+            col += (int)(j - i), i = j, c = (unsigned char)text[i];
             if (c == '\\' && i + 1 < n)
                 i++, col++;
             else if (c == '"')
@@ -42,8 +47,8 @@ static int check_int_literals(const char *path, const char *text, size_t n, tl_e
             /* a decimal or hex integer without the L suffix (names start with a letter); one
              * of fewer than 10 characters fits (999999999, 0xFFFFFFF), so most are not parsed */
             char *end;
-            if (len >= 10 && (isdigit((unsigned char)tok[0]) ||
-                              ((tok[0] == '-' || tok[0] == '+') && isdigit((unsigned char)tok[1])))) {
+            if (len >= 10 && (isdigit((unsigned char)tok[0]) || ((tok[0] == '-' || tok[0] == '+') &&
+                                                                 isdigit((unsigned char)tok[1])))) {
                 errno = 0;
                 long long v = strtoll(tok, &end, 0);
                 if (*end == '\0' && (errno == ERANGE || v > 2147483647LL || v < -2147483648LL))
@@ -304,7 +309,7 @@ int tl_store_parse(config_t *cfg, const char *path, const char *what, tl_err *er
     errno = 0;
     /* a NUL byte would end the string early: such a file goes through libconfig's reader */
     int ok = text && !memchr(text, '\0', n) ? config_read_string(cfg, text)
-                                             : config_read_file(cfg, path);
+                                            : config_read_file(cfg, path);
     free(text);
     if (ok == CONFIG_TRUE)
         return TL_OK;
