@@ -17,15 +17,18 @@ static void init(const tl_params *p, double *par)
     par[1] = 1 / par[0]; /* a product per split, not a division */
 }
 
-/* s(z) = -2 z^3 / gamma^3 + 3 z / (2 gamma) + 1/2 for |z| < gamma / 2. Both sides computed and
- * one selected: no branch to mispredict on rows near the band's edge, same numbers. */
+/* s(z) = -2 z^3 / gamma^3 + 3 z / (2 gamma) + 1/2 for |z| < gamma / 2. */
 static void apply(const double *par, double z, double *p, double *dp)
 {
-    double g = par[0], u = z * par[1];
-    int out = z <= -g / 2 || z >= g / 2;
-    double pin = -2 * u * u * u + 1.5 * u + 0.5, dpin = (1.5 - 6 * u * u) * par[1];
-    *p = out ? (z > 0 ? 1.0 : 0.0) : pin;
-    *dp = out ? 0.0 : dpin;
+    double g = par[0];
+    if (z <= -g / 2 || z >= g / 2) {
+        *p = z > 0 ? 1 : 0;
+        *dp = 0;
+        return;
+    }
+    double u = z * par[1];
+    *p = -2 * u * u * u + 1.5 * u + 0.5;
+    *dp = (1.5 - 6 * u * u) * par[1];
 }
 
 const st_gate_type st_gate_smooth_step = {
