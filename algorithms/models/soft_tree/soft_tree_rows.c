@@ -6,7 +6,10 @@
 
 #include "soft_tree_impl.h"
 
-/* w.x in ST_LANES fixed lanes (see st_fold). */
+_Static_assert(ST_LANES == 8, "dot spells out eight lanes");
+
+/* w.x in ST_LANES fixed lanes (see st_fold): the tail's k-th input into lane k % ST_LANES,
+ * spelt out on the lanes' scalars so they stay in registers. */
 static inline double dot(const double *restrict w, const double *restrict x, size_t D)
 {
     double u[ST_LANES] = {0};
@@ -14,9 +17,21 @@ static inline double dot(const double *restrict w, const double *restrict x, siz
     for (; k + ST_LANES <= D; k += ST_LANES)
         for (int j = 0; j < ST_LANES; j++)
             u[j] += w[k + j] * x[k + j];
-    for (; k < D; k++)
-        u[k % ST_LANES] += w[k] * x[k];
-    return st_fold(u);
+    double a0 = u[0], a1 = u[1], a2 = u[2], a3 = u[3], a4 = u[4], a5 = u[5], a6 = u[6],
+           a7 = u[7];
+    w += k;
+    x += k;
+    switch (D - k) { /* k is a multiple of ST_LANES = 8: 0 to 7 inputs left */
+    case 7: a6 += w[6] * x[6]; /* fall through */
+    case 6: a5 += w[5] * x[5]; /* fall through */
+    case 5: a4 += w[4] * x[4]; /* fall through */
+    case 4: a3 += w[3] * x[3]; /* fall through */
+    case 3: a2 += w[2] * x[2]; /* fall through */
+    case 2: a1 += w[1] * x[1]; /* fall through */
+    case 1: a0 += w[0] * x[0]; /* fall through */
+    default: break;
+    }
+    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
 }
 
 static inline size_t push(st_reach *e, size_t *n, int pos, double P)
@@ -35,6 +50,11 @@ ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, d
 {
     const st_tree *t = &net->tree;
     const st_gate_type *g = net->gate ? net->gate : &st_gate_sigmoid;
+    /* read once: the stores below could alias them for all the compiler knows */
+    void (*apply)(const double *, double, double *, double *) = g->apply;
+    size_t (*split_row)(const st_tree *, size_t) = net->shape ? net->shape->row : NULL;
+    const double *par = net->gate_par, beta = net->beta;
+    const int *kid = t->kid;
     size_t M = t->n_inner, D = net->n_in, n = at;
     const double *W = st_W(net), *b = st_b(net);
     push(e, &n, 0, 1.0); /* the root: inner, or alone a leaf, at position 0 */
@@ -42,19 +62,19 @@ ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, d
         size_t s = (size_t)e->pos[i];
         if (s >= M)
             continue;
-        size_t row = st_split_row(net, s);
-        double z = net->beta * (dot(W + row * D, x, D) + b[row]), p, dp, P = e->P[i];
-        g->apply(net->gate_par, z, &p, &dp);
+        size_t row = split_row ? split_row(t, s) : s;
+        double z = beta * (dot(W + row * D, x, D) + b[row]), p, dp, P = e->P[i];
+        apply(par, z, &p, &dp);
         e->p[i] = p;
         e->dp[i] = dp;
         /* both children written, kept when reached: no branch to mispredict (the reach
          * buffers have two entries to spare) */
         double Pl = P * (1 - p), Pr = P * p;
-        e->pos[n] = t->kid[2 * s];
+        e->pos[n] = kid[2 * s];
         e->P[n] = Pl;
         e->kid[2 * i] = Pl > 0 ? (int)n : -1;
         n += Pl > 0;
-        e->pos[n] = t->kid[2 * s + 1];
+        e->pos[n] = kid[2 * s + 1];
         e->P[n] = Pr;
         e->kid[2 * i + 1] = Pr > 0 ? (int)n : -1;
         n += Pr > 0;
@@ -260,7 +280,8 @@ ST_CLONES static void back_row(const st_net *net, const st_work *w, const double
     size_t M = net->tree.n_inner, D = net->n_in;
     const st_reach *e = &w->e;
     const double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M;
-    double wr = w->d.wt[r];
+    double wr = w->d.wt[r], beta = net->beta;
+    size_t (*split_row)(const st_tree *, size_t) = net->shape ? net->shape->row : NULL;
     for (size_t i = e->start[r + 1]; i-- > e->start[r];) {
         size_t s = (size_t)e->pos[i];
         if (s >= M)
@@ -270,10 +291,10 @@ ST_CLONES static void back_row(const st_net *net, const st_work *w, const double
         double k = on ? coef[s] / den[s] * wr : 0, a = on ? av[s] : 0, p = e->p[i], P = e->P[i];
         double gp = P * (gr - gl) + k * P;
         e->g[i] = gl * (1 - p) + gr * p + k * (p - a);
-        double gz = net->beta * gp * e->dp[i];
+        double gz = beta * gp * e->dp[i];
         if (gz == 0)
             continue;
-        size_t row = st_split_row(net, s);
+        size_t row = split_row ? split_row(&net->tree, s) : s;
         double *restrict gw = gW + row * D;
         for (size_t j = 0; j < D; j++)
             gw[j] += gz * x[j];
