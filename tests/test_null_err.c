@@ -191,7 +191,7 @@ static tl_experiment *load(const char *path)
 
 static int run(const tl_experiment *x, const char *out, tl_err *err)
 {
-    tl_run_opts o = {out, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {.out_dir = out, .jobs = 1, .finish = tl_report_results};
     return tl_run(x, NULL, &o, err);
 }
 

@@ -42,7 +42,11 @@ static int run_config(const char *config, const char *dir, int resume, size_t ma
     tl_experiment *x = tl_experiment_load(config, NULL, err);
     if (!x)
         return err->code;
-    tl_run_opts o = {dir, 1, resume, max_cells, NULL, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {.out_dir = dir,
+                     .jobs = 1,
+                     .resume = resume,
+                     .max_cells = max_cells,
+                     .finish = tl_report_results};
     int rc = tl_run(x, NULL, &o, err);
     tl_experiment_free(x);
     return rc;

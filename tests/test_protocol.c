@@ -159,7 +159,7 @@ static void run_cfg(const char *models, const char *out)
     tl_experiment *x = tl_experiment_load(cfg, NULL, &err);
     if (!x)
         fail_msg("%s", err.msg);
-    tl_run_opts o = {out, 2, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {.out_dir = out, .jobs = 2, .finish = tl_report_results};
     if (tl_run(x, NULL, &o, &err))
         fail_msg("%s", err.msg);
     tl_experiment_free(x);

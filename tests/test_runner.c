@@ -142,7 +142,11 @@ static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume,
 {
     tl_err err;
     tl_err_clear(&err);
-    tl_run_opts o = {dir, jobs, resume, max, NULL, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {.out_dir = dir,
+                     .jobs = jobs,
+                     .resume = resume,
+                     .max_cells = max,
+                     .finish = tl_report_results};
     int rc = tl_run(x, NULL, &o, &err);
     if (rc && rc != TL_EINTERRUPTED && rc != TL_EINVAL)
         fail_msg("%s", err.msg);
@@ -316,7 +320,7 @@ static void test_results_folder_lock(void **state)
     int fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR | O_CREAT, 0666);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {.out_dir = dir, .jobs = 1, .finish = tl_report_results};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
     assert_non_null(strstr(err.msg, "/tmp/tl_run_lock is in use: another treelab run"));
     assert_int_equal(file_size(cells), -1);
@@ -361,7 +365,7 @@ static void test_report_on_other_folder(void **state)
      * directory') */
     tl_experiment *x = load(config());
     const char *file = tl_test_tmpfile(".txt", "mine\n");
-    tl_run_opts o = {file, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {.out_dir = file, .jobs = 1, .finish = tl_report_results};
     tl_err err;
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EIO);
     assert_non_null(strstr(err.msg, "it is a file, not a folder"));
@@ -450,7 +454,7 @@ static void test_control_character_in_class(void **state)
     tl_err err;
     tl_experiment *x = load(cfg);
     rm("/tmp/tl_run_nl");
-    tl_run_opts o = {"/tmp/tl_run_nl", 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {.out_dir = "/tmp/tl_run_nl", .jobs = 1, .finish = tl_report_results};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
     char want[300];
     snprintf(want, sizeof want, "%s:2: dataset 'd': class 'b...' holds control character \\n", cfg);
@@ -522,7 +526,8 @@ static void test_report_phase_stops_cleanly(void **state)
     rm(dir);
     probe_file = "/tmp/tl_run_stop/trees/iris__p.txt";
     probe_cancel = 0, probe_final_seen = 0;
-    tl_run_opts o = {dir, 1, 0, 0, &probe_cancel, NULL, NULL, tl_report_results, 0};
+    tl_run_opts o = {
+        .out_dir = dir, .jobs = 1, .cancel = &probe_cancel, .finish = tl_report_results};
     tl_err err;
     int rc = tl_run(x, NULL, &o, &err);
     assert_false(probe_final_seen);
@@ -565,7 +570,7 @@ static void test_refused_run_leaves_no_folder(void **state)
                  data, protocols[i]);
         tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
         rm("/tmp/tl_run_refused");
-        tl_run_opts o = {"/tmp/tl_run_refused", 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
+        tl_run_opts o = {.out_dir = "/tmp/tl_run_refused", .jobs = 1, .finish = tl_report_results};
         tl_err err;
         int rc = tl_run(x, NULL, &o, &err);
         if (rc != TL_EINVAL || !strstr(err.msg, want[i]))
@@ -660,6 +665,39 @@ static void test_report_without_cells(void **state)
     tl_experiment_free(x);
 }
 
+/* A run asked for tl_run_done (the CLI's way: report/ after run/) writes the cells and no
+ * report, and hands back the folder still locked: another run into it is refused until the
+ * caller unlocks; a resume says it resumed. */
+static void test_done_keeps_lock(void **state)
+{
+    (void)state;
+    tl_experiment *x = load(config());
+    const char *dir = "/tmp/tl_run_done";
+    rm(dir);
+    tl_err err;
+    tl_run_done done = {.lock = -2};
+    tl_run_opts o = {.out_dir = dir, .jobs = 1, .done = &done};
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
+    assert_true(done.lock >= 0);
+    assert_int_equal(done.resumed, 0);
+    assert_true(done.start > 0);
+    assert_true(file_size("/tmp/tl_run_done/" TL_CELLS_FILE) > 0);
+    assert_int_equal(access("/tmp/tl_run_done/metrics.csv", F_OK), -1);
+    int fd = -1;
+    assert_int_equal(tl_results_lock(dir, &fd, &err), TL_EINVAL);
+    tl_run_opts again = {.out_dir = dir, .jobs = 1, .resume = 1};
+    assert_int_equal(tl_run(x, NULL, &again, &err), TL_EINVAL);
+    tl_results_unlock(done.lock);
+    o.resume = 1;
+    assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
+    assert_int_equal(done.resumed, 1);
+    tl_results_unlock(done.lock);
+    assert_int_equal(tl_results_lock(dir, &fd, &err), TL_OK);
+    tl_results_unlock(fd);
+    rm(dir);
+    tl_experiment_free(x);
+}
+
 /* A folder that is neither new, empty nor treelab's is a user's: a run (or resume) into it is
  * refused before anything is written, naming a file of it and --force; nothing of it changes,
  * not even a lock file. An empty folder is taken, and --force takes the user's. */
@@ -675,7 +713,7 @@ static void test_user_folder_refused(void **state)
     fclose(f);
     for (int resume = 0; resume < 2; resume++) {
         tl_err err;
-        tl_run_opts o = {dir, 1, resume, 0, NULL, NULL, NULL, tl_report_results, 0};
+        tl_run_opts o = {.out_dir = dir, .jobs = 1, .resume = resume, .finish = tl_report_results};
         assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
         if (!strstr(err.msg, "not a treelab results folder (it holds 'tables.tex'") ||
             !strstr(err.msg, "--force"))
@@ -686,7 +724,7 @@ static void test_user_folder_refused(void **state)
         assert_false(tl_results_is_ours(dir));
     }
     tl_err err;
-    tl_run_opts o = {dir, 1, 0, 0, NULL, NULL, NULL, tl_report_results, 1};
+    tl_run_opts o = {.out_dir = dir, .jobs = 1, .finish = tl_report_results, .force = 1};
     assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
     assert_true(tl_results_is_ours(dir));
     assert_true(file_size("/tmp/tl_run_user/metrics.csv") > 0);
@@ -814,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_stale_temporaries_swept),
         cmocka_unit_test(test_refused_run_leaves_no_folder),
         cmocka_unit_test(test_user_folder_refused),
+        cmocka_unit_test(test_done_keeps_lock),
         cmocka_unit_test(test_report_without_cells),
         cmocka_unit_test(test_markdown_names_escaped),
         cmocka_unit_test(test_hand_checked_summary),

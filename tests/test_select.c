@@ -368,7 +368,7 @@ static void test_run_records_values(void **state)
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", dirs[j]);
         assert_int_equal(system(cmd), 0);
-        tl_run_opts o = {dirs[j], j + 1, 0, 0, NULL, NULL, NULL, tl_report_results, 0};
+        tl_run_opts o = {.out_dir = dirs[j], .jobs = j + 1, .finish = tl_report_results};
         if (tl_run(x, NULL, &o, &err))
             fail_msg("%s", err.msg);
     }

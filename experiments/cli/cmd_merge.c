@@ -60,12 +60,17 @@ static int merge(int argc, char **argv, tl_err *err)
                                 "experiment; give the config with --config CONFIG",
                                 recorded)
                    : err->code;
-    tl_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.out_dir = out;
-    o.finish = tl_report_results;
-    o.force = force != NULL;
-    rc = tl_merge(pos, (size_t)n_pos, x, NULL, &o, err);
+    tl_run_done done = {.lock = -1};
+    tl_run_opts o = {.out_dir = out, .force = force != NULL, .done = &done};
+    tl_dataset **data = NULL;
+    rc = tl_run_load_data(x, &data, err);
+    if (!rc)
+        rc = tl_merge(pos, (size_t)n_pos, x, data, &o, err);
+    if (!rc && done.lock >= 0) /* report/ after the merge, the folder still locked */
+        rc = tl_report_results(out, x, data, done.start, 0, o.jobs, NULL, err);
+    tl_results_unlock(done.lock);
+    if (data)
+        tl_run_free_data(x, data);
     if (!rc)
         printf("report: %s/summary.md (cells in %s/metrics.csv)\n", out, out);
     tl_experiment_free(x);

@@ -147,9 +147,15 @@ static int run(int argc, char **argv, tl_err *err)
         char dir[4096];
         results_dir(x, out, resume != NULL, &sc, dir, sizeof dir);
         progress_state ps = {isatty(2), 0};
-        tl_run_opts o = {dir, (size_t)jobs,      resume != NULL,
-                         0,   &interrupted,      quiet || !lead ? NULL : progress,
-                         &ps, tl_report_results, force != NULL};
+        tl_run_done done = {.lock = -1};
+        tl_run_opts o = {.out_dir = dir,
+                         .jobs = (size_t)jobs,
+                         .resume = resume != NULL,
+                         .cancel = &interrupted,
+                         .progress = quiet || !lead ? NULL : progress,
+                         .progress_user = &ps,
+                         .force = force != NULL,
+                         .done = &done};
         if (lead) { /* the other ranks stop at once: mpirun stops the run as a whole */
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);
@@ -157,7 +163,20 @@ static int run(int argc, char **argv, tl_err *err)
             sigaction(SIGINT, &sa, NULL);
             sigaction(SIGTERM, &sa, NULL);
         }
-        rc = tl_run_scaled(x, NULL, &o, &sc, err);
+        /* the lead rank loads the data for the run and for the reports after it; the other
+         * ranks load their own in the run */
+        tl_dataset **data = NULL;
+        rc = lead ? tl_run_load_data(x, &data, err) : TL_OK;
+        if (rc && sc.mpi) /* the other ranks wait for word from this one */
+            tl_mpi_abandon(rc, err);
+        if (!rc)
+            rc = tl_run_scaled(x, data, &o, &sc, err);
+        if (!rc && done.lock >= 0) /* report/ after run/, the folder still locked */
+            rc = tl_report_results(dir, x, data, done.start, done.resumed, (size_t)jobs,
+                                   &interrupted, err);
+        tl_results_unlock(done.lock);
+        if (data)
+            tl_run_free_data(x, data);
         if (!rc && lead && sc.n_shards)
             printf("shard %zu/%zu: cells in %s/cells.txt; once every shard is done: treelab "
                    "merge SHARD_DIR... --out DIR\n",

@@ -247,6 +247,10 @@ static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experim
         rc = write_cells(&g, o->out_dir, header, err);
     if (!rc && o->finish)
         rc = o->finish(o->out_dir, x, data, start, 0, o->jobs, o->cancel, err);
+    if (!rc && o->done) { /* the caller's reports come next, still locked */
+        *o->done = (tl_run_done){.start = start, .resumed = 0, .lock = lock};
+        lock = -1;
+    }
     tl_results_unlock(lock);
     for (size_t i = 0; g.cells && i < g.l.n; i++)
         tl_cell_clear(&g.cells[i]);
@@ -264,6 +268,8 @@ int tl_merge(const char *const *dirs, size_t n_dirs, const tl_experiment *x,
     tl_err local;
     if (!err)
         err = &local;
+    if (o->done)
+        *o->done = (tl_run_done){.lock = -1};
     if (data)
         return merge_loaded(dirs, n_dirs, x, data, o, err);
     tl_dataset **owned;

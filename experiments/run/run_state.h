@@ -87,9 +87,6 @@ int tl_run_read_header(const char *path, char **text, tl_err *err);
  * what. */
 int tl_run_header_diff(const char *a, const char *b, int skip_shard, char *what, size_t size);
 
-/* Load every dataset of x into a new array (free with tl_run_free_data). */
-int tl_run_load_data(const tl_experiment *x, tl_dataset ***data, tl_err *err);
-void tl_run_free_data(const tl_experiment *x, tl_dataset **data);
 
 /* Create the results folder and lock it. A folder that is neither new, empty nor treelab's
  * is refused unless force (tl_results_claim); one with results is refused unless resuming

@@ -249,6 +249,10 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     /* a shard's reports would describe part of the experiment: `treelab merge` writes them */
     if (!rc && !sc->n_shards && o->finish)
         rc = o->finish(o->out_dir, x, data, start, n_done > 0, o->jobs, o->cancel, err);
+    if (!rc && !sc->n_shards && o->done) { /* the caller's reports come next, still locked */
+        *o->done = (tl_run_done){.start = start, .resumed = n_done > 0, .lock = lock};
+        lock = -1;
+    }
     tl_results_unlock(lock);
     return rc;
 }
@@ -288,6 +292,8 @@ int tl_run_scaled(const tl_experiment *x, tl_dataset *const *data, const tl_run_
     static const tl_run_scale none = {0, 0, 0};
     if (!sc)
         sc = &none;
+    if (o->done)
+        *o->done = (tl_run_done){.lock = -1};
     tl_err local;
     if (!err)
         err = &local; /* failed loads and opens leave their code only in err; a failed cell's

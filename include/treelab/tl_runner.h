@@ -106,10 +106,22 @@ typedef void (*tl_progress_fn)(size_t done, size_t total, double elapsed, void *
 
 /* What a run or merge writes after its cells, while it still holds the folder's lock and the
  * loaded data: start is when it began, resumed whether cells were found on resume. The
- * reports' tl_report_results is one (the runner knows nothing of the reports). */
+ * reports' tl_report_results is one (the runner knows nothing of the reports). The CLI asks
+ * for tl_run_done instead and calls the reports itself after the run. */
 typedef int (*tl_run_finish_fn)(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                                 time_t start, int resumed, size_t jobs,
                                 volatile sig_atomic_t *cancel, tl_err *err);
+
+/* What a run or merge that ended well hands a caller that writes the reports itself (the
+ * CLI: report/ after run/): the results folder stays locked until its
+ * tl_results_unlock(lock), so no other treelab writes there between the cells and the
+ * reports. */
+typedef struct tl_run_done {
+    time_t start; /* when the run began (the manifest's) */
+    int resumed;  /* cells were found on resume */
+    int lock;     /* the folder's lock, still held; -1: none is (a failure, a shard, a rank
+                     other than 0) */
+} tl_run_done;
 
 typedef struct tl_run_opts {
     const char *out_dir;           /* results folder (created; must not exist unless resume) */
@@ -121,7 +133,9 @@ typedef struct tl_run_opts {
     void *progress_user;
     tl_run_finish_fn finish; /* after the cells (not for a shard): tl_report_results for the
                                 reports, or NULL for the cells file alone */
-    int force; /* write into an existing folder that is not a treelab results folder */
+    int force;         /* write into an existing folder that is not a treelab results folder */
+    tl_run_done *done; /* not NULL: on success (not for a shard) the folder is left locked and
+                          described here, for the caller's reports after the call */
 } tl_run_opts;
 
 /* Run every cell of x and write the results folder (see docs/experiments.md):
@@ -138,6 +152,11 @@ typedef struct tl_run_opts {
  * tl_run_scaled (tl_scale.h). */
 TL_API int tl_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o,
                   tl_err *err);
+
+/* Load every dataset of x into a new array (free with tl_run_free_data): what tl_run and
+ * tl_merge take, and the reports after them. */
+TL_API int tl_run_load_data(const tl_experiment *x, tl_dataset ***data, tl_err *err);
+TL_API void tl_run_free_data(const tl_experiment *x, tl_dataset **data);
 
 /* Name of the cells file inside a results folder. */
 #define TL_CELLS_FILE "cells.txt"
