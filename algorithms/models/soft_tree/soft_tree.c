@@ -319,7 +319,8 @@ static int st_check_data(const tl_params *p, const tl_schema *schema, tl_err *er
 static const tl_model_type type = {
     .name = "soft_tree",
     .summary = "soft decision tree: oblique soft splits trained by gradient descent; gates "
-               "sigmoid, smooth_step, entmoid; shapes full, incremental, oblivious",
+               "sigmoid, smooth_step, entmoid; shapes full, incremental, oblivious, sparse; leaves "
+               "constant, linear",
     .tasks = TL_TASK_CLASSIFICATION | TL_TASK_REGRESSION,
     .params = params,
     .alloc = st_alloc,
