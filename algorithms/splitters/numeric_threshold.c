@@ -187,6 +187,57 @@ static inline double partition_score(double (*score)(const void *, const double 
     return -(known > 0 ? score(state, parent, children, 2, k) : 0);
 }
 
+/* The first row after i that weighs something, from next (the last one found): rows of zero
+ * weight are not there, so no cut starts or ends at one. */
+static inline size_t weighted_after(const uint32_t *sorted, const double *w, size_t n, size_t i,
+                                    size_t next)
+{
+    if (next <= i)
+        for (next = i + 1; next < n && !(w[sorted[next]] > 0); next++)
+            ;
+    return next;
+}
+
+/* The general sweep below for a numeric target scored by Friedman's closed form (gradient
+ * boosting's trees): the same sums in the same order, the same rows skipped and the same
+ * score as partition_score's call (the parent and its weight as 0 + left + right), with the
+ * statistics in registers and no call per cut. Returns the least negated score (INFINITY:
+ * no admissible cut), its threshold into *best_t and its left statistics into best_left. */
+static double sweep_friedman(const uint32_t *sorted, const double *xs, const double *x,
+                             const double *w, const double *ynum, size_t n_known,
+                             const double *known, double known_w, double min_leaf,
+                             double *best_left, double *best_t)
+{
+    double l0 = 0, l1 = 0, l2 = 0, best_child = INFINITY; /* l0: the left weight */
+    size_t next = 0;
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        uint32_t r = sorted[i];
+        double wi = w[r], yi = ynum[r];
+        l0 += wi;
+        l1 += wi * yi;
+        l2 += wi * yi * yi;
+        if (!(wi > 0))
+            continue;
+        next = weighted_after(sorted, w, n_known, i, next);
+        if (next >= n_known)
+            break;
+        double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[sorted[next]];
+        if (!cut_allowed(xi, xn, l0, known_w - l0, min_leaf))
+            continue;
+        double r0 = known[0] - l0, r1 = known[1] - l1;
+        double parent_w = (0 + l0) + r0;
+        double child = -(parent_w > 0 ? tl_friedman_score(parent_w, l0, l1, r0, r1) : 0);
+        if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
+            best_child = child;
+            *best_t = tl_midpoint(xi, xn);
+            best_left[0] = l0;
+            best_left[1] = l1;
+            best_left[2] = l2;
+        }
+    }
+    return best_child;
+}
+
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -285,6 +336,12 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         cr->prefix_loss || k > NT_SCORE_K ? NULL
         : cr->score_numeric && !y         ? cr->score_numeric
                                           : cr->score;
+    if (ynum && cr->score_form == TL_SCORE_FRIEDMAN && score == cr->score && !rows_form &&
+        !best_side) {
+        best_child = sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w, min_leaf,
+                                    best_left, &best_t);
+        n_known = 0; /* done: skip the general sweep */
+    }
     size_t next = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = sorted[i];
@@ -302,9 +359,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         wl += w[r];
         if (!(w[r] > 0))
             continue;
-        if (next <= i)
-            for (next = i + 1; next < n_known && !(w[sorted[next]] > 0); next++)
-                ;
+        next = weighted_after(sorted, w, n_known, i, next);
         if (next >= n_known)
             break;
         double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[sorted[next]];

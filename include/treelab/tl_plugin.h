@@ -76,6 +76,13 @@ typedef enum tl_impurity_form {
                                so C4.5's closed forms of the cut scan give the same test */
 } tl_impurity_form;
 
+/* Closed forms of a binary cut's score (a criterion's score, two children) that a splitter
+ * may compute inline in its sweep and get exactly the bits score() returns. */
+typedef enum tl_score_form {
+    TL_SCORE_OPAQUE = 0, /* known only through score() */
+    TL_SCORE_FRIEDMAN    /* exactly tl_friedman_score (below), on TL_REG_STATS statistics */
+} tl_score_form;
+
 typedef struct tl_criterion_type {
     TL_PLUGIN_FIELDS;
     unsigned tasks; /* TL_TASK_* */
@@ -122,6 +129,8 @@ typedef struct tl_criterion_type {
      * instead of score when the target is numeric. */
     double (*score_numeric)(const void *state, const double *parent, const double *children,
                             size_t n_children, size_t k);
+    /* The closed form score computes for two children (tl_score_form), declared as form. */
+    tl_score_form score_form;
 } tl_criterion_type;
 
 /* Work a row-form criterion's prefix_loss gets per target, in doubles. */
@@ -139,6 +148,17 @@ static inline double tl_gini_impurity(const double *stats, size_t k)
     for (size_t c = 0; c < k; c++)
         s += (stats[c] / w) * (stats[c] / w);
     return 1 - s;
+}
+
+/* Friedman's binary score (friedman_mse) of a node of weight w cut into sides of weights wl
+ * and wr and target sums sl and sr: diff^2 / (wl wr) / w^2, diff = wr sl - wl sr (0 for an
+ * empty node or side), inline here so that a sweep computes exactly the same numbers. */
+static inline double tl_friedman_score(double w, double wl, double sl, double wr, double sr)
+{
+    if (w <= 0 || wl <= 0 || wr <= 0)
+        return 0;
+    double diff = wr * sl - wl * sr;
+    return diff * diff / (wl * wr) / (w * w);
 }
 
 /* w where keep, else +0.0, by a mask: adding it to every class's (or branch's) sum gives
