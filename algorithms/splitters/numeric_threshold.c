@@ -201,24 +201,25 @@ static inline size_t weighted_after(const uint32_t *sorted, const double *w, siz
 /* The general sweep below for a numeric target scored by Friedman's closed form (gradient
  * boosting's trees): the same sums in the same order, the same rows skipped and the same
  * score as partition_score's call (the parent and its weight as 0 + left + right), with the
- * statistics in registers and no call per cut. Returns the least negated score (INFINITY:
+ * statistics in registers and no call per cut; unit: every row weighs 1 (1.0 * y is y, and
+ * the next row always weighs something), when the weights are not read at all. Returns the least negated score (INFINITY:
  * no admissible cut), its threshold into *best_t and its left statistics into best_left. */
-static double sweep_friedman(const uint32_t *sorted, const double *xs, const double *x,
-                             const double *w, const double *ynum, size_t n_known,
-                             const double *known, double known_w, double min_leaf,
-                             double *best_left, double *best_t)
+static inline double sweep_friedman(const uint32_t *sorted, const double *xs, const double *x,
+                                    const double *w, const double *ynum, size_t n_known,
+                                    const double *known, double known_w, double min_leaf,
+                                    int unit, double *best_left, double *best_t)
 {
     double l0 = 0, l1 = 0, l2 = 0, best_child = INFINITY; /* l0: the left weight */
     size_t next = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = sorted[i];
-        double wi = w[r], yi = ynum[r];
+        double wi = unit ? 1.0 : w[r], yi = ynum[r];
         l0 += wi;
         l1 += wi * yi;
         l2 += wi * yi * yi;
         if (!(wi > 0))
             continue;
-        next = weighted_after(sorted, w, n_known, i, next);
+        next = unit ? i + 1 : weighted_after(sorted, w, n_known, i, next);
         if (next >= n_known)
             break;
         double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[sorted[next]];
@@ -286,13 +287,17 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             continue;
         }
         if (!y && k == TL_REG_STATS) { /* tl_grow_add_row's sums, in place */
-            double wi = w[sorted[i]], yi = d->y.num[sorted[i]];
+            double wi = node->unit_weights ? 1.0 : w[sorted[i]], yi = d->y.num[sorted[i]];
             known[0] += wi;
             known[1] += wi * yi;
             known[2] += wi * yi * yi;
-        } else {
-            tl_grow_add_row(g, known, sorted[i], w[sorted[i]]);
+            known_w += wi;
+            continue;
         }
+        if (y) /* tl_grow_add_row's sum for classes, in place (bootstrap weights) */
+            known[y[sorted[i]]] += w[sorted[i]];
+        else
+            tl_grow_add_row(g, known, sorted[i], w[sorted[i]]);
         known_w += w[sorted[i]];
     }
     if (known_w <= 0)
@@ -338,8 +343,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
                                           : cr->score;
     if (ynum && cr->score_form == TL_SCORE_FRIEDMAN && score == cr->score && !rows_form &&
         !best_side) {
-        best_child = sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w, min_leaf,
-                                    best_left, &best_t);
+        best_child = node->unit_weights
+                         ? sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w,
+                                          min_leaf, 1, best_left, &best_t)
+                         : sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w,
+                                          min_leaf, 0, best_left, &best_t);
         n_known = 0; /* done: skip the general sweep */
     }
     size_t next = 0;
