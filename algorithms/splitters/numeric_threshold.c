@@ -239,6 +239,43 @@ static inline double sweep_friedman(const uint32_t *sorted, const double *xs, co
     return best_child;
 }
 
+/* The general sweep below for two classes by Gini with weighted rows (a forest's bootstrap
+ * counts): the same sums in the same order (adding +0.0 to the other class's sum changes no
+ * bit, tl_kept_weight), the same rows skipped and tl_gini_impurity on the same two numbers,
+ * with the sums in registers. Returns the least weighted child impurity (INFINITY: no
+ * admissible cut), its threshold into *best_t and its left counts into best_left. */
+static double sweep_gini2_weighted(const uint32_t *sorted, const double *xs, const int *cls,
+                                   const double *w, size_t n_known, const double *known,
+                                   double known_w, double min_leaf, double *best_left,
+                                   double *best_t)
+{
+    double l0 = 0, l1 = 0, wl = 0, best_child = INFINITY;
+    size_t next = 0;
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        double wi = w[sorted[i]];
+        l0 += tl_kept_weight(wi, cls[i] == 0);
+        l1 += tl_kept_weight(wi, cls[i] == 1);
+        wl += wi;
+        if (!(wi > 0))
+            continue;
+        next = weighted_after(sorted, w, n_known, i, next);
+        if (next >= n_known)
+            break;
+        double wr = known_w - wl;
+        if (!cut_allowed(xs[i], xs[next], wl, wr, min_leaf))
+            continue;
+        double left[2] = {l0, l1}, right[2] = {known[0] - l0, known[1] - l1};
+        double child = wl * tl_gini_impurity(left, 2) + wr * tl_gini_impurity(right, 2);
+        if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
+            best_child = child;
+            *best_t = tl_midpoint(xs[i], xs[next]);
+            best_left[0] = l0;
+            best_left[1] = l1;
+        }
+    }
+    return best_child;
+}
+
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -341,6 +378,11 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         cr->prefix_loss || k > NT_SCORE_K ? NULL
         : cr->score_numeric && !y         ? cr->score_numeric
                                           : cr->score;
+    if (cls && xs && gini && k == 2) {
+        best_child = sweep_gini2_weighted(sorted, xs, cls, w, n_known, known, known_w, min_leaf,
+                                          best_left, &best_t);
+        n_known = 0; /* done: skip the general sweep */
+    }
     if (ynum && cr->score_form == TL_SCORE_FRIEDMAN && score == cr->score && !rows_form &&
         !best_side) {
         best_child = node->unit_weights
