@@ -80,6 +80,10 @@ for data in experiments/datasets/*.arff experiments/datasets/*.csv tests/fixture
     fit "$data" bagging --set n_estimators=3
 done
 fit "$SYN/d10000.csv" random_forest --set n_estimators=10
+fit "$SYN/d10000.csv" random_forest --set n_estimators=10 --jobs 2
+fit "$SYN/d10000.csv" random_forest --set n_estimators=10 --set oob_score=true --set bootstrap_features=true
+fit "$SYN/d10000.csv" random_forest --set n_estimators=10 --set max_samples=0.3 --set min_samples_leaf=3
+fit "$SYN/d10000.csv" bagging --set n_estimators=5 --set bootstrap=false --set max_samples=0.5
 fit "$SYN/d10000.csv" random_forest --set n_estimators=5 --set max_features=all --set bootstrap=false
 fit "$SYN/d10000.csv" extra_trees --set n_estimators=10
 fit "$SYN/d10000.csv" extra_trees --set n_estimators=5 --set bootstrap=true --set max_features=all
