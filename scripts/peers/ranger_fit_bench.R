@@ -11,7 +11,7 @@ target <- names(d)[ncol(d)]
 d[[target]] <- factor(d[[target]])
 t0 <- proc.time()
 m <- ranger(dependent.variable.name = target, data = d, num.trees = 100, mtry = 4,
-            min.node.size = 1, replace = TRUE, num.threads = 1, seed = 1)
+            min.node.size = 1, replace = TRUE, num.threads = 1, seed = 1, verbose = FALSE)
 t1 <- proc.time()
 dt <- t1 - t0
 leaves <- mean(sapply(seq_len(m$num.trees), function(i)
