@@ -192,12 +192,14 @@ static int sort_by(const double *x, const uint32_t *rows, size_t n, tlg_keyed_ro
     return 0;
 }
 
-/* A superset cache's order of column a (values x), sorted now if it is the first demand;
- * NULL when the entry holds another column's values or memory ran out. */
-static const uint32_t *superset_order(tl_view_cache *c, size_t a, const double *x)
+/* A superset cache's order of column a (values x) into *o, sorted now if it is the first
+ * demand (NULL when the entry holds another column's values); -1 when out of memory. */
+static int superset_order(tl_view_cache *c, size_t a, const double *x, const uint32_t **o)
 {
+    *o = NULL;
     if (a >= c->n_cols)
-        return NULL;
+        return 0;
+    int rc = 0;
     pthread_mutex_lock(&c->lock);
     if (!c->order[a]) {
         uint32_t *order = malloc((c->n ? c->n : 1) * sizeof *order);
@@ -207,22 +209,26 @@ static const uint32_t *superset_order(tl_view_cache *c, size_t a, const double *
             c->x[a] = x;
         } else {
             free(order);
+            rc = -1;
         }
         free(pairs);
     }
-    const uint32_t *o = c->x[a] == x ? c->order[a] : NULL;
+    if (c->x[a] == x)
+        *o = c->order[a];
     pthread_mutex_unlock(&c->lock);
-    return o;
+    return rc;
 }
 
 /* Block s sorted into out: from the cache when it holds this column (a superset's filtered
- * by in, the rows asked for), else by the sort. */
+ * by in, the rows asked for), else by the sort; -1 when out of memory. */
 static int sort_block(const tl_grow_ctx *g, tl_view_cache *c, size_t s, const uint32_t *rows,
                       size_t n, const unsigned char *in, tlg_keyed_row *pairs, uint32_t *out)
 {
     size_t a = g->num_attr[s];
     const double *x = g->d->cols[a].num;
-    const uint32_t *o = c && c->superset && in ? superset_order(c, a, x) : NULL;
+    const uint32_t *o = NULL;
+    if (c && c->superset && superset_order(c, a, x, &o))
+        return -1;
     if (o) {
         size_t m = 0;
         for (size_t i = 0; i < c->n && m < n; i++) {
@@ -266,6 +272,10 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
     }
     /* the rows asked for, by row, to filter a superset cache's orders (NULL: sort them) */
     unsigned char *in = c && c->superset ? calloc(g->d->n_rows ? g->d->n_rows : 1, 1) : NULL;
+    if (c && c->superset && !in) {
+        free(pairs);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
     for (size_t i = 0; in && i < n; i++)
         in[rows[i]] = 1;
     for (size_t s = 0; s < g->v.n_blocks; s++) {
