@@ -45,9 +45,8 @@ static int run_config(const char *config, const char *dir, int resume, size_t ma
     tl_run_opts o = {.out_dir = dir,
                      .jobs = 1,
                      .resume = resume,
-                     .max_cells = max_cells,
-                     .finish = tl_report_results};
-    int rc = tl_run(x, NULL, &o, err);
+                     .max_cells = max_cells};
+    int rc = tl_report_run(x, NULL, &o, err);
     tl_experiment_free(x);
     return rc;
 }
