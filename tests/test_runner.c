@@ -142,10 +142,7 @@ static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume,
 {
     tl_err err;
     tl_err_clear(&err);
-    tl_run_opts o = {.out_dir = dir,
-                     .jobs = jobs,
-                     .resume = resume,
-                     .max_cells = max};
+    tl_run_opts o = {.out_dir = dir, .jobs = jobs, .resume = resume, .max_cells = max};
     int rc = tl_report_run(x, NULL, &o, &err);
     if (rc && rc != TL_EINTERRUPTED && rc != TL_EINVAL)
         fail_msg("%s", err.msg);
@@ -525,8 +522,7 @@ static void test_report_phase_stops_cleanly(void **state)
     rm(dir);
     probe_file = "/tmp/tl_run_stop/trees/iris__p.txt";
     probe_cancel = 0, probe_final_seen = 0;
-    tl_run_opts o = {
-        .out_dir = dir, .jobs = 1, .cancel = &probe_cancel};
+    tl_run_opts o = {.out_dir = dir, .jobs = 1, .cancel = &probe_cancel};
     tl_err err;
     int rc = tl_report_run(x, NULL, &o, &err);
     assert_false(probe_final_seen);

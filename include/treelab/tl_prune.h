@@ -1,7 +1,7 @@
-/* The pruners' layer: the pruner plug-in type (its registry: tl_registry.h), and what pruners share and
- * reports read: the trace of the subtrees a pruner considered, the class table of a candidate
- * split and its chi-square p-value (tree core), and minimal cost-complexity pruning's path
- * (pruners/ccp_path.c).
+/* The pruners' layer: the pruner plug-in type and its pre-pruning hook (its registry:
+ * tl_registry.h), and what pruners share and reports read: the trace of the subtrees a pruner
+ * considered, the class table of a candidate split and its chi-square p-value (tree core), and
+ * minimal cost-complexity pruning's path (pruners/ccp_path.c).
  *
  * API: a tl_prune_trace's arrays are freed by tl_prune_trace_free (the struct is the
  * caller's); a tl_ccp_path's by tl_ccp_path_free. err may be NULL everywhere.
@@ -44,7 +44,6 @@ typedef struct tl_prune_input {
  * created so far (the node's siblings included) holds its training statistics. */
 typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
                                   const tl_node_rows *rows, const tl_split *s, tl_err *err);
-
 
 enum {
     TL_NEEDS_VALIDATION = 1u, /* validation rows: the protocol's, or held out of training */
