@@ -249,12 +249,63 @@ static void test_compact_path_on_large_nodes_and_close_values(void **state)
     }
 }
 
+/* A superset cache (a forest's: each column sorted once for all its members) grows the
+ * very tree of a fit that sorts its own rows: on subsets of its rows, again from the orders it
+ * already holds, with an unknown value, and on rows it does not hold (then the grower sorts). */
+static void test_superset_cache_grows_the_same_tree(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/digits.arff", NULL);
+    uint32_t *r32;
+    size_t *all = all_rows(d, &r32), *sub = malloc(d->n_rows * sizeof *sub), n_sub = 0;
+    assert_non_null(sub);
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (i % 3)
+            sub[n_sub++] = i;
+    tl_grow_params gp;
+    const char *missing[] = {NULL, "majority"}; /* the records' path, and the packed one */
+    for (int m = 0; m < 2; m++) {
+        cart_params(&gp, "gini");
+        gp.missing = missing[m] ? tl_missing_find(missing[m], NULL) : NULL;
+        if (m) /* an unknown value, sorted last */
+            d->cols[5].num[10] = NAN;
+        tl_view_cache *c = tl_view_cache_new_superset(all, d->n_rows, d->schema.n_attrs);
+        assert_non_null(c);
+        for (int again = 0; again < 2; again++) {
+            gp.view_cache = NULL;
+            tl_tree *own = tl_grow(d, sub, n_sub, &gp, NULL);
+            gp.view_cache = c;
+            tl_tree *cached = tl_grow(d, sub, n_sub, &gp, NULL);
+            assert_true(own->n_nodes > 50);
+            assert_same_tree(own, cached);
+            tl_tree_free(own);
+            tl_tree_free(cached);
+        }
+        tl_view_cache_free(c);
+        /* the cache holds the first half of the rows only: the grower sorts all of them */
+        c = tl_view_cache_new_superset(all, d->n_rows / 2, d->schema.n_attrs);
+        gp.view_cache = NULL;
+        tl_tree *own = tl_grow(d, all, d->n_rows, &gp, NULL);
+        gp.view_cache = c;
+        tl_tree *cached = tl_grow(d, all, d->n_rows, &gp, NULL);
+        assert_same_tree(own, cached);
+        tl_tree_free(own);
+        tl_tree_free(cached);
+        tl_view_cache_free(c);
+    }
+    free(all);
+    free(sub);
+    free(r32);
+    tl_dataset_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compact_path_where_it_must_be),
         cmocka_unit_test(test_compact_path_grows_the_packed_tree),
         cmocka_unit_test(test_compact_path_on_large_nodes_and_close_values),
+        cmocka_unit_test(test_superset_cache_grows_the_same_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

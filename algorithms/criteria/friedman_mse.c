@@ -12,6 +12,7 @@
  * Multiway splits (not in scikit-learn): the between-branch variance sum_b w_b (m_b - m)^2 / W,
  * which is the binary score for two branches. */
 #include "treelab/tl_plugin.h"
+#include "treelab/tl_class_sums.h"
 
 extern const tl_criterion_type *const tl_criterion_mse;
 
@@ -26,15 +27,10 @@ static double score(const void *state, const double *parent, const double *child
 {
     (void)state;
     double w = parent[0];
+    if (n_children == 2)
+        return tl_friedman_score(w, children[0], children[1], children[k], children[k + 1]);
     if (w <= 0)
         return 0;
-    if (n_children == 2) {
-        double wl = children[0], wr = children[k];
-        if (wl <= 0 || wr <= 0)
-            return 0;
-        double diff = wr * children[1] - wl * children[k + 1];
-        return diff * diff / (wl * wr) / (w * w);
-    }
     double mean = parent[1] / w, between = 0;
     for (size_t b = 0; b < n_children; b++) {
         const double *c = children + b * k;
@@ -63,6 +59,7 @@ static const tl_criterion_type friedman_mse = {
     .impurity = impurity,
     .score = score,
     .rules = rules,
+    .score_form = TL_SCORE_FRIEDMAN,
 };
 
 const tl_criterion_type *const tl_criterion_friedman_mse = &friedman_mse;

@@ -187,6 +187,95 @@ static inline double partition_score(double (*score)(const void *, const double 
     return -(known > 0 ? score(state, parent, children, 2, k) : 0);
 }
 
+/* The first row after i that weighs something, from next (the last one found): rows of zero
+ * weight are not there, so no cut starts or ends at one. */
+static inline size_t weighted_after(const uint32_t *sorted, const double *w, size_t n, size_t i,
+                                    size_t next)
+{
+    if (next <= i)
+        for (next = i + 1; next < n && !(w[sorted[next]] > 0); next++)
+            ;
+    return next;
+}
+
+/* The general sweep below for a numeric target scored by Friedman's closed form (gradient
+ * boosting's trees): the same sums in the same order, the same rows skipped and the same
+ * score as partition_score's call (the parent and its weight as 0 + left + right), with the
+ * statistics in registers and no call per cut; unit: every row weighs 1 (1.0 * y is y, and
+ * the next row always weighs something), when the weights are not read at all. Returns the least negated score (INFINITY:
+ * no admissible cut), its threshold into *best_t and its left statistics into best_left. */
+static inline double sweep_friedman(const uint32_t *sorted, const double *xs, const double *x,
+                                    const double *w, const double *ynum, size_t n_known,
+                                    const double *known, double known_w, double min_leaf,
+                                    int unit, double *best_left, double *best_t)
+{
+    double l0 = 0, l1 = 0, l2 = 0, best_child = INFINITY; /* l0: the left weight */
+    size_t next = 0;
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        uint32_t r = sorted[i];
+        double wi = unit ? 1.0 : w[r], yi = ynum[r];
+        l0 += wi;
+        l1 += wi * yi;
+        l2 += wi * yi * yi;
+        if (!(wi > 0))
+            continue;
+        next = unit ? i + 1 : weighted_after(sorted, w, n_known, i, next);
+        if (next >= n_known)
+            break;
+        double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[sorted[next]];
+        if (!cut_allowed(xi, xn, l0, known_w - l0, min_leaf))
+            continue;
+        double r0 = known[0] - l0, r1 = known[1] - l1;
+        double parent_w = (0 + l0) + r0;
+        double child = -(parent_w > 0 ? tl_friedman_score(parent_w, l0, l1, r0, r1) : 0);
+        if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
+            best_child = child;
+            *best_t = tl_midpoint(xi, xn);
+            best_left[0] = l0;
+            best_left[1] = l1;
+            best_left[2] = l2;
+        }
+    }
+    return best_child;
+}
+
+/* The general sweep below for two classes by Gini with weighted rows (a forest's bootstrap
+ * counts): the same sums in the same order (adding +0.0 to the other class's sum changes no
+ * bit, tl_kept_weight), the same rows skipped and tl_gini_impurity on the same two numbers,
+ * with the sums in registers. Returns the least weighted child impurity (INFINITY: no
+ * admissible cut), its threshold into *best_t and its left counts into best_left. */
+static double sweep_gini2_weighted(const uint32_t *sorted, const double *xs, const int *cls,
+                                   const double *w, size_t n_known, const double *known,
+                                   double known_w, double min_leaf, double *best_left,
+                                   double *best_t)
+{
+    double l0 = 0, l1 = 0, wl = 0, best_child = INFINITY;
+    size_t next = 0;
+    for (size_t i = 0; i + 1 < n_known; i++) {
+        double wi = w[sorted[i]];
+        l0 += tl_kept_weight(wi, cls[i] == 0);
+        l1 += tl_kept_weight(wi, cls[i] == 1);
+        wl += wi;
+        if (!(wi > 0))
+            continue;
+        next = weighted_after(sorted, w, n_known, i, next);
+        if (next >= n_known)
+            break;
+        double wr = known_w - wl;
+        if (!cut_allowed(xs[i], xs[next], wl, wr, min_leaf))
+            continue;
+        double left[2] = {l0, l1}, right[2] = {known[0] - l0, known[1] - l1};
+        double child = wl * tl_gini_impurity(left, 2) + wr * tl_gini_impurity(right, 2);
+        if (child < best_child) { /* strict: among equal cuts the lowest threshold wins */
+            best_child = child;
+            *best_t = tl_midpoint(xs[i], xs[next]);
+            best_left[0] = l0;
+            best_left[1] = l1;
+        }
+    }
+    return best_child;
+}
+
 /* The sweep keeps only the best cut's left statistics; gain and rank are then computed once
  * by tl_grow_score, so per-cut work is two impurity calls. */
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
@@ -235,13 +324,17 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
             continue;
         }
         if (!y && k == TL_REG_STATS) { /* tl_grow_add_row's sums, in place */
-            double wi = w[sorted[i]], yi = d->y.num[sorted[i]];
+            double wi = node->unit_weights ? 1.0 : w[sorted[i]], yi = d->y.num[sorted[i]];
             known[0] += wi;
             known[1] += wi * yi;
             known[2] += wi * yi * yi;
-        } else {
-            tl_grow_add_row(g, known, sorted[i], w[sorted[i]]);
+            known_w += wi;
+            continue;
         }
+        if (y) /* tl_grow_add_row's sum for classes, in place (bootstrap weights) */
+            known[y[sorted[i]]] += w[sorted[i]];
+        else
+            tl_grow_add_row(g, known, sorted[i], w[sorted[i]]);
         known_w += w[sorted[i]];
     }
     if (known_w <= 0)
@@ -285,6 +378,20 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         cr->prefix_loss || k > NT_SCORE_K ? NULL
         : cr->score_numeric && !y         ? cr->score_numeric
                                           : cr->score;
+    if (cls && xs && gini && k == 2) {
+        best_child = sweep_gini2_weighted(sorted, xs, cls, w, n_known, known, known_w, min_leaf,
+                                          best_left, &best_t);
+        n_known = 0; /* done: skip the general sweep */
+    }
+    if (ynum && cr->score_form == TL_SCORE_FRIEDMAN && score == cr->score && !rows_form &&
+        !best_side) {
+        best_child = node->unit_weights
+                         ? sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w,
+                                          min_leaf, 1, best_left, &best_t)
+                         : sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w,
+                                          min_leaf, 0, best_left, &best_t);
+        n_known = 0; /* done: skip the general sweep */
+    }
     size_t next = 0;
     for (size_t i = 0; i + 1 < n_known; i++) {
         uint32_t r = sorted[i];
@@ -302,9 +409,7 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         wl += w[r];
         if (!(w[r] > 0))
             continue;
-        if (next <= i)
-            for (next = i + 1; next < n_known && !(w[sorted[next]] > 0); next++)
-                ;
+        next = weighted_after(sorted, w, n_known, i, next);
         if (next >= n_known)
             break;
         double xi = xs ? xs[i] : x[r], xn = xs ? xs[next] : x[sorted[next]];

@@ -109,7 +109,7 @@ static uint64_t node_key(unsigned long seed, size_t node)
 typedef struct draw_memo {
     int valid;
     unsigned long seed;
-    size_t node, n, m;
+    size_t node, n, mtry;
     unsigned char in[DRAW_MEMO_ATTRS];
 } draw_memo;
 static _Thread_local draw_memo memo;
@@ -127,44 +127,49 @@ static int among(uint64_t key, size_t n, size_t m, size_t attr)
     return below < m;
 }
 
-/* attr is among the node's mtry attributes with the smallest draws (ties by index). */
+/* attr is among the node's mtry attributes with the smallest draws (ties by index). The
+ * memo is looked up first (the grower asks about every attribute of a node in turn), keyed by
+ * the mtry parameter, of which m is a function for n attributes. */
 static int drawn(const subset *s, const tl_grow_ctx *g, size_t node, size_t attr)
 {
     size_t n = tl_grow_data(g)->schema.n_attrs;
+    unsigned long seed = tl_grow_params_of(g)->seed;
+    draw_memo *mm = &memo;
+    if (mm->valid && mm->node == node && mm->seed == seed && mm->n == n && mm->mtry == s->mtry)
+        return mm->in[attr];
     size_t m = s->mtry ? s->mtry : (size_t)floor(sqrt((double)n));
     if (m < 1)
         m = 1;
-    if (m >= n)
-        return 1;
-    unsigned long seed = tl_grow_params_of(g)->seed;
     if (n > DRAW_MEMO_ATTRS)
-        return among(node_key(seed, node), n, m, attr);
-    if (!(memo.valid && memo.seed == seed && memo.node == node && memo.n == n && memo.m == m)) {
-        uint64_t key = node_key(seed, node), v[DRAW_MEMO_ATTRS];
-        for (size_t a = 0; a < n; a++)
-            v[a] = mix(key ^ (uint64_t)a);
-        /* the m least draws (ties by index), or the n - m greatest left out, whichever is
-         * fewer picks: among's order, chosen once for the node */
-        int low = m <= n - m;
-        size_t picks = low ? m : n - m;
-        memset(memo.in, !low, n);
-        for (size_t p = 0; p < picks; p++) {
-            size_t at = SIZE_MAX;
-            for (size_t a = 0; a < n; a++) {
-                if (memo.in[a] == low)
-                    continue; /* picked already */
-                if (at == SIZE_MAX || (low ? v[a] < v[at] : v[a] >= v[at]))
-                    at = a;
+        return m >= n || among(node_key(seed, node), n, m, attr);
+    memset(mm->in, m >= n, n);
+    if (m < n) {
+        /* the m least draws (ties by index: among's order), chosen once for the node in one
+         * pass: top[] holds the least so far, ascending; an attribute enters when its draw is
+         * below the greatest there (equal draws keep the lower index, seen first) */
+        uint64_t key = node_key(seed, node), top[DRAW_MEMO_ATTRS];
+        size_t at[DRAW_MEMO_ATTRS], held = 0;
+        for (size_t a = 0; a < n; a++) {
+            uint64_t v = mix(key ^ (uint64_t)a);
+            if (held == m && !(v < top[m - 1]))
+                continue;
+            size_t j = held < m ? held++ : m - 1; /* the greatest drops out */
+            for (; j > 0 && v < top[j - 1]; j--) {
+                top[j] = top[j - 1];
+                at[j] = at[j - 1];
             }
-            memo.in[at] = (unsigned char)low;
+            top[j] = v;
+            at[j] = a;
         }
-        memo.valid = 1;
-        memo.seed = seed;
-        memo.node = node;
-        memo.n = n;
-        memo.m = m;
+        for (size_t j = 0; j < m; j++)
+            mm->in[at[j]] = 1;
     }
-    return memo.in[attr];
+    mm->valid = 1;
+    mm->seed = seed;
+    mm->node = node;
+    mm->n = n;
+    mm->mtry = s->mtry;
+    return mm->in[attr];
 }
 
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,

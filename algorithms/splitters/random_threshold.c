@@ -22,23 +22,40 @@ static uint64_t mix(uint64_t x)
 /* Up to this many rows a node's values are gathered on the stack, above into the heap. */
 #define RT_STACK_ROWS 2048
 
-/* The rows' values into v (in node order), and the least and greatest known value of the rows
- * that weigh something: the one gather of the column. */
-static void gather(const double *x, const tl_node_rows *node, double *v, double *lo, double *hi)
+/* The rows' values into v (in node order), their class codes into cv (NULL: not wanted; else
+ * every row weighs 1),
+ * the count of unknown values into *unknown, and the least and greatest known value of the
+ * rows that weigh something: the one gather of the column. */
+static void gather(const double *x, const int *code, const tl_node_rows *node, double *v, int *cv,
+                   double *lo, double *hi, size_t *unknown)
 {
     const double *w = node->w;
     double a = INFINITY, b = -INFINITY;
-    for (size_t i = 0; i < node->n; i++) {
-        uint32_t row = node->rows[i];
-        double xi = x[row];
-        v[i] = xi;
-        if (xi == xi && (node->unit_weights || w[row] > 0)) {
+    size_t nan = 0;
+    if (cv) /* rows of weight 1: no test, as NaN is neither below a nor above b */
+        for (size_t i = 0; i < node->n; i++) {
+            uint32_t row = node->rows[i];
+            double xi = x[row];
+            v[i] = xi;
+            cv[i] = code[row];
+            nan += xi != xi;
             a = xi < a ? xi : a;
             b = xi > b ? xi : b;
         }
-    }
+    else
+        for (size_t i = 0; i < node->n; i++) {
+            uint32_t row = node->rows[i];
+            double xi = x[row];
+            v[i] = xi;
+            nan += xi != xi;
+            if (xi == xi && (node->unit_weights || w[row] > 0)) {
+                a = xi < a ? xi : a;
+                b = xi > b ? xi : b;
+            }
+        }
     *lo = a;
     *hi = b;
+    *unknown = nan;
 }
 
 /* The two sides' statistics (children: 2 x k, zero) of the cut at t over the gathered values;
@@ -64,15 +81,51 @@ static double sides(const tl_grow_ctx *g, const tl_node_rows *node, const double
     return missing_w;
 }
 
+/* Classes up to this many are counted in whole numbers by sides_unit. */
+#define RT_COUNT_K 64
+
+/* sides() for rows of weight 1, every value known, classes (cv: their codes in node order,
+ * k <= RT_COUNT_K): each side's class weight is a sum of ones, so a whole number, which a
+ * count gives exactly (the same bits, from one pass over v and cv in sequence). */
+static void sides_unit(size_t n, const double *v, const int *cv, double t, size_t k,
+                       double *children)
+{
+    size_t count[2 * RT_COUNT_K];
+    memset(count, 0, 2 * k * sizeof *count);
+    if (k == 2) { /* the left side's rows and its class-1 rows, without a store per row */
+        size_t nl = 0, l1 = 0, n1 = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t le = v[i] <= t, c = (size_t)cv[i];
+            nl += le;
+            l1 += le & c;
+            n1 += c;
+        }
+        count[0] = nl - l1, count[1] = l1, count[2] = (n - nl) - (n1 - l1), count[3] = n1 - l1;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            count[(v[i] <= t ? 0 : k) + (size_t)cv[i]]++;
+    }
+    for (size_t j = 0; j < 2 * k; j++)
+        children[j] += (double)count[j];
+}
+
 static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *node, size_t attr,
                 tl_split *out, tl_err *err)
 {
     (void)state;
+    const tl_dataset *d = tl_grow_data(g);
+    size_t k = tl_grow_k(g), unknown;
+    int unit = node->unit_weights && tl_dataset_is_classification(d) && k <= RT_COUNT_K;
     double stack[RT_STACK_ROWS], lo, hi;
+    int cstack[RT_STACK_ROWS];
     double *v = node->n <= RT_STACK_ROWS ? stack : malloc(node->n * sizeof *v);
-    if (!v)
+    int *cv = !unit ? NULL : node->n <= RT_STACK_ROWS ? cstack : malloc(node->n * sizeof *cv);
+    if (!v || (unit && !cv)) {
+        if (v != stack)
+            free(v);
         return -tl_err_set(err, TL_ENOMEM, "out of memory");
-    gather(tl_grow_data(g)->cols[attr].num, node, v, &lo, &hi);
+    }
+    gather(d->cols[attr].num, unit ? d->y.code : NULL, node, v, cv, &lo, &hi, &unknown);
     int found = 0;
     if (hi > lo + 1e-7) { /* else scikit-learn's FEATURE_THRESHOLD: a constant attribute */
         unsigned long seed = tl_grow_params_of(g)->seed;
@@ -81,9 +134,12 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         double u = (double)(r >> 11) * 0x1.0p-53, t = lo + u * (hi - lo);
         if (t >= hi) /* as scikit-learn: a draw that rounds to the top cuts at the bottom */
             t = lo;
-        double *children = tl_grow_scratch(g);
-        memset(children, 0, 2 * tl_grow_k(g) * sizeof *children);
-        double missing_w = sides(g, node, v, t, children);
+        double *children = tl_grow_scratch(g), missing_w = 0;
+        memset(children, 0, 2 * k * sizeof *children);
+        if (unit && !unknown)
+            sides_unit(node->n, v, cv, t, k, children);
+        else
+            missing_w = sides(g, node, v, t, children);
         memset(out, 0, sizeof *out);
         out->attr = attr;
         out->kind = TL_SPLIT_NUMERIC;
@@ -94,6 +150,8 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     }
     if (v != stack)
         free(v);
+    if (cv && cv != cstack)
+        free(cv);
     return found;
 }
 

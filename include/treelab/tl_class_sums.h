@@ -1,7 +1,7 @@
 /* Sums over k class statistics that a criterion and a splitter must compute alike, to the
  * bit (helpers for plug-in writers, not part of the plug-in contract, tl_plugin.h): the Gini
- * impurity a TL_IMPURITY_GINI sweep evaluates inline, a branch-free masked weight, and a
- * node's total weight.
+ * impurity a TL_IMPURITY_GINI sweep evaluates inline, Friedman's score a TL_SCORE_FRIEDMAN
+ * sweep does, a branch-free masked weight, and a node's total weight.
  */
 #ifndef TL_CLASS_SUMS_H
 #define TL_CLASS_SUMS_H
@@ -26,6 +26,17 @@ static inline double tl_gini_impurity(const double *stats, size_t k)
     for (size_t c = 0; c < k; c++)
         s += (stats[c] / w) * (stats[c] / w);
     return 1 - s;
+}
+
+/* Friedman's binary score (friedman_mse) of a node of weight w cut into sides of weights wl
+ * and wr and target sums sl and sr: diff^2 / (wl wr) / w^2, diff = wr sl - wl sr (0 for an
+ * empty node or side), inline here so that a sweep computes exactly the same numbers. */
+static inline double tl_friedman_score(double w, double wl, double sl, double wr, double sr)
+{
+    if (w <= 0 || wl <= 0 || wr <= 0)
+        return 0;
+    double diff = wr * sl - wl * sr;
+    return diff * diff / (wl * wr) / (w * w);
 }
 
 /* w where keep, else +0.0, by a mask: adding it to every class's (or branch's) sum gives

@@ -29,7 +29,8 @@ extern "C" {
 /* Views a caller keeps across fits on the same rows and values (gradient boosting's stages:
  * only the targets change), so the grower sorts each numeric column once for them all: the
  * caller owns it (tl_view_cache_new / _free below), the grower fills it and uses an entry
- * only for the same rows and the same column values. One fit at a time. */
+ * only for the same rows and the same column values. One fit at a time (a superset cache,
+ * below: any number). */
 typedef struct tl_view_cache tl_view_cache;
 
 typedef struct tl_grow_params {
@@ -134,6 +135,9 @@ TL_API int tl_grow_root_candidates(const tl_dataset *d, const size_t *rows, size
 /* An empty cache of views kept across fits (tl_grow_params.view_cache); NULL when out of
  * memory. _free accepts NULL. */
 TL_API tl_view_cache *tl_view_cache_new(void);
+/* A cache for fits on subsets of rows (n_cols: the data's attributes), shared by fits on
+ * several threads at once (a forest's members): each column sorted once for all of them. */
+TL_API tl_view_cache *tl_view_cache_new_superset(const size_t *rows, size_t n, size_t n_cols);
 TL_API void tl_view_cache_free(tl_view_cache *c);
 
 #ifdef __cplusplus

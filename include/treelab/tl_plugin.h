@@ -72,6 +72,13 @@ typedef enum tl_impurity_form {
                                so C4.5's closed forms of the cut scan give the same test */
 } tl_impurity_form;
 
+/* Closed forms of a binary cut's score (a criterion's score, two children) that a splitter
+ * may compute inline in its sweep and get exactly the bits score() returns. */
+typedef enum tl_score_form {
+    TL_SCORE_OPAQUE = 0, /* known only through score() */
+    TL_SCORE_FRIEDMAN    /* exactly tl_friedman_score (tl_class_sums.h), on TL_REG_STATS statistics */
+} tl_score_form;
+
 typedef struct tl_criterion_type {
     TL_PLUGIN_FIELDS;
     unsigned tasks; /* TL_TASK_* */
@@ -118,6 +125,8 @@ typedef struct tl_criterion_type {
      * instead of score when the target is numeric. */
     double (*score_numeric)(const void *state, const double *parent, const double *children,
                             size_t n_children, size_t k);
+    /* The closed form score computes for two children (tl_score_form), declared as form. */
+    tl_score_form score_form;
 } tl_criterion_type;
 
 /* Work a row-form criterion's prefix_loss gets per target, in doubles. */

@@ -2,9 +2,9 @@
 # Byte identity of the grown trees between two treelab builds (a check, not a ctest): fits
 # every bundled dataset, the weighted fixtures and synthetic 10^4 / 10^5 sets with cart (gini,
 # entropy, mse / friedman_mse / mae on numeric targets, prune = cv, min_samples_leaf,
-# max_depth, the missing-value methods, numeric = histogram), id3 and c45, with both programs,
-# and compares the saved model files byte for byte (and the error text where both refuse a
-# combination).
+# max_depth, the missing-value methods, numeric = histogram), id3, c45 and the tree ensembles,
+# with both programs, and compares the saved model files byte for byte (and the error text
+# where both refuse a combination).
 # Usage: [BIG=1] scripts/bench/identity.sh OLD_TREELAB NEW_TREELAB [SYNTH_DIR]
 #   SYNTH_DIR: folder with d10000.csv / d100000.csv from
 #   `scripts/peers/sklearn_fit_bench.py data ROWS FILE` (written there when missing)
@@ -70,6 +70,25 @@ for r in 10000 100000; do
     fit "$SYN/d$r.csv" cart --set numeric=histogram
 done
 fit "$SYN/d10000.csv" cart --set prune=cv
+# the ensembles (their trees grow through the same splitters): few members on every bundled
+# set, more on the synthetic one, classes and numeric targets, bootstrap weights and not
+for data in experiments/datasets/*.arff experiments/datasets/*.csv tests/fixtures/weighted/*.arff; do
+    fit "$data" random_forest --set n_estimators=3
+    fit "$data" extra_trees --set n_estimators=3
+    fit "$data" gradient_boosting --set n_estimators=5
+    fit "$data" adaboost --set n_estimators=5
+    fit "$data" bagging --set n_estimators=3
+done
+fit "$SYN/d10000.csv" random_forest --set n_estimators=10
+fit "$SYN/d10000.csv" random_forest --set n_estimators=10 --jobs 2
+fit "$SYN/d10000.csv" random_forest --set n_estimators=10 --set oob_score=true --set bootstrap_features=true
+fit "$SYN/d10000.csv" random_forest --set n_estimators=10 --set max_samples=0.3 --set min_samples_leaf=3
+fit "$SYN/d10000.csv" bagging --set n_estimators=5 --set bootstrap=false --set max_samples=0.5
+fit "$SYN/d10000.csv" random_forest --set n_estimators=5 --set max_features=all --set bootstrap=false
+fit "$SYN/d10000.csv" extra_trees --set n_estimators=10
+fit "$SYN/d10000.csv" extra_trees --set n_estimators=5 --set bootstrap=true --set max_features=all
+fit "$SYN/d10000.csv" gradient_boosting --set n_estimators=10
+fit "$SYN/d10000.csv" gradient_boosting --set n_estimators=10 --set subsample=0.5
 # 10^6 rows: nodes above the compact records' share build them per attribute (BIG=1)
 if [ "${BIG:-0}" = 1 ]; then
     [ -f "$SYN/d1000000.csv" ] ||

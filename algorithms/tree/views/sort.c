@@ -3,6 +3,7 @@
  * order, and a node's rows sorted on demand when no sorted blocks are kept (tl_grow_view's
  * TL_VIEW_SORTED, e.g. for a missing-value method). */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,18 +75,52 @@ void tlg_sort_rows(uint32_t *rows, size_t n)
     qsort(rows, n, sizeof *rows, cmp_u32);
 }
 
-/* The numeric columns' row orders for one row set, per attribute index. */
+/* The numeric columns' row orders for one row set, per attribute index. A superset cache
+ * (a forest's: its members grow on subsets of the fit's rows, at once on several threads)
+ * keeps the orders of its own rows, each sorted on first demand under the lock and never
+ * changed after, and serves any subset of them by a filter: the order by (value, row) of a
+ * subset is the superset's with the other rows left out, the sort's own order. */
 struct tl_view_cache {
     size_t n; /* the row set, increasing */
     uint32_t *rows;
     size_t n_cols;    /* entries below */
     const double **x; /* the values array entry j was sorted from (NULL: none yet) */
     uint32_t **order; /* the rows by value, then row */
+    int superset;
+    pthread_mutex_t lock; /* a superset cache's, around the filling of an entry */
 };
 
 tl_view_cache *tl_view_cache_new(void)
 {
     return calloc(1, sizeof(tl_view_cache));
+}
+
+tl_view_cache *tl_view_cache_new_superset(const size_t *rows, size_t n, size_t n_cols)
+{
+    tl_view_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->rows = malloc((n ? n : 1) * sizeof *c->rows);
+    c->x = calloc(n_cols ? n_cols : 1, sizeof *c->x);
+    c->order = calloc(n_cols ? n_cols : 1, sizeof *c->order);
+    if (!c->rows || !c->x || !c->order || pthread_mutex_init(&c->lock, NULL)) {
+        free(c->rows);
+        free((void *)c->x);
+        free(c->order);
+        free(c);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        c->rows[i] = (uint32_t)rows[i];
+    tlg_sort_rows(c->rows, n);
+    size_t m = 0; /* each row once: a filter then meets a subset's rows once each */
+    for (size_t i = 0; i < n; i++)
+        if (!m || c->rows[i] != c->rows[m - 1])
+            c->rows[m++] = c->rows[i];
+    c->n = m;
+    c->n_cols = n_cols;
+    c->superset = 1;
+    return c;
 }
 
 void tl_view_cache_free(tl_view_cache *c)
@@ -97,6 +132,8 @@ void tl_view_cache_free(tl_view_cache *c)
     free(c->order);
     free((void *)c->x);
     free(c->rows);
+    if (c->superset)
+        pthread_mutex_destroy(&c->lock);
     free(c);
 }
 
@@ -105,6 +142,8 @@ void tl_view_cache_free(tl_view_cache *c)
 static int cache_for(const tl_grow_ctx *g, const uint32_t *rows, size_t n, tl_view_cache **out)
 {
     tl_view_cache *c = *out = g->p->view_cache;
+    if (c && c->superset) /* shared: never resized nor emptied */
+        return 0;
     size_t n_cols = g->d->schema.n_attrs;
     if (c && c->n_cols < n_cols) { /* first use, or more attributes than before */
         const double **x = realloc((void *)c->x, n_cols * sizeof *x);
@@ -138,16 +177,10 @@ static int cache_for(const tl_grow_ctx *g, const uint32_t *rows, size_t n, tl_vi
     return 0;
 }
 
-/* Block s sorted into out: from the cache when it holds this column, else by the sort. */
-static int sort_block(const tl_grow_ctx *g, tl_view_cache *c, size_t s, const uint32_t *rows,
-                      size_t n, tlg_keyed_row *pairs, uint32_t *out)
+/* rows (n, increasing) by x's values, then row, into out (pairs: room for 2 n). */
+static int sort_by(const double *x, const uint32_t *rows, size_t n, tlg_keyed_row *pairs,
+                   uint32_t *out)
 {
-    size_t a = g->num_attr[s];
-    const double *x = g->d->cols[a].num;
-    if (c && a < c->n_cols && c->x[a] == x && c->order[a]) {
-        memcpy(out, c->order[a], n * sizeof *out);
-        return 0;
-    }
     for (size_t i = 0; i < n; i++) {
         pairs[i].key = tlg_sort_key(x[rows[i]]);
         pairs[i].row = rows[i];
@@ -156,7 +189,62 @@ static int sort_block(const tl_grow_ctx *g, tl_view_cache *c, size_t s, const ui
         return -1;
     for (size_t i = 0; i < n; i++)
         out[i] = pairs[i].row;
-    if (c && a < c->n_cols) {
+    return 0;
+}
+
+/* A superset cache's order of column a (values x), sorted now if it is the first demand, in
+ * *o (NULL when the entry holds another column's values); -1 when memory ran out. */
+static int superset_order(tl_view_cache *c, size_t a, const double *x, const uint32_t **o)
+{
+    *o = NULL;
+    if (a >= c->n_cols)
+        return 0;
+    int rc = 0;
+    pthread_mutex_lock(&c->lock);
+    if (!c->order[a]) {
+        uint32_t *order = malloc((c->n ? c->n : 1) * sizeof *order);
+        tlg_keyed_row *pairs = malloc(2 * (c->n ? c->n : 1) * sizeof *pairs);
+        if (order && pairs && !sort_by(x, c->rows, c->n, pairs, order)) {
+            c->order[a] = order;
+            c->x[a] = x;
+        } else {
+            free(order);
+            rc = -1;
+        }
+        free(pairs);
+    }
+    if (c->x[a] == x)
+        *o = c->order[a];
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+/* Block s sorted into out: from the cache when it holds this column (a superset's filtered
+ * by in, the rows asked for), else by the sort. */
+static int sort_block(const tl_grow_ctx *g, tl_view_cache *c, size_t s, const uint32_t *rows,
+                      size_t n, const unsigned char *in, tlg_keyed_row *pairs, uint32_t *out)
+{
+    size_t a = g->num_attr[s];
+    const double *x = g->d->cols[a].num;
+    const uint32_t *o = NULL;
+    if (c && c->superset && superset_order(c, a, x, &o))
+        return -1;
+    if (o) {
+        size_t m = 0;
+        for (size_t i = 0; i < c->n && m < n; i++) {
+            out[m] = o[i];
+            m += in[o[i]];
+        }
+        if (m == n)
+            return 0;
+    }
+    if (c && !c->superset && a < c->n_cols && c->x[a] == x && c->order[a]) {
+        memcpy(out, c->order[a], n * sizeof *out);
+        return 0;
+    }
+    if (sort_by(x, rows, n, pairs, out))
+        return -1;
+    if (c && !c->superset && a < c->n_cols) {
         free(c->order[a]);
         c->x[a] = NULL;
         if (!(c->order[a] = malloc((n ? n : 1) * sizeof *out)))
@@ -182,10 +270,19 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
         free(pairs);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
+    /* the rows asked for, by row, to filter a superset cache's orders (NULL: sort them) */
+    unsigned char *in = c && c->superset ? calloc(g->d->n_rows ? g->d->n_rows : 1, 1) : NULL;
+    if (c && c->superset && !in) {
+        free(pairs);
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; in && i < n; i++)
+        in[rows[i]] = 1;
     for (size_t s = 0; s < g->v.n_blocks; s++) {
         const double *x = g->d->cols[g->num_attr[s]].num;
         uint32_t *b = blocks + s * stride;
-        if (sort_block(g, c, s, rows, n, pairs, b)) {
+        if (sort_block(g, c, s, rows, n, in, pairs, b)) {
+            free(in);
             free(pairs);
             return tl_err_set(err, TL_ENOMEM, "out of memory");
         }
@@ -203,6 +300,7 @@ int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, doub
             g->v.train_n[s] = m;
         }
     }
+    free(in);
     free(pairs);
     return TL_OK;
 }
