@@ -61,6 +61,9 @@ typedef struct st_gate_type {
     void (*init)(const tl_params *p, double *par);
     /* p = g(z) and dp = dp/dz. */
     void (*apply)(const double *par, double z, double *p, double *dp);
+    /* apply over n logits at once, p[k] = g(p[k]) in place (NULL: apply one by one): the row
+     * passes call it once per level of a row's reached nodes, not once per node */
+    void (*apply_n)(const double *par, size_t n, double *p, double *dp);
     /* log g(z) where g(z) underflows long before its log would (NULL: log of apply's p,
      * -inf where p is exactly 0) */
     double (*log_p)(const double *par, double z);
@@ -261,6 +264,10 @@ typedef struct st_reach {
     int *pos, *kid;
     double *P, *p, *dp, *g;
     size_t *start;
+    /* The soft tree's row passes: W and a row's inputs with rows padded by zeros to D8, a
+     * multiple of ST_LANES, so a dot product runs in whole vectors (NULL in the forest's). */
+    double *W8, *x8;
+    size_t D8;
 } st_reach;
 
 /* Batch scratch for one net: its d buffers are allocated, or its f ones when net->single. */
