@@ -56,6 +56,15 @@ size_t *tl_test_read_folds(const char *text, size_t n);
 double tl_test_cv_on_folds(const char *algo, const tl_dataset *d, const size_t *fold, size_t k,
                            const char *const *kv);
 
+/* A PyTorch CV fixture (scripts/peers/torch_soft_*): "folds NAME f1 f2 ..." lines (NAME a data
+ * set of experiments/datasets) and "cv NAME WORD... ACCURACY" lines, whose i-th WORD sets
+ * keys[i] (NULL-terminated) of learner algo, with extra (a KEY=VALUE, or NULL): each refitted
+ * on the line's folds and compared, within 3 points, 1.5 on breast cancer. Lines of data set
+ * skip (or NULL) are passed over, counted into *skipped (may be NULL). Returns the lines
+ * checked. */
+size_t tl_test_cv_fixture(const char *fixture, const char *algo, const char *const *keys,
+                          const char *extra, const char *skip, size_t *skipped);
+
 /* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
 void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);
 
