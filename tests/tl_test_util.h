@@ -56,8 +56,15 @@ size_t *tl_test_read_folds(const char *text, size_t n);
 double tl_test_cv_on_folds(const char *algo, const tl_dataset *d, const size_t *fold, size_t k,
                            const char *const *kv);
 
-/* A PyTorch CV fixture (scripts/peers/torch_soft_*): "folds NAME f1 f2 ..." lines (NAME a data
- * set of experiments/datasets) and "cv NAME WORD... ACCURACY" lines, whose i-th WORD sets
+/* A PyTorch CV fixture (scripts/peers/torch_soft_*) walked: each "folds NAME f1 f2 ..." line
+ * (NAME a data set of experiments/datasets) loads the data set and its folds, and every other
+ * line "KIND NAME REST" is passed to line (rest: the text after NAME). Lines of data set skip
+ * (or NULL) are passed over, counted into *skipped (may be NULL). Returns the lines passed. */
+typedef void (*tl_test_fixture_line)(const tl_dataset *d, const size_t *fold, const char *name,
+                                     const char *rest, void *ctx);
+size_t tl_test_fixture_walk(const char *fixture, const char *skip, size_t *skipped,
+                            tl_test_fixture_line line, void *ctx);
+/* The walk of "cv NAME WORD... ACCURACY" lines, whose i-th WORD sets
  * keys[i] (NULL-terminated) of learner algo, with extra (a KEY=VALUE, or NULL): each refitted
  * on the line's folds and compared, within 3 points, 1.5 on breast cancer. Lines of data set
  * skip (or NULL) are passed over, counted into *skipped (may be NULL). Returns the lines
