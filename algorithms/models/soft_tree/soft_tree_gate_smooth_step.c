@@ -17,25 +17,18 @@ static void init(const tl_params *p, double *par)
     par[1] = 1 / par[0]; /* a product per split, not a division */
 }
 
-/* s(z) = -2 z^3 / gamma^3 + 3 z / (2 gamma) + 1/2 for |z| < gamma / 2. Selects, not
- * branches: apply_n's loop over a level's logits has no branch to mispredict. */
-static inline void step(const double *par, double z, double *p, double *dp)
-{
-    double g = par[0], u = z * par[1];
-    int out = (z <= -g / 2) | (z >= g / 2); /* | : no branch */
-    *p = out ? (z > 0 ? 1 : 0) : -2 * u * u * u + 1.5 * u + 0.5;
-    *dp = out ? 0 : (1.5 - 6 * u * u) * par[1];
-}
-
+/* s(z) = -2 z^3 / gamma^3 + 3 z / (2 gamma) + 1/2 for |z| < gamma / 2. */
 static void apply(const double *par, double z, double *p, double *dp)
 {
-    step(par, z, p, dp);
-}
-
-static void apply_n(const double *par, size_t n, double *p, double *dp)
-{
-    for (size_t k = 0; k < n; k++)
-        step(par, p[k], p + k, dp + k);
+    double g = par[0];
+    if (z <= -g / 2 || z >= g / 2) {
+        *p = z > 0 ? 1 : 0;
+        *dp = 0;
+        return;
+    }
+    double u = z * par[1];
+    *p = -2 * u * u * u + 1.5 * u + 0.5;
+    *dp = (1.5 - 6 * u * u) * par[1];
 }
 
 const st_gate_type st_gate_smooth_step = {
@@ -46,5 +39,4 @@ const st_gate_type st_gate_smooth_step = {
     .params = params,
     .init = init,
     .apply = apply,
-    .apply_n = apply_n,
 };

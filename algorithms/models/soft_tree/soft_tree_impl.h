@@ -61,9 +61,6 @@ typedef struct st_gate_type {
     void (*init)(const tl_params *p, double *par);
     /* p = g(z) and dp = dp/dz. */
     void (*apply)(const double *par, double z, double *p, double *dp);
-    /* apply over n logits at once, p[k] = g(p[k]) in place (NULL: apply one by one): the row
-     * passes call it once per level of a row's reached nodes, not once per node */
-    void (*apply_n)(const double *par, size_t n, double *p, double *dp);
     /* log g(z) where g(z) underflows long before its log would (NULL: log of apply's p,
      * -inf where p is exactly 0) */
     double (*log_p)(const double *par, double z);

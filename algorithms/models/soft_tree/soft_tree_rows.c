@@ -61,10 +61,9 @@ static inline size_t push(st_reach *e, size_t *n, int pos, double P)
 
 /* Every node row x reaches, from entry `at` on; returns the entry past its last. A child is
  * reached when its path probability is above 0: a gate that is exactly 0 or 1 (smooth_step,
- * entmoid outside their band) leaves the other subtree unvisited. Level by level (the entries
- * are in breadth-first order): the level's logits, its gates in one call, then its children.
- * With bal, the balance penalty's sums (see forward_d): weight * P into bal[M + s], weight * P
- * * p into bal[s]. padded: W and x are e->W8 and e->x8, rows of e->D8 (see dot8). */
+ * entmoid outside their band) leaves the other subtree unvisited. With bal, the balance
+ * penalty's sums (see forward_d): weight * P into bal[M + s], weight * P * p into bal[s].
+ * padded: W and x are e->W8 and e->x8, rows of e->D8 (see dot8). */
 static inline __attribute__((always_inline)) size_t
 reach_gen(const st_net *net, const double *restrict x, double wr, st_reach *e, size_t at,
           double *bal, int padded)
@@ -73,53 +72,36 @@ reach_gen(const st_net *net, const double *restrict x, double wr, st_reach *e, s
     const st_gate_type *g = net->gate ? net->gate : &st_gate_sigmoid;
     /* read once: the stores below could alias them for all the compiler knows */
     void (*apply)(const double *, double, double *, double *) = g->apply;
-    void (*apply_n)(const double *, size_t, double *, double *) = g->apply_n;
     size_t (*split_row)(const st_tree *, size_t) = net->shape ? net->shape->row : NULL;
     const double *par = net->gate_par, beta = net->beta;
     const int *kid = t->kid;
     size_t M = t->n_inner, D = padded ? e->D8 : net->n_in, n = at;
     const double *W = padded ? e->W8 : st_W(net), *b = st_b(net);
     push(e, &n, 0, 1.0); /* the root: inner, or alone a leaf, at position 0 */
-    for (size_t i = at; i < n;) {
-        size_t end = n, inner = 0;
-        for (size_t k = i; k < end; k++) {
-            size_t s = (size_t)e->pos[k];
-            if (s >= M) {
-                e->p[k] = e->dp[k] = 0; /* a leaf: read by no one */
-                continue;
-            }
-            inner++;
-            size_t row = split_row ? split_row(t, s) : s;
-            double d = padded ? dot8(W + row * D, x, D) : dot(W + row * D, x, D);
-            e->p[k] = beta * (d + b[row]);
-        }
-        if (!inner) /* a level of leaves only: the last */
-            break;
-        if (apply_n)
-            apply_n(par, end - i, e->p + i, e->dp + i);
-        else
-            for (size_t k = i; k < end; k++)
-                apply(par, e->p[k], e->p + k, e->dp + k);
-        for (; i < end; i++) {
-            size_t s = (size_t)e->pos[i];
-            if (s >= M)
-                continue;
-            double p = e->p[i], P = e->P[i];
-            /* both children written, kept when reached: no branch to mispredict (the reach
-             * buffers have two entries to spare) */
-            double Pl = P * (1 - p), Pr = P * p;
-            e->pos[n] = kid[2 * s];
-            e->P[n] = Pl;
-            e->kid[2 * i] = Pl > 0 ? (int)n : -1;
-            n += Pl > 0;
-            e->pos[n] = kid[2 * s + 1];
-            e->P[n] = Pr;
-            e->kid[2 * i + 1] = Pr > 0 ? (int)n : -1;
-            n += Pr > 0;
-            if (bal) {
-                bal[M + s] += wr * P;
-                bal[s] += wr * P * p;
-            }
+    for (size_t i = at; i < n; i++) {
+        size_t s = (size_t)e->pos[i];
+        if (s >= M)
+            continue;
+        size_t row = split_row ? split_row(t, s) : s;
+        double d = padded ? dot8(W + row * D, x, D) : dot(W + row * D, x, D);
+        double z = beta * (d + b[row]), p, dp, P = e->P[i];
+        apply(par, z, &p, &dp);
+        e->p[i] = p;
+        e->dp[i] = dp;
+        /* both children written, kept when reached: no branch to mispredict (the reach
+         * buffers have two entries to spare) */
+        double Pl = P * (1 - p), Pr = P * p;
+        e->pos[n] = kid[2 * s];
+        e->P[n] = Pl;
+        e->kid[2 * i] = Pl > 0 ? (int)n : -1;
+        n += Pl > 0;
+        e->pos[n] = kid[2 * s + 1];
+        e->P[n] = Pr;
+        e->kid[2 * i + 1] = Pr > 0 ? (int)n : -1;
+        n += Pr > 0;
+        if (bal) {
+            bal[M + s] += wr * P;
+            bal[s] += wr * P * p;
         }
     }
     return n;
