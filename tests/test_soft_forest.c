@@ -12,16 +12,7 @@
 
 /* Under AddressSanitizer (several times slower) the CV check skips breast cancer, about 80%
  * of its cost; the release build checks every data set. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SKIP_CV "breast_cancer"
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SKIP_CV "breast_cancer"
-#endif
-#endif
-#ifndef SKIP_CV
-#define SKIP_CV ""
-#endif
+#define SKIP_CV (TL_TEST_ASAN ? "breast_cancer" : NULL)
 
 /* The fixed problem of scripts/peers/torch_soft_forest.py (that of the soft tree's). */
 enum { D = 3, K = 3, B = 9, M = 3, DEPTH = 2 };

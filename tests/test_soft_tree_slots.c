@@ -377,6 +377,22 @@ static void test_cv_against_torch(void **state)
     assert_true(cv_against_torch("tests/fixtures/soft_tree/cv.txt", NULL) >= 2 * 4 + 1);
 }
 
+/* Digits (10 classes, 64 inputs) at the reference's depth 4, each variant of cv.txt against
+ * PyTorch on the same folds (tests/fixtures/soft_tree/digits_cv.txt): within 3 points, not the
+ * issue's 1.5: at depth 4 the CV mean of one seed moves by that much from seed to seed
+ * (treelab's sigmoid oblivious tree: 0.838 to 0.863 over seeds 1-5), and that variant is 1.6
+ * points from PyTorch's (docs/soft_trees.md). About 8 s; under AddressSanitizer (a minute or
+ * more) the release build's check stands. */
+static void test_cv_digits_against_torch(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"gate", "shape", NULL};
+    size_t skipped = 0;
+    size_t checked = tl_test_cv_fixture("tests/fixtures/soft_tree/digits_cv.txt", "soft_tree",
+                                        keys, "depth=4", TL_TEST_ASAN ? "digits" : NULL, &skipped);
+    assert_int_equal(checked + skipped, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -388,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_cv_small),
         cmocka_unit_test(test_listed),
         cmocka_unit_test(test_cv_against_torch),
+        cmocka_unit_test(test_cv_digits_against_torch),
         cmocka_unit_test(test_anneal),
         cmocka_unit_test(test_distill_against_torch),
         cmocka_unit_test(test_distill_cv_against_torch),

@@ -14,6 +14,19 @@
 #include "treelab/tl_log.h"
 #include "treelab/tl_model.h"
 
+/* 1 in a build with AddressSanitizer (several times slower: the costliest checks shrink), else
+ * 0. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TL_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TL_TEST_ASAN 1
+#endif
+#endif
+#ifndef TL_TEST_ASAN
+#define TL_TEST_ASAN 0
+#endif
+
 /* Absolute path of a file in the source tree ("experiments/datasets/iris.arff"). The
  * returned buffer is static and overwritten by the next call. */
 const char *tl_test_path(const char *rel);
