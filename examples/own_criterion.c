@@ -89,8 +89,8 @@ int main(int argc, char **argv)
     /* the config may now say criterion = { name = "tsallis"; q = 2.0; } */
     if (!(x = tl_experiment_load(argv[1], NULL, &err)))
         goto done;
-    tl_run_opts opts = {.out_dir = argv[2], .jobs = 2, .finish = tl_report_results};
-    if (tl_run(x, NULL, &opts, &err))
+    tl_run_opts opts = {.out_dir = argv[2], .jobs = 2};
+    if (tl_report_run(x, NULL, &opts, &err)) /* the cells, then the reports */
         goto done;
     printf("ran %zu models on %zu datasets into %s\n", x->n_models, x->n_datasets, argv[2]);
 done:

@@ -16,8 +16,8 @@ echo "== Python tests (python/tests on build/, through .venv; ~30 s) =="
 "${TL_VENV:-.venv}/bin/python" -m pytest -q -p no:cacheprovider python/tests
 echo "== tests (AddressSanitizer + UBSan build) =="
 ctest --test-dir build-asan --output-on-failure -j 2
-echo "== tests (clang build) =="
-ctest --test-dir build-clang --output-on-failure -j 2
+echo "== tests (clang build; the compiler-independent end-to-end runs, label e2e, ran above) =="
+ctest --test-dir build-clang --output-on-failure -j 2 -LE e2e
 if [ -n "$mpi" ]; then
   # the MPI runs, and the shared libraries' exports with run/mpi*.c (not mpi_none.c)
   echo "== MPI tests (build-mpi, -DTREELAB_MPI=ON) =="

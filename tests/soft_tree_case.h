@@ -158,47 +158,11 @@ static inline void against_torch(const char *fixture, const st_leaf_type *leaf, 
 
 /* Each line "cv NAME GATE SHAPE ACCURACY" of a PyTorch CV fixture (scripts/peers/
  * torch_soft_tree_cv.py) against treelab refitted on its folds with gate, shape and extra (a
- * KEY=VALUE, or NULL): within 3 points, 1.5 on breast cancer. Returns the lines checked. */
+ * KEY=VALUE, or NULL), as tl_test_cv_fixture. Returns the lines checked. */
 static inline size_t cv_against_torch(const char *fixture, const char *extra)
 {
-    FILE *f = fopen(tl_test_path(fixture), "r");
-    assert_non_null(f);
-    static char line[65536];
-    char name[64] = "";
-    tl_dataset *d = NULL;
-    size_t *fold = NULL;
-    size_t checked = 0;
-    while (fgets(line, sizeof line, f)) {
-        char kind[16], gate[32], shape[32];
-        int used;
-        if (sscanf(line, "%15s %63s%n", kind, name, &used) != 2 || kind[0] == '#')
-            continue;
-        if (!strcmp(kind, "folds")) {
-            char rel[128];
-            snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
-            tl_dataset_free(d);
-            d = tl_test_load(rel, NULL);
-            free(fold);
-            fold = tl_test_read_folds(line + used, d->n_rows);
-            continue;
-        }
-        double want;
-        assert_int_equal(sscanf(line + used, "%31s %31s %lf", gate, shape, &want), 3);
-        char g[64], s[64];
-        snprintf(g, sizeof g, "gate=%s", gate);
-        snprintf(s, sizeof s, "shape=%s", shape);
-        const char *kv[] = {g, s, extra, NULL};
-        double got = tl_test_cv_on_folds("soft_tree", d, fold, 10, kv),
-               tol = strcmp(name, "breast_cancer") ? 0.03 : 0.015;
-        print_message("%s %s %s: treelab %.4f, torch %.4f\n", name, gate, shape, got, want);
-        if (fabs(got - want) > tol)
-            fail_msg("%s %s %s: treelab %.4f, torch %.4f", name, gate, shape, got, want);
-        checked++;
-    }
-    fclose(f);
-    tl_dataset_free(d);
-    free(fold);
-    return checked;
+    static const char *const keys[] = {"gate", "shape", NULL};
+    return tl_test_cv_fixture(fixture, "soft_tree", keys, extra, NULL, NULL);
 }
 
 /* Each pair of KEY=VALUE settings refused by soft_tree with a message naming cases[i][2]. */

@@ -71,49 +71,108 @@ static const char *impossible(const tl_criterion_type *c, const tl_splitter_type
     return NULL;
 }
 
+/* Fits one combination (indices into the registries) and checks the outcome against
+ * impossible(): fitted and meeting the contract, or refused with the documented reason. */
+static void try_combination(const tl_dataset *d, int regression, const size_t ix[5], size_t *n_ok,
+                            size_t *n_refused)
+{
+    const tl_criterion_type *c = tl_criterion_at(ix[0]);
+    const tl_splitter_type *num = tl_splitter_at(ix[1]);
+    const tl_splitter_type *nom = tl_splitter_at(ix[2]);
+    const tl_pruner_type *pr = tl_pruner_at(ix[3]);
+    char kv[5][96];
+    snprintf(kv[0], sizeof kv[0], "criterion=%s", c->name);
+    snprintf(kv[1], sizeof kv[1], "numeric=%s", num->name);
+    snprintf(kv[2], sizeof kv[2], "nominal=%s", nom->name);
+    snprintf(kv[3], sizeof kv[3], "pruner=%s", pr->name);
+    snprintf(kv[4], sizeof kv[4], "missing=%s", tl_missing_at(ix[4])->name);
+    const char *args[] = {kv[0], kv[1], kv[2], kv[3], kv[4], "pruner.folds=3", NULL};
+    if (strcmp(pr->name, "cost_complexity"))
+        args[5] = NULL;
+    tl_err err;
+    tl_err_clear(&err);
+    const char *why = impossible(c, num, nom, pr, regression);
+    int ok = contract(d, args, &err);
+    /* labor has one complete row of 57: a fold may hold none, and complete cases then leave
+     * nothing to grow on */
+    if (!why && !ok && !strcmp(tl_missing_at(ix[4])->name, "drop"))
+        why = "has an unknown value";
+    if (why && ok)
+        fail_msg("%s %s %s %s %s was accepted (%s)", kv[0], kv[1], kv[2], kv[3], kv[4], why);
+    if (!why && !ok)
+        fail_msg("%s %s %s %s %s: %s", kv[0], kv[1], kv[2], kv[3], kv[4], err.msg);
+    if (why && !strstr(err.msg, why))
+        fail_msg("%s %s %s %s %s: '%s' does not say '%s'", kv[0], kv[1], kv[2], kv[3], kv[4],
+                 err.msg, why);
+    *(ok ? n_ok : n_refused) += 1;
+}
+
+/* Under the sanitizers (about 4x slower, and the full product took 90 s of the suite) every
+ * pair of plug-ins is still combined at least once, in the few hundred combinations that a
+ * first-fit pass over the product keeps; the release and clang builds fit the whole product. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TL_CONTRACT_PAIRWISE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TL_CONTRACT_PAIRWISE 1
+#endif
+#endif
+#ifndef TL_CONTRACT_PAIRWISE
+#define TL_CONTRACT_PAIRWISE 0
+#endif
+
+/* The index of the pair (a = ix[i], b = ix[j]) among the pairs of dimensions i < j. */
+static size_t pair_slot(const size_t n[5], const size_t ix[5], int i, int j)
+{
+    size_t at = 0;
+    for (int a = 0; a < 5; a++)
+        for (int b = a + 1; b < 5; b++) {
+            if (a == i && b == j)
+                return at + ix[i] * n[j] + ix[j];
+            at += n[a] * n[b];
+        }
+    return at;
+}
+
 static void run_contract(const tl_dataset *d, int regression, size_t *n_ok, size_t *n_refused)
 {
-    for (size_t ic = 0; tl_criterion_at(ic); ic++)
-        for (size_t is = 0; tl_splitter_at(is); is++)
-            for (size_t jn = 0; tl_splitter_at(jn); jn++)
-                for (size_t ip = 0; tl_pruner_at(ip); ip++)
-                    for (size_t im = 0; tl_missing_at(im); im++) {
-                        const tl_criterion_type *c = tl_criterion_at(ic);
-                        const tl_splitter_type *num = tl_splitter_at(is);
-                        const tl_splitter_type *nom = tl_splitter_at(jn);
-                        const tl_pruner_type *pr = tl_pruner_at(ip);
-                        if (!(num->kinds & TL_KIND_BIT(TL_ATTR_NUMERIC)) ||
-                            !(nom->kinds & TL_KIND_BIT(TL_ATTR_NOMINAL)))
+    size_t n[5] = {0};
+    while (tl_criterion_at(n[0]))
+        n[0]++;
+    while (tl_splitter_at(n[1]))
+        n[1]++;
+    n[2] = n[1];
+    while (tl_pruner_at(n[3]))
+        n[3]++;
+    while (tl_missing_at(n[4]))
+        n[4]++;
+    size_t n_pairs = pair_slot(n, (size_t[5]){0}, 5, 5);
+    unsigned char *seen = calloc(n_pairs, 1);
+    assert_non_null(seen);
+    size_t ix[5], tried = 0;
+    for (ix[0] = 0; ix[0] < n[0]; ix[0]++)
+        for (ix[1] = 0; ix[1] < n[1]; ix[1]++)
+            for (ix[2] = 0; ix[2] < n[2]; ix[2]++)
+                for (ix[3] = 0; ix[3] < n[3]; ix[3]++)
+                    for (ix[4] = 0; ix[4] < n[4]; ix[4]++) {
+                        if (!(tl_splitter_at(ix[1])->kinds & TL_KIND_BIT(TL_ATTR_NUMERIC)) ||
+                            !(tl_splitter_at(ix[2])->kinds & TL_KIND_BIT(TL_ATTR_NOMINAL)))
                             continue; /* refused before any fit: tested below */
-                        char kv[5][96];
-                        snprintf(kv[0], sizeof kv[0], "criterion=%s", c->name);
-                        snprintf(kv[1], sizeof kv[1], "numeric=%s", num->name);
-                        snprintf(kv[2], sizeof kv[2], "nominal=%s", nom->name);
-                        snprintf(kv[3], sizeof kv[3], "pruner=%s", pr->name);
-                        snprintf(kv[4], sizeof kv[4], "missing=%s", tl_missing_at(im)->name);
-                        const char *args[] = {kv[0], kv[1], kv[2], kv[3], kv[4], "pruner.folds=3",
-                                              NULL};
-                        if (strcmp(pr->name, "cost_complexity"))
-                            args[5] = NULL;
-                        tl_err err;
-                        tl_err_clear(&err);
-                        const char *why = impossible(c, num, nom, pr, regression);
-                        int ok = contract(d, args, &err);
-                        /* labor has one complete row of 57: a fold may hold none, and
-                         * complete cases then leave nothing to grow on */
-                        if (!why && !ok && !strcmp(tl_missing_at(im)->name, "drop"))
-                            why = "has an unknown value";
-                        if (why && ok)
-                            fail_msg("%s %s %s %s %s was accepted (%s)", kv[0], kv[1], kv[2], kv[3],
-                                     kv[4], why);
-                        if (!why && !ok)
-                            fail_msg("%s %s %s %s %s: %s", kv[0], kv[1], kv[2], kv[3], kv[4],
-                                     err.msg);
-                        if (why && !strstr(err.msg, why))
-                            fail_msg("%s %s %s %s %s: '%s' does not say '%s'", kv[0], kv[1], kv[2],
-                                     kv[3], kv[4], err.msg, why);
-                        *(ok ? n_ok : n_refused) += 1;
+                        int fresh = 0;
+                        for (int i = 0; i < 5; i++)
+                            for (int j = i + 1; j < 5; j++) {
+                                size_t s = pair_slot(n, ix, i, j);
+                                fresh |= !seen[s];
+                                seen[s] = 1;
+                            }
+                        if (TL_CONTRACT_PAIRWISE && !fresh)
+                            continue;
+                        try_combination(d, regression, ix, n_ok, n_refused);
+                        tried++;
                     }
+    print_message("%zu combinations tried (%s)\n", tried,
+                  TL_CONTRACT_PAIRWISE ? "every pair of plug-ins, sanitizer build" : "all");
+    free(seen);
 }
 
 static void test_every_combination(void **state)
@@ -125,14 +184,14 @@ static void test_every_combination(void **state)
     run_contract(d, 0, &ok, &refused);
     print_message("classification: %zu combinations fitted, %zu refused as documented\n", ok,
                   refused);
-    assert_true(ok > 600);
+    assert_true(ok > (TL_CONTRACT_PAIRWISE ? 100 : 600));
     tl_dataset_free(d);
     /* regression on the same attributes: the first year's wage increase as the target */
     d = tl_test_load("experiments/datasets/labor.arff", "wage-increase-first-year");
     ok = refused = 0;
     run_contract(d, 1, &ok, &refused);
     print_message("regression: %zu combinations fitted, %zu refused as documented\n", ok, refused);
-    assert_true(ok > 60);
+    assert_true(ok > (TL_CONTRACT_PAIRWISE ? 10 : 60));
     tl_dataset_free(d);
 }
 

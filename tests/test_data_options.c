@@ -340,8 +340,7 @@ static void test_fold_file_experiment(void **state)
     memset(&ro, 0, sizeof ro);
     ro.out_dir = dir;
     ro.jobs = 2;
-    ro.finish = tl_report_results;
-    assert_int_equal(tl_run(x, &d, &ro, &err), TL_OK);
+    assert_int_equal(tl_report_run(x, &d, &ro, &err), TL_OK);
     char metrics[600];
     snprintf(metrics, sizeof metrics, "%s/metrics.csv", dir);
     FILE *f = fopen(metrics, "r");

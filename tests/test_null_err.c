@@ -191,8 +191,8 @@ static tl_experiment *load(const char *path)
 
 static int run(const tl_experiment *x, const char *out, tl_err *err)
 {
-    tl_run_opts o = {.out_dir = out, .jobs = 1, .finish = tl_report_results};
-    return tl_run(x, NULL, &o, err);
+    tl_run_opts o = {.out_dir = out, .jobs = 1};
+    return tl_report_run(x, NULL, &o, err);
 }
 
 static void test_run(void **state)

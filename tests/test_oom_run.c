@@ -42,12 +42,8 @@ static int run_config(const char *config, const char *dir, int resume, size_t ma
     tl_experiment *x = tl_experiment_load(config, NULL, err);
     if (!x)
         return err->code;
-    tl_run_opts o = {.out_dir = dir,
-                     .jobs = 1,
-                     .resume = resume,
-                     .max_cells = max_cells,
-                     .finish = tl_report_results};
-    int rc = tl_run(x, NULL, &o, err);
+    tl_run_opts o = {.out_dir = dir, .jobs = 1, .resume = resume, .max_cells = max_cells};
+    int rc = tl_report_run(x, NULL, &o, err);
     tl_experiment_free(x);
     return rc;
 }

@@ -159,8 +159,8 @@ static void run_cfg(const char *models, const char *out)
     tl_experiment *x = tl_experiment_load(cfg, NULL, &err);
     if (!x)
         fail_msg("%s", err.msg);
-    tl_run_opts o = {.out_dir = out, .jobs = 2, .finish = tl_report_results};
-    if (tl_run(x, NULL, &o, &err))
+    tl_run_opts o = {.out_dir = out, .jobs = 2};
+    if (tl_report_run(x, NULL, &o, &err))
         fail_msg("%s", err.msg);
     tl_experiment_free(x);
 }

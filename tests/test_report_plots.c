@@ -39,8 +39,8 @@ static void run(const char *run_name, const char *text)
         fail_msg("%s", err.msg);
     char out[256];
     snprintf(out, sizeof out, "%s/%s", dir, run_name);
-    tl_run_opts o = {.out_dir = out, .jobs = 1, .finish = tl_report_results};
-    if (tl_run(x, NULL, &o, &err))
+    tl_run_opts o = {.out_dir = out, .jobs = 1};
+    if (tl_report_run(x, NULL, &o, &err))
         fail_msg("%s", err.msg);
     tl_experiment_free(x);
 }

@@ -142,12 +142,8 @@ static int run(const tl_experiment *x, const char *dir, size_t jobs, int resume,
 {
     tl_err err;
     tl_err_clear(&err);
-    tl_run_opts o = {.out_dir = dir,
-                     .jobs = jobs,
-                     .resume = resume,
-                     .max_cells = max,
-                     .finish = tl_report_results};
-    int rc = tl_run(x, NULL, &o, &err);
+    tl_run_opts o = {.out_dir = dir, .jobs = jobs, .resume = resume, .max_cells = max};
+    int rc = tl_report_run(x, NULL, &o, &err);
     if (rc && rc != TL_EINTERRUPTED && rc != TL_EINVAL)
         fail_msg("%s", err.msg);
     return rc;
@@ -320,8 +316,8 @@ static void test_results_folder_lock(void **state)
     int fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR | O_CREAT, 0666);
     assert_true(fd >= 0);
     assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-    tl_run_opts o = {.out_dir = dir, .jobs = 1, .finish = tl_report_results};
-    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    tl_run_opts o = {.out_dir = dir, .jobs = 1};
+    assert_int_equal(tl_report_run(x, NULL, &o, &err), TL_EINVAL);
     assert_non_null(strstr(err.msg, "/tmp/tl_run_lock is in use: another treelab run"));
     assert_int_equal(file_size(cells), -1);
     close(fd);
@@ -330,7 +326,7 @@ static void test_results_folder_lock(void **state)
     fd = open("/tmp/tl_run_lock/.treelab.lock", O_RDWR);
     assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
     o.resume = 1;
-    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    assert_int_equal(tl_report_run(x, NULL, &o, &err), TL_EINVAL);
     assert_non_null(strstr(err.msg, "is in use"));
     char errbuf[1024];
     assert_int_equal(tl_test_cli("report /tmp/tl_run_lock", NULL, 0, errbuf, sizeof errbuf), 1);
@@ -365,9 +361,9 @@ static void test_report_on_other_folder(void **state)
      * directory') */
     tl_experiment *x = load(config());
     const char *file = tl_test_tmpfile(".txt", "mine\n");
-    tl_run_opts o = {.out_dir = file, .jobs = 1, .finish = tl_report_results};
+    tl_run_opts o = {.out_dir = file, .jobs = 1};
     tl_err err;
-    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EIO);
+    assert_int_equal(tl_report_run(x, NULL, &o, &err), TL_EIO);
     assert_non_null(strstr(err.msg, "it is a file, not a folder"));
     assert_int_equal(file_size(file), 5);
     remove(file);
@@ -454,8 +450,8 @@ static void test_control_character_in_class(void **state)
     tl_err err;
     tl_experiment *x = load(cfg);
     rm("/tmp/tl_run_nl");
-    tl_run_opts o = {.out_dir = "/tmp/tl_run_nl", .jobs = 1, .finish = tl_report_results};
-    assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+    tl_run_opts o = {.out_dir = "/tmp/tl_run_nl", .jobs = 1};
+    assert_int_equal(tl_report_run(x, NULL, &o, &err), TL_EINVAL);
     char want[300];
     snprintf(want, sizeof want, "%s:2: dataset 'd': class 'b...' holds control character \\n", cfg);
     if (!strstr(err.msg, want))
@@ -526,10 +522,9 @@ static void test_report_phase_stops_cleanly(void **state)
     rm(dir);
     probe_file = "/tmp/tl_run_stop/trees/iris__p.txt";
     probe_cancel = 0, probe_final_seen = 0;
-    tl_run_opts o = {
-        .out_dir = dir, .jobs = 1, .cancel = &probe_cancel, .finish = tl_report_results};
+    tl_run_opts o = {.out_dir = dir, .jobs = 1, .cancel = &probe_cancel};
     tl_err err;
-    int rc = tl_run(x, NULL, &o, &err);
+    int rc = tl_report_run(x, NULL, &o, &err);
     assert_false(probe_final_seen);
     assert_int_equal(rc, TL_EINTERRUPTED);
     assert_non_null(strstr(err.msg, "stopped while writing the reports"));
@@ -542,7 +537,7 @@ static void test_report_phase_stops_cleanly(void **state)
     /* every cell was kept: a resume only writes the reports */
     probe_cancel = 0;
     o.resume = 1, o.cancel = NULL;
-    assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
+    assert_int_equal(tl_report_run(x, NULL, &o, &err), TL_OK);
     assert_true(file_size("/tmp/tl_run_stop/metrics.csv") > 0);
     rm(dir);
     tl_experiment_free(x);
@@ -570,9 +565,9 @@ static void test_refused_run_leaves_no_folder(void **state)
                  data, protocols[i]);
         tl_experiment *x = load(tl_test_tmpfile(".cfg", text));
         rm("/tmp/tl_run_refused");
-        tl_run_opts o = {.out_dir = "/tmp/tl_run_refused", .jobs = 1, .finish = tl_report_results};
+        tl_run_opts o = {.out_dir = "/tmp/tl_run_refused", .jobs = 1};
         tl_err err;
-        int rc = tl_run(x, NULL, &o, &err);
+        int rc = tl_report_run(x, NULL, &o, &err);
         if (rc != TL_EINVAL || !strstr(err.msg, want[i]))
             fail_msg("'%s' lacks '%s'", err.msg, want[i]);
         assert_int_equal(access("/tmp/tl_run_refused", F_OK), -1);
@@ -713,8 +708,8 @@ static void test_user_folder_refused(void **state)
     fclose(f);
     for (int resume = 0; resume < 2; resume++) {
         tl_err err;
-        tl_run_opts o = {.out_dir = dir, .jobs = 1, .resume = resume, .finish = tl_report_results};
-        assert_int_equal(tl_run(x, NULL, &o, &err), TL_EINVAL);
+        tl_run_opts o = {.out_dir = dir, .jobs = 1, .resume = resume};
+        assert_int_equal(tl_report_run(x, NULL, &o, &err), TL_EINVAL);
         if (!strstr(err.msg, "not a treelab results folder (it holds 'tables.tex'") ||
             !strstr(err.msg, "--force"))
             fail_msg("%s", err.msg);
@@ -724,8 +719,8 @@ static void test_user_folder_refused(void **state)
         assert_false(tl_results_is_ours(dir));
     }
     tl_err err;
-    tl_run_opts o = {.out_dir = dir, .jobs = 1, .finish = tl_report_results, .force = 1};
-    assert_int_equal(tl_run(x, NULL, &o, &err), TL_OK);
+    tl_run_opts o = {.out_dir = dir, .jobs = 1, .force = 1};
+    assert_int_equal(tl_report_run(x, NULL, &o, &err), TL_OK);
     assert_true(tl_results_is_ours(dir));
     assert_true(file_size("/tmp/tl_run_user/metrics.csv") > 0);
     rm(dir);

@@ -368,8 +368,8 @@ static void test_run_records_values(void **state)
         char cmd[300];
         snprintf(cmd, sizeof cmd, "rm -rf %s", dirs[j]);
         assert_int_equal(system(cmd), 0);
-        tl_run_opts o = {.out_dir = dirs[j], .jobs = j + 1, .finish = tl_report_results};
-        if (tl_run(x, NULL, &o, &err))
+        tl_run_opts o = {.out_dir = dirs[j], .jobs = j + 1};
+        if (tl_report_run(x, NULL, &o, &err))
             fail_msg("%s", err.msg);
     }
     const char *files[] = {"metrics.csv", "summary.md", "selections.csv"};

@@ -12,16 +12,7 @@
 
 /* Under AddressSanitizer (several times slower) the CV check skips breast cancer, about 80%
  * of its cost; the release build checks every data set. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SKIP_CV "breast_cancer"
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SKIP_CV "breast_cancer"
-#endif
-#endif
-#ifndef SKIP_CV
-#define SKIP_CV ""
-#endif
+#define SKIP_CV (TL_TEST_ASAN ? "breast_cancer" : NULL)
 
 /* The fixed problem of scripts/peers/torch_soft_forest.py (that of the soft tree's). */
 enum { D = 3, K = 3, B = 9, M = 3, DEPTH = 2 };
@@ -285,48 +276,9 @@ static void test_files_and_determinism(void **state)
 static void test_cv_against_torch(void **state)
 {
     (void)state;
-    FILE *in = fopen(tl_test_path("tests/fixtures/soft_forest/cv.txt"), "r");
-    assert_non_null(in);
-    static char line[65536];
-    char name[64] = "";
-    tl_dataset *d = NULL;
-    size_t *fold = NULL, checked = 0, skipped = 0;
-    while (fgets(line, sizeof line, in)) {
-        char kind[16], gate[32], shape[32], leaf[32];
-        int used;
-        if (sscanf(line, "%15s %63s%n", kind, name, &used) != 2 || kind[0] == '#')
-            continue;
-        if (!strcmp(name, SKIP_CV)) {
-            skipped += !strcmp(kind, "cv");
-            continue;
-        }
-        if (!strcmp(kind, "folds")) {
-            char rel[128];
-            snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
-            tl_dataset_free(d);
-            d = tl_test_load(rel, NULL);
-            free(fold);
-            fold = tl_test_read_folds(line + used, d->n_rows);
-            continue;
-        }
-        double want;
-        assert_int_equal(sscanf(line + used, "%31s %31s %31s %lf", gate, shape, leaf, &want), 4);
-        char g[64], s[64], l[64];
-        snprintf(g, sizeof g, "gate=%s", gate);
-        snprintf(s, sizeof s, "shape=%s", shape);
-        snprintf(l, sizeof l, "leaf_update=%s", leaf);
-        const char *kv[] = {g, s, l, NULL};
-        double got = tl_test_cv_on_folds("soft_forest", d, fold, 10, kv);
-        double tol = strcmp(name, "breast_cancer") ? 0.03 : 0.015;
-        print_message("%s %s %s %s: treelab %.4f, torch %.4f\n", name, gate, shape, leaf, got,
-                      want);
-        if (fabs(got - want) > tol)
-            fail_msg("%s %s %s %s: treelab %.4f, torch %.4f", name, gate, shape, leaf, got, want);
-        checked++;
-    }
-    fclose(in);
-    tl_dataset_free(d);
-    free(fold);
+    static const char *const keys[] = {"gate", "shape", "leaf_update", NULL};
+    size_t skipped = 0, checked = tl_test_cv_fixture("tests/fixtures/soft_forest/cv.txt",
+                                                     "soft_forest", keys, NULL, SKIP_CV, &skipped);
     assert_int_equal(checked + skipped, 3 * 4);
     assert_true(checked >= 2 * 4);
 }

@@ -515,10 +515,24 @@ static void test_cv_breast_cancer(void **state)
     assert_true(cv_accuracy("experiments/datasets/breast_cancer.arff", NULL, 10) >= 0.96);
 }
 
-/* Digits at depth 6 (about 6 s; PyTorch 0.972, naive Bayes 0.840). */
+/* Digits at depth 6 (about 6 s; PyTorch 0.972, naive Bayes 0.840). Under AddressSanitizer
+ * (50 s, 90% of this file's time there) one fit of the same shape, 10 classes at depth 6, for 2
+ * epochs, which the sanitizer checks: the accuracy is the release build's to assert. */
 static void test_cv_digits(void **state)
 {
     (void)state;
+    if (TL_TEST_ASAN) {
+        tl_dataset *d = tl_test_load("experiments/datasets/digits.arff", NULL);
+        const char *kv[] = {"depth=6", "epochs=2", NULL};
+        tl_model *m = new_model(kv);
+        fit_or_fail(m, d, 1);
+        tl_model_info info;
+        tl_model_get_info(m, &info);
+        assert_int_equal(info.leaves, 64);
+        tl_model_free(m);
+        tl_dataset_free(d);
+        return;
+    }
     const char *kv[] = {"depth=6", NULL};
     assert_true(cv_accuracy("experiments/datasets/digits.arff", kv, 10) >= 0.96);
 }

@@ -384,6 +384,86 @@ double tl_test_cv_on_folds(const char *algo, const tl_dataset *d, const size_t *
     return (double)correct / (double)n;
 }
 
+size_t tl_test_fixture_walk(const char *fixture, const char *skip, size_t *skipped,
+                            tl_test_fixture_line line, void *ctx)
+{
+    FILE *in = fopen(tl_test_path(fixture), "r");
+    assert_non_null(in);
+    static char text[65536];
+    char name[64] = "";
+    tl_dataset *d = NULL;
+    size_t *fold = NULL, walked = 0;
+    while (fgets(text, sizeof text, in)) {
+        char kind[16];
+        int used;
+        if (sscanf(text, "%15s %63s%n", kind, name, &used) != 2 || kind[0] == '#')
+            continue;
+        if (skip && !strcmp(name, skip)) {
+            if (skipped)
+                *skipped += strcmp(kind, "folds") != 0;
+            continue;
+        }
+        if (!strcmp(kind, "folds")) {
+            char rel[128];
+            snprintf(rel, sizeof rel, "experiments/datasets/%s.arff", name);
+            tl_dataset_free(d);
+            d = tl_test_load(rel, NULL);
+            free(fold);
+            fold = tl_test_read_folds(text + used, d->n_rows);
+            continue;
+        }
+        assert_non_null(d);
+        line(d, fold, name, text + used, ctx);
+        walked++;
+    }
+    fclose(in);
+    tl_dataset_free(d);
+    free(fold);
+    return walked;
+}
+
+typedef struct cv_fixture {
+    const char *algo, *const *keys, *extra;
+} cv_fixture;
+
+/* One "cv" line of tl_test_cv_fixture. */
+static void cv_fixture_line(const tl_dataset *d, const size_t *fold, const char *name,
+                            const char *at, void *ctx)
+{
+    enum { MAX_KEYS = 4 };
+    const cv_fixture *c = ctx;
+    char kv[MAX_KEYS][64], what[256] = "";
+    const char *set[MAX_KEYS + 2];
+    size_t n = 0;
+    for (; c->keys[n]; n++) {
+        char word[32];
+        int len;
+        assert_true(n < MAX_KEYS);
+        assert_int_equal(sscanf(at, "%31s%n", word, &len), 1);
+        at += len;
+        snprintf(kv[n], sizeof kv[n], "%s=%s", c->keys[n], word);
+        set[n] = kv[n];
+        size_t w = strlen(what);
+        snprintf(what + w, sizeof what - w, " %s", word);
+    }
+    set[n] = c->extra;
+    set[n + 1] = NULL;
+    double want;
+    assert_int_equal(sscanf(at, "%lf", &want), 1);
+    double got = tl_test_cv_on_folds(c->algo, d, fold, 10, set),
+           tol = strcmp(name, "breast_cancer") ? 0.03 : 0.015;
+    print_message("%s%s: treelab %.4f, torch %.4f\n", name, what, got, want);
+    if (fabs(got - want) > tol)
+        fail_msg("%s%s: treelab %.4f, torch %.4f", name, what, got, want);
+}
+
+size_t tl_test_cv_fixture(const char *fixture, const char *algo, const char *const *keys,
+                          const char *extra, const char *skip, size_t *skipped)
+{
+    cv_fixture c = {algo, keys, extra};
+    return tl_test_fixture_walk(fixture, skip, skipped, cv_fixture_line, &c);
+}
+
 size_t *tl_test_read_folds(const char *text, size_t n)
 {
     size_t *fold = malloc((n ? n : 1) * sizeof *fold);

@@ -14,6 +14,19 @@
 #include "treelab/tl_log.h"
 #include "treelab/tl_model.h"
 
+/* 1 in a build with AddressSanitizer (several times slower: the costliest checks shrink), else
+ * 0. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TL_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TL_TEST_ASAN 1
+#endif
+#endif
+#ifndef TL_TEST_ASAN
+#define TL_TEST_ASAN 0
+#endif
+
 /* Absolute path of a file in the source tree ("experiments/datasets/iris.arff"). The
  * returned buffer is static and overwritten by the next call. */
 const char *tl_test_path(const char *rel);
@@ -55,6 +68,22 @@ size_t *tl_test_read_folds(const char *text, size_t n);
 /* The same on given folds (fold[i] in [0, k) for each row of d), not printed. */
 double tl_test_cv_on_folds(const char *algo, const tl_dataset *d, const size_t *fold, size_t k,
                            const char *const *kv);
+
+/* A PyTorch CV fixture (scripts/peers/torch_soft_*) walked: each "folds NAME f1 f2 ..." line
+ * (NAME a data set of experiments/datasets) loads the data set and its folds, and every other
+ * line "KIND NAME REST" is passed to line (rest: the text after NAME). Lines of data set skip
+ * (or NULL) are passed over, counted into *skipped (may be NULL). Returns the lines passed. */
+typedef void (*tl_test_fixture_line)(const tl_dataset *d, const size_t *fold, const char *name,
+                                     const char *rest, void *ctx);
+size_t tl_test_fixture_walk(const char *fixture, const char *skip, size_t *skipped,
+                            tl_test_fixture_line line, void *ctx);
+/* The walk of "cv NAME WORD... ACCURACY" lines, whose i-th WORD sets
+ * keys[i] (NULL-terminated) of learner algo, with extra (a KEY=VALUE, or NULL): each refitted
+ * on the line's folds and compared, within 3 points, 1.5 on breast cancer. Lines of data set
+ * skip (or NULL) are passed over, counted into *skipped (may be NULL). Returns the lines
+ * checked. */
+size_t tl_test_cv_fixture(const char *fixture, const char *algo, const char *const *keys,
+                          const char *extra, const char *skip, size_t *skipped);
 
 /* Fails the test unless tl_model_new(algo) refuses key = value with a message containing msg. */
 void tl_test_refused(const char *algo, const char *key, const char *value, const char *msg);

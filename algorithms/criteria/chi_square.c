@@ -9,6 +9,7 @@
  * share as for gain: a test with unknowns loses that share about twice.
  * Empty branches and absent classes add nothing (E = 0). */
 #include "treelab/tl_plugin.h"
+#include "treelab/tl_class_sums.h"
 
 static double score(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k)

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "treelab/tl_plugin.h"
+#include "treelab/tl_class_sums.h"
 
 static double score(const void *state, const double *parent, const double *children,
                     size_t n_children, size_t k)

@@ -12,6 +12,7 @@
  * Multiway splits (not in scikit-learn): the between-branch variance sum_b w_b (m_b - m)^2 / W,
  * which is the binary score for two branches. */
 #include "treelab/tl_plugin.h"
+#include "treelab/tl_class_sums.h"
 
 extern const tl_criterion_type *const tl_criterion_mse;
 

@@ -1,5 +1,6 @@
 /* Gini impurity (CART): 1 - sum p^2. */
 #include "treelab/tl_plugin.h"
+#include "treelab/tl_class_sums.h"
 
 static double gini(const double *stats, size_t k)
 {

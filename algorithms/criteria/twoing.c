@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "treelab/tl_plugin.h"
+#include "treelab/tl_class_sums.h"
 
 /* Twoing of branch b against the union of the other branches. */
 static double one_vs_rest(const double *parent, const double *children, size_t k, size_t b,

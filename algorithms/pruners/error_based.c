@@ -11,6 +11,7 @@
 
 #include "error_based.h"
 #include "treelab/tl_prune.h"
+#include "treelab/tl_class_sums.h"
 
 /* J48's Utils.SMALL: slack on every weight comparison. */
 #define TL_EBP_EPS 1e-6

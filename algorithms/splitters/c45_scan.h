@@ -8,6 +8,7 @@
 
 #include "../tree/views/views.h"
 #include "treelab/tl_grow.h"
+#include "treelab/tl_class_sums.h"
 
 /* J48 treats values closer than this as equal (no cut between them). */
 #define TL_C45_VALUE_EPS 1e-5

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "treelab/tl_grow.h"
+#include "treelab/tl_class_sums.h"
 
 /* libcoin refuses more (it enumerates 2^(L-1) sets); so does this splitter. */
 #define MAX_STAT_LEVELS 30

@@ -9,6 +9,7 @@
 
 #include "../tree/views/views.h"
 #include "treelab/tl_grow.h"
+#include "treelab/tl_class_sums.h"
 
 /* scikit-learn's FEATURE_THRESHOLD: values closer than this are not cut between (the gap the
  * grower's compact records mark their cut bits by, so that both forms admit the same cuts). */

@@ -1,5 +1,6 @@
 /* What a finished run or merge writes beside its cells: the whole-data models, the reports,
- * the figures, the manifest and the paper (the runner calls it as its finish step). */
+ * the figures, the manifest and the paper, asked for after run/ has finished (the CLI, and
+ * tl_report_run for a library caller). */
 #include <time.h>
 
 #include "report_util.h"
@@ -30,5 +31,24 @@ int tl_report_results(const char *dir, const tl_experiment *x, tl_dataset *const
                         "--resume writes them all",
                         dir);
     tl_out_set_cancel(NULL);
+    return rc;
+}
+
+int tl_report_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o,
+                  tl_err *err)
+{
+    tl_run_done done = {.lock = -1};
+    tl_run_opts ro = *o;
+    ro.done = &done;
+    int rc = tl_run(x, data, &ro, err);
+    tl_dataset **own = NULL; /* tl_run loaded the data itself and kept none */
+    if (!rc && done.lock >= 0 && !data && !(rc = tl_run_load_data(x, &own, err)))
+        data = own;
+    if (!rc && done.lock >= 0)
+        rc = tl_report_results(o->out_dir, x, data, done.start, done.resumed, o->jobs, o->cancel,
+                               err);
+    tl_results_unlock(done.lock);
+    if (own)
+        tl_run_free_data(x, own);
     return rc;
 }

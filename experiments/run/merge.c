@@ -245,8 +245,6 @@ static int merge_loaded(const char *const *dirs, size_t n_dirs, const tl_experim
         rc = tl_run_prepare_dir(o->out_dir, 0, o->force, &lock, err);
     if (!rc)
         rc = write_cells(&g, o->out_dir, header, err);
-    if (!rc && o->finish)
-        rc = o->finish(o->out_dir, x, data, start, 0, o->jobs, o->cancel, err);
     if (!rc && o->done) { /* the caller's reports come next, still locked */
         *o->done = (tl_run_done){.start = start, .resumed = 0, .lock = lock};
         lock = -1;

@@ -1,5 +1,5 @@
-/* Running an experiment: a pool of threads over the cells, durable cell records, then the
- * caller's finish step (the reports). */
+/* Running an experiment: a pool of threads over the cells and durable cell records; the
+ * reports are the caller's after the call (tl_run_opts.done). */
 #include "cells_line.h"
 #include "run_state.h"
 
@@ -247,8 +247,6 @@ static int run_loaded(const tl_experiment *x, tl_dataset *const *data, const tl_
     free(header);
     free_state(&s);
     /* a shard's reports would describe part of the experiment: `treelab merge` writes them */
-    if (!rc && !sc->n_shards && o->finish)
-        rc = o->finish(o->out_dir, x, data, start, n_done > 0, o->jobs, o->cancel, err);
     if (!rc && !sc->n_shards && o->done) { /* the caller's reports come next, still locked */
         *o->done = (tl_run_done){.start = start, .resumed = n_done > 0, .lock = lock};
         lock = -1;

@@ -17,6 +17,7 @@
 #include "treelab/tl_error.h"
 #include "treelab/tl_plugin.h"
 #include "treelab/tl_prune.h"
+#include "treelab/tl_registry.h"
 #include "treelab/tl_tree.h"
 
 #ifdef __cplusplus

@@ -1,22 +1,18 @@
 /* The plug-in contract: the fields every plug-in starts with, the types a criterion, splitter
- * or missing-value method fills in, what the grower shows them of a node (tl_node_rows, the
- * view kinds) and their registries. The pruner type and its registry are the pruners' layer's
- * (tl_prune.h); the grower's settings and the tl_grow_* services a plug-in calls are the
- * grower's (tl_grow.h, which includes both).
+ * or missing-value method fills in, and what the grower shows them of a node (tl_node_rows,
+ * the view kinds). Elsewhere: the pruner type (tl_prune.h), the registries (tl_registry.h),
+ * the grower's settings and the tl_grow_* services a plug-in calls (tl_grow.h, which
+ * includes all three), sums a sweep must compute as a criterion does (tl_class_sums.h).
  *
  * A plug-in is a GSL-style type (one `const` struct per file, exported as a handle such as
  * `tl_criterion_gini`) that starts with TL_PLUGIN_FIELDS: the word used in configs, a line
  * for `treelab plugins`, its own parameter table, and init/free for a state built from those
- * parameters (rpart's `init(parms)`, GSL's `alloc`). The grower calls the operations and
- * never knows which plug-in it runs. Registries (criteria/registry.c, splitters/registry.c,
- * pruners/registry.c, missing/registry.c) list them; adding one is its file plus one
- * registry line (docs/architecture.md).
+ * parameters (rpart's `init(parms)`). The grower calls the operations and never knows which
+ * plug-in it runs; adding one is its file plus one registry line (docs/architecture.md).
  *
  * API: plug-in types are `const` structs owned by whoever defines them (static in practice)
- * and must outlive any use; the registries return pointers to them, never copies, and
- * tl_*_register keep the pointer given. What tl_grow_scratch, tl_grow_train_values and the
- * other context getters return belongs to the grower and is valid during the plug-in call
- * only. err may be NULL everywhere.
+ * that must outlive any use. What the tl_grow_* getters return belongs to the grower and is
+ * valid during the plug-in call only. err may be NULL everywhere.
  */
 #ifndef TL_PLUGIN_H
 #define TL_PLUGIN_H
@@ -71,7 +67,7 @@ typedef struct tl_choice_rules {
  * cuts: not with a score of the criterion's own). */
 typedef enum tl_impurity_form {
     TL_IMPURITY_OPAQUE = 0, /* known only through impurity() */
-    TL_IMPURITY_GINI,       /* exactly tl_gini_impurity (below): 1 - sum (s_c / w)^2 */
+    TL_IMPURITY_GINI,       /* exactly tl_gini_impurity (tl_class_sums.h): 1 - sum (s_c / w)^2 */
     TL_IMPURITY_SHANNON     /* Shannon entropy in bits, -sum p log2 p over non-empty classes,
                                so C4.5's closed forms of the cut scan give the same test */
 } tl_impurity_form;
@@ -80,7 +76,7 @@ typedef enum tl_impurity_form {
  * may compute inline in its sweep and get exactly the bits score() returns. */
 typedef enum tl_score_form {
     TL_SCORE_OPAQUE = 0, /* known only through score() */
-    TL_SCORE_FRIEDMAN    /* exactly tl_friedman_score (below), on TL_REG_STATS statistics */
+    TL_SCORE_FRIEDMAN    /* exactly tl_friedman_score (tl_class_sums.h), on TL_REG_STATS statistics */
 } tl_score_form;
 
 typedef struct tl_criterion_type {
@@ -135,55 +131,6 @@ typedef struct tl_criterion_type {
 
 /* Work a row-form criterion's prefix_loss gets per target, in doubles. */
 #define TL_ROW_WORK 4
-
-/* Gini impurity 1 - sum (s_c / w)^2 of k class weights (0 for an empty node): the gini
- * criterion's impurity, inline here so that a sweep computes exactly the same numbers. */
-static inline double tl_gini_impurity(const double *stats, size_t k)
-{
-    double w = 0, s = 0;
-    for (size_t c = 0; c < k; c++)
-        w += stats[c];
-    if (w <= 0)
-        return 0;
-    for (size_t c = 0; c < k; c++)
-        s += (stats[c] / w) * (stats[c] / w);
-    return 1 - s;
-}
-
-/* Friedman's binary score (friedman_mse) of a node of weight w cut into sides of weights wl
- * and wr and target sums sl and sr: diff^2 / (wl wr) / w^2, diff = wr sl - wl sr (0 for an
- * empty node or side), inline here so that a sweep computes exactly the same numbers. */
-static inline double tl_friedman_score(double w, double wl, double sl, double wr, double sr)
-{
-    if (w <= 0 || wl <= 0 || wr <= 0)
-        return 0;
-    double diff = wr * sl - wl * sr;
-    return diff * diff / (wl * wr) / (w * w);
-}
-
-/* w where keep, else +0.0, by a mask: adding it to every class's (or branch's) sum gives
- * the same bits as adding w to its own sum alone (a sum starts at +0.0, and adding +0.0
- * leaves any other double as it is), without a branch on the class that would mispredict or
- * the chain through memory of sums[class] += w when consecutive rows share a class (the
- * sums then stay in registers). */
-static inline double tl_kept_weight(double w, int keep)
-{
-    uint64_t u; /* memcpy, not a union: the header is also C++'s, where punning is undefined */
-    memcpy(&u, &w, sizeof u);
-    u &= 0 - (uint64_t)(keep != 0);
-    memcpy(&w, &u, sizeof w);
-    return w;
-}
-
-/* The total weight of k class statistics (a node's, or one branch's), summed in order, for
- * the partition-form criteria. */
-static inline double tl_class_total(const double *stats, size_t k)
-{
-    double w = 0;
-    for (size_t j = 0; j < k; j++)
-        w += stats[j];
-    return w;
-}
 
 /* ---- what the grower shows a plug-in of a node ---- */
 
@@ -250,13 +197,6 @@ typedef struct tl_splitter_type {
 
 #define TL_KIND_BIT(kind) (1u << (unsigned)(kind))
 
-/* Called once a node's test is chosen; return 0 to make the node a leaf instead (validation
- * pre-pruning), 1 to split, or a negative error code. rows: the node's training rows and
- * their weights in it. When it is called, the node's ancestors are split and every node
- * created so far (the node's siblings included) holds its training statistics. */
-typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
-                                  const tl_node_rows *rows, const tl_split *s, tl_err *err);
-
 /* ---- missing: rows with an unknown value, while growing and while predicting ---- */
 
 /* How a candidate test's worth counts the node's rows whose value is unknown. */
@@ -282,33 +222,6 @@ typedef struct tl_missing_type {
     int (*route)(const void *state, const tl_grow_ctx *g, tl_tree *t, size_t node,
                  const tl_node_rows *rows, const tl_split *s, int *branch, tl_err *err);
 } tl_missing_type;
-
-/* ---- registries: plug-in i, NULL past the last; find by name, or NULL with TL_EINVAL
- * listing the valid names ---- */
-TL_API const tl_criterion_type *tl_criterion_at(size_t i);
-TL_API const tl_criterion_type *tl_criterion_find(const char *name, tl_err *err);
-TL_API const tl_splitter_type *tl_splitter_at(size_t i);
-TL_API const tl_splitter_type *tl_splitter_find(const char *name, tl_err *err);
-TL_API const tl_missing_type *tl_missing_at(size_t i);
-TL_API const tl_missing_type *tl_missing_find(const char *name, tl_err *err);
-
-/* Add a plug-in defined outside treelab (an out-of-tree criterion, splitter, pruner or
- * missing-value method), so that lookups, configs, `--set SLOT=NAME` and listings know it as
- * the built-in ones. The type is kept by pointer (it must outlive every use; a static const
- * struct). Register before use: registration takes a lock, but a fit running meanwhile may not
- * see the new name. TL_EINVAL when the name is taken or not a word (a letter, then letters,
- * digits, '_' or '-'), when an operation the grower needs is missing (a criterion's impurity or
- * score and its tasks; a splitter's best and kinds; a pruner's prune; a missing-value method's
- * scoring out of range), or past 64 registrations per kind. */
-TL_API int tl_criterion_register(const tl_criterion_type *t, tl_err *err);
-TL_API int tl_splitter_register(const tl_splitter_type *t, tl_err *err);
-TL_API int tl_missing_register(const tl_missing_type *t, tl_err *err);
-
-/* The valid names of a registry, comma separated, into buf (what errors and --help list);
- * for splitters, kinds keeps those handling one of these attribute kinds (0: all). */
-TL_API void tl_criterion_names(char *buf, size_t size);
-TL_API void tl_splitter_names(unsigned kinds, char *buf, size_t size);
-TL_API void tl_missing_names(char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
-/* The pruners' layer: the pruner plug-in type and its registry, and what pruners share and
- * reports read: the trace of the subtrees a pruner considered, the class table of a candidate
- * split and its chi-square p-value (tree core), and minimal cost-complexity pruning's path
- * (pruners/ccp_path.c).
+/* The pruners' layer: the pruner plug-in type and its pre-pruning hook (its registry:
+ * tl_registry.h), and what pruners share and reports read: the trace of the subtrees a pruner
+ * considered, the class table of a candidate split and its chi-square p-value (tree core), and
+ * minimal cost-complexity pruning's path (pruners/ccp_path.c).
  *
  * API: a tl_prune_trace's arrays are freed by tl_prune_trace_free (the struct is the
  * caller's); a tl_ccp_path's by tl_ccp_path_free. err may be NULL everywhere.
@@ -38,6 +38,13 @@ typedef struct tl_prune_input {
     unsigned long seed;         /* the fit's seed */
 } tl_prune_input;
 
+/* Called once a node's test is chosen; return 0 to make the node a leaf instead (validation
+ * pre-pruning), 1 to split, or a negative error code. rows: the node's training rows and
+ * their weights in it. When it is called, the node's ancestors are split and every node
+ * created so far (the node's siblings included) holds its training statistics. */
+typedef int (*tl_accept_split_fn)(void *user, const tl_grow_ctx *g, const tl_tree *t, size_t node,
+                                  const tl_node_rows *rows, const tl_split *s, tl_err *err);
+
 enum {
     TL_NEEDS_VALIDATION = 1u, /* validation rows: the protocol's, or held out of training */
     TL_NEEDS_CLASSES = 2u     /* a nominal target */
@@ -68,14 +75,6 @@ typedef struct tl_prune_hook {
     const void *state;
     const tl_prune_input *in;
 } tl_prune_hook;
-
-/* The pruners' registry (as tl_plugin.h's for the other plug-ins): pruner i, NULL past the
- * last; by name, or NULL with TL_EINVAL listing the valid names; registration from outside
- * treelab (tl_criterion_register's rules); the names, comma separated, into buf. */
-TL_API const tl_pruner_type *tl_pruner_at(size_t i);
-TL_API const tl_pruner_type *tl_pruner_find(const char *name, tl_err *err);
-TL_API int tl_pruner_register(const tl_pruner_type *t, tl_err *err);
-TL_API void tl_pruner_names(char *buf, size_t size);
 
 /* The subtrees a pruner considered, in the order it considered them, and its choice: one
  * record that reports and the pruning-curve figure read, whatever the pruner. */

@@ -65,10 +65,18 @@ TL_API int tl_report_validation_plot(const char *dir, const tl_experiment *x,
 /* Everything a finished run or merge writes beside its cells, from scratch: the whole-data
  * models (tl_report_models), the reports (tl_report_render without its lock: the caller holds
  * it), the figures, the manifest, then the paper. The cancel flag stops it before its next
- * file. A tl_run_finish_fn: the CLI gives it to tl_run and tl_merge. */
+ * file. The CLI calls it after tl_run or tl_merge, with the folder still locked (their
+ * tl_run_done). */
 TL_API int tl_report_results(const char *dir, const tl_experiment *x, tl_dataset *const *data,
                              time_t start, int resumed, size_t jobs, volatile sig_atomic_t *cancel,
                              tl_err *err);
+
+/* tl_run, then tl_report_results on its folder before the lock is released (not for a
+ * shard, which writes its cells alone): a library caller's whole run. data as tl_run's (NULL:
+ * loaded for the run, and again for the reports); o->done is not used. tl_run's errors, or
+ * the reports'. */
+TL_API int tl_report_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o,
+                         tl_err *err);
 
 /* Write dir/manifest (config path and SHA-256, seed, datasets' paths and SHA-256, treelab
  * version and commit, GSL, libconfig and OpenBLAS versions, start and end time) followed by

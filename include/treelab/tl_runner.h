@@ -104,14 +104,6 @@ TL_API long tl_select_run(const tl_exp_model *m, const tl_dataset *d, const size
 /* Progress: cells finished (including those found on resume), the total, seconds elapsed. */
 typedef void (*tl_progress_fn)(size_t done, size_t total, double elapsed, void *user);
 
-/* What a run or merge writes after its cells, while it still holds the folder's lock and the
- * loaded data: start is when it began, resumed whether cells were found on resume. The
- * reports' tl_report_results is one (the runner knows nothing of the reports). The CLI asks
- * for tl_run_done instead and calls the reports itself after the run. */
-typedef int (*tl_run_finish_fn)(const char *dir, const tl_experiment *x, tl_dataset *const *data,
-                                time_t start, int resumed, size_t jobs,
-                                volatile sig_atomic_t *cancel, tl_err *err);
-
 /* What a run or merge that ended well hands a caller that writes the reports itself (the
  * CLI: report/ after run/): the results folder stays locked until its
  * tl_results_unlock(lock), so no other treelab writes there between the cells and the
@@ -131,19 +123,15 @@ typedef struct tl_run_opts {
     volatile sig_atomic_t *cancel; /* set (e.g. by SIGINT) to stop after the running cells */
     tl_progress_fn progress;
     void *progress_user;
-    tl_run_finish_fn finish; /* after the cells (not for a shard): tl_report_results for the
-                                reports, or NULL for the cells file alone */
     int force;         /* write into an existing folder that is not a treelab results folder */
     tl_run_done *done; /* not NULL: on success (not for a shard) the folder is left locked and
                           described here, for the caller's reports after the call */
 } tl_run_opts;
 
-/* Run every cell of x and write the results folder (see docs/experiments.md):
- * cells.txt (one line per finished cell, flushed and fsync'd as it finishes), then what
- * o->finish writes: with tl_report_results, metrics.csv, timings.csv, summary.md/.csv, confusion/, trees/, trace/, plots/ (the
- * figures x->plots names, tl_report_plots), manifest. Report files are written whole or not
- * at all (tl_out_open); the cancel flag also stops the report phase before its next file.
- * data: the loaded datasets (x->n_datasets of them), or NULL to load them here. The numbers
+/* Run every cell of x into the results folder's cells.txt (see docs/experiments.md; one line
+ * per finished cell, flushed and fsync'd as it finishes). The reports beside it (metrics.csv,
+ * summary.md, plots/, the manifest, ...) are report/'s: tl_report_results with o->done, or
+ * tl_report_run (tl_report.h) for the run and its reports in one call. data: the loaded datasets (x->n_datasets of them), or NULL to load them here. The numbers
  * do not depend on jobs. Returns TL_OK; TL_EINVAL when another process holds out_dir's lock
  * (tl_results_lock), when out_dir exists without resume or
  * holds the cells of another config (compared by the file's content, not its path), seed,

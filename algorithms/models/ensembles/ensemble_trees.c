@@ -6,6 +6,7 @@
 
 #include "ensemble.h"
 #include "treelab/tl_grow.h"
+#include "treelab/tl_class_sums.h"
 
 typedef struct pool {
     size_t n, next;

@@ -261,6 +261,10 @@ typedef struct st_reach {
     int *pos, *kid;
     double *P, *p, *dp, *g;
     size_t *start;
+    /* The soft tree's row passes: W and a row's inputs with rows padded by zeros to D8, a
+     * multiple of ST_LANES, so a dot product runs in whole vectors (NULL in the forest's). */
+    double *W8, *x8;
+    size_t D8;
 } st_reach;
 
 /* Batch scratch for one net: its d buffers are allocated, or its f ones when net->single. */

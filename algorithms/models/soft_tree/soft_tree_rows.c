@@ -34,6 +34,24 @@ static inline double dot(const double *restrict w, const double *restrict x, siz
     return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
 }
 
+/* dot over rows padded to D8 (a multiple of ST_LANES) by zeros: whole vectors, the same lanes
+ * and the same fold, so the same bits (a lane starts at +0 and never holds -0, so adding the
+ * pads' +0 leaves it as it is). */
+typedef double st_v4 __attribute__((vector_size(4 * sizeof(double))));
+static inline double dot8(const double *restrict w, const double *restrict x, size_t D8)
+{
+    st_v4 lo = {0}, hi = {0}, a, b; /* lanes 0-3 and 4-7: one AVX2 register each */
+    for (size_t k = 0; k < D8; k += ST_LANES) {
+        memcpy(&a, w + k, sizeof a);
+        memcpy(&b, x + k, sizeof b);
+        lo += a * b;
+        memcpy(&a, w + k + 4, sizeof a);
+        memcpy(&b, x + k + 4, sizeof b);
+        hi += a * b;
+    }
+    return ((lo[0] + lo[1]) + (lo[2] + lo[3])) + ((hi[0] + hi[1]) + (hi[2] + hi[3]));
+}
+
 static inline size_t push(st_reach *e, size_t *n, int pos, double P)
 {
     e->pos[*n] = pos;
@@ -44,9 +62,11 @@ static inline size_t push(st_reach *e, size_t *n, int pos, double P)
 /* Every node row x reaches, from entry `at` on; returns the entry past its last. A child is
  * reached when its path probability is above 0: a gate that is exactly 0 or 1 (smooth_step,
  * entmoid outside their band) leaves the other subtree unvisited. With bal, the balance
- * penalty's sums (see forward_d): weight * P into bal[M + s], weight * P * p into bal[s]. */
-ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, double wr,
-                                  st_reach *e, size_t at, double *bal)
+ * penalty's sums (see forward_d): weight * P into bal[M + s], weight * P * p into bal[s].
+ * padded: W and x are e->W8 and e->x8, rows of e->D8 (see dot8). */
+static inline __attribute__((always_inline)) size_t
+reach_gen(const st_net *net, const double *restrict x, double wr, st_reach *e, size_t at,
+          double *bal, int padded)
 {
     const st_tree *t = &net->tree;
     const st_gate_type *g = net->gate ? net->gate : &st_gate_sigmoid;
@@ -55,15 +75,16 @@ ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, d
     size_t (*split_row)(const st_tree *, size_t) = net->shape ? net->shape->row : NULL;
     const double *par = net->gate_par, beta = net->beta;
     const int *kid = t->kid;
-    size_t M = t->n_inner, D = net->n_in, n = at;
-    const double *W = st_W(net), *b = st_b(net);
+    size_t M = t->n_inner, D = padded ? e->D8 : net->n_in, n = at;
+    const double *W = padded ? e->W8 : st_W(net), *b = st_b(net);
     push(e, &n, 0, 1.0); /* the root: inner, or alone a leaf, at position 0 */
     for (size_t i = at; i < n; i++) {
         size_t s = (size_t)e->pos[i];
         if (s >= M)
             continue;
         size_t row = split_row ? split_row(t, s) : s;
-        double z = beta * (dot(W + row * D, x, D) + b[row]), p, dp, P = e->P[i];
+        double d = padded ? dot8(W + row * D, x, D) : dot(W + row * D, x, D);
+        double z = beta * (d + b[row]), p, dp, P = e->P[i];
         apply(par, z, &p, &dp);
         e->p[i] = p;
         e->dp[i] = dp;
@@ -86,6 +107,28 @@ ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, d
     return n;
 }
 
+ST_CLONES static size_t reach_row(const st_net *net, const double *restrict x, double wr,
+                                  st_reach *e, size_t at, double *bal)
+{
+    return reach_gen(net, x, wr, e, at, bal, 0);
+}
+
+/* reach_row on the padded W and inputs: x is copied into e->x8 */
+ST_CLONES static size_t reach_row8(const st_net *net, const double *restrict x, double wr,
+                                   st_reach *e, size_t at, double *bal)
+{
+    memcpy(e->x8, x, net->n_in * sizeof *x);
+    return reach_gen(net, e->x8, wr, e, at, bal, 1);
+}
+
+/* W into e->W8, rows padded (see dot8): before the passes of a batch. */
+static void pad_weights(const st_net *net, st_reach *e)
+{
+    const double *W = st_W(net);
+    for (size_t s = 0; s < net->n_split; s++)
+        memcpy(e->W8 + s * e->D8, W + s * net->n_in, net->n_in * sizeof *W);
+}
+
 size_t st_reach_row(const st_net *net, const double *x, double wr, st_reach *e, size_t at,
                     double *bal)
 {
@@ -98,9 +141,10 @@ static void forward(const st_net *net, st_work *w, size_t B, double *bal)
     size_t D = net->n_in, n = 0;
     if (bal)
         memset(bal, 0, 2 * net->tree.n_inner * sizeof *bal);
+    pad_weights(net, &w->e);
     for (size_t r = 0; r < B; r++) {
         w->e.start[r] = n;
-        n = reach_row(net, w->d.X + r * D, w->d.wt[r], &w->e, n, bal);
+        n = reach_row8(net, w->d.X + r * D, w->d.wt[r], &w->e, n, bal);
     }
     w->e.start[B] = n;
 }
@@ -279,6 +323,7 @@ ST_CLONES static void back_row(const st_net *net, const st_work *w, const double
 {
     size_t M = net->tree.n_inner, D = net->n_in;
     const st_reach *e = &w->e;
+    /* the penalty's coefficient over its denominator (st_rows_objective divides them) */
     const double *coef = w->a, *den = w->a + M, *av = w->a + 2 * M;
     double wr = w->d.wt[r], beta = net->beta;
     size_t (*split_row)(const st_tree *, size_t) = net->shape ? net->shape->row : NULL;
@@ -288,7 +333,7 @@ ST_CLONES static void back_row(const st_net *net, const st_work *w, const double
             continue;
         int kl = e->kid[2 * i], kr = e->kid[2 * i + 1], on = pen && den[s] > 0;
         double gl = kl >= 0 ? e->g[kl] : 0, gr = kr >= 0 ? e->g[kr] : 0;
-        double k = on ? coef[s] / den[s] * wr : 0, a = on ? av[s] : 0, p = e->p[i], P = e->P[i];
+        double k = on ? coef[s] * wr : 0, a = on ? av[s] : 0, p = e->p[i], P = e->P[i];
         double gp = P * (gr - gl) + k * P;
         e->g[i] = gl * (1 - p) + gr * p + k * (p - a);
         double gz = beta * gp * e->dp[i];
@@ -344,6 +389,9 @@ double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w,
     for (size_t s = 0; pen && s < M; s++)
         if (w->a[M + s] > 0 && (w->a[2 * M + s] <= ST_A_EPS || w->a[2 * M + s] >= 1 - ST_A_EPS))
             w->a[s] = 0;
+    for (size_t s = 0; pen && s < M; s++) /* back_row's factor, one division a split */
+        if (w->a[M + s] > 0)
+            w->a[s] /= w->a[M + s];
     if (!net->n_extra)
         st_leaf_grad(net, obj->loss, w, gphi);
     if (ws > 0) /* else the leaves' gradients were never written (and the penalty has no rows) */
@@ -415,9 +463,10 @@ void st_rows_predict(const st_net *net, st_predict_kind mode, st_work *w, const 
     st_leaf_outputs(net, w);
     if (mode == ST_PREDICT_MIXTURE) {
         size_t n = 0;
+        pad_weights(net, &w->e);
         for (size_t r = 0; r < B; r++) {
             w->e.start[0] = n = 0; /* one row at a time: entries from 0 */
-            w->e.start[1] = reach_row(net, X + r * D, 1.0, &w->e, n, NULL);
+            w->e.start[1] = reach_row8(net, X + r * D, 1.0, &w->e, n, NULL);
             leaf_io io = row_leaves(net, w, 0, X + r * D);
             mixture(net, w, io.Q, 0, out + r * K);
         }

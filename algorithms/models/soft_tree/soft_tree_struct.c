@@ -155,11 +155,17 @@ static void reach_clear(st_reach *e)
     free(e->dp);
     free(e->g);
     free(e->start);
+    free(e->W8);
+    free(e->x8);
 }
 
-/* n entries for cap rows; TL_ENOMEM (what it did allocate, st_work_clear frees). */
-static int reach_alloc(st_reach *e, size_t n, size_t cap)
+/* n entries for cap rows, S split rows of D inputs; TL_ENOMEM (what it did allocate,
+ * st_work_clear frees). */
+static int reach_alloc(st_reach *e, size_t n, size_t cap, size_t S, size_t D)
 {
+    e->D8 = (D + ST_LANES - 1) / ST_LANES * ST_LANES;
+    e->W8 = calloc((S ? S : 1) * e->D8, sizeof *e->W8); /* the pads stay 0 */
+    e->x8 = calloc(e->D8, sizeof *e->x8);
     e->pos = malloc(n * sizeof *e->pos);
     e->kid = malloc(2 * n * sizeof *e->kid);
     e->P = malloc(n * sizeof *e->P);
@@ -167,7 +173,9 @@ static int reach_alloc(st_reach *e, size_t n, size_t cap)
     e->dp = malloc(n * sizeof *e->dp);
     e->g = malloc(n * sizeof *e->g);
     e->start = malloc((cap + 1) * sizeof *e->start);
-    return e->pos && e->kid && e->P && e->p && e->dp && e->g && e->start ? TL_OK : TL_ENOMEM;
+    return e->pos && e->kid && e->P && e->p && e->dp && e->g && e->start && e->W8 && e->x8
+               ? TL_OK
+               : TL_ENOMEM;
 }
 
 void st_work_clear(st_work *w)
@@ -215,7 +223,7 @@ int st_work_alloc(st_work *w, const st_net *net, size_t cap, tl_err *err)
     if (ok && net->n_extra)
         ok = (w->lq = malloc(3 * L * K * sizeof(double))) != NULL;
     if (ok && !st_net_dense(net)) /* a row reaches at most every node; 2 spare */
-        ok = !reach_alloc(&w->e, cap * N + 2, cap);
+        ok = !reach_alloc(&w->e, cap * N + 2, cap, net->n_split, D);
     if (!ok || !w->a || !w->yb) {
         st_work_clear(w);
         return tl_err_set(err, TL_ENOMEM, "out of memory");

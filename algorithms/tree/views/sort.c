@@ -192,8 +192,8 @@ static int sort_by(const double *x, const uint32_t *rows, size_t n, tlg_keyed_ro
     return 0;
 }
 
-/* A superset cache's order of column a (values x) into *o, sorted now if it is the first
- * demand (NULL when the entry holds another column's values); -1 when out of memory. */
+/* A superset cache's order of column a (values x), sorted now if it is the first demand, in
+ * *o (NULL when the entry holds another column's values); -1 when memory ran out. */
 static int superset_order(tl_view_cache *c, size_t a, const double *x, const uint32_t **o)
 {
     *o = NULL;
@@ -220,7 +220,7 @@ static int superset_order(tl_view_cache *c, size_t a, const double *x, const uin
 }
 
 /* Block s sorted into out: from the cache when it holds this column (a superset's filtered
- * by in, the rows asked for), else by the sort; -1 when out of memory. */
+ * by in, the rows asked for), else by the sort. */
 static int sort_block(const tl_grow_ctx *g, tl_view_cache *c, size_t s, const uint32_t *rows,
                       size_t n, const unsigned char *in, tlg_keyed_row *pairs, uint32_t *out)
 {
