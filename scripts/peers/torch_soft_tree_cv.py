@@ -16,7 +16,9 @@ L1 * ||W||_1 (L1 = 0.01, treelab's default shape.l1) in the loss, and after each
 every split weight soft-thresholded by lr * L1 (treelab's proximal step), the gates of
 SPARSE_VARIANTS.
 
-  torch_soft_tree_cv.py [linear | sparse] OUT.txt DATA.arff...
+  [SEEDS=N] [ONLY=GATE:SHAPE] torch_soft_tree_cv.py [linear | sparse] OUT.txt DATA.arff...
+      SEEDS: each variant's accuracy is the mean over N seeds of the fits (seed 100 + fold +
+      1000 s; N = 1 is the seed every fixture was recorded with), ONLY: that variant alone
   torch_soft_tree_cv.py bench ROWS GATE SHAPE LEAF BATCH EPOCHS
       (scripts/bench/soft_tree_variants.sh) print the CPU seconds per epoch of one fit on the
       first ROWS rows of torch_soft_tree.py's synthetic data (LEAF constant or linear)
@@ -24,6 +26,7 @@ Writes, per data set, a line "folds NAME f0 f1 ..." (each row's fold) and, per v
 "cv NAME GATE SHAPE ACCURACY"; tests/test_soft_tree_slots.c (test_soft_tree_leaf.c for linear
 leaves) refits treelab on the same folds.
 """
+import os
 import sys
 
 import numpy as np
@@ -138,14 +141,24 @@ def main(out, paths, mode=""):
             f.write(f"folds {name} " + " ".join(map(str, fold)) + "\n")
             f.flush()
             variants = {"linear": LINEAR_VARIANTS, "sparse": SPARSE_VARIANTS}.get(mode, VARIANTS)
+            only = os.environ.get("ONLY")
+            seeds = int(os.environ.get("SEEDS", "1"))
             for gname, shape in variants:
-                correct = 0
-                for k in range(10):
-                    tr, te = fold != k, fold == k
-                    pred = fit_predict(gname, shape, X[tr], y[tr], X[te], K, 100 + k,
-                                       mode == "linear")
-                    correct += int((pred == y[te]).sum())
-                acc = correct / len(y)
+                if only and only != f"{gname}:{shape}":
+                    continue
+                accs = []
+                for s in range(seeds):
+                    correct = 0
+                    for k in range(10):
+                        tr, te = fold != k, fold == k
+                        pred = fit_predict(gname, shape, X[tr], y[tr], X[te], K,
+                                           100 + k + 1000 * s, mode == "linear")
+                        correct += int((pred == y[te]).sum())
+                    accs.append(correct / len(y))
+                acc = sum(accs) / seeds
+                if seeds > 1:
+                    f.write(f"# {name} {gname} {shape}: mean of {seeds} seeds' CV accuracies "
+                            + " ".join(f"{a:.4f}" for a in accs) + "\n")
                 f.write(f"cv {name} {gname} {shape} {acc:.4f}\n")
                 f.flush()
                 print(name, gname, shape, acc, flush=True)
