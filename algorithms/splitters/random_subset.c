@@ -148,6 +148,20 @@ static int drawn(const subset *s, const tl_grow_ctx *g, size_t node, size_t attr
         int low = m <= n - m;
         size_t picks = low ? m : n - m;
         memset(memo.in, !low, n);
+        if (low) { /* the m least kept in order as the draws go by: a later tie ranks after */
+            size_t top[DRAW_MEMO_ATTRS], c = 0;
+            for (size_t a = 0; a < n; a++) {
+                if (c == m && v[a] >= v[top[m - 1]])
+                    continue;
+                size_t j = c < m ? c++ : m - 1;
+                for (; j > 0 && v[a] < v[top[j - 1]]; j--)
+                    top[j] = top[j - 1];
+                top[j] = a;
+            }
+            for (size_t p = 0; p < m; p++)
+                memo.in[top[p]] = 1;
+            picks = 0;
+        }
         for (size_t p = 0; p < picks; p++) {
             size_t at = SIZE_MAX;
             for (size_t a = 0; a < n; a++) {

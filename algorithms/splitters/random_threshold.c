@@ -52,6 +52,16 @@ static double sides(const tl_grow_ctx *g, const tl_node_rows *node, const double
     /* a class's weight added in place (tl_grow_add_row's sum, without a call per row) */
     const int *code = tl_dataset_is_classification(d) ? d->y.code : NULL;
     double missing_w = 0;
+    if (code && node->unit_weights) { /* a unit weight is 1.0: the same sums, none read */
+        for (size_t i = 0; i < node->n; i++) {
+            uint32_t row = node->rows[i];
+            if (v[i] != v[i])
+                missing_w += 1.0;
+            else
+                children[(v[i] <= t ? 0 : k) + (size_t)code[row]] += 1.0;
+        }
+        return missing_w;
+    }
     for (size_t i = 0; i < node->n; i++) {
         uint32_t row = node->rows[i];
         if (v[i] != v[i])
