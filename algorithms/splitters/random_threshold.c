@@ -28,17 +28,50 @@ static void gather(const double *x, const tl_node_rows *node, double *v, double 
 {
     const double *w = node->w;
     double a = INFINITY, b = -INFINITY;
-    for (size_t i = 0; i < node->n; i++) {
+    if (node->unit_weights) /* every row counts; an unknown value compares false both ways */
+        for (size_t i = 0; i < node->n; i++) {
+            double xi = x[node->rows[i]];
+            v[i] = xi;
+            a = xi < a ? xi : a;
+            b = xi > b ? xi : b;
+        }
+    for (size_t i = 0; i < node->n && !node->unit_weights; i++) {
         uint32_t row = node->rows[i];
         double xi = x[row];
         v[i] = xi;
-        if (xi == xi && (node->unit_weights || w[row] > 0)) {
+        if (xi == xi && w[row] > 0) {
             a = xi < a ? xi : a;
             b = xi > b ? xi : b;
         }
     }
     *lo = a;
     *hi = b;
+}
+
+/* Classes whose left counts sides_counted keeps in whole numbers on the stack. */
+#define RT_COUNTED_CLASSES 64
+
+/* Classification with unit weights: the left side's class counts as integers, the right's the
+ * node's counts less those (the same doubles: whole numbers below 2^53). 0 when some value is
+ * unknown or there are too many classes: sides then sums the node. */
+static int sides_counted(const tl_node_rows *node, const int *code, size_t k, const double *v,
+                         double t, double *children)
+{
+    uint32_t left[RT_COUNTED_CLASSES] = {0};
+    size_t unknown = 0;
+    if (k > RT_COUNTED_CLASSES)
+        return 0;
+    for (size_t i = 0; i < node->n; i++) {
+        left[code[node->rows[i]]] += v[i] <= t;
+        unknown += v[i] != v[i];
+    }
+    if (unknown)
+        return 0;
+    for (size_t c = 0; c < k; c++) {
+        children[c] = (double)left[c];
+        children[k + c] = node->stats[c] - (double)left[c];
+    }
+    return 1;
 }
 
 /* The two sides' statistics (children: 2 x k, zero) of the cut at t over the gathered values;
@@ -52,16 +85,8 @@ static double sides(const tl_grow_ctx *g, const tl_node_rows *node, const double
     /* a class's weight added in place (tl_grow_add_row's sum, without a call per row) */
     const int *code = tl_dataset_is_classification(d) ? d->y.code : NULL;
     double missing_w = 0;
-    if (code && node->unit_weights) { /* a unit weight is 1.0: the same sums, none read */
-        for (size_t i = 0; i < node->n; i++) {
-            uint32_t row = node->rows[i];
-            if (v[i] != v[i])
-                missing_w += 1.0;
-            else
-                children[(v[i] <= t ? 0 : k) + (size_t)code[row]] += 1.0;
-        }
-        return missing_w;
-    }
+    if (code && node->unit_weights && sides_counted(node, code, k, v, t, children))
+        return 0;
     for (size_t i = 0; i < node->n; i++) {
         uint32_t row = node->rows[i];
         if (v[i] != v[i])
