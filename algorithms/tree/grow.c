@@ -18,20 +18,20 @@
 typedef struct frame {
     size_t node, depth;
     tlg_rowset rs;
-    int expanded;
-    tlg_children kids; /* n = 0 for a leaf */
-    size_t next;       /* next child to push */
-    int marked_attr;   /* multiway attribute this node marked used, or -1 */
+    int expanded, materialised, stats_set; /* built its subtree's records; stats set by parent */
+    tlg_children kids;                     /* n = 0 for a leaf */
+    size_t next;                           /* next child to push */
+    int marked_attr;                       /* multiway attribute this node marked used, or -1 */
     unsigned char was_used;
-    int materialised; /* this node built the compact records its subtree uses */
 } frame;
 
 /* Step 1: the node's statistics from its rows (in row-block order, so sums are exact
  * repeats of what the children's statistics were when the parent was split). */
 static double node_stats(tl_grow_ctx *g, const frame *f, double *stats)
 {
-    /* compact: whole-number counts, the same sums in any order, set by the partition */
-    if (g->v.compact && f->node > 0)
+    /* compact: whole counts set by the partition; a child of a split that sent no row down
+     * every branch: summed then from the same weights in this order */
+    if ((g->v.compact && f->node > 0) || f->stats_set)
         return tl_tree_node_weight(g->t, f->node);
     memset(stats, 0, g->k * sizeof *stats);
     const uint32_t *rows = tlg_rows(&f->rs);
@@ -74,8 +74,8 @@ static int must_stop(const tl_grow_ctx *g, const frame *f, const double *stats, 
 
 /* Step 3: the best test on every attribute (or on only[0..n_only) when only is not NULL),
  * from the splitter for its kind. */
-static int find_best_splits(tl_grow_ctx *g, tl_node_rows *view, const size_t *only,
-                            size_t n_only, tl_err *err)
+static int find_best_splits(tl_grow_ctx *g, tl_node_rows *view, const size_t *only, size_t n_only,
+                            tl_err *err)
 {
     const tl_grow_params *p = g->p;
     const tl_dataset *d = g->d;
@@ -279,7 +279,8 @@ int tlg_run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *err)
         frame child = {.node = f->kids.first + b,
                        .depth = f->depth + 1,
                        .rs = f->kids.kids[b],
-                       .marked_attr = -1};
+                       .marked_attr = -1,
+                       .stats_set = f->kids.n_missing == 0};
         if (sp == cap) {
             frame *ns = realloc(stack, 2 * cap * sizeof *ns);
             if (!ns) {

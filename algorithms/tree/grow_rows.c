@@ -93,12 +93,13 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     for (size_t i = 0; i < rs->n && rs->rec && g->v.branch1 && groups == 2 && !routed; i++) {
         uint32_t r = rows[i];
         uint64_t bit = (uint64_t)1 << (r & 63);
-        g->v.branch1[r >> 6] = g->branch[r] ? g->v.branch1[r >> 6] | bit : g->v.branch1[r >> 6] & ~bit;
+        g->v.branch1[r >> 6] =
+            g->branch[r] ? g->v.branch1[r >> 6] | bit : g->v.branch1[r >> 6] & ~bit;
     }
     partition(g, rows, NULL, NULL, rs->n, groups, counts, off, narrow);
     for (size_t s2 = 0; rs->part->sorted && s2 < g->v.n_blocks; s2++)
-        partition(g, tlg_sorted(rs, s2), tlg_xs(rs, s2), tlg_ys(rs, s2), rs->n, groups, counts,
-                  off, narrow);
+        partition(g, tlg_sorted(rs, s2), tlg_xs(rs, s2), tlg_ys(rs, s2), rs->n, groups, counts, off,
+                  narrow);
     for (size_t s2 = 0; rs->rec && s2 < g->n_num; s2++) {
         if (routed && s2 == routed_slot)
             continue;
@@ -248,6 +249,60 @@ void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c)
     }
 }
 
+/* A binary numeric test where the rows carry nothing with them (no sorted blocks, values or
+ * records kept, no missing-value method's routing; extra-trees' random cuts): one pass routes
+ * each row, counts it and adds it to its child's statistics (tlg_child_stats's sums, in its
+ * order), a second moves the rows into the children's ranges (stable) from the side kept per
+ * position in g->branch8. 0 when some row's value is unknown: nothing moved, the general path
+ * takes the node. TL_ENOMEM as a negative. */
+static int split_two(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_split *s,
+                     tlg_children *out)
+{
+    const double *x = g->d->cols[s->attr].num, *w = g->w, t = s->threshold;
+    uint32_t *rows = tlg_rows(rs);
+    uint8_t *side = g->branch8; /* by position here, not by row */
+    size_t k = g->k, n = rs->n, counts[2] = {0, 0};
+    double share[2] = {0, 0}, known_total = 0;
+    double *stats = calloc(2 * k, sizeof *stats);
+    if (!stats)
+        return -TL_ENOMEM;
+    const int *code = g->t->regression ? NULL : g->d->y.code;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = rows[i];
+        double xv = x[r], wr = rs->unit ? 1.0 : w[r];
+        if (xv != xv) {
+            free(stats);
+            return 0;
+        }
+        size_t b = xv <= t ? 0 : 1;
+        side[i] = (uint8_t)b;
+        counts[b]++;
+        share[b] += wr;
+        known_total += wr;
+        if (code)
+            stats[b * k + (size_t)code[r]] += wr;
+        else
+            tlg_add_row(g, stats + b * k, r, wr);
+    }
+    size_t nl = 0, nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (side[i])
+            g->tmp[nr++] = rows[i];
+        else
+            rows[nl++] = rows[i];
+    }
+    memcpy(rows + nl, g->tmp, nr * sizeof *rows);
+    g->t->unknown[node] = TL_UNKNOWN_SHARE;
+    out->stats = stats;
+    out->known = known_total > 0;
+    for (size_t b = 0, at = 0; b < 2; at += counts[b++]) {
+        out->share[b] = known_total > 0 ? share[b] / known_total : 0;
+        out->kids[b] = (tlg_rowset){
+            .part = rs->part, .begin = rs->begin + at, .n = counts[b], .unit = rs->unit};
+    }
+    return 1;
+}
+
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
                   tlg_children *out, tl_err *err)
 {
@@ -260,14 +315,22 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     /* a binary numeric test on a node with records: its attribute's records in order are
      * the rows that go left, then those that go right */
     int by_records = g->v.compact && rs->rec && s->kind == TL_SPLIT_NUMERIC && nb == 2;
+    const tl_missing_type *m = g->p->missing;
+    int alone = s->kind == TL_SPLIT_NUMERIC && nb == 2 && !g->v.n_blocks && !rs->part->xs &&
+                !rs->rec && !(m && m->route);
+    out->share = calloc(nb, sizeof *out->share);
+    out->kids = calloc(nb, sizeof *out->kids);
+    if (!out->share || !out->kids)
+        return tl_err_set(err, TL_ENOMEM, "out of memory");
+    int done = alone ? split_two(g, node, rs, s, out) : 0;
+    if (done)
+        return done < 0 ? tl_err_set(err, TL_ENOMEM, "out of memory") : TL_OK;
     int rc = by_records ? TL_OK : route_rows(g, view, s, nb, err);
     if (rc)
         return rc;
     size_t *counts = calloc(nb + 1, sizeof *counts);
-    out->share = calloc(nb, sizeof *out->share);
-    out->kids = calloc(nb, sizeof *out->kids);
     int by_stats = by_records && !(out->stats = calloc(nb * g->k, sizeof *out->stats));
-    if (!counts || !out->share || !out->kids || by_stats) {
+    if (!counts || by_stats) {
         free(counts);
         return tl_err_set(err, TL_ENOMEM, "out of memory");
     }
