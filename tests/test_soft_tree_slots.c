@@ -369,12 +369,12 @@ static void test_cv_small(void **state)
 
 /* Each new gate and shape against a PyTorch tree of the same design trained with the same
  * hyper-parameters on the same folds (tests/fixtures/soft_tree/cv.txt): within 3 points on
- * iris and wine, 1.5 on breast cancer (whose recording was cut short: the variants it has). */
+ * iris and wine, 1.5 on breast cancer. */
 static void test_cv_against_torch(void **state)
 {
     (void)state;
-    /* iris, wine: 4 variants; breast cancer: recorded */
-    assert_true(cv_against_torch("tests/fixtures/soft_tree/cv.txt", NULL) >= 2 * 4 + 1);
+    /* iris, wine, breast cancer: 4 variants each */
+    assert_int_equal(cv_against_torch("tests/fixtures/soft_tree/cv.txt", NULL), 3 * 4);
 }
 
 /* Digits (10 classes, 64 inputs) at the reference's depth 4, each variant of cv.txt against
