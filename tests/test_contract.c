@@ -110,16 +110,7 @@ static void try_combination(const tl_dataset *d, int regression, const size_t ix
 /* Under the sanitizers (about 4x slower, and the full product took 90 s of the suite) every
  * pair of plug-ins is still combined at least once, in the few hundred combinations that a
  * first-fit pass over the product keeps; the release and clang builds fit the whole product. */
-#if defined(__SANITIZE_ADDRESS__)
-#define TL_CONTRACT_PAIRWISE 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TL_CONTRACT_PAIRWISE 1
-#endif
-#endif
-#ifndef TL_CONTRACT_PAIRWISE
-#define TL_CONTRACT_PAIRWISE 0
-#endif
+#define TL_CONTRACT_PAIRWISE TL_TEST_ASAN
 
 /* The index of the pair (a = ix[i], b = ix[j]) among the pairs of dimensions i < j. */
 static size_t pair_slot(const size_t n[5], const size_t ix[5], int i, int j)

@@ -27,16 +27,7 @@
  * splits, still far past what a recursive walk survives on 1 MB; the normal build does the
  * full 100,000 everywhere. */
 #define DEPTH 100000
-#if defined(__SANITIZE_ADDRESS__)
-#define LOAD_DEPTH 10000
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LOAD_DEPTH 10000
-#endif
-#endif
-#ifndef LOAD_DEPTH
-#define LOAD_DEPTH DEPTH
-#endif
+#define LOAD_DEPTH (TL_TEST_ASAN ? 10000 : DEPTH)
 /* The depth of the chain grown by the grower: a chain costs time quadratic in its depth (each
  * level scans the rows below it; scikit-learn's too), 100,000 takes minutes, 5,000 well
  * under a second; both are far past the ~1,000 levels a recursive grower survives on 1 MB. */

@@ -4,11 +4,7 @@
 
 #include "tl_test_util.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define TL_OOM_ASAN 1
-#else
-#define TL_OOM_ASAN 0
-#endif
+#define TL_OOM_ASAN TL_TEST_ASAN
 
 /* Operations swept by tl_oom_sweep: self-contained (whatever they make they free before they
  * return, also on success) so that any block left live is a leak. */

@@ -358,17 +358,18 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
     /* the fast sweep: rows of weight 1 (ys), a cut scored by the impurity of the known rows'
      * class counts alone (no score of the criterion's own, no row form, no unknown rows
      * placed per cut) */
+    int swept = 0; /* a specialised sweep below took the node: the general one is skipped */
     if (xs && ys && impurity && !rows_form && !best_side) {
         best_child = sweep_fast(p, x, (sweep_src){xs, ys, NULL, 0}, n_known, known, known_w,
                                 min_leaf, k, left, right, best_left, &best_t);
-        n_known = 0; /* done: skip the general sweep */
+        swept = 1;
     }
     /* Rows of zero weight are not there (as in scikit-learn): no cut starts or ends at one,
      * so they cannot move a threshold. next: the first row after i with a weight. The class
      * codes from the packed view when kept (the same codes, read in sequence), and Gini
      * inlined (the same arithmetic as the criterion's call): bootstrap weights take this
      * sweep. */
-    const int *cls = y && n_known ? tl_grow_view(g, node, attr, TL_VIEW_CLASSES) : NULL;
+    const int *cls = y && !swept ? tl_grow_view(g, node, attr, TL_VIEW_CLASSES) : NULL;
     int gini = impurity && !best_side && !rows_form && p->criterion->form == TL_IMPURITY_GINI;
     /* a regression target's statistics added in place (tl_grow_add_row's sums, gradient
      * boosting's trees), and a criterion's own score called directly (friedman_mse) */
@@ -378,22 +379,23 @@ static int best(const void *state, const tl_grow_ctx *g, const tl_node_rows *nod
         cr->prefix_loss || k > NT_SCORE_K ? NULL
         : cr->score_numeric && !y         ? cr->score_numeric
                                           : cr->score;
-    if (cls && xs && gini && k == 2) {
+    if (!swept && cls && xs && gini && k == 2) {
         best_child = sweep_gini2_weighted(sorted, xs, cls, w, n_known, known, known_w, min_leaf,
                                           best_left, &best_t);
-        n_known = 0; /* done: skip the general sweep */
+        swept = 1;
     }
-    if (ynum && cr->score_form == TL_SCORE_FRIEDMAN && score == cr->score && !rows_form &&
-        !best_side) {
+    if (!swept && ynum && cr->score_form == TL_SCORE_FRIEDMAN && score == cr->score &&
+        !rows_form && !best_side) {
+        /* two calls, so that each inlined copy has a constant unit */
         best_child = node->unit_weights
                          ? sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w,
                                           min_leaf, 1, best_left, &best_t)
                          : sweep_friedman(sorted, xs, x, w, ynum, n_known, known, known_w,
                                           min_leaf, 0, best_left, &best_t);
-        n_known = 0; /* done: skip the general sweep */
+        swept = 1;
     }
     size_t next = 0;
-    for (size_t i = 0; i + 1 < n_known; i++) {
+    for (size_t i = 0; !swept && i + 1 < n_known; i++) {
         uint32_t r = sorted[i];
         if (cls)
             left[cls[i]] += w[r];
