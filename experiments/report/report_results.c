@@ -37,13 +37,20 @@ int tl_report_results(const char *dir, const tl_experiment *x, tl_dataset *const
 int tl_report_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o,
                   tl_err *err)
 {
+    tl_err local;
+    if (!err)
+        err = &local; /* as tl_run: a NULL err is allowed */
+    tl_dataset **own = NULL; /* loaded once here, for the run and its reports */
+    if (!data) {
+        int rc = tl_run_load_data(x, &own, err);
+        if (rc)
+            return rc;
+        data = own;
+    }
     tl_run_done done = {.lock = -1};
     tl_run_opts ro = *o;
     ro.done = &done;
     int rc = tl_run(x, data, &ro, err);
-    tl_dataset **own = NULL; /* tl_run loaded the data itself and kept none */
-    if (!rc && done.lock >= 0 && !data && !(rc = tl_run_load_data(x, &own, err)))
-        data = own;
     if (!rc && done.lock >= 0)
         rc = tl_report_results(o->out_dir, x, data, done.start, done.resumed, o->jobs, o->cancel,
                                err);

@@ -73,7 +73,7 @@ TL_API int tl_report_results(const char *dir, const tl_experiment *x, tl_dataset
 
 /* tl_run, then tl_report_results on its folder before the lock is released (not for a
  * shard, which writes its cells alone): a library caller's whole run. data as tl_run's (NULL:
- * loaded for the run, and again for the reports); o->done is not used. tl_run's errors, or
+ * loaded once here, for both); o->done is not used. tl_run's errors, or
  * the reports'. */
 TL_API int tl_report_run(const tl_experiment *x, tl_dataset *const *data, const tl_run_opts *o,
                          tl_err *err);
