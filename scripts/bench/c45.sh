@@ -23,8 +23,9 @@ for k in 2 3 5; do
   c45_synth 100000 $k 0 "$TMP/synth1e5_k${k}_full.arff"
 done
 
-printf "%-20s %7s %9s %9s %7s %9s %9s %7s %s\n" data rows "c45 s" "J48 s" wall "c45 cpu" "J48 cpu" cpu \
-  "leaves/size c45 | J48"
+# one word a field (all.sh then makes it a markdown table, which before_after.sh compares)
+printf "%-20s %7s %9s %9s %7s %9s %9s %7s %s\n" data rows c45_s J48_s wall c45_cpu J48_cpu cpu \
+  leaves/size_c45=J48
 for f in experiments/datasets/segment-challenge.arff experiments/datasets/credit-g.arff \
          experiments/datasets/soybean.arff experiments/datasets/diabetes.arff \
          "$TMP"/synth1e4_k3_miss.arff "$TMP"/synth1e5_k2_miss.arff "$TMP"/synth1e5_k3_miss.arff \
@@ -42,8 +43,8 @@ for f in experiments/datasets/segment-challenge.arff experiments/datasets/credit
   done
   ow=$(median < "$TMP/ow"); oc=$(median < "$TMP/oc")
   jw=$(median < "$TMP/jw"); jc=$(median < "$TMP/jc")
-  same=$([ "$ours" = "$theirs" ] && echo "" || echo " TREES DIFFER")
+  same=$([ "$ours" = "$theirs" ] && echo "$ours=$theirs" || echo "$ours!=$theirs,TREES_DIFFER")
   printf "%-20s %7s %9s %9s %7s %9s %9s %7s %s\n" "$(basename "$f" .arff)" "$rows" "$ow" "$jw" \
     "$(awk -v a="$ow" -v b="$jw" 'BEGIN{ printf "%.1fx", b / a }')" "$oc" "$jc" \
-    "$(awk -v a="$oc" -v b="$jc" 'BEGIN{ printf "%.1fx", b / a }')" "$ours | $theirs$same"
+    "$(awk -v a="$oc" -v b="$jc" 'BEGIN{ printf "%.1fx", b / a }')" "$same"
 done
