@@ -36,6 +36,12 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->v.last_kept);
     free(g->v.branch1);
     tlg_lazy_free(g->v.lazy);
+    for (size_t i = 0; i < g->pool_n; i++) {
+        free(g->pool[i].kids);
+        free(g->pool[i].share);
+        free(g->pool[i].stats);
+    }
+    free(g->pool);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */
