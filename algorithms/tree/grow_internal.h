@@ -56,6 +56,7 @@ struct tl_grow_ctx {
     size_t *file_order;    /* 0..n_attrs-1 when attr_order is NULL */
     tl_split *cand;        /* best test per attribute */
     unsigned char *has_cand;
+    size_t *found, n_found; /* the attributes with a candidate, in the order tried */
     tl_tree *t;
     struct tlg_kid_pool *pool; /* per depth (grow_rows.c), pool_n of them */
     size_t pool_n;
