@@ -127,26 +127,15 @@ static int among(uint64_t key, size_t n, size_t m, size_t attr)
     return below < m;
 }
 
-/* attr is among the node's mtry attributes with the smallest draws (ties by index). The
- * memo is looked up first (the grower asks about every attribute of a node in turn), keyed by
- * the mtry parameter, of which m is a function for n attributes. */
-static int drawn(const subset *s, const tl_grow_ctx *g, size_t node, size_t attr)
+/* The memo's draw for the node: its m least draws of n attributes (ties by index: among's
+ * order), chosen once in one pass: top[] holds the least so far, ascending; an attribute
+ * enters when its draw is below the greatest there (equal draws keep the lower index, seen
+ * first). Apart from drawn(), whose every call would otherwise pay for these arrays' frame. */
+static __attribute__((noinline)) void draw_node(draw_memo *mm, unsigned long seed, size_t node,
+                                                size_t n, size_t m)
 {
-    size_t n = tl_grow_data(g)->schema.n_attrs;
-    unsigned long seed = tl_grow_params_of(g)->seed;
-    draw_memo *mm = &memo;
-    if (mm->valid && mm->node == node && mm->seed == seed && mm->n == n && mm->mtry == s->mtry)
-        return mm->in[attr];
-    size_t m = s->mtry ? s->mtry : (size_t)floor(sqrt((double)n));
-    if (m < 1)
-        m = 1;
-    if (n > DRAW_MEMO_ATTRS)
-        return m >= n || among(node_key(seed, node), n, m, attr);
     memset(mm->in, m >= n, n);
     if (m < n) {
-        /* the m least draws (ties by index: among's order), chosen once for the node in one
-         * pass: top[] holds the least so far, ascending; an attribute enters when its draw is
-         * below the greatest there (equal draws keep the lower index, seen first) */
         uint64_t key = node_key(seed, node), top[DRAW_MEMO_ATTRS];
         size_t at[DRAW_MEMO_ATTRS], held = 0;
         for (size_t a = 0; a < n; a++) {
@@ -164,6 +153,24 @@ static int drawn(const subset *s, const tl_grow_ctx *g, size_t node, size_t attr
         for (size_t j = 0; j < m; j++)
             mm->in[at[j]] = 1;
     }
+}
+
+/* attr is among the node's mtry attributes with the smallest draws (ties by index). The
+ * memo is looked up first (the grower asks about every attribute of a node in turn), keyed by
+ * the mtry parameter, of which m is a function for n attributes. */
+static int drawn(const subset *s, const tl_grow_ctx *g, size_t node, size_t attr)
+{
+    size_t n = tl_grow_data(g)->schema.n_attrs;
+    unsigned long seed = tl_grow_params_of(g)->seed;
+    draw_memo *mm = &memo;
+    if (mm->valid && mm->node == node && mm->seed == seed && mm->n == n && mm->mtry == s->mtry)
+        return mm->in[attr];
+    size_t m = s->mtry ? s->mtry : (size_t)floor(sqrt((double)n));
+    if (m < 1)
+        m = 1;
+    if (n > DRAW_MEMO_ATTRS)
+        return m >= n || among(node_key(seed, node), n, m, attr);
+    draw_node(mm, seed, node, n, m);
     mm->valid = 1;
     mm->seed = seed;
     mm->node = node;

@@ -79,6 +79,7 @@ static int find_best_splits(tl_grow_ctx *g, tl_node_rows *view, const size_t *on
 {
     const tl_grow_params *p = g->p;
     const tl_dataset *d = g->d;
+    g->n_found = 0;
     for (size_t i = 0; i < (only ? n_only : d->schema.n_attrs); i++) {
         size_t a = only ? only[i] : g->order[i];
         g->has_cand[a] = 0;
@@ -94,6 +95,8 @@ static int find_best_splits(tl_grow_ctx *g, tl_node_rows *view, const size_t *on
         if (found < 0)
             return -found;
         g->has_cand[a] = (unsigned char)(found == 1);
+        if (found == 1)
+            g->found[g->n_found++] = a;
     }
     return TL_OK;
 }
@@ -130,17 +133,18 @@ static int in_average(const tl_grow_ctx *g, size_t a)
            (double)ai->n_levels < share * (double)g->n_rows - 1e-6;
 }
 
-/* Step 4: choose among the candidates: highest rank, optionally only among tests with at
- * least the average gain (Quinlan); ties go to the attribute tried first. */
+/* Step 4: choose among the candidates (g->found, in the order tried): highest rank,
+ * optionally only among tests with at least the average gain (Quinlan); ties go to the
+ * attribute tried first. */
 static const tl_split *choose(const tl_grow_ctx *g)
 {
-    size_t n_attrs = g->d->schema.n_attrs;
-    const size_t *order = g->order;
+    const size_t *found = g->found;
+    size_t n_found = g->n_found;
     double avg = 0;
     size_t n_valid = 0;
-    for (size_t i = 0; i < n_attrs; i++)
-        if (g->has_cand[order[i]] && in_average(g, order[i])) {
-            avg += g->cand[order[i]].gain;
+    for (size_t i = 0; i < n_found; i++)
+        if (in_average(g, found[i])) {
+            avg += g->cand[found[i]].gain;
             n_valid++;
         }
     if (!n_valid)
@@ -148,11 +152,8 @@ static const tl_split *choose(const tl_grow_ctx *g)
     avg /= (double)n_valid;
     const tl_split *best = NULL;
     double eps = g->rules.slack;
-    for (size_t i = 0; i < n_attrs; i++) {
-        size_t a = order[i];
-        if (!g->has_cand[a])
-            continue;
-        const tl_split *s = &g->cand[a];
+    for (size_t i = 0; i < n_found; i++) {
+        const tl_split *s = &g->cand[found[i]];
         /* J48 compares against the average less 1e-3, to absorb rounding */
         if (g->rules.average_gain_filter && s->gain < avg - 1e-3)
             continue;

@@ -56,7 +56,10 @@ struct tl_grow_ctx {
     size_t *file_order;    /* 0..n_attrs-1 when attr_order is NULL */
     tl_split *cand;        /* best test per attribute */
     unsigned char *has_cand;
+    size_t *found, n_found; /* the attributes with a candidate, in the order tried */
     tl_tree *t;
+    struct tlg_kid_pool *pool; /* per depth (grow_rows.c), pool_n of them */
+    size_t pool_n;
     double root_w;
     size_t n_rows;        /* rows grown on */
     int multival;         /* J48: every attribute is nominal with many levels */
@@ -136,7 +139,16 @@ typedef struct tlg_children {
     double *share;     /* per child: its share of the known weight */
     int known;         /* some row's branch was known (the shares are not all 0) */
     double *stats;     /* routed by records: the children's class counts (n x k), else NULL */
+    int pooled;        /* kids, share and stats are the grower's buffers for this depth */
 } tlg_children;
+
+/* Per depth of the work stack, the buffers a split's children, shares and counts live in
+ * while its subtree grows (one split per depth at a time): no allocation per split. */
+typedef struct tlg_kid_pool {
+    tlg_rowset *kids;
+    double *share, *stats;
+    size_t cap; /* children they hold */
+} tlg_kid_pool;
 
 /* tl_grow_add_row, inline for the grower's per-row loops (the same arithmetic). */
 static inline void tlg_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w)

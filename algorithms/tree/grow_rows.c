@@ -58,7 +58,11 @@ static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys
 
 void tlg_children_free(tlg_children *c)
 {
-    free(c->kids);
+    if (!c->pooled) { /* else the depth's buffers, kept for the next split there */
+        free(c->kids);
+        free(c->share);
+        free(c->stats);
+    }
     if (c->fresh) {
         free(c->fresh->rows);
         free(c->fresh->xs);
@@ -67,8 +71,6 @@ void tlg_children_free(tlg_children *c)
     }
     free(c->missing_rows);
     free(c->missing_w);
-    free(c->share);
-    free(c->stats);
     memset(c, 0, sizeof *c);
 }
 
@@ -253,43 +255,94 @@ void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c)
  * records kept, no missing-value method's routing; extra-trees' random cuts): one pass routes
  * each row, counts it and adds it to its child's statistics (tlg_child_stats's sums, in its
  * order), a second moves the rows into the children's ranges (stable) from the side kept per
- * position in g->branch8. 0 when some row's value is unknown: nothing moved, the general path
- * takes the node. TL_ENOMEM as a negative. */
+ * position in g->branch8; stats: 2 x k zeros, kept as the children's counts. 0 when some
+ * row's value is unknown: nothing moved, the general path takes the node. */
+/* Classes up to this many are counted in whole numbers by route_counted. */
+#define TLG_COUNT_K 64
+
+/* split_two's routing pass for rows of weight 1 and a nominal target of k <= TLG_COUNT_K
+ * classes: each side's class weight is a sum of ones, a whole number, which a count gives
+ * exactly (the same doubles as the sums); counts[0] gets the left side's rows. 0 when some
+ * value is unknown (stats untouched). */
+static int route_counted(const tl_grow_ctx *g, const tlg_rowset *rs, const double *x, double t,
+                         uint8_t *side, size_t *counts, double *stats)
+{
+    const uint32_t *rows = tlg_rows(rs);
+    const int *code = g->d->y.code;
+    size_t k = g->k, n = rs->n, nl = 0, count[2 * TLG_COUNT_K];
+    if (k == 2) { /* the left side's rows and its class-1 rows, without a store per row */
+        size_t l1 = 0, n1 = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = rows[i];
+            double xv = x[r];
+            if (xv != xv)
+                return 0;
+            size_t le = xv <= t, c = (size_t)code[r];
+            side[i] = (uint8_t)(1 - le);
+            nl += le;
+            l1 += le & c;
+            n1 += c;
+        }
+        count[0] = nl - l1, count[1] = l1, count[2] = (n - nl) - (n1 - l1), count[3] = n1 - l1;
+    } else {
+        memset(count, 0, 2 * k * sizeof *count);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = rows[i];
+            double xv = x[r];
+            if (xv != xv)
+                return 0;
+            size_t le = xv <= t;
+            side[i] = (uint8_t)(1 - le);
+            nl += le;
+            count[(le ? 0 : k) + (size_t)code[r]]++;
+        }
+    }
+    for (size_t j = 0; j < 2 * k; j++)
+        stats[j] = (double)count[j];
+    counts[0] = nl;
+    counts[1] = n - nl;
+    return 1;
+}
+
 static int split_two(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_split *s,
-                     tlg_children *out)
+                     double *stats, tlg_children *out)
 {
     const double *x = g->d->cols[s->attr].num, *w = g->w, t = s->threshold;
     uint32_t *rows = tlg_rows(rs);
     uint8_t *side = g->branch8; /* by position here, not by row */
     size_t k = g->k, n = rs->n, counts[2] = {0, 0};
     double share[2] = {0, 0}, known_total = 0;
-    double *stats = calloc(2 * k, sizeof *stats);
-    if (!stats)
-        return -TL_ENOMEM;
     const int *code = g->t->regression ? NULL : g->d->y.code;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t r = rows[i];
-        double xv = x[r], wr = rs->unit ? 1.0 : w[r];
-        if (xv != xv) {
-            free(stats);
+    if (rs->unit && code && k <= TLG_COUNT_K) { /* sums of ones: counts give the same doubles */
+        if (!route_counted(g, rs, x, t, side, counts, stats))
             return 0;
+        share[0] = (double)counts[0], share[1] = (double)counts[1], known_total = (double)n;
+    } else
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = rows[i];
+            double xv = x[r], wr = rs->unit ? 1.0 : w[r];
+            if (xv != xv) {
+                memset(stats, 0, 2 * k * sizeof *stats); /* as it came */
+                return 0;
+            }
+            size_t b = xv <= t ? 0 : 1;
+            side[i] = (uint8_t)b;
+            counts[b]++;
+            share[b] += wr;
+            known_total += wr;
+            if (code)
+                stats[b * k + (size_t)code[r]] += wr;
+            else
+                tlg_add_row(g, stats + b * k, r, wr);
         }
-        size_t b = xv <= t ? 0 : 1;
-        side[i] = (uint8_t)b;
-        counts[b]++;
-        share[b] += wr;
-        known_total += wr;
-        if (code)
-            stats[b * k + (size_t)code[r]] += wr;
-        else
-            tlg_add_row(g, stats + b * k, r, wr);
-    }
     size_t nl = 0, nr = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (side[i])
-            g->tmp[nr++] = rows[i];
-        else
-            rows[nl++] = rows[i];
+    for (size_t i = 0; i < n; i++) { /* no branch: the sides are a coin toss */
+        uint32_t r = rows[i];
+        size_t right = side[i];
+        rows[nl] = r; /* nl <= i: in place */
+        g->tmp[nr] = r;
+        nl += 1 - right;
+        nr += right;
     }
     memcpy(rows + nl, g->tmp, nr * sizeof *rows);
     g->t->unknown[node] = TL_UNKNOWN_SHARE;
@@ -301,6 +354,45 @@ static int split_two(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl
             .part = rs->part, .begin = rs->begin + at, .n = counts[b], .unit = rs->unit};
     }
     return 1;
+}
+
+/* The depth's buffers for nb children (zeroed), in out (pooled); the pool's stats buffer (nb x
+ * k zeros) into *stats. TL_ENOMEM. */
+static int pooled_children(tl_grow_ctx *g, size_t depth, size_t nb, tlg_children *out,
+                           double **stats, tl_err *err)
+{
+    if (depth >= g->pool_n) {
+        size_t n = depth + 1 > 2 * g->pool_n ? depth + 1 : 2 * g->pool_n;
+        tlg_kid_pool *p = realloc(g->pool, n * sizeof *p);
+        if (!p)
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        memset(p + g->pool_n, 0, (n - g->pool_n) * sizeof *p);
+        g->pool = p;
+        g->pool_n = n;
+    }
+    tlg_kid_pool *p = &g->pool[depth];
+    size_t k = g->k ? g->k : 1;
+    if (p->cap < nb) {
+        tlg_rowset *kids = realloc(p->kids, nb * sizeof *kids);
+        if (kids)
+            p->kids = kids;
+        double *share = kids ? realloc(p->share, nb * sizeof *share) : NULL;
+        if (share)
+            p->share = share;
+        double *st = share ? realloc(p->stats, nb * k * sizeof *st) : NULL;
+        if (!st)
+            return tl_err_set(err, TL_ENOMEM, "out of memory");
+        p->stats = st;
+        p->cap = nb;
+    }
+    memset(p->kids, 0, nb * sizeof *p->kids);
+    memset(p->share, 0, nb * sizeof *p->share);
+    memset(p->stats, 0, nb * k * sizeof *p->stats);
+    out->kids = p->kids;
+    out->share = p->share;
+    out->pooled = 1;
+    *stats = p->stats;
+    return TL_OK;
 }
 
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
@@ -318,22 +410,19 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     const tl_missing_type *m = g->p->missing;
     int alone = s->kind == TL_SPLIT_NUMERIC && nb == 2 && !g->v.n_blocks && !rs->part->xs &&
                 !rs->rec && !(m && m->route);
-    out->share = calloc(nb, sizeof *out->share);
-    out->kids = calloc(nb, sizeof *out->kids);
-    if (!out->share || !out->kids)
-        return tl_err_set(err, TL_ENOMEM, "out of memory");
-    int done = alone ? split_two(g, node, rs, s, out) : 0;
-    if (done)
-        return done < 0 ? tl_err_set(err, TL_ENOMEM, "out of memory") : TL_OK;
-    int rc = by_records ? TL_OK : route_rows(g, view, s, nb, err);
+    double *pool_stats;
+    int rc = pooled_children(g, view->depth, nb, out, &pool_stats, err);
     if (rc)
         return rc;
+    if (alone && split_two(g, node, rs, s, pool_stats, out))
+        return TL_OK;
+    if ((rc = by_records ? TL_OK : route_rows(g, view, s, nb, err)))
+        return rc;
     size_t *counts = calloc(nb + 1, sizeof *counts);
-    int by_stats = by_records && !(out->stats = calloc(nb * g->k, sizeof *out->stats));
-    if (!counts || by_stats) {
-        free(counts);
+    if (!counts)
         return tl_err_set(err, TL_ENOMEM, "out of memory");
-    }
+    if (by_records)
+        out->stats = pool_stats;
     double known_total = 0;
     if (by_records) {
         t->unknown[node] = TL_UNKNOWN_SHARE;

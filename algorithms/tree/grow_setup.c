@@ -21,6 +21,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->used);
     free(g->cand);
     free(g->has_cand);
+    free(g->found);
     free(g->file_order);
     free(g->v.train_vals);
     free(g->v.train_n);
@@ -36,6 +37,12 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->v.last_kept);
     free(g->v.branch1);
     tlg_lazy_free(g->v.lazy);
+    for (size_t i = 0; i < g->pool_n; i++) {
+        free(g->pool[i].kids);
+        free(g->pool[i].share);
+        free(g->pool[i].stats);
+    }
+    free(g->pool);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */
@@ -62,6 +69,7 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     g->used = calloc(na, 1);
     g->cand = calloc(na, sizeof *g->cand);
     g->has_cand = calloc(na, 1);
+    g->found = malloc(na * sizeof *g->found);
     g->order = g->p->attr_order;
     if (!g->order && (g->file_order = malloc(na * sizeof *g->file_order))) {
         for (size_t j = 0; j < n_attrs; j++)
@@ -108,7 +116,7 @@ int tlg_ctx_alloc(tl_grow_ctx *g, size_t n, tl_err *err)
     }
     if (!g->w || !g->branch || !g->branch8 || !g->scratch || !g->branch_w || !g->parent_buf ||
         !g->miss_buf || !g->num_attr || !g->num_slot || !g->tmp || !g->used || !g->cand ||
-        !g->has_cand || !g->order)
+        !g->has_cand || !g->found || !g->order)
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
     for (size_t j = 0, s = 0; j < n_attrs; j++) {
         g->num_slot[j] = -1;
