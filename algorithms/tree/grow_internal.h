@@ -31,6 +31,7 @@ typedef struct tlg_views {
     uint32_t *rec_buf;   /* rec_cap x n_num words, allocated while a subtree uses it */
     size_t *last_kept;   /* partition scratch: per group, where its last record came from */
     uint64_t *branch1;   /* a binary split's branch per row, a bit each (compact) */
+    struct tlg_stale *stale; /* blocks partitioned when asked for (views/stale.c), or NULL */
 } tlg_views;
 
 /* The state of the grower's named steps (grow.c) for one fit, and the views it keeps. */
@@ -94,6 +95,7 @@ typedef struct tlg_part {
 typedef struct tlg_rowset {
     const tlg_part *part;
     size_t begin, n;
+    size_t depth;   /* the node's, from the root's 0 */
     int unit;       /* every row weighs 1 in this node */
     uint32_t *rec;  /* NULL: no records kept (not materialised) */
     size_t rec_stride, rec_begin;
@@ -207,6 +209,17 @@ void tlg_lazy_free(struct tlg_lazy *lazy);
  * the value blocks xs (and class blocks ys for classification) in the same order. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
                 tl_err *err);
+/* Blocks partitioned when asked for (views/stale.c), for a fit whose rows each go down one
+ * branch: set up on the root's sorted blocks (g->v.stale stays NULL where it does not
+ * apply); a view's block s made sorted for rs's node (1 + node: who asked); at a split of
+ * rs's node, the path noted before the partition, whether block s is partitioned with the
+ * rows (wanted), and each child's rows noted after. TL_ENOMEM. */
+int tlg_stale_setup(tl_grow_ctx *g, const tlg_rowset *root, tl_err *err);
+void tlg_stale_refresh(const tl_grow_ctx *g, const tlg_rowset *rs, size_t s, size_t node);
+int tlg_stale_split(const tl_grow_ctx *g, const tlg_rowset *rs, size_t node, tl_err *err);
+int tlg_stale_wanted(const tl_grow_ctx *g, size_t s, size_t node);
+void tlg_stale_moved(const tl_grow_ctx *g, const tlg_rowset *kid);
+void tlg_stale_free(struct tlg_stale *st);
 /* 1 when the compact records serve this fit: the numeric splitter reads them, the target is
  * nominal with codes that fit beside the row ids, the missing-value method routes nothing
  * itself, the criterion scores cuts by an impurity, and rows[0..n) all weigh 1 and have no

@@ -36,6 +36,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->v.last_kept);
     free(g->v.branch1);
     tlg_lazy_free(g->v.lazy);
+    tlg_stale_free(g->v.stale);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */

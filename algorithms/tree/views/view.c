@@ -36,6 +36,8 @@ const void *tl_grow_view(const tl_grow_ctx *g, const tl_node_rows *node, size_t 
         return NULL;
     const tlg_rowset *rs = node->views;
     size_t s = (size_t)g->num_slot[attr];
+    if (g->v.stale && kind != TL_VIEW_RECORDS)
+        tlg_stale_refresh(g, rs, s, node->id);
     switch (kind) {
     case TL_VIEW_SORTED:
         if (!g->v.n_blocks) /* none kept for this fit: sorted here, for the caller alone */
