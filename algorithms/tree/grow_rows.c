@@ -25,12 +25,70 @@ static inline size_t group_of(const tl_grow_ctx *g, uint32_t row, int narrow)
     return narrow ? g->branch8[row] : (size_t)g->branch[row];
 }
 
+/* partition() into two groups: the first's entries move forward in place (a write never
+ * passes its read), only the second's go through the buffers and are copied back. Every
+ * entry is written to both places, the side choosing which write counts (no branch on it). */
+static void partition_halves(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys,
+                             size_t n, int narrow)
+{
+    size_t nl = 0, nr = 0;
+    uint32_t *tmp = g->tmp;
+    double *tmp_x = g->v.tmp_x;
+    int *tmp_y = g->v.tmp_y;
+    if (!xs) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = block[i];
+            size_t right = group_of(g, r, narrow);
+            block[nl] = r;
+            tmp[nr] = r;
+            nl += !right;
+            nr += right;
+        }
+    } else if (!ys) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = block[i];
+            double x = xs[i];
+            size_t right = group_of(g, r, narrow);
+            block[nl] = r;
+            xs[nl] = x;
+            tmp[nr] = r;
+            tmp_x[nr] = x;
+            nl += !right;
+            nr += right;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = block[i];
+            double x = xs[i];
+            int y = ys[i];
+            size_t right = group_of(g, r, narrow);
+            block[nl] = r;
+            xs[nl] = x;
+            ys[nl] = y;
+            tmp[nr] = r;
+            tmp_x[nr] = x;
+            tmp_y[nr] = y;
+            nl += !right;
+            nr += right;
+        }
+    }
+    memcpy(block + nl, tmp, nr * sizeof *block);
+    if (xs)
+        memcpy(xs + nl, tmp_x, nr * sizeof *xs);
+    if (ys)
+        memcpy(ys + nl, tmp_y, nr * sizeof *ys);
+}
+
 /* Stable partition of block[0..n) by group_of into nb groups of the given sizes (every
  * row has a group here), and of the values xs and class codes ys kept in block's order
  * (either may be NULL). off: nb entries of scratch. */
 static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys, size_t n,
                       size_t nb, const size_t *counts, size_t *off, int narrow)
 {
+    if (nb == 2) {
+        partition_halves(g, block, xs, ys, n, narrow);
+        return;
+    }
     group_offsets(off, nb, counts);
     if (!xs) {
         for (size_t i = 0; i < n; i++)
