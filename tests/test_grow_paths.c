@@ -1,7 +1,8 @@
 /* The grower's compact records: taken exactly where they apply (unit weights, classes, an
  * impurity, no unknown value, a splitter that reads them) and growing the very tree of the
  * packed path (CART's) or the gathered one (C4.5's), including nodes too large to keep
- * records and values closer than the splitter's gap. */
+ * records and values closer than the splitter's gap; and the sorted blocks partitioned on
+ * demand growing the tree of blocks partitioned at every split. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,6 +300,56 @@ static void test_superset_cache_grows_the_same_tree(void **state)
     tl_dataset_free(d);
 }
 
+/* Partitions on demand (views/stale.c): the forest's splitter reads 3 drawn attributes of 64
+ * a node, so most sorted blocks are partitioned only where a node asks for them; the tree is
+ * the one of a fit that partitions every block at every split (missing = majority routes
+ * unknown values itself, which turns the partitions on demand off; no value is unknown here),
+ * on all the rows and on rows given twice (a bootstrap's repeats). */
+static void test_partitions_on_demand_grow_the_same_tree(void **state)
+{
+    (void)state;
+    tl_dataset *d = tl_test_load("experiments/datasets/digits.arff", NULL);
+    uint32_t *r32;
+    size_t *all = all_rows(d, &r32), n2 = 0;
+    size_t *twice = malloc(2 * d->n_rows * sizeof *twice);
+    assert_non_null(twice);
+    for (size_t i = 0; i < d->n_rows; i++) {
+        twice[n2++] = i;
+        if (i % 4 == 0)
+            twice[n2++] = i;
+    }
+    const tl_splitter_type *sub = tl_splitter_find("random_subset", NULL);
+    assert_non_null(sub);
+    tl_params p;
+    tl_params_init(&p);
+    assert_int_equal(tl_params_set(&p, "mtry", "3", NULL), TL_OK);
+    void *st = sub->init(&p, NULL);
+    assert_non_null(st);
+    for (unsigned long seed = 1; seed <= 3; seed++)
+        for (int rep = 0; rep < 2; rep++) {
+            tl_grow_params gp;
+            cart_params(&gp, "gini");
+            gp.numeric = sub;
+            gp.numeric_state = st;
+            gp.seed = seed;
+            const size_t *rows = rep ? twice : all;
+            size_t n = rep ? n2 : d->n_rows;
+            tl_tree *on_demand = tl_grow(d, rows, n, &gp, NULL);
+            gp.missing = tl_missing_find("majority", NULL);
+            tl_tree *every = tl_grow(d, rows, n, &gp, NULL);
+            assert_true(on_demand->n_nodes > 300);
+            assert_same_tree(on_demand, every);
+            tl_tree_free(on_demand);
+            tl_tree_free(every);
+        }
+    sub->free(st);
+    tl_params_clear(&p);
+    free(twice);
+    free(all);
+    free(r32);
+    tl_dataset_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_compact_path_grows_the_packed_tree),
         cmocka_unit_test(test_compact_path_on_large_nodes_and_close_values),
         cmocka_unit_test(test_superset_cache_grows_the_same_tree),
+        cmocka_unit_test(test_partitions_on_demand_grow_the_same_tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

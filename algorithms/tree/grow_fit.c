@@ -41,7 +41,8 @@ static int sorted_blocks(tl_grow_ctx *g, size_t n, tlg_rowset *root, tlg_part *p
     }
     if (!part->sorted || (g->v.packed && (!part->xs || (classes && !part->ys))))
         return tl_err_set(err, TL_ENOMEM, "out of memory growing a tree on %zu rows", n);
-    return tlg_presort(g, part->rows, root->n, part->sorted, part->xs, part->ys, err);
+    int rc = tlg_presort(g, part->rows, root->n, part->sorted, part->xs, part->ys, err);
+    return rc ? rc : tlg_stale_setup(g, root, err);
 }
 
 /* The compact records instead (tlg_compact_applies): the root's rows in increasing order, as

@@ -31,6 +31,7 @@ typedef struct tlg_views {
     uint32_t *rec_buf;   /* rec_cap x n_num words, allocated while a subtree uses it */
     size_t *last_kept;   /* partition scratch: per group, where its last record came from */
     uint64_t *branch1;   /* a binary split's branch per row, a bit each (compact) */
+    struct tlg_stale *stale; /* blocks partitioned when asked for (views/stale.c), or NULL */
 } tlg_views;
 
 /* The state of the grower's named steps (grow.c) for one fit, and the views it keeps. */
@@ -98,6 +99,7 @@ typedef struct tlg_rowset {
     const tlg_part *part;
     size_t begin, n;
     int unit;       /* every row weighs 1 in this node */
+    uint32_t depth; /* the node's, from the root's 0 (beside unit: no room taken) */
     uint32_t *rec;  /* NULL: no records kept (not materialised) */
     size_t rec_stride, rec_begin;
 } tlg_rowset;
@@ -219,6 +221,48 @@ void tlg_lazy_free(struct tlg_lazy *lazy);
  * the value blocks xs (and class blocks ys for classification) in the same order. */
 int tlg_presort(tl_grow_ctx *g, uint32_t *rows, size_t n, uint32_t *blocks, double *xs, int *ys,
                 tl_err *err);
+/* Depth-first growth keeps one path from the root: per depth, the range of the node split
+ * there and, per block, whether the ranges at that depth (the path's node and its waiting
+ * siblings) hold it sorted. A range not sorted at depth d still holds, untouched, the order
+ * of the nearest sorted depth above: only a split there (partitioning it) or a refresh from
+ * there (sorting every range below) moves it, and each marks the depth below sorted. */
+struct tlg_stale {
+    size_t n_blocks, cap; /* depths with room */
+    unsigned char *fresh; /* [depth * n_blocks + s] */
+    size_t *path_begin, *path_n;
+    unsigned char *kept; /* [depth]: every split above on the path partitioned every block */
+    uint32_t *range_of;  /* per row: the begin of the range it is in now (kept: not read) */
+    uint32_t *cursor;    /* per position: a refresh's next place in the range starting there */
+    size_t *asked;       /* per block: 1 + the last node that asked for it */
+};
+
+/* Blocks partitioned when asked for (views/stale.c), for a fit whose rows each go down one
+ * branch: set up on the root's sorted blocks (g->v.stale stays NULL where it does not
+ * apply); at a split of rs's node, the path noted before the partition, whether block s is
+ * partitioned with the rows (wanted), and each child's rows noted after. TL_ENOMEM. */
+int tlg_stale_setup(tl_grow_ctx *g, const tlg_rowset *root, tl_err *err);
+void tlg_stale_refresh(const tl_grow_ctx *g, const tlg_rowset *rs, size_t s);
+int tlg_stale_split(const tl_grow_ctx *g, const tlg_rowset *rs, size_t node, tl_err *err);
+void tlg_stale_moved(const tl_grow_ctx *g, const tlg_rowset *kid);
+void tlg_stale_free(struct tlg_stale *st);
+
+/* Block s is partitioned at node's split: always, but with partitions on demand only when
+ * node asked for it. */
+static inline int tlg_stale_wanted(const tl_grow_ctx *g, size_t s, size_t node)
+{
+    return !g->v.stale || g->v.stale->asked[s] == node + 1;
+}
+
+/* A view of block s for rs's node: noted as asked for by node, made sorted there first when
+ * it is not (tlg_stale_refresh). */
+static inline void tlg_stale_ask(const tl_grow_ctx *g, const tlg_rowset *rs, size_t s, size_t node)
+{
+    struct tlg_stale *st = g->v.stale;
+    st->asked[s] = node + 1;
+    if (!st->fresh[rs->depth * st->n_blocks + s])
+        tlg_stale_refresh(g, rs, s);
+}
+
 /* 1 when the compact records serve this fit: the numeric splitter reads them, the target is
  * nominal with codes that fit beside the row ids, the missing-value method routes nothing
  * itself, the criterion scores cuts by an impurity, and rows[0..n) all weigh 1 and have no

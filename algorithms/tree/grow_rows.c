@@ -25,12 +25,70 @@ static inline size_t group_of(const tl_grow_ctx *g, uint32_t row, int narrow)
     return narrow ? g->branch8[row] : (size_t)g->branch[row];
 }
 
+/* partition() into two groups: the first's entries move forward in place (a write never
+ * passes its read), only the second's go through the buffers and are copied back. Every
+ * entry is written to both places, the side choosing which write counts (no branch on it). */
+static void partition_halves(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys,
+                             size_t n, int narrow)
+{
+    size_t nl = 0, nr = 0;
+    uint32_t *tmp = g->tmp;
+    double *tmp_x = g->v.tmp_x;
+    int *tmp_y = g->v.tmp_y;
+    if (!xs) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = block[i];
+            size_t right = group_of(g, r, narrow);
+            block[nl] = r;
+            tmp[nr] = r;
+            nl += !right;
+            nr += right;
+        }
+    } else if (!ys) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = block[i];
+            double x = xs[i];
+            size_t right = group_of(g, r, narrow);
+            block[nl] = r;
+            xs[nl] = x;
+            tmp[nr] = r;
+            tmp_x[nr] = x;
+            nl += !right;
+            nr += right;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = block[i];
+            double x = xs[i];
+            int y = ys[i];
+            size_t right = group_of(g, r, narrow);
+            block[nl] = r;
+            xs[nl] = x;
+            ys[nl] = y;
+            tmp[nr] = r;
+            tmp_x[nr] = x;
+            tmp_y[nr] = y;
+            nl += !right;
+            nr += right;
+        }
+    }
+    memcpy(block + nl, tmp, nr * sizeof *block);
+    if (xs)
+        memcpy(xs + nl, tmp_x, nr * sizeof *xs);
+    if (ys)
+        memcpy(ys + nl, tmp_y, nr * sizeof *ys);
+}
+
 /* Stable partition of block[0..n) by group_of into nb groups of the given sizes (every
  * row has a group here), and of the values xs and class codes ys kept in block's order
  * (either may be NULL). off: nb entries of scratch. */
 static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys, size_t n,
                       size_t nb, const size_t *counts, size_t *off, int narrow)
 {
+    if (nb == 2) {
+        partition_halves(g, block, xs, ys, n, narrow);
+        return;
+    }
     group_offsets(off, nb, counts);
     if (!xs) {
         for (size_t i = 0; i < n; i++)
@@ -79,9 +137,13 @@ void tlg_children_free(tlg_children *c)
  * and branch1 already, by the records of slot routed_slot, which stay as they are: the left
  * rows are their prefix, in order, and each record keeps its bits but the right's first,
  * whose bits no reader uses (a node's first record carries none, see TL_REC_CUT). TL_ENOMEM. */
-static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t *counts,
-                              tlg_children *c, int routed, size_t routed_slot, tl_err *err)
+static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t node,
+                              size_t *counts, tlg_children *c, int routed, size_t routed_slot,
+                              tl_err *err)
 {
+    int rc = g->v.stale ? tlg_stale_split(g, rs, node, err) : TL_OK;
+    if (rc)
+        return rc;
     size_t nb = c->n, groups = counts[nb] ? nb + 1 : nb; /* group nb: rows that stay */
     size_t *off = malloc(groups * sizeof *off);
     if (!off)
@@ -100,7 +162,8 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     }
     partition(g, rows, NULL, NULL, rs->n, groups, counts, off, narrow);
     for (size_t s2 = 0; rs->part->sorted && s2 < g->v.n_blocks; s2++)
-        partition(g, tlg_sorted(rs, s2), tlg_xs(rs, s2), tlg_ys(rs, s2), rs->n, groups, counts, off,
+        if (tlg_stale_wanted(g, s2, node))
+            partition(g, tlg_sorted(rs, s2), tlg_xs(rs, s2), tlg_ys(rs, s2), rs->n, groups, counts, off,
                   narrow);
     for (size_t s2 = 0; rs->rec && s2 < g->n_num; s2++) {
         if (routed && s2 == routed_slot)
@@ -114,10 +177,13 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
         c->kids[b] = (tlg_rowset){.part = rs->part,
                                   .begin = rs->begin + at,
                                   .n = counts[b],
+                                  .depth = rs->depth + 1,
                                   .unit = rs->unit,
                                   .rec = rs->rec,
                                   .rec_stride = rs->rec_stride,
                                   .rec_begin = rs->rec_begin + at};
+    for (size_t b = 0; g->v.stale && b < nb; b++)
+        tlg_stale_moved(g, &c->kids[b]);
     return TL_OK;
 }
 
@@ -172,7 +238,8 @@ static int hand_down_copies(const tl_grow_ctx *g, const tlg_rowset *rs, const si
         }
     }
     for (size_t b = 0, at = 0; b < nb; at += c->kids[b++].n)
-        c->kids[b] = (tlg_rowset){.part = fresh, .begin = at, .n = counts[b] + n_missing};
+        c->kids[b] = (tlg_rowset){
+            .part = fresh, .begin = at, .n = counts[b] + n_missing, .depth = rs->depth + 1};
     for (size_t s2 = 0; s2 <= (fresh->sorted ? g->v.n_blocks : 0); s2++) {
         const uint32_t *src = s2 == 0 ? rows : tlg_sorted(rs, s2 - 1);
         for (size_t b = 0; b < nb; b++)
@@ -351,7 +418,8 @@ static int split_two(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl
     for (size_t b = 0, at = 0; b < 2; at += counts[b++]) {
         out->share[b] = known_total > 0 ? share[b] / known_total : 0;
         out->kids[b] = (tlg_rowset){
-            .part = rs->part, .begin = rs->begin + at, .n = counts[b], .unit = rs->unit};
+            .part = rs->part, .begin = rs->begin + at, .n = counts[b], .depth = rs->depth + 1,
+            .unit = rs->unit};
     }
     return 1;
 }
@@ -449,7 +517,7 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     for (size_t b = 0; b < nb; b++)
         out->share[b] = known_total > 0 ? out->share[b] / known_total : 0;
     if (out->n_missing == 0)
-        rc = hand_down_in_place(g, rs, counts, out, by_records,
+        rc = hand_down_in_place(g, rs, node, counts, out, by_records,
                                 by_records ? (size_t)g->num_slot[s->attr] : 0, err);
     else
         rc = hand_down_copies(g, rs, counts, out, err);

@@ -43,6 +43,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
         free(g->pool[i].stats);
     }
     free(g->pool);
+    tlg_stale_free(g->v.stale);
 }
 
 /* Everything a fit needs besides the row blocks; TL_ENOMEM. */

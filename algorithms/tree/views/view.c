@@ -36,20 +36,27 @@ const void *tl_grow_view(const tl_grow_ctx *g, const tl_node_rows *node, size_t 
         return NULL;
     const tlg_rowset *rs = node->views;
     size_t s = (size_t)g->num_slot[attr];
+    const void *out;
     switch (kind) {
     case TL_VIEW_SORTED:
         if (!g->v.n_blocks) /* none kept for this fit: sorted here, for the caller alone */
             return tlg_sort_node(g, node, s);
-        return tlg_sorted(rs, s);
+        out = tlg_sorted(rs, s);
+        break;
     case TL_VIEW_VALUES:
-        return tlg_xs(rs, s);
+        out = tlg_xs(rs, s);
+        break;
     case TL_VIEW_CLASSES:
-        return tlg_ys(rs, s);
+        out = tlg_ys(rs, s);
+        break;
     case TL_VIEW_RECORDS:
         return records(g, rs, s);
     default:
         return NULL;
     }
+    if (out && g->v.stale) /* the block sorted for this node first (same place) */
+        tlg_stale_ask(g, rs, s, node->id);
+    return out;
 }
 
 unsigned tlg_record_shift(const tl_grow_ctx *g)
