@@ -300,6 +300,16 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
  * their share. */
 void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c);
 void tlg_children_free(tlg_children *c);
+/* The depth's children buffers for nb children (zeroed) into out (marked pooled: the fit
+ * keeps them), and the depth's nb x k zeros for their statistics into *stats
+ * (grow_children.c). TL_ENOMEM. */
+int tlg_children_pooled(tl_grow_ctx *g, size_t depth, size_t nb, tlg_children *out,
+                        double **stats, tl_err *err);
+/* A binary numeric split of a node whose rows carry nothing with them, in two passes
+ * (grow_split_two.c): 1 done (children in out, their statistics in stats), 0 when some row's
+ * value is unknown (nothing moved: tlg_partition's general path takes the node). */
+int tlg_split_two(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_split *s,
+                  double *stats, tlg_children *out);
 /* The grower's loop (grow.c): grow depth first from the root's rows into g->t (its root node
  * made); with root_only, stop once the root's candidates are known (g->cand, g->has_cand). */
 int tlg_run(tl_grow_ctx *g, const tlg_rowset *root, int root_only, tl_err *err);

@@ -1,7 +1,8 @@
 /* The grower's partition: a split node's rows routed, and its range of the rows and of the
  * blocks kept with them split in place into its children's ranges (or dealt into a fresh
  * partition when rows with an unknown value go down every branch). The sorts they start
- * from: views/sort.c. */
+ * from: views/sort.c; the fast binary split: grow_split_two.c; the children's buffers and
+ * statistics: grow_children.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,24 +113,6 @@ static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys
         memcpy(xs, g->v.tmp_x, n * sizeof *xs);
     if (ys)
         memcpy(ys, g->v.tmp_y, n * sizeof *ys);
-}
-
-void tlg_children_free(tlg_children *c)
-{
-    if (!c->pooled) { /* else the depth's buffers, kept for the next split there */
-        free(c->kids);
-        free(c->share);
-        free(c->stats);
-    }
-    if (c->fresh) {
-        free(c->fresh->rows);
-        free(c->fresh->xs);
-        free(c->fresh->ys);
-        free(c->fresh);
-    }
-    free(c->missing_rows);
-    free(c->missing_w);
-    memset(c, 0, sizeof *c);
 }
 
 /* Every row goes to one branch or stays: the children's ranges are sub-ranges of the
@@ -295,174 +278,6 @@ static int route_rows(tl_grow_ctx *g, const tl_node_rows *view, const tl_split *
     return TL_OK;
 }
 
-void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c)
-{
-    const int *code = g->d->y.code;
-    for (size_t b = 0; b < c->n; b++) {
-        double *stats = g->t->stats + (c->first + b) * g->k;
-        const tlg_rowset *kid = &c->kids[b];
-        const uint32_t *rows = tlg_rows(kid);
-        if (c->stats) /* routed by records: counted then */
-            memcpy(stats, c->stats + b * g->k, g->k * sizeof *stats);
-        else if (g->v.compact) /* weights 1, every row goes down */
-            for (size_t i = 0; i < kid->n; i++)
-                stats[code[rows[i]]] += 1.0;
-        else
-            for (size_t i = 0; i < kid->n; i++) {
-                uint32_t r = rows[i];
-                if (g->branch[r] >= 0)
-                    tlg_add_row(g, stats, r, g->w[r]);
-                else if (c->known) /* sent down every branch: its share here */
-                    tlg_add_row(g, stats, r, g->w[r] * c->share[b]);
-            }
-    }
-}
-
-/* A binary numeric test where the rows carry nothing with them (no sorted blocks, values or
- * records kept, no missing-value method's routing; extra-trees' random cuts): one pass routes
- * each row, counts it and adds it to its child's statistics (tlg_child_stats's sums, in its
- * order), a second moves the rows into the children's ranges (stable) from the side kept per
- * position in g->branch8; stats: 2 x k zeros, kept as the children's counts. 0 when some
- * row's value is unknown: nothing moved, the general path takes the node. */
-/* Classes up to this many are counted in whole numbers by route_counted. */
-#define TLG_COUNT_K 64
-
-/* split_two's routing pass for rows of weight 1 and a nominal target of k <= TLG_COUNT_K
- * classes: each side's class weight is a sum of ones, a whole number, which a count gives
- * exactly (the same doubles as the sums); counts[0] gets the left side's rows. 0 when some
- * value is unknown (stats untouched). */
-static int route_counted(const tl_grow_ctx *g, const tlg_rowset *rs, const double *x, double t,
-                         uint8_t *side, size_t *counts, double *stats)
-{
-    const uint32_t *rows = tlg_rows(rs);
-    const int *code = g->d->y.code;
-    size_t k = g->k, n = rs->n, nl = 0, count[2 * TLG_COUNT_K];
-    if (k == 2) { /* the left side's rows and its class-1 rows, without a store per row */
-        size_t l1 = 0, n1 = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t r = rows[i];
-            double xv = x[r];
-            if (xv != xv)
-                return 0;
-            size_t le = xv <= t, c = (size_t)code[r];
-            side[i] = (uint8_t)(1 - le);
-            nl += le;
-            l1 += le & c;
-            n1 += c;
-        }
-        count[0] = nl - l1, count[1] = l1, count[2] = (n - nl) - (n1 - l1), count[3] = n1 - l1;
-    } else {
-        memset(count, 0, 2 * k * sizeof *count);
-        for (size_t i = 0; i < n; i++) {
-            uint32_t r = rows[i];
-            double xv = x[r];
-            if (xv != xv)
-                return 0;
-            size_t le = xv <= t;
-            side[i] = (uint8_t)(1 - le);
-            nl += le;
-            count[(le ? 0 : k) + (size_t)code[r]]++;
-        }
-    }
-    for (size_t j = 0; j < 2 * k; j++)
-        stats[j] = (double)count[j];
-    counts[0] = nl;
-    counts[1] = n - nl;
-    return 1;
-}
-
-static int split_two(tl_grow_ctx *g, size_t node, const tlg_rowset *rs, const tl_split *s,
-                     double *stats, tlg_children *out)
-{
-    const double *x = g->d->cols[s->attr].num, *w = g->w, t = s->threshold;
-    uint32_t *rows = tlg_rows(rs);
-    uint8_t *side = g->branch8; /* by position here, not by row */
-    size_t k = g->k, n = rs->n, counts[2] = {0, 0};
-    double share[2] = {0, 0}, known_total = 0;
-    const int *code = g->t->regression ? NULL : g->d->y.code;
-    if (rs->unit && code && k <= TLG_COUNT_K) { /* sums of ones: counts give the same doubles */
-        if (!route_counted(g, rs, x, t, side, counts, stats))
-            return 0;
-        share[0] = (double)counts[0], share[1] = (double)counts[1], known_total = (double)n;
-    } else
-        for (size_t i = 0; i < n; i++) {
-            uint32_t r = rows[i];
-            double xv = x[r], wr = rs->unit ? 1.0 : w[r];
-            if (xv != xv) {
-                memset(stats, 0, 2 * k * sizeof *stats); /* as it came */
-                return 0;
-            }
-            size_t b = xv <= t ? 0 : 1;
-            side[i] = (uint8_t)b;
-            counts[b]++;
-            share[b] += wr;
-            known_total += wr;
-            if (code)
-                stats[b * k + (size_t)code[r]] += wr;
-            else
-                tlg_add_row(g, stats + b * k, r, wr);
-        }
-    size_t nl = 0, nr = 0;
-    for (size_t i = 0; i < n; i++) { /* no branch: the sides are a coin toss */
-        uint32_t r = rows[i];
-        size_t right = side[i];
-        rows[nl] = r; /* nl <= i: in place */
-        g->tmp[nr] = r;
-        nl += 1 - right;
-        nr += right;
-    }
-    memcpy(rows + nl, g->tmp, nr * sizeof *rows);
-    g->t->unknown[node] = TL_UNKNOWN_SHARE;
-    out->stats = stats;
-    out->known = known_total > 0;
-    for (size_t b = 0, at = 0; b < 2; at += counts[b++]) {
-        out->share[b] = known_total > 0 ? share[b] / known_total : 0;
-        out->kids[b] = (tlg_rowset){
-            .part = rs->part, .begin = rs->begin + at, .n = counts[b], .depth = rs->depth + 1,
-            .unit = rs->unit};
-    }
-    return 1;
-}
-
-/* The depth's buffers for nb children (zeroed), in out (pooled); the pool's stats buffer (nb x
- * k zeros) into *stats. TL_ENOMEM. */
-static int pooled_children(tl_grow_ctx *g, size_t depth, size_t nb, tlg_children *out,
-                           double **stats, tl_err *err)
-{
-    if (depth >= g->pool_n) {
-        size_t n = depth + 1 > 2 * g->pool_n ? depth + 1 : 2 * g->pool_n;
-        tlg_kid_pool *p = realloc(g->pool, n * sizeof *p);
-        if (!p)
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        memset(p + g->pool_n, 0, (n - g->pool_n) * sizeof *p);
-        g->pool = p;
-        g->pool_n = n;
-    }
-    tlg_kid_pool *p = &g->pool[depth];
-    size_t k = g->k ? g->k : 1;
-    if (p->cap < nb) {
-        tlg_rowset *kids = realloc(p->kids, nb * sizeof *kids);
-        if (kids)
-            p->kids = kids;
-        double *share = kids ? realloc(p->share, nb * sizeof *share) : NULL;
-        if (share)
-            p->share = share;
-        double *st = share ? realloc(p->stats, nb * k * sizeof *st) : NULL;
-        if (!st)
-            return tl_err_set(err, TL_ENOMEM, "out of memory");
-        p->stats = st;
-        p->cap = nb;
-    }
-    memset(p->kids, 0, nb * sizeof *p->kids);
-    memset(p->share, 0, nb * sizeof *p->share);
-    memset(p->stats, 0, nb * k * sizeof *p->stats);
-    out->kids = p->kids;
-    out->share = p->share;
-    out->pooled = 1;
-    *stats = p->stats;
-    return TL_OK;
-}
-
 int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs, const tl_split *s,
                   tlg_children *out, tl_err *err)
 {
@@ -479,10 +294,10 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
     int alone = s->kind == TL_SPLIT_NUMERIC && nb == 2 && !g->v.n_blocks && !rs->part->xs &&
                 !rs->rec && !(m && m->route);
     double *pool_stats;
-    int rc = pooled_children(g, view->depth, nb, out, &pool_stats, err);
+    int rc = tlg_children_pooled(g, view->depth, nb, out, &pool_stats, err);
     if (rc)
         return rc;
-    if (alone && split_two(g, node, rs, s, pool_stats, out))
+    if (alone && tlg_split_two(g, node, rs, s, pool_stats, out))
         return TL_OK;
     if ((rc = by_records ? TL_OK : route_rows(g, view, s, nb, err)))
         return rc;
