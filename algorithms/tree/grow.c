@@ -94,8 +94,7 @@ static int find_best_splits(tl_grow_ctx *g, tl_node_rows *view, const size_t *on
             sp->best(nominal ? p->nominal_state : p->numeric_state, g, view, a, &g->cand[a], err);
         if (found < 0)
             return -found;
-        g->has_cand[a] = (unsigned char)(found == 1);
-        if (found == 1)
+        if ((g->has_cand[a] = (unsigned char)(found == 1)))
             g->found[g->n_found++] = a;
     }
     return TL_OK;
