@@ -45,6 +45,18 @@ int tlg_children_pooled(tl_grow_ctx *g, size_t depth, size_t nb, tlg_children *o
     return TL_OK;
 }
 
+void tlg_children_pool_free(tl_grow_ctx *g)
+{
+    for (size_t i = 0; i < g->pool_n; i++) {
+        free(g->pool[i].kids);
+        free(g->pool[i].share);
+        free(g->pool[i].stats);
+    }
+    free(g->pool);
+    g->pool = NULL;
+    g->pool_n = 0;
+}
+
 void tlg_children_free(tlg_children *c)
 {
     if (!c->pooled) { /* else the depth's buffers, kept for the next split there */

@@ -59,7 +59,7 @@ struct tl_grow_ctx {
     unsigned char *has_cand;
     size_t *found, n_found; /* the attributes with a candidate, in the order tried */
     tl_tree *t;
-    struct tlg_kid_pool *pool; /* per depth (grow_rows.c), pool_n of them */
+    struct tlg_kid_pool *pool; /* per depth (grow_children.c), pool_n of them */
     size_t pool_n;
     double root_w;
     size_t n_rows;        /* rows grown on */
@@ -151,6 +151,18 @@ typedef struct tlg_kid_pool {
     double *share, *stats;
     size_t cap; /* children they hold */
 } tlg_kid_pool;
+
+/* A partition's entries back from the buffers it dealt them into (g->tmp, g->v.tmp_x,
+ * g->v.tmp_y, from their start): n of them into block and, when kept, xs and ys. */
+static inline void tlg_from_tmp(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys,
+                                size_t n)
+{
+    memcpy(block, g->tmp, n * sizeof *block);
+    if (xs)
+        memcpy(xs, g->v.tmp_x, n * sizeof *xs);
+    if (ys)
+        memcpy(ys, g->v.tmp_y, n * sizeof *ys);
+}
 
 /* tl_grow_add_row, inline for the grower's per-row loops (the same arithmetic). */
 static inline void tlg_add_row(const tl_grow_ctx *g, double *stats, uint32_t row, double w)
@@ -300,6 +312,8 @@ int tlg_partition(tl_grow_ctx *g, const tl_node_rows *view, const tlg_rowset *rs
  * their share. */
 void tlg_child_stats(const tl_grow_ctx *g, const tlg_children *c);
 void tlg_children_free(tlg_children *c);
+/* The per-depth children buffers of the fit (tlg_ctx_free). */
+void tlg_children_pool_free(tl_grow_ctx *g);
 /* The depth's children buffers for nb children (zeroed) into out (marked pooled: the fit
  * keeps them), and the depth's nb x k zeros for their statistics into *stats
  * (grow_children.c). TL_ENOMEM. */

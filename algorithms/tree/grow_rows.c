@@ -73,11 +73,7 @@ static void partition_halves(const tl_grow_ctx *g, uint32_t *block, double *xs, 
             nr += right;
         }
     }
-    memcpy(block + nl, tmp, nr * sizeof *block);
-    if (xs)
-        memcpy(xs + nl, tmp_x, nr * sizeof *xs);
-    if (ys)
-        memcpy(ys + nl, tmp_y, nr * sizeof *ys);
+    tlg_from_tmp(g, block + nl, xs ? xs + nl : NULL, ys ? ys + nl : NULL, nr);
 }
 
 /* Stable partition of block[0..n) by group_of into nb groups of the given sizes (every
@@ -108,11 +104,7 @@ static void partition(const tl_grow_ctx *g, uint32_t *block, double *xs, int *ys
             g->v.tmp_y[o] = ys[i];
         }
     }
-    memcpy(block, g->tmp, n * sizeof *block);
-    if (xs)
-        memcpy(xs, g->v.tmp_x, n * sizeof *xs);
-    if (ys)
-        memcpy(ys, g->v.tmp_y, n * sizeof *ys);
+    tlg_from_tmp(g, block, xs, ys, n);
 }
 
 /* Every row goes to one branch or stays: the children's ranges are sub-ranges of the
@@ -146,8 +138,8 @@ static int hand_down_in_place(const tl_grow_ctx *g, const tlg_rowset *rs, size_t
     partition(g, rows, NULL, NULL, rs->n, groups, counts, off, narrow);
     for (size_t s2 = 0; rs->part->sorted && s2 < g->v.n_blocks; s2++)
         if (tlg_stale_wanted(g, s2, node))
-            partition(g, tlg_sorted(rs, s2), tlg_xs(rs, s2), tlg_ys(rs, s2), rs->n, groups, counts, off,
-                  narrow);
+            partition(g, tlg_sorted(rs, s2), tlg_xs(rs, s2), tlg_ys(rs, s2), rs->n, groups,
+                      counts, off, narrow);
     for (size_t s2 = 0; rs->rec && s2 < g->n_num; s2++) {
         if (routed && s2 == routed_slot)
             continue;

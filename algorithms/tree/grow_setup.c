@@ -37,12 +37,7 @@ void tlg_ctx_free(tl_grow_ctx *g)
     free(g->v.last_kept);
     free(g->v.branch1);
     tlg_lazy_free(g->v.lazy);
-    for (size_t i = 0; i < g->pool_n; i++) {
-        free(g->pool[i].kids);
-        free(g->pool[i].share);
-        free(g->pool[i].stats);
-    }
-    free(g->pool);
+    tlg_children_pool_free(g);
     tlg_stale_free(g->v.stale);
 }
 

@@ -120,11 +120,7 @@ void tlg_stale_refresh(const tl_grow_ctx *g, const tlg_rowset *rs, size_t s)
             tmp_y[o] = ys[i];
         }
     }
-    memcpy(block, g->tmp, n * sizeof *block);
-    if (xs)
-        memcpy(xs, g->v.tmp_x, n * sizeof *xs);
-    if (ys)
-        memcpy(ys, g->v.tmp_y, n * sizeof *ys);
+    tlg_from_tmp(g, block, xs, ys, n);
     for (size_t e = a + 1; e <= d; e++)
         st->fresh[e * nb + s] = 1;
 }
