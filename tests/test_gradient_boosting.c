@@ -2,8 +2,9 @@
  * Regressor and AdaBoostClassifier (tests/fixtures/sklearn_gradient_boosting.txt and
  * sklearn_adaboost.txt, recorded by scripts/peers/sklearn_gradient_boosting.py and
  * sklearn_adaboost.py):
- * predict_proba / predict to 1e-9 on every recorded case, feature_importances_ to 1e-12 where
- * scikit-learn's own do not move with random_state;
+ * predict_proba / predict to 1e-9 on every row of every recorded case, the initial raw
+ * prediction to 1e-12, feature_importances_ to 1e-12 where scikit-learn's own do not move
+ * with random_state;
  * early stopping, model files and refused parameters. */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "tl_test_util.h"
+#include "treelab/tl_store.h"
 
 /* Reads numbers after the first `skip` words of line into v (at most max). */
 static size_t numbers(const char *line, int skip, double *v, size_t max)
@@ -59,9 +61,41 @@ static void parse_case(const char *line, gb_case *c, const char *key0, const cha
     c->kvp[i] = NULL;
 }
 
+/* The peers recorded every training row (and its label, for classes): a case that compared
+ * fewer was cut short. */
+static void case_complete(const gb_case *c, const tl_dataset *d, size_t rows, size_t labels)
+{
+    if (!d)
+        return;
+    if (rows != d->n_rows || (tl_dataset_is_classification(d) && labels != d->n_rows))
+        fail_msg("%s: %zu rows and %zu labels compared of %zu", c->name, rows, labels, d->n_rows);
+}
+
+/* The initial raw prediction (gradient boosting's init, before any stage), read from the
+ * model's file, against the peer's: the stages do not hide a wrong start. */
+static void check_init(const tl_model *m, const char *line, const char *name)
+{
+    double want[64], got[64];
+    size_t k = numbers(line, 1, want, 64), n;
+    char path[256];
+    snprintf(path, sizeof path, "%s", tl_test_tmpfile(".model", ""));
+    tl_err err;
+    assert_int_equal(tl_model_save(m, path, &err), TL_OK);
+    tl_store *s = tl_store_read(path, &err);
+    remove(path);
+    assert_non_null(s);
+    assert_int_equal(tl_store_len(s, "state.init", &n, &err), TL_OK);
+    assert_true(k >= 1 && n == k);
+    assert_int_equal(tl_store_doubles(s, "state.init", got, n, &err), TL_OK);
+    tl_store_free(s);
+    for (size_t j = 0; j < k; j++)
+        if (!(fabs(got[j] - want[j]) <= 1e-12 * fmax(1, fabs(want[j]))))
+            fail_msg("%s: init %zu = %.17g, the peer's %.17g", name, j, got[j], want[j]);
+}
+
 /* Every case of a fixture fitted by algo and compared; the numbers of cases of each task. */
 typedef struct tally {
-    size_t cases, binary, multi, regression, with_imp;
+    size_t cases, binary, multi, regression, with_imp, with_init, with_rounds;
 } tally;
 
 /* f32: the peer read the attributes as float32 (scikit-learn), else as doubles (Weka). */
@@ -71,15 +105,17 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
     FILE *f = fopen(tl_test_path(rel), "r");
     assert_non_null(f);
     char line[1 << 16];
-    gb_case c;
+    gb_case c = {0};
     tl_dataset *d = NULL;
     tl_model *m = NULL;
     double *pred = NULL, v[64];
     size_t width = 0, cases = 0, binary = 0, multi = 0, regression = 0, rows_checked = 0;
-    size_t with_imp = 0;
+    size_t with_imp = 0, with_init = 0, with_rounds = 0, case_rows = 0, case_labels = 0;
     double worst_p = 0, worst_imp = 0;
     while (fgets(line, sizeof line, f)) {
         if (!strncmp(line, "case ", 5)) {
+            case_complete(&c, d, case_rows, case_labels);
+            case_rows = case_labels = 0;
             tl_model_free(m);
             tl_dataset_free(d);
             free(pred);
@@ -101,6 +137,16 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
             binary += k == 2;
             multi += k > 2;
             regression += k == 0;
+        } else if (!strncmp(line, "init ", 5)) {
+            check_init(m, line, c.name);
+            with_init++;
+        } else if (!strncmp(line, "# rounds kept: ", 15)) {
+            /* Weka keeps the first member alone when it stops there (0 rounds listed) */
+            size_t kept = (size_t)strtoul(line + 15, NULL, 10);
+            if (tl_model_ensemble(m)->n_trees != (kept ? kept : 1))
+                fail_msg("%s: %zu members, the peer kept %zu", c.name,
+                         tl_model_ensemble(m)->n_trees, kept);
+            with_rounds++;
         } else if (!strncmp(line, "importances ", 12)) {
             const tl_ensemble *e = tl_model_ensemble(m);
             size_t n = numbers(line, 1, v, 64);
@@ -115,6 +161,7 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
             }
         } else if (!strncmp(line, "row ", 4)) {
             size_t r = (size_t)strtoul(line + 4, NULL, 10);
+            assert_true(r < d->n_rows);
             assert_int_equal(numbers(line, 2, v, 64), width);
             for (size_t j = 0; j < width; j++) {
                 double gap = fabs(pred[r * width + j] - v[j]);
@@ -124,6 +171,7 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
                              pred[r * width + j], v[j]);
             }
             rows_checked++;
+            case_rows++;
         } else if (!strncmp(line, "label ", 6)) {
             size_t r, label;
             assert_int_equal(sscanf(line, "label %zu %zu", &r, &label), 2);
@@ -131,17 +179,20 @@ static tally check_fixture(const char *rel, const char *algo, const char *key0,
             tl_err err;
             assert_int_equal(tl_model_predict_label(m, d, &r, 1, &got, &err), TL_OK);
             assert_int_equal((size_t)got, label);
+            case_labels++;
         }
     }
     fclose(f);
+    case_complete(&c, d, case_rows, case_labels);
     tl_model_free(m);
     tl_dataset_free(d);
     free(pred);
     print_message("%s: %zu cases (%zu binary, %zu multinomial, %zu regression), %zu rows: "
-                  "outputs within %.3g; importances of %zu cases within %.3g of the peer\n",
+                  "outputs within %.3g; importances of %zu cases within %.3g of the peer; "
+                  "%zu initial predictions, %zu counts of members\n",
                   algo, cases, binary, multi, regression, rows_checked, worst_p, with_imp,
-                  worst_imp);
-    return (tally){cases, binary, multi, regression, with_imp};
+                  worst_imp, with_init, with_rounds);
+    return (tally){cases, binary, multi, regression, with_imp, with_init, with_rounds};
 }
 
 static void test_equals_scikit_learn(void **state)
@@ -149,8 +200,9 @@ static void test_equals_scikit_learn(void **state)
     (void)state;
     tally t = check_fixture("tests/fixtures/sklearn_gradient_boosting.txt", "gradient_boosting",
                             "loss", "max_depth", 1e-9, 1e-12, 1);
-    assert_true(t.cases >= 6 && t.binary >= 1 && t.multi >= 1 && t.regression >= 1 &&
-                t.with_imp >= 3);
+    /* every case of the fixture, each with its init line */
+    assert_true(t.cases == 13 && t.binary == 3 && t.multi == 4 && t.regression == 6 &&
+                t.with_imp == 5 && t.with_init == 13);
 }
 
 /* AdaBoost's SAMME and SAMME.R over stumps (scripts/peers/sklearn_adaboost.py), as exact as
@@ -160,18 +212,19 @@ static void test_adaboost_equals_scikit_learn(void **state)
     (void)state;
     tally t = check_fixture("tests/fixtures/sklearn_adaboost.txt", "adaboost", "algorithm",
                             "base.max_depth", 1e-9, 1e-12, 1);
-    assert_true(t.cases >= 4 && t.binary >= 1 && t.multi >= 1);
+    assert_true(t.cases == 6 && t.binary == 3 && t.multi == 3 && t.with_imp == 4);
 }
 
 /* AdaBoost.M1 as Weka 3.6's AdaBoostM1 with reweighting over DecisionStump (an entropy stump),
  * tests/fixtures/weka_adaboost.txt by scripts/peers/weka_adaboost.sh: deterministic, so exact,
- * on 7 cases (binary, multiclass; ten classes' stumps stopping at the first round). */
+ * on 7 cases (binary, multiclass; ten classes' stumps stopping at the first round), each
+ * with as many members as Weka kept. */
 static void test_adaboost_m1_equals_weka(void **state)
 {
     (void)state;
     tally t = check_fixture("tests/fixtures/weka_adaboost.txt", "adaboost", "algorithm",
                             "base.max_depth", 1e-9, 1e-12, 0);
-    assert_true(t.cases >= 5 && t.binary >= 2 && t.multi >= 3);
+    assert_true(t.cases == 7 && t.binary == 2 && t.multi == 5 && t.with_rounds == 7);
 }
 
 /* Early stopping keeps the stage that did not improve, as scikit-learn; the model file
