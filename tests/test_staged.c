@@ -105,6 +105,14 @@ static void test_truncate_refused(void **state)
     tl_dataset_free(d);
 }
 
+/* A stage of the fixture compared its first 80 new rows (all, when fewer), each once. */
+static void stage_complete(size_t stage, size_t rows, size_t n_test)
+{
+    size_t want = n_test < 80 ? n_test : 80;
+    if (stage && rows != want)
+        fail_msg("stage %zu: %zu rows compared, the fixture records %zu", stage, rows, want);
+}
+
 /* Every case of tests/fixtures/sklearn_staged.txt: fitted on the rows i % 3 != 0, truncated
  * stage by stage (most first) and its predictions of the rows i % 3 == 0 compared. */
 static void test_staged_equals_scikit_learn(void **state)
@@ -117,9 +125,13 @@ static void test_staged_equals_scikit_learn(void **state)
     tl_model *m = NULL;
     double *pred = NULL, worst = 0;
     size_t width = 0, cases = 0, stages = 0, rows = 0, *test = NULL, n_test = 0, kinds[3] = {0};
+    size_t stage = 0, stage_rows = 0, case_stages = 0, next_row = 0;
     tl_err err;
     while (fgets(line, sizeof line, f)) {
         if (!strncmp(line, "case ", 5)) {
+            stage_complete(stage, stage_rows, n_test);
+            assert_true(!cases || case_stages > 0);
+            stage = stage_rows = case_stages = 0;
             tl_model_free(m);
             tl_dataset_free(d);
             free(pred);
@@ -158,13 +170,20 @@ static void test_staged_equals_scikit_learn(void **state)
             cases++;
         } else if (!strncmp(line, "stage ", 6)) {
             size_t s = (size_t)strtoul(line + 6, NULL, 10);
+            stage_complete(stage, stage_rows, n_test);
+            /* decreasing, so that each truncation leaves the next stage's members */
+            assert_true(s >= 1 && (!stage || s < stage));
+            stage = s, stage_rows = next_row = 0, case_stages++;
             assert_int_equal(tl_model_truncate(m, s, d, &err), TL_OK);
             assert_int_equal(tl_model_predict(m, d, test, n_test, pred, &err), TL_OK);
             stages++;
         } else if (!strncmp(line, "row ", 4)) {
             char *p = line + 4, *end;
             size_t r = (size_t)strtoul(p, &end, 10);
+            assert_true(stage > 0);
             assert_int_equal(r % 3, 0);
+            assert_int_equal(r, next_row); /* the new rows in order, none skipped */
+            next_row = r + 3;
             for (size_t j = 0; j < width; j++) {
                 double v = strtod(p = end, &end);
                 assert_true(end != p);
@@ -174,10 +193,14 @@ static void test_staged_equals_scikit_learn(void **state)
                     fail_msg("row %zu output %zu = %.17g, scikit-learn %.17g", r, j,
                              pred[(r / 3) * width + j], v);
             }
+            assert_true(strtod(p = end, &end) == 0 && end == p); /* no output left unread */
             rows++;
+            stage_rows++;
         }
     }
     fclose(f);
+    stage_complete(stage, stage_rows, n_test);
+    assert_true(case_stages > 0);
     tl_model_free(m);
     tl_dataset_free(d);
     free(pred);
@@ -185,7 +208,8 @@ static void test_staged_equals_scikit_learn(void **state)
     print_message("%zu cases (%zu binary, %zu multiclass, %zu regression), %zu stages, %zu "
                   "predictions of new rows: within %.3g of scikit-learn's staged outputs\n",
                   cases, kinds[0], kinds[1], kinds[2], stages, rows, worst);
-    assert_true(cases >= 6 && kinds[0] >= 1 && kinds[1] >= 1 && kinds[2] >= 1 && rows > 1000);
+    assert_true(cases == 9 && kinds[0] == 3 && kinds[1] == 3 && kinds[2] == 3 && stages == 115 &&
+                rows == 6506);
 }
 
 int main(void)
