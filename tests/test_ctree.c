@@ -1,6 +1,7 @@
 /* The ctree preset against R's partykit (tests/fixtures/partykit_ctree, recorded by
  * scripts/peers/partykit_ctree.R): on the complete cases of bundled data sets, the same split
- * attribute and break or level set at every node, each node's p-value within 1e-9, the same
+ * attribute and break or level set at every node, each node's p-value within 1e-9 and, as
+ * most split p-values are far below 1e-9, within 1e-9 of its size, the same
  * class (or mean, for a numeric target) for every row; the p-values survive save and load and
  * show prints them. */
 #include <math.h>
@@ -92,13 +93,16 @@ static size_t preorder(const tl_tree *t, size_t *order)
 }
 
 /* tol: how far each p-value may be from partykit's; m > 0: compared before the adjustment
- * 1 - (1 - p)^m instead (a Monte Carlo error is the unadjusted p-value's) */
+ * 1 - (1 - p)^m instead (a Monte Carlo error is the unadjusted p-value's); rel > 0: also
+ * within rel times partykit's p-value plus slack (an absolute 1e-9 says nothing of a root's
+ * 1e-30) */
 static double unadjusted(double p, double m)
 {
     return m > 0 ? -expm1(log1p(-p) / m) : p;
 }
 
-static void check_tree(const tl_tree *t, const fixture *fx, const char *name, double tol, double m)
+static void check_tree(const tl_tree *t, const fixture *fx, const char *name, double tol, double m,
+                       double rel, double slack)
 {
     size_t order[MAX_NODES];
     size_t n = preorder(t, order);
@@ -126,14 +130,17 @@ static void check_tree(const tl_tree *t, const fixture *fx, const char *name, do
                 fail_msg("%s: node %zu left levels %#llx, partykit's %#llx", name, i + 1,
                          (unsigned long long)t->mask[v], (unsigned long long)e->left);
         }
-        if (!(fabs(unadjusted(t->p_value[v], m) - unadjusted(e->p, m)) <= tol))
+        double gap = fabs(unadjusted(t->p_value[v], m) - unadjusted(e->p, m));
+        if (!(gap <= tol) || (rel > 0 && !(gap <= rel * fabs(e->p) + slack)))
             fail_msg("%s: node %zu p-value %.17g, partykit's %.17g", name, i + 1, t->p_value[v],
                      e->p);
     }
 }
 
-/* tol and mc: check_tree's tol and whether m is the number of attributes (else 0) */
-static void check_case(const char *name, const char *const *kv, double tol, int mc)
+/* tol and mc: check_tree's tol and whether m is the number of attributes (else 0); rel and
+ * slack: check_tree's */
+static void check_case_rel(const char *name, const char *const *kv, double tol, int mc,
+                           double rel, double slack)
 {
     fixture fx;
     read_fixture(name, &fx);
@@ -159,7 +166,7 @@ static void check_case(const char *name, const char *const *kv, double tol, int 
     if (tl_model_fit(m, d, rows, n, &ctx, &err))
         fail_msg("%s: %s", name, err.msg);
     double m_attrs = mc ? (double)d->schema.n_attrs : 0;
-    check_tree(tl_model_tree(m), &fx, name, tol, m_attrs);
+    check_tree(tl_model_tree(m), &fx, name, tol, m_attrs, rel, slack);
     double *label = malloc(n * sizeof *label);
     assert_int_equal(tl_model_predict_label(m, d, rows, n, label, &err), TL_OK);
     int classes = tl_dataset_is_classification(d);
@@ -172,7 +179,7 @@ static void check_case(const char *name, const char *const *kv, double tol, int 
                      got ? got : "-", label[i], fx.pred[i]);
     }
     tl_model *back = tl_test_reload(m, NULL); /* the p-values are kept in the model file */
-    check_tree(tl_model_tree(back), &fx, name, tol, m_attrs);
+    check_tree(tl_model_tree(back), &fx, name, tol, m_attrs, rel, slack);
     char *shown = tl_test_show(back, TL_SHOW_TEXT);
     assert_non_null(strstr(shown, "[p = "));
     free(shown);
@@ -184,6 +191,13 @@ static void check_case(const char *name, const char *const *kv, double tol, int 
         free(fx.pred[i]);
     free(fx.pred);
     tl_dataset_free(d);
+}
+
+/* Relative 1e-9 (partykit's p-values come from its log scale); Monte Carlo p-values (mc) are
+ * compared absolutely only: their error is not relative. */
+static void check_case(const char *name, const char *const *kv, double tol, int mc)
+{
+    check_case_rel(name, kv, tol, mc, mc ? 0 : 1e-9, 0);
 }
 
 static void test_numeric(void **state)
@@ -210,7 +224,9 @@ static void test_numeric_target(void **state)
 {
     (void)state;
     check_case("iris_length", NULL, 1e-9, 0);
-    check_case("glass_ri", NULL, 1e-9, 0);
+    /* glass's RI spans 1.511 to 1.534: sums of squares about its mean lose digits (in one
+     * implementation or both); the p-values agree to 1.7e-8 of their size */
+    check_case_rel("glass_ri", NULL, 1e-9, 0, 3e-8, 0);
     check_case("diabetes_mass", NULL, 1e-9, 0);
     const char *maximum[] = {"teststat=maximum", "splitstat=maximum", NULL};
     check_case("iris_length_maximum", maximum, 3e-3, 1);
@@ -221,7 +237,9 @@ static void test_options(void **state)
     (void)state;
     const char *maximum[] = {"teststat=maximum", "splitstat=maximum", NULL};
     check_case("diabetes_maximum", maximum, 1e-9, 0);
-    check_case("vote_maximum", maximum, 1e-9, 0);
+    /* vote's two-level attributes: partykit's p-values there are exact to about 1e-15 only,
+     * absolutely (its root's is 0, treelab's 3.9e-45; its third node's 1.4e-15 from ours) */
+    check_case_rel("vote_maximum", maximum, 1e-9, 0, 1e-9, 2e-15);
     const char *splitmax[] = {"splitstat=maximum", NULL};
     check_case("glass_splitmax", splitmax, 1e-9, 0);
     const char *univariate[] = {"testtype=Univariate", "mincriterion=0.99", NULL};
