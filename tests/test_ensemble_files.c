@@ -42,8 +42,8 @@ static char *round_trip(const tl_model *m, const tl_dataset *d)
     return t1;
 }
 
-/* Format 1 files: the probabilities that aab9927's `treelab predict --proba` printed (%.17g,
- * exact), from the file as it was and from the file saved again in format 2. */
+/* Format 1 files: the classes and probabilities that aab9927's `treelab predict --proba`
+ * printed (%.17g, exact), from the file as it was and from the file saved again in format 2. */
 static void test_format1_files_load_to_recorded_predictions(void **state)
 {
     (void)state;
@@ -61,14 +61,20 @@ static void test_format1_files_load_to_recorded_predictions(void **state)
             fail_msg("%s", err.msg);
         size_t k = tl_model_out_width(m);
         assert_int_equal(k, 3);
-        double *p = predict(m, d);
+        double *p = predict(m, d), *label = malloc(d->n_rows * sizeof *label);
+        assert_int_equal(tl_model_predict_label(m, d, NULL, 0, label, &err), TL_OK);
         snprintf(path, sizeof path, "tests/fixtures/ensemble_format1/%s.csv", names[f]);
         char *csv = tl_test_slurp(path), *save = NULL;
         size_t row = 0;
         for (char *line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
             if (!strncmp(line, "row,", 4))
                 continue;
-            char *c = strchr(strchr(line, ',') + 1, ',') + 1;
+            assert_true(row < d->n_rows);
+            char *name = strchr(line, ',') + 1, *c = strchr(name, ',') + 1;
+            const char *want = d->schema.target.levels[(size_t)label[row]];
+            if (strncmp(name, want, strlen(want)) || name[strlen(want)] != ',')
+                fail_msg("%s row %zu: predicted %s, recorded %.*s", names[f], row + 1, want,
+                         (int)(c - 1 - name), name);
             for (size_t j = 0; j < k; j++, c = strchr(c, ',') + 1)
                 assert_true(strtod(c, NULL) == p[row * k + j]);
             row++;
@@ -78,6 +84,7 @@ static void test_format1_files_load_to_recorded_predictions(void **state)
         char *text = round_trip(m, d);
         free(text);
         free(p);
+        free(label);
         free(csv);
         free(old);
         tl_model_free(m);
