@@ -227,6 +227,23 @@ static void test_adaboost_m1_equals_weka(void **state)
     assert_true(t.cases == 7 && t.binary == 2 && t.multi == 5 && t.with_rounds == 7);
 }
 
+/* scikit-learn's rule on a trace's validation losses (column 2 of 3), stage by stage: a
+ * stage's loss plus tol below one of the `window` before it (any, before the window is full)
+ * lets the fit go on; the last stage kept is the first whose loss is not. */
+static void stopped_as_scikit_learn(const double *t, size_t nr, size_t window, double tol)
+{
+    for (size_t i = 0; i < nr; i++) {
+        int better = i < window;
+        assert_true(isfinite(t[3 * i + 2]));
+        for (size_t j = i >= window ? i - window : 0; j < i; j++)
+            better |= t[3 * i + 2] + tol < t[3 * j + 2];
+        if (better != (i + 1 < nr))
+            fail_msg("stage %zu of %zu: validation loss %.17g %s", i + 1, nr, t[3 * i + 2],
+                     better ? "improved, yet the fit stopped"
+                            : "did not improve, yet the fit went on");
+    }
+}
+
 /* Early stopping keeps the stage that did not improve, as scikit-learn; the model file
  * predicts the same bits; the trace holds the training loss of every stage. */
 static void test_early_stopping_and_files(void **state)
@@ -244,14 +261,21 @@ static void test_early_stopping_and_files(void **state)
                   t[3 * (nr - 1) + 2]);
     assert_int_equal(e->n_trees, nr);
     assert_true(nr > 5 && nr < 200);
-    /* the last five stages improved on none of the five before them by tol */
-    double best_before = INFINITY;
-    for (size_t i = nr - 10; i < nr - 5; i++)
-        best_before = fmin(best_before, t[3 * i + 2]);
-    assert_true(t[3 * (nr - 1) + 2] + 1e-4 >= best_before);
+    stopped_as_scikit_learn(t, nr, 5, 1e-4);
     /* the training loss falls stage after stage (binomial deviance) */
     for (size_t i = 1; i < nr; i++)
         assert_true(t[3 * i + 1] < t[3 * (i - 1) + 1]);
+    /* a tol the improvements fall below while the loss still falls, a window of 3 */
+    const char *kv_tol[] = {"n_estimators=500", "n_iter_no_change=3", "tol=0.003", NULL};
+    tl_model *m_tol = tl_test_fitted("gradient_boosting", d, kv_tol);
+    const double *t_tol;
+    size_t nr_tol;
+    assert_int_equal(m_tol->type->trace(m_tol->state, &cols, &nc, &t_tol, &nr_tol), TL_OK);
+    print_message("diabetes, tol 0.003: early stopping after %zu stages, validation loss %.6f\n",
+                  nr_tol, t_tol[3 * (nr_tol - 1) + 2]);
+    assert_true(nr_tol > 3 && nr_tol < 500);
+    stopped_as_scikit_learn(t_tol, nr_tol, 3, 0.003);
+    tl_model_free(m_tol);
     tl_model *back = tl_test_reload(m, NULL);
     size_t n = d->n_rows;
     double *p = malloc(2 * n * sizeof *p), *q = malloc(2 * n * sizeof *q);
