@@ -100,6 +100,24 @@ const st_gate_type *st_gate_find(const char *name);
 const st_shape_type *st_shape_find(const char *name);
 const st_leaf_type *st_leaf_find(const char *name);
 
+/* The slots' parameters (soft_tree_slots.c): p's keys without a '.' into own (TL_EINVAL for
+ * a SLOT.PARAM of no slot); slot's PARAMs, the prefix stripped, into out; every problem of
+ * the gate and shape named (or implied by grow) and of their compositions; the plug-ins and
+ * the gate's parameter values p names; more for --help. */
+int st_own_params(const tl_params *p, tl_params *own, tl_err *err);
+int st_slot_params(const tl_params *p, const char *slot, tl_params *out, tl_err *err);
+int st_slots_check(const tl_params *p, tl_err *err);
+int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
+                  const st_shape_type **shape, tl_err *err);
+/* The leaf p names and its parameters, and the shape's parameters (soft_tree only). */
+int st_leaf_read(const tl_params *p, const st_leaf_type **leaf, double *leaf_par, tl_err *err);
+int st_shape_par_read(const tl_params *p, const st_shape_type *shape, double *par, tl_err *err);
+/* The soft forest's help: the slots it takes (no incremental shape) and what it refuses. */
+void st_forest_slots_help(FILE *f);
+void st_slots_help(FILE *f);
+int st_plugin_at(size_t i, tl_model_plugin *out);        /* tl_model_type.plugin_at */
+int st_forest_plugin_at(size_t i, tl_model_plugin *out); /* the forest's: no leaf */
+
 /* A binary tree of soft splits. Nodes are numbered so that a parent comes before its
  * children (the root is node 0), which lets the forward pass run in one sweep and the
  * backward pass in one reverse sweep. slot[i] is node i's row in W/b (inner) or phi (leaf),
@@ -190,23 +208,5 @@ static inline double *st_extra(const st_net *n)
 {
     return st_phi(n) + n->tree.n_leaves * n->n_out;
 }
-
-/* The slots' parameters (soft_tree_slots.c): p's keys without a '.' into own (TL_EINVAL for
- * a SLOT.PARAM of no slot); slot's PARAMs, the prefix stripped, into out; every problem of
- * the gate and shape named (or implied by grow) and of their compositions; the plug-ins and
- * the gate's parameter values p names; more for --help. */
-int st_own_params(const tl_params *p, tl_params *own, tl_err *err);
-int st_slot_params(const tl_params *p, const char *slot, tl_params *out, tl_err *err);
-int st_slots_check(const tl_params *p, tl_err *err);
-int st_slots_read(const tl_params *p, const st_gate_type **gate, double *gate_par,
-                  const st_shape_type **shape, tl_err *err);
-/* The leaf p names and its parameters, and the shape's parameters (soft_tree only). */
-int st_leaf_read(const tl_params *p, const st_leaf_type **leaf, double *leaf_par, tl_err *err);
-int st_shape_par_read(const tl_params *p, const st_shape_type *shape, double *par, tl_err *err);
-/* The soft forest's help: the slots it takes (no incremental shape) and what it refuses. */
-void st_forest_slots_help(FILE *f);
-void st_slots_help(FILE *f);
-int st_plugin_at(size_t i, tl_model_plugin *out);        /* tl_model_type.plugin_at */
-int st_forest_plugin_at(size_t i, tl_model_plugin *out); /* the forest's: no leaf */
 
 #endif
