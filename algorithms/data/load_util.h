@@ -104,7 +104,7 @@ tl_dataset *tl_build_finish(tl_build *b, const char *name, const tl_data_opts *o
 tl_dataset *tl_arff_load(const char *path, const tl_data_opts *o, tl_err *err);
 tl_dataset *tl_csv_load(const char *path, const tl_data_opts *o, tl_err *err);
 
-/* What tl_build_finish does with a tl_data_opts (options.c). */
+/* What tl_build_finish does with a tl_data_opts (options.c, options_rows.c). */
 typedef struct tl_build_plan {
     size_t *keep; /* the attributes' columns, in order */
     size_t n_keep;
@@ -118,6 +118,12 @@ typedef struct tl_build_plan {
  * option and listing the valid columns. */
 int tl_build_plan_make(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err);
 void tl_build_plan_free(tl_build_plan *p);
+/* Column of name in *out, or TL_EINVAL naming the option and listing the valid columns. */
+int tl_build_find_col(const tl_build *b, const char *option, const char *name, size_t *out,
+                      tl_err *err);
+/* tl_build_plan_make's columns that describe rows: p->fold (a column, or o->fold_file read
+ * into a new column), p->split and p->weight, each checked and none the target t. */
+int tl_build_plan_rows(tl_build *b, const tl_data_opts *o, size_t t, tl_build_plan *p, tl_err *err);
 /* Warnings through tl_log about the columns of a plan made for target t: a numeric target of
  * few integers (classes coded as numbers?), an attribute that looks like a row id, a nominal
  * column of numbers written with decimal commas (hints.c). */

@@ -1,4 +1,5 @@
-/* Gaussian naive Bayes's state, shared by its fit (gaussian_nb.c) and its file (_store.c). */
+/* Gaussian naive Bayes's state, shared by its plug-in (gaussian_nb.c), fit (_fit.c) and file
+ * (_store.c). */
 #ifndef TL_GAUSSIAN_NB_IMPL_H
 #define TL_GAUSSIAN_NB_IMPL_H
 
@@ -31,6 +32,9 @@ void tl_gnb_clear_fit(gnb *g);
 int tl_gnb_alloc_fit(gnb *g, tl_err *err);
 /* The logarithms predict uses, from the saved values. */
 void tl_gnb_derive(gnb *g);
+/* The type's fit: priors, per-class moments and level probabilities of rows[0..n) of d. */
+int tl_gnb_fit(void *state, const tl_dataset *d, const size_t *rows, size_t n,
+               const tl_fit_ctx *ctx, tl_err *err);
 
 int tl_gnb_save(const void *state, FILE *f, int indent, tl_err *err);
 int tl_gnb_load(void *state, const tl_store *s, tl_err *err);

@@ -7,7 +7,7 @@ import sys
 
 from . import _data, _lib
 from ._lib import lib, safe_call
-from .estimators import learners
+from ._params import learners
 
 
 def version():
@@ -74,7 +74,7 @@ def plugins():
     """Every learner and plug-in the C registries hold, with its parameter table, as a
     DataFrame: kind (learner, criterion, splitter, pruner, missing), name, summary, params."""
     import pandas as pd
-    from .estimators import _params_of
+    from ._params import _params_of
     rows = [{"kind": "learner", "name": name, "summary": s, "params": p}
             for name, (s, _, p) in learners().items()]
     for kind in ("criterion", "splitter", "pruner", "missing"):

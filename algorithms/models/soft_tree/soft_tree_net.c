@@ -15,6 +15,7 @@
 #define LOG_SIGMOID st_vlog_sigmoid
 #define TINY DBL_MIN
 #include "soft_tree_net_body.h"
+#include "soft_tree_net_grad_body.h"
 #undef REAL
 #undef FN
 #undef BUF
@@ -35,6 +36,7 @@
 #define LOG_SIGMOID st_vlog_sigmoid_f
 #define TINY FLT_MIN
 #include "soft_tree_net_body.h"
+#include "soft_tree_net_grad_body.h"
 
 void st_softmax_row(const double *f, size_t K, double *Q, double *logQ)
 {

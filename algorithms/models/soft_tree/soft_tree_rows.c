@@ -4,66 +4,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "soft_tree_impl.h"
-
-_Static_assert(ST_LANES == 8, "dot spells out eight lanes");
-
-/* w.x in ST_LANES fixed lanes (see st_fold): the tail's k-th input into lane k % ST_LANES,
- * spelt out on the lanes' scalars so they stay in registers. */
-static inline double dot(const double *restrict w, const double *restrict x, size_t D)
-{
-    double u[ST_LANES] = {0};
-    size_t k = 0;
-    for (; k + ST_LANES <= D; k += ST_LANES)
-        for (int j = 0; j < ST_LANES; j++)
-            u[j] += w[k + j] * x[k + j];
-    double a0 = u[0], a1 = u[1], a2 = u[2], a3 = u[3], a4 = u[4], a5 = u[5], a6 = u[6],
-           a7 = u[7];
-    w += k;
-    x += k;
-    switch (D - k) { /* k is a multiple of ST_LANES = 8: 0 to 7 inputs left */
-    case 7: a6 += w[6] * x[6]; /* fall through */
-    case 6: a5 += w[5] * x[5]; /* fall through */
-    case 5: a4 += w[4] * x[4]; /* fall through */
-    case 4: a3 += w[3] * x[3]; /* fall through */
-    case 3: a2 += w[2] * x[2]; /* fall through */
-    case 2: a1 += w[1] * x[1]; /* fall through */
-    case 1: a0 += w[0] * x[0]; /* fall through */
-    default: break;
-    }
-    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
-}
-
-/* dot over rows padded to D8 (a multiple of ST_LANES) by zeros: whole vectors, the same lanes
- * and the same fold, so the same bits (a lane starts at +0 and never holds -0, so adding the
- * pads' +0 leaves it as it is). */
-typedef double st_v4 __attribute__((vector_size(4 * sizeof(double))));
-static inline double dot8(const double *restrict w, const double *restrict x, size_t D8)
-{
-    st_v4 lo = {0}, hi = {0}, a, b; /* lanes 0-3 and 4-7: one AVX2 register each */
-    for (size_t k = 0; k < D8; k += ST_LANES) {
-        memcpy(&a, w + k, sizeof a);
-        memcpy(&b, x + k, sizeof b);
-        lo += a * b;
-        memcpy(&a, w + k + 4, sizeof a);
-        memcpy(&b, x + k + 4, sizeof b);
-        hi += a * b;
-    }
-    return ((lo[0] + lo[1]) + (lo[2] + lo[3])) + ((hi[0] + hi[1]) + (hi[2] + hi[3]));
-}
-
-static inline size_t push(st_reach *e, size_t *n, int pos, double P)
-{
-    e->pos[*n] = pos;
-    e->P[*n] = P;
-    return (*n)++;
-}
+#include "soft_tree_rows.h"
 
 /* Every node row x reaches, from entry `at` on; returns the entry past its last. A child is
  * reached when its path probability is above 0: a gate that is exactly 0 or 1 (smooth_step,
  * entmoid outside their band) leaves the other subtree unvisited. With bal, the balance
  * penalty's sums (see forward_d): weight * P into bal[M + s], weight * P * p into bal[s].
- * padded: W and x are e->W8 and e->x8, rows of e->D8 (see dot8). */
+ * padded: W and x are e->W8 and e->x8, rows of e->D8 (see st_dot8). */
 static inline __attribute__((always_inline)) size_t
 reach_gen(const st_net *net, const double *restrict x, double wr, st_reach *e, size_t at,
           double *bal, int padded)
@@ -77,13 +24,13 @@ reach_gen(const st_net *net, const double *restrict x, double wr, st_reach *e, s
     const int *kid = t->kid;
     size_t M = t->n_inner, D = padded ? e->D8 : net->n_in, n = at;
     const double *W = padded ? e->W8 : st_W(net), *b = st_b(net);
-    push(e, &n, 0, 1.0); /* the root: inner, or alone a leaf, at position 0 */
+    st_push(e, &n, 0, 1.0); /* the root: inner, or alone a leaf, at position 0 */
     for (size_t i = at; i < n; i++) {
         size_t s = (size_t)e->pos[i];
         if (s >= M)
             continue;
         size_t row = split_row ? split_row(t, s) : s;
-        double d = padded ? dot8(W + row * D, x, D) : dot(W + row * D, x, D);
+        double d = padded ? st_dot8(W + row * D, x, D) : st_dot(W + row * D, x, D);
         double z = beta * (d + b[row]), p, dp, P = e->P[i];
         apply(par, z, &p, &dp);
         e->p[i] = p;
@@ -121,7 +68,7 @@ ST_CLONES static size_t reach_row8(const st_net *net, const double *restrict x, 
     return reach_gen(net, e->x8, wr, e, at, bal, 1);
 }
 
-/* W into e->W8, rows padded (see dot8): before the passes of a batch. */
+/* W into e->W8, rows padded (see st_dot8): before the passes of a batch. */
 static void pad_weights(const st_net *net, st_reach *e)
 {
     const double *W = st_W(net);
@@ -403,59 +350,6 @@ double st_rows_objective(const st_net *net, const st_objective *obj, st_work *w,
     return total;
 }
 
-/* log g(z) of gate g. */
-static double log_gate(const st_gate_type *g, const double *par, double z)
-{
-    double p, dp;
-    if (g->log_p)
-        return g->log_p(par, z);
-    g->apply(par, z, &p, &dp);
-    return log(p);
-}
-
-/* The leaf of row x by max_path: the largest log path probability (lowest leaf on ties), in
- * logs since products of probabilities underflow in deep trees; a subtree of log path
- * probability -inf is skipped. */
-static size_t max_path_leaf(const st_net *net, const double *x, st_reach *e)
-{
-    const st_tree *t = &net->tree;
-    const st_gate_type *g = net->gate ? net->gate : &st_gate_sigmoid;
-    size_t M = t->n_inner, D = net->n_in, n = 0, best = 0;
-    double best_lp = -INFINITY;
-    const double *W = st_W(net), *b = st_b(net);
-    push(e, &n, 0, 0.0); /* P holds log path probabilities here */
-    for (size_t i = 0; i < n; i++) {
-        size_t s = (size_t)e->pos[i];
-        double lp = e->P[i];
-        if (s >= M) {
-            if (lp > best_lp || (lp == best_lp && s - M < best))
-                best_lp = lp, best = s - M;
-            continue;
-        }
-        size_t row = st_split_row(net, s);
-        double z = net->beta * (dot(W + row * D, x, D) + b[row]);
-        double ll = lp + log_gate(g, net->gate_par, -z), lr = lp + log_gate(g, net->gate_par, z);
-        if (ll > -INFINITY)
-            push(e, &n, t->kid[2 * s], ll);
-        if (lr > -INFINITY)
-            push(e, &n, t->kid[2 * s + 1], lr);
-    }
-    return best;
-}
-
-/* The leaf of row x by hard routing: right where z > 0 (p > 1/2). */
-static size_t hard_leaf(const st_net *net, const double *x)
-{
-    const st_tree *t = &net->tree;
-    size_t M = t->n_inner, D = net->n_in, s = 0;
-    const double *W = st_W(net), *b = st_b(net);
-    while (s < M) {
-        size_t row = st_split_row(net, s);
-        s = (size_t)t->kid[2 * s + (dot(W + row * D, x, D) + b[row] > 0)];
-    }
-    return s - M;
-}
-
 void st_rows_predict(const st_net *net, st_predict_kind mode, st_work *w, const double *X, size_t B,
                      double *out)
 {
@@ -473,8 +367,8 @@ void st_rows_predict(const st_net *net, st_predict_kind mode, st_work *w, const 
         return;
     }
     for (size_t r = 0; r < B; r++) {
-        size_t l = mode == ST_PREDICT_HARD ? hard_leaf(net, X + r * D)
-                                           : max_path_leaf(net, X + r * D, &w->e);
+        size_t l = mode == ST_PREDICT_HARD ? st_hard_leaf(net, X + r * D)
+                                           : st_max_path_leaf(net, X + r * D, &w->e);
         if (net->n_extra)
             leaf_row(net, l, X + r * D, w->lq, w->lq + LK);
         memcpy(out + r * K, (net->n_extra ? w->lq : w->d.Q) + l * K, K * sizeof *out);
