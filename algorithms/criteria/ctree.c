@@ -116,8 +116,16 @@ static int attr_test(const ctree_state *s, const tl_grow_ctx *g, const tl_node_r
             sx += w * v;
             sxx += w * v * v;
             sy += w * y[r];
-            syy += w * y[r] * y[r];
             sxy += w * v * y[r];
+        }
+        /* the response's sum of squares about its mean, in a second pass as libcoin's
+         * covariance of the influence: sum w y^2 - (sum w y)^2 / n loses the digits that a
+         * target of small spread about a large mean (glass's RI) has */
+        double mean = n > 0 ? sy / n : 0;
+        for (size_t i = 0; i < node->n; i++) {
+            uint32_t r = node->rows[i];
+            if (!isnan(x[r]))
+                syy += node->w[r] * (y[r] - mean) * (y[r] - mean);
         }
         *out = tlc_reg_numeric_test(n, sx, sxx, sy, syy, sxy, s->teststat);
     }

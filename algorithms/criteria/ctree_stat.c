@@ -256,7 +256,8 @@ tlc_test tlc_reg_numeric_test(double n, double sx, double sxx, double sy, double
     tlc_test r = {0, 0, 0, NAN};
     if (n <= 1)
         return r;
-    double v = var_h(n, sy, syy) * (n * sxx - sx * sx) / (n - 1), t = sxy - sx * sy / n;
+    double vh = syy / n, v = (vh > 0 ? vh : 0) * (n * sxx - sx * sx) / (n - 1);
+    double t = sxy - sx * (sy / n); /* libcoin's expectation: the influence's mean times sum w x */
     if (!(v >= TLC_TOL))
         return r;
     r.ok = 1;

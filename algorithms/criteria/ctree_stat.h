@@ -40,7 +40,8 @@ tlc_test tlc_numeric_test(double n, double sx, double sxx, const double *cls, co
 double tlc_two_sample(const double *left, const double *parent, size_t k, tlc_teststat type);
 
 /* A numeric target (influence h(y) = y): a numeric attribute's test from the sums over the
- * rows where x is known (n = sum w, sx = sum w x, ..., sxy = sum w x y); a nominal one's from
+ * rows where x is known (n = sum w, sx = sum w x, sxx = sum w x^2, sy = sum w y, syy = sum
+ * w (y - sy / n)^2, about the mean, sxy = sum w x y); a nominal one's from
  * nb levels' (w, sum w y, sum w y^2); a partition's two-sample statistic from (w, sum, sum of
  * squares) of one side and of the node. */
 tlc_test tlc_reg_numeric_test(double n, double sx, double sxx, double sy, double syy, double sxy,
