@@ -244,6 +244,29 @@ static void stopped_as_scikit_learn(const double *t, size_t nr, size_t window, d
     }
 }
 
+/* How many of the window's places in scikit-learn's ring of past losses (stage j in place
+ * j % window) were, at some stage, the only loss the stage improved on: a fit that decides
+ * by each place alone shows that every place is compared. */
+static size_t places_deciding_alone(const double *t, size_t nr, size_t window, double tol)
+{
+    unsigned char alone[16] = {0};
+    size_t n = 0;
+    assert_true(window <= sizeof alone);
+    for (size_t i = window; i < nr; i++) {
+        size_t better = 0, place = 0;
+        for (size_t j = i - window; j < i; j++)
+            if (t[3 * i + 2] + tol < t[3 * j + 2]) {
+                better++;
+                place = j % window;
+            }
+        if (better == 1 && !alone[place]) {
+            alone[place] = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Early stopping keeps the stage that did not improve, as scikit-learn; the model file
  * predicts the same bits; the trace holds the training loss of every stage. */
 static void test_early_stopping_and_files(void **state)
@@ -276,6 +299,19 @@ static void test_early_stopping_and_files(void **state)
     assert_true(nr_tol > 3 && nr_tol < 500);
     stopped_as_scikit_learn(t_tol, nr_tol, 3, 0.003);
     tl_model_free(m_tol);
+    /* iris, a window of 4: each of the 4 past losses is, at some stage, the only one the
+     * stage improves on (found by trying windows, tols and learning rates on the bundled
+     * data), so a rule that skipped a place would stop elsewhere */
+    tl_dataset *iris = tl_test_load("experiments/datasets/iris.arff", NULL);
+    const char *kv_ring[] = {"n_estimators=300", "n_iter_no_change=4", "tol=0.01", NULL};
+    tl_model *m_ring = tl_test_fitted("gradient_boosting", iris, kv_ring);
+    assert_int_equal(m_ring->type->trace(m_ring->state, &cols, &nc, &t_tol, &nr_tol), TL_OK);
+    print_message("iris, window 4, tol 0.01: early stopping after %zu stages\n", nr_tol);
+    assert_true(nr_tol > 4 && nr_tol < 300);
+    stopped_as_scikit_learn(t_tol, nr_tol, 4, 0.01);
+    assert_int_equal(places_deciding_alone(t_tol, nr_tol, 4, 0.01), 4);
+    tl_model_free(m_ring);
+    tl_dataset_free(iris);
     tl_model *back = tl_test_reload(m, NULL);
     size_t n = d->n_rows;
     double *p = malloc(2 * n * sizeof *p), *q = malloc(2 * n * sizeof *q);
