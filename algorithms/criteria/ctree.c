@@ -76,6 +76,22 @@ static double score(const void *state, const double *parent, const double *child
 }
 
 /* The test of attribute a on the node's rows whose value of a is known. */
+/* The response's sum of squares about mean over the node's rows whose attribute value is
+ * known (x: a numeric attribute's column, else code: a nominal one's), in a pass of its own
+ * as libcoin's covariance of the influence: sum w y^2 - (sum w y)^2 / n loses the digits that
+ * a target of small spread about a large mean (glass's RI) has. */
+static double ss_about_mean(const tl_node_rows *node, const double *y, const double *x,
+                            const int *code, double mean)
+{
+    double ss = 0;
+    for (size_t i = 0; i < node->n; i++) {
+        uint32_t r = node->rows[i];
+        if (x ? !isnan(x[r]) : code[r] != TL_MISSING_CODE)
+            ss += node->w[r] * (y[r] - mean) * (y[r] - mean);
+    }
+    return ss;
+}
+
 static int attr_test(const ctree_state *s, const tl_grow_ctx *g, const tl_node_rows *node, size_t a,
                      double *work, tlc_test *out, tl_err *err)
 {
@@ -85,8 +101,15 @@ static int attr_test(const ctree_state *s, const tl_grow_ctx *g, const tl_node_r
     if (d->schema.attrs[a].kind == TL_ATTR_NOMINAL) {
         size_t levels = d->schema.attrs[a].n_levels;
         tl_grow_level_stats(g, node, a, work);
-        *out = classes ? tlc_table_test(work, levels, k, s->teststat, work + levels * k)
-                       : tlc_reg_table_test(work, levels, s->teststat);
+        if (classes)
+            *out = tlc_table_test(work, levels, k, s->teststat, work + levels * k);
+        else {
+            double n = 0, sy = 0;
+            for (size_t b = 0; b < levels; b++)
+                n += work[3 * b], sy += work[3 * b + 1];
+            double ss = ss_about_mean(node, d->y.num, NULL, d->cols[a].code, n > 0 ? sy / n : 0);
+            *out = tlc_reg_table_test(work, levels, ss, s->teststat);
+        }
     } else if (classes) {
         const double *x = d->cols[a].num;
         const int *y = d->y.code;
@@ -118,15 +141,7 @@ static int attr_test(const ctree_state *s, const tl_grow_ctx *g, const tl_node_r
             sy += w * y[r];
             sxy += w * v * y[r];
         }
-        /* the response's sum of squares about its mean, in a second pass as libcoin's
-         * covariance of the influence: sum w y^2 - (sum w y)^2 / n loses the digits that a
-         * target of small spread about a large mean (glass's RI) has */
-        double mean = n > 0 ? sy / n : 0;
-        for (size_t i = 0; i < node->n; i++) {
-            uint32_t r = node->rows[i];
-            if (!isnan(x[r]))
-                syy += node->w[r] * (y[r] - mean) * (y[r] - mean);
-        }
+        syy = ss_about_mean(node, y, x, NULL, n > 0 ? sy / n : 0);
         *out = tlc_reg_numeric_test(n, sx, sxx, sy, syy, sxy, s->teststat);
     }
     if (out->ok && isnan(out->log1mp))
@@ -192,7 +207,8 @@ static double score_numeric(const void *state, const double *parent, const doubl
     const ctree_state *s = state;
     if (n_children == 2)
         return tlc_reg_two_sample(children, parent, s->splitstat);
-    tlc_test t = tlc_reg_table_test(children, n_children, s->splitstat);
+    tlc_test t = tlc_reg_table_test(children, n_children, tlc_reg_levels_ss(children, n_children),
+                                    s->splitstat);
     return t.ok ? t.stat : 0;
 }
 

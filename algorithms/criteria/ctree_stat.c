@@ -267,20 +267,30 @@ tlc_test tlc_reg_numeric_test(double n, double sx, double sxx, double sy, double
     return r;
 }
 
-tlc_test tlc_reg_table_test(const double *levels, size_t nb, tlc_teststat type)
+double tlc_reg_levels_ss(const double *levels, size_t nb)
 {
-    tlc_test r = {0, 0, 0, NAN};
     double n = 0, sy = 0, syy = 0;
-    size_t rows = 0;
     for (size_t b = 0; b < nb; b++) {
         n += levels[3 * b];
         sy += levels[3 * b + 1];
         syy += levels[3 * b + 2];
+    }
+    return n > 0 ? syy - sy * sy / n : 0;
+}
+
+tlc_test tlc_reg_table_test(const double *levels, size_t nb, double ss, tlc_teststat type)
+{
+    tlc_test r = {0, 0, 0, NAN};
+    double n = 0, sy = 0;
+    size_t rows = 0;
+    for (size_t b = 0; b < nb; b++) {
+        n += levels[3 * b];
+        sy += levels[3 * b + 1];
         rows += levels[3 * b] > 0;
     }
     if (n <= 1)
         return r;
-    double vh = var_h(n, sy, syy), sum = 0, best = 0, maxvar = 0;
+    double vh = ss > 0 ? ss / n : 0, sum = 0, best = 0, maxvar = 0;
     for (size_t b = 0; b < nb; b++) {
         double nl = levels[3 * b];
         if (nl <= 0)

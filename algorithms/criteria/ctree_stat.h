@@ -42,11 +42,16 @@ double tlc_two_sample(const double *left, const double *parent, size_t k, tlc_te
 /* A numeric target (influence h(y) = y): a numeric attribute's test from the sums over the
  * rows where x is known (n = sum w, sx = sum w x, sxx = sum w x^2, sy = sum w y, syy = sum
  * w (y - sy / n)^2, about the mean, sxy = sum w x y); a nominal one's from
- * nb levels' (w, sum w y, sum w y^2); a partition's two-sample statistic from (w, sum, sum of
+ * nb levels' (w, sum w y, sum w y^2) and ss, the sum of squares about the mean over their
+ * rows; a partition's two-sample statistic from (w, sum, sum of
  * squares) of one side and of the node. */
 tlc_test tlc_reg_numeric_test(double n, double sx, double sxx, double sy, double syy, double sxy,
                               tlc_teststat type);
-tlc_test tlc_reg_table_test(const double *levels, size_t nb, tlc_teststat type);
+tlc_test tlc_reg_table_test(const double *levels, size_t nb, double ss, tlc_teststat type);
+/* The response's sum of squares about its mean from nb levels' (w, sum w y, sum w y^2): a
+ * partition's, where only its statistics are known (it scales a split statistic alike for
+ * every cut of the node). */
+double tlc_reg_levels_ss(const double *levels, size_t nb);
 double tlc_reg_two_sample(const double *left, const double *parent, tlc_teststat type);
 
 #endif

@@ -84,8 +84,8 @@ static double known_sums(const tl_grow_ctx *g, const tl_node_rows *node, const u
 }
 
 /* What the general sweep reads: the node's known rows in sorted order, their statistics, and
- * how a cut is scored (exactly one of best_side, rows_form, gini, impurity, score applies, in
- * that order, else the criterion's partition gain). */
+ * how a cut is scored (the first of best_side, rows_form, gini, impurity and score that is
+ * set, else the criterion's partition gain). */
 typedef struct nt_sweep {
     const tl_grow_ctx *g;
     const uint32_t *sorted;
